@@ -1,0 +1,53 @@
+import envCi from 'env-ci';
+
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/**
+ * Tags that say where a run came from. Provider detection is env-ci's (semantic-release's
+ * library, 30+ providers, kept current by its users) rather than a table of our own.
+ * Outside a known provider only the shard tag is added: a developer's machine is no CI.
+ */
+export function ciTags(env: NodeJS.ProcessEnv, cwd: string, shard?: Shard): string[] {
+  const tags: string[] = [];
+  const ci = detect(env, cwd);
+  if (ci) {
+    tags.push(`ci:${ci.service}`);
+    if (ci.branch) tags.push(`branch:${ci.branch}`);
+    if (ci.commit) tags.push(`commit:${ci.commit}`);
+    if (ci.build) tags.push(`build:${ci.build}`);
+  }
+  if (shard && shard.count > 1) tags.push(`shard:${shard.index}/${shard.count}`);
+  return tags;
+}
+
+interface CiInfo {
+  service: string;
+  branch?: string;
+  commit?: string;
+  build?: string;
+}
+
+function detect(env: NodeJS.ProcessEnv, cwd: string): CiInfo | undefined {
+  try {
+    const found = envCi({ env, cwd }) as {
+      isCi: boolean;
+      service?: string;
+      branch?: string;
+      prBranch?: string;
+      commit?: string;
+      build?: string | number;
+    };
+    if (!found.isCi || !found.service || found.service === 'git') return undefined;
+    return {
+      service: found.service,
+      branch: found.prBranch || found.branch || undefined,
+      commit: found.commit || undefined,
+      build: found.build === undefined || found.build === '' ? undefined : String(found.build),
+    };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,176 @@
+import { ciTags, type Shard } from './ci-tags.js';
+import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './config.js';
+import { TestrunError } from './errors.js';
+import { HttpClient } from './http-client.js';
+import { Logger } from './logger.js';
+import { toName, toResult } from './normalize.js';
+import { RunSession } from './run-session.js';
+import { formatSummary } from './summary.js';
+import type { RawResult, ResultInfo, RunSummary, TestResult } from './types.js';
+import { CORE_VERSION } from './version.js';
+
+export interface RunReporterInit {
+  /** The user's reporter options, unchecked: they are validated here. */
+  options: unknown;
+  framework: { name: string; version: string };
+  rootDir: string;
+  env?: NodeJS.ProcessEnv;
+  /** Where lines go; stderr by default. */
+  write?: (text: string) => void;
+  watchMode?: boolean;
+  shard?: Shard;
+}
+
+/**
+ * The framework-neutral half of both reporters. Adapters call `startRun`, `addResults`
+ * and `endRun`; everything here catches its own errors, because a reporter that throws
+ * turns a green build red.
+ */
+export class RunReporter {
+  private readonly init: RunReporterInit;
+  private readonly logger: Logger;
+  private readonly config: ResolvedConfig | undefined;
+  private session: RunSession | undefined;
+  private added = 0;
+  private lastError: TestrunError | undefined;
+
+  constructor(init: RunReporterInit) {
+    this.init = init;
+    this.logger = new Logger(init.write);
+    this.config = this.configure(
+      resolveConfig({ options: init.options, env: init.env ?? process.env, rootDir: init.rootDir }),
+    );
+  }
+
+  /** False when turned off, unconfigured or invalid: the adapter can skip its mapping work. */
+  get active(): boolean {
+    return this.config !== undefined;
+  }
+
+  /** Set only with `failOnError: true` when something was not delivered; adapters hand it to the framework. */
+  get error(): TestrunError | undefined {
+    return this.lastError;
+  }
+
+  get failOnError(): boolean {
+    return this.config?.failOnError ?? false;
+  }
+
+  startRun(): void {
+    if (!this.config) return;
+    this.guard(() => {
+      if (this.session) return;
+      this.added = 0;
+      this.session = this.createSession(this.config!);
+      this.session.start();
+    });
+  }
+
+  addResults(results: readonly RawResult[], info: Omit<ResultInfo, 'framework'> = {}): void {
+    if (!this.config) return;
+    this.guard(() => {
+      if (!this.session) this.startRun();
+      const mapped = results.map((raw) => this.toMappedResult(raw, info)).filter((r) => r !== null);
+      this.added += mapped.length;
+      this.session?.add(mapped);
+    });
+  }
+
+  /** Delivers what is left within flushTimeout and prints the summary line. Never rejects. */
+  async endRun(notes: readonly string[] = []): Promise<RunSummary | undefined> {
+    const session = this.session;
+    if (!session || !this.config) return undefined;
+    this.session = undefined;
+    try {
+      const summary = await session.finish();
+      this.logger.line(formatSummary(summary, notes));
+      const undelivered = this.added - summary.delivered;
+      if (this.config.failOnError && (undelivered > 0 || summary.runId === undefined)) {
+        this.lastError = new TestrunError(
+          'TESTRUN_UNDELIVERED',
+          `${undelivered} of ${this.added} results were not delivered (failOnError is set): ${summary.errors[0] ?? 'see above'}`,
+        );
+      }
+      return summary;
+    } catch (error) {
+      this.logger.line(`internal error while finishing the run: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+
+  private configure(resolution: ConfigResolution): ResolvedConfig | undefined {
+    switch (resolution.state) {
+      case 'off':
+        return undefined;
+      case 'no-key':
+        this.logger.line(resolution.message);
+        return undefined;
+      case 'invalid': {
+        const lines = resolution.errors.map((error) => error.message);
+        this.logger.line(`reporting is off: ${lines.join(' ')}`);
+        if (resolution.failOnError)
+          this.lastError = new TestrunError('TESTRUN_INVALID_OPTION', lines.join(' '));
+        return undefined;
+      }
+      case 'enabled':
+        break;
+    }
+    const { config } = resolution;
+    this.logger.redact(config.apiKey);
+    if (this.init.watchMode && !config.watch) {
+      this.logger.line(
+        'watch mode: results are not reported. Set the watch option to true to report a run per rerun.',
+      );
+      return undefined;
+    }
+    return config;
+  }
+
+  private createSession(config: ResolvedConfig): RunSession {
+    const env = this.init.env ?? process.env;
+    const { name, version } = this.init.framework;
+    const tags = config.ciTags
+      ? [...config.tags, ...ciTags(env, this.init.rootDir, this.init.shard)]
+      : config.tags;
+    const http = new HttpClient({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      userAgent: `testrun/${CORE_VERSION} (${name}/${version}; node/${process.versions.node})`,
+      env,
+      onAttempt: config.debug ? (line) => this.logger.line(line) : undefined,
+    });
+    return new RunSession({
+      config,
+      http,
+      run: { project: config.project, framework: name, tags: [...new Set(tags)] },
+      log: (line) => this.logger.line(line),
+    });
+  }
+
+  private toMappedResult(raw: RawResult, info: Omit<ResultInfo, 'framework'>): TestResult | null {
+    const config = this.config!;
+    const result = toResult(raw, config);
+    if (!config.mapResult) return result;
+    try {
+      const mapped = config.mapResult(result, { ...info, framework: this.init.framework.name });
+      if (mapped === null || mapped === undefined) return null;
+      return {
+        testSuite: toName(mapped.testSuite),
+        testCase: toName(mapped.testCase),
+        status: typeof mapped.status === 'string' && mapped.status !== '' ? mapped.status : result.status,
+        duration: typeof mapped.duration === 'number' && mapped.duration >= 0 ? mapped.duration : 0,
+      };
+    } catch (error) {
+      this.logger.line(`mapResult threw (${(error as Error).message}); the result is sent unchanged.`);
+      return result;
+    }
+  }
+
+  private guard(action: () => void): void {
+    try {
+      action();
+    } catch (error) {
+      this.logger.line(`internal error, results may be incomplete: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import PQueue from 'p-queue';
+import type { ResolvedConfig } from './config.js';
+import { type CreateRunOutcome, createRun } from './create-run.js';
+import { Deadline } from './deadline.js';
+import type { HttpClient } from './http-client.js';
+import { sendWithRetries } from './send-with-retries.js';
+import { type RunPayload, SpoolWriter } from './spool.js';
+import type { RunSummary, TestResult } from './types.js';
+
+/** How long `finish` waits past the deadline for aborted requests to settle before spooling them itself. */
+const SETTLE_GRACE_MS = 500;
+
+interface Batch {
+  results: TestResult[];
+  idempotencyKey: string;
+  settled: boolean;
+}
+
+export interface RunSessionInit {
+  config: ResolvedConfig;
+  http: HttpClient;
+  run: RunPayload;
+  /** One line per problem; the caller prefixes and redacts it. */
+  log: (line: string) => void;
+  random?: () => number;
+}
+
+/**
+ * One test run in the service: creates it (or adopts `runId`), streams results in batches
+ * through a bounded queue, and at `finish` delivers or spools everything within flushTimeout.
+ * Never throws: problems end up in the summary.
+ */
+export class RunSession {
+  private readonly config: ResolvedConfig;
+  private readonly http: HttpClient;
+  private readonly deadline = new Deadline();
+  private readonly queue: PQueue;
+  private readonly spool: SpoolWriter;
+  private readonly pending = new Set<Batch>();
+  private readonly idleWaiters: (() => void)[] = [];
+  private readonly createKey = randomUUID();
+  private runIdPromise: Promise<string | undefined> | undefined;
+  private runId: string | undefined;
+  private buffer: TestResult[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private refused = false;
+  private finishing: Promise<RunSummary> | undefined;
+  private readonly errors: string[] = [];
+  private readonly counts = { delivered: 0, spooled: 0, failed: 0 };
+
+  constructor(private readonly init: RunSessionInit) {
+    this.config = init.config;
+    this.http = init.http;
+    this.queue = new PQueue({ concurrency: this.config.concurrency });
+    this.spool = new SpoolWriter(this.config.spoolDir, () => ({
+      type: 'run',
+      runId: this.runId ?? null,
+      run: init.run,
+      idempotencyKey: this.createKey,
+      baseUrl: this.config.baseUrl,
+      createdAt: new Date().toISOString(),
+    }));
+  }
+
+  /** Sends create-run at once, so it overlaps with test collection. */
+  start(): void {
+    this.runIdPromise ??= this.config.runId ? Promise.resolve(this.config.runId) : this.createRun();
+    this.runIdPromise.then((id) => {
+      this.runId = id;
+    });
+  }
+
+  add(results: readonly TestResult[]): void {
+    if (this.finishing) {
+      this.fail(`${results.length} results arrived after the run ended and were spooled`);
+      this.enqueue(results.slice());
+      return;
+    }
+    for (const result of results) this.buffer.push(result);
+    while (this.buffer.length >= this.config.batchSize) {
+      this.enqueue(this.buffer.splice(0, this.config.batchSize));
+    }
+    if (this.buffer.length > 0 && !this.timer) {
+      this.timer = setTimeout(() => this.flushBuffer(), this.config.flushInterval);
+      this.timer.unref();
+    }
+  }
+
+  /** Flushes, waits for delivery up to flushTimeout, spools the rest. Resolves once. */
+  finish(): Promise<RunSummary> {
+    this.finishing ??= this.drain();
+    return this.finishing;
+  }
+
+  private async drain(): Promise<RunSummary> {
+    const started = performance.now();
+    this.start();
+    this.flushBuffer();
+    this.deadline.start(this.config.flushTimeout);
+    const runId = await Promise.race([this.runIdPromise, this.deadline.expired().then(() => undefined)]);
+    if (runId === undefined && this.pending.size === 0) this.spoolRunOnly();
+    await Promise.race([this.allSettled(), this.deadline.expired().then(() => sleep(SETTLE_GRACE_MS))]);
+    this.deadline.expire();
+    for (const batch of this.pending) this.spoolBatch(batch, undefined);
+    this.queue.clear();
+    this.deadline.dispose();
+    await this.http.close();
+    return {
+      runId: this.runId,
+      ...this.counts,
+      requests: this.http.requests,
+      durationMs: Math.round(performance.now() - started),
+      spoolFile: this.spool.path,
+      errors: [...this.errors],
+    };
+  }
+
+  private flushBuffer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.buffer.length > 0) this.enqueue(this.buffer.splice(0));
+  }
+
+  private enqueue(results: TestResult[]): void {
+    const batch: Batch = { results, idempotencyKey: randomUUID(), settled: false };
+    this.pending.add(batch);
+    this.start();
+    this.queue.add(() => this.send(batch)).catch((error) => this.spoolBatch(batch, String(error)));
+  }
+
+  private async send(batch: Batch): Promise<void> {
+    const runId = await this.runIdPromise;
+    if (batch.settled) return;
+    if (runId === undefined || this.refused || this.deadline.passed) {
+      this.spoolBatch(batch, undefined);
+      return;
+    }
+    const path = `/api/v1/runs/${encodeURIComponent(runId)}/results`;
+    const body = JSON.stringify({ results: batch.results });
+    const outcome = await sendWithRetries(
+      this.http,
+      path,
+      body,
+      batch.idempotencyKey,
+      this.config,
+      this.deadline,
+    );
+    if (batch.settled) return;
+    if (outcome.kind === 'ok') {
+      this.settle(batch);
+      this.counts.delivered += batch.results.length;
+    } else if (outcome.kind === 'too-large' && batch.results.length > 1) {
+      await this.split(batch);
+    } else {
+      this.handleFailure(outcome);
+      this.spoolBatch(batch, undefined);
+    }
+  }
+
+  /** A 413 halves the batch; each half is a new body, so it gets a new idempotency key. */
+  private async split(batch: Batch): Promise<void> {
+    const middle = Math.ceil(batch.results.length / 2);
+    const halves = [batch.results.slice(0, middle), batch.results.slice(middle)].map((results) => ({
+      results,
+      idempotencyKey: randomUUID(),
+      settled: false,
+    }));
+    for (const half of halves) this.pending.add(half);
+    this.settle(batch);
+    for (const half of halves) await this.send(half);
+  }
+
+  private async createRun(): Promise<string | undefined> {
+    const outcome = await createRun(this.http, this.init.run, this.createKey, this.config, this.deadline);
+    if (outcome.kind === 'ok') return outcome.runId;
+    this.handleFailure(outcome);
+    return undefined;
+  }
+
+  private handleFailure(outcome: Exclude<CreateRunOutcome, { kind: 'ok' }>): void {
+    if (outcome.kind === 'auth') {
+      if (this.refused) return;
+      this.refused = true;
+      this.fail(
+        `the service refused the API key: ${outcome.error.message}. Nothing more is sent in this run.`,
+      );
+      return;
+    }
+    this.fail(outcome.error.message);
+  }
+
+  /** Resolves when every batch handed to the queue is delivered or spooled. */
+  private allSettled(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private settle(batch: Batch): void {
+    batch.settled = true;
+    this.pending.delete(batch);
+    if (this.pending.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private spoolBatch(batch: Batch, reason: string | undefined): void {
+    if (batch.settled) return;
+    this.settle(batch);
+    if (reason) this.fail(reason);
+    try {
+      this.spool.writeBatch({ type: 'batch', idempotencyKey: batch.idempotencyKey, results: batch.results });
+      this.counts.spooled += batch.results.length;
+    } catch (error) {
+      this.counts.failed += batch.results.length;
+      this.fail(`could not write the spool in ${this.config.spoolDir}: ${(error as Error).message}`);
+    }
+  }
+
+  private spoolRunOnly(): void {
+    try {
+      this.spool.writeRunOnly();
+    } catch (error) {
+      this.fail(`could not write the spool in ${this.config.spoolDir}: ${(error as Error).message}`);
+    }
+  }
+
+  /** Logs each distinct problem once. */
+  private fail(message: string): void {
+    if (this.errors.includes(message)) return;
+    this.errors.push(message);
+    this.init.log(message);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -22,7 +22,8 @@ export function parseRetryAfter(header: string | undefined, now: number = Date.n
   if (header === undefined) return undefined;
   const value = header.trim();
   if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
-  const date = Date.parse(value);
+  // An HTTP date always names its weekday and month; this keeps "-5" from parsing as year -5.
+  const date = /[a-z]{3}/i.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }

@@ -42,7 +42,8 @@ function detect(env: NodeJS.ProcessEnv, cwd: string): CiInfo | undefined {
     };
     if (!found.isCi || !found.service || found.service === 'git') return undefined;
     return {
-      service: found.service,
+      // env-ci names some services in camelCase (azurePipelines); tags read better in kebab-case.
+      service: found.service.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`),
       branch: found.prBranch || found.branch || undefined,
       commit: found.commit || undefined,
       build: found.build === undefined || found.build === '' ? undefined : String(found.build),

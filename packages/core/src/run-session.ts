@@ -3,6 +3,7 @@ import PQueue from 'p-queue';
 import type { ResolvedConfig } from './config.js';
 import { type CreateRunOutcome, createRun } from './create-run.js';
 import { Deadline } from './deadline.js';
+import { Overflow, type OverflowBatch } from './overflow.js';
 import type { HttpClient } from './http-client.js';
 import { sendWithRetries } from './send-with-retries.js';
 import { type RunPayload, SpoolWriter } from './spool.js';
@@ -37,7 +38,10 @@ export class RunSession {
   private readonly deadline = new Deadline();
   private readonly queue: PQueue;
   private readonly spool: SpoolWriter;
+  /** Batches in the queue or in flight, at most 2 × concurrency; the rest wait in `overflow`. */
   private readonly pending = new Set<Batch>();
+  private readonly overflow = new Overflow();
+  private closed = false;
   private readonly idleWaiters: (() => void)[] = [];
   private readonly createKey = randomUUID();
   private runIdPromise: Promise<string | undefined> | undefined;
@@ -99,11 +103,16 @@ export class RunSession {
     this.flushBuffer();
     this.deadline.start(this.config.flushTimeout);
     const runId = await Promise.race([this.runIdPromise, this.deadline.expired().then(() => undefined)]);
-    if (runId === undefined && this.pending.size === 0) this.spoolRunOnly();
+    if (runId === undefined && this.idle()) this.spoolRunOnly();
     await Promise.race([this.allSettled(), this.deadline.expired().then(() => sleep(SETTLE_GRACE_MS))]);
     this.deadline.expire();
-    for (const batch of this.pending) this.spoolBatch(batch, undefined);
+    this.closed = true;
     this.queue.clear();
+    for (const batch of this.pending) this.spoolBatch(batch, undefined);
+    for (let batch = this.overflow.shift(); batch; batch = this.overflow.shift()) {
+      this.spoolBatch({ ...batch, settled: false }, undefined);
+    }
+    this.overflow.dispose();
     this.deadline.dispose();
     await this.http.close();
     return {
@@ -123,10 +132,36 @@ export class RunSession {
   }
 
   private enqueue(results: TestResult[]): void {
-    const batch: Batch = { results, idempotencyKey: randomUUID(), settled: false };
-    this.pending.add(batch);
     this.start();
+    const batch = { results, idempotencyKey: randomUUID() };
+    if (this.queue.size >= this.config.concurrency || this.overflow.size > 0) {
+      this.guardDisk(() => this.overflow.push(batch), batch);
+    } else {
+      this.schedule(batch);
+    }
+  }
+
+  private schedule({ results, idempotencyKey }: OverflowBatch): void {
+    const batch: Batch = { results, idempotencyKey, settled: false };
+    this.pending.add(batch);
     this.queue.add(() => this.send(batch)).catch((error) => this.spoolBatch(batch, String(error)));
+  }
+
+  /** Moves waiting batches from disk into the queue as it empties. */
+  private refill(): void {
+    while (!this.closed && this.queue.size < this.config.concurrency && this.overflow.size > 0) {
+      const batch = this.overflow.shift();
+      if (batch) this.schedule(batch);
+    }
+  }
+
+  /** If the overflow file cannot be written, the batch is kept in memory instead: never lost. */
+  private guardDisk(write: () => void, batch: OverflowBatch): void {
+    try {
+      write();
+    } catch {
+      this.schedule(batch);
+    }
   }
 
   private async send(batch: Batch): Promise<void> {
@@ -192,14 +227,19 @@ export class RunSession {
 
   /** Resolves when every batch handed to the queue is delivered or spooled. */
   private allSettled(): Promise<void> {
-    if (this.pending.size === 0) return Promise.resolve();
+    if (this.idle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private idle(): boolean {
+    return this.pending.size === 0 && this.overflow.size === 0;
   }
 
   private settle(batch: Batch): void {
     batch.settled = true;
     this.pending.delete(batch);
-    if (this.pending.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    this.refill();
+    if (this.idle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private spoolBatch(batch: Batch, reason: string | undefined): void {

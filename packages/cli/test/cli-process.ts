@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
+
+const bin = fileURLToPath(new URL('../bin/testrun.js', import.meta.url));
+
+export interface CliProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in stdout, waiting for more output as needed. */
+  waitForStdout(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Resolves with the exit code once the process has exited. */
+  exited(): Promise<number | null>;
+}
+
+/** Starts `testrun <args>` as a real child process (built CLI), killed if still running when the test ends. */
+export function startCli(args: string[]): CliProcess {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exit = once(child, 'exit').then(([code]) => code as number | null);
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited: () => exit,
+    waitForStdout: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = stdout.match(pattern);
+          if (!match) return;
+          child.stdout.off('data', check);
+          resolve(match);
+        };
+        child.stdout.on('data', check);
+        exit.then((code) =>
+          reject(new Error(`testrun exited (${code}) before printing ${pattern}:\n${stderr}`)),
+        );
+        check();
+      }),
+  };
+}
+
+/** Runs `testrun <args>` to completion. */
+export async function runCli(
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const cli = startCli(args);
+  const code = await cli.exited();
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+}

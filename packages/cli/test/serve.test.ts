@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { startCli } from './cli-process.js';
+
+const listening = /testrun server listening on (http:\/\/\S+)\nAPI key: (\S+)\n/;
+
+function postJson(url: string, key: string, body: unknown) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('testrun serve', () => {
+  it('serves the API with the given key and exits 0 on SIGTERM', async () => {
+    const cli = startCli(['serve', '--port', '0', '--api-key', 'serve-test-key']);
+    const [, url = '', key] = await cli.waitForStdout(listening);
+    expect(key).toBe('serve-test-key');
+    expect(cli.stdout()).toContain(`Try: export TESTRUN_BASE_URL=${url} TESTRUN_API_KEY=serve-test-key`);
+
+    const created = await postJson(`${url}/api/v1/runs`, 'serve-test-key', {
+      project: 'shop',
+      framework: 'vitest',
+    });
+    const { id } = (await created.json()) as { id: string };
+    const submitted = await postJson(`${url}/api/v1/runs/${id}/results`, 'serve-test-key', {
+      results: [{ testSuite: 'a.test.ts', testCase: 'works', status: 'passed', duration: 3 }],
+    });
+    const withOtherKey = await postJson(`${url}/api/v1/runs`, 'other', {
+      project: 'shop',
+      framework: 'vitest',
+    });
+
+    expect(created.status).toBe(201);
+    expect(submitted.status).toBe(201);
+    expect(withOtherKey.status).toBe(401);
+
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited()).toBe(0);
+    expect(cli.stdout()).toContain('testrun server stopped');
+  });
+
+  it('generates and prints a key when none is given, and exits 0 on SIGINT', async () => {
+    const cli = startCli(['serve']);
+    const [, url, key = ''] = await cli.waitForStdout(listening);
+    expect(key).toMatch(/^trk_[0-9a-f]{24}$/);
+
+    const listed = await fetch(`${url}/api/v1/runs`, { headers: { authorization: `Bearer ${key}` } });
+    expect(listed.status).toBe(200);
+
+    cli.child.kill('SIGINT');
+    expect(await cli.exited()).toBe(0);
+  });
+
+  it('keeps runs in the --data file across restarts', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'testrun-cli-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const args = ['serve', '--api-key', 'k', '--data', join(dir, 'runs.ndjson')];
+
+    const first = startCli(args);
+    const [, firstUrl] = await first.waitForStdout(listening);
+    await postJson(`${firstUrl}/api/v1/runs`, 'k', { project: 'kept', framework: 'jest' });
+    first.child.kill('SIGTERM');
+    await first.exited();
+
+    const second = startCli(args);
+    const [, secondUrl] = await second.waitForStdout(listening);
+    const runs = (await (
+      await fetch(`${secondUrl}/api/v1/runs`, { headers: { authorization: 'Bearer k' } })
+    ).json()) as {
+      project: string;
+    }[];
+    second.child.kill('SIGTERM');
+
+    expect(second.stdout()).toContain('(1 run read back)');
+    expect(runs.map((run) => run.project)).toEqual(['kept']);
+    expect(await second.exited()).toBe(0);
+  });
+
+  it('exits 2 with the serve usage for an invalid port', async () => {
+    const cli = startCli(['serve', '--port', '70000']);
+    expect(await cli.exited()).toBe(2);
+    expect(cli.stderr()).toContain(
+      'testrun serve: --port must be a whole number from 0 to 65535, got "70000"',
+    );
+    expect(cli.stderr()).toContain('Usage: testrun serve');
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from '../src/backoff.js';
+
+describe('backoffDelay', () => {
+  it('doubles the ceiling with each attempt and jitters within its upper half', () => {
+    expect(backoffDelay(1, () => 0)).toBe(125);
+    expect(backoffDelay(1, () => 1)).toBe(250);
+    expect(backoffDelay(2, () => 1)).toBe(500);
+    expect(backoffDelay(3, () => 0.5)).toBe(750);
+  });
+
+  it('never waits more than 8 s however many attempts were made', () => {
+    expect(backoffDelay(30, () => 1)).toBe(8000);
+    expect(backoffDelay(1000, () => 1)).toBe(8000);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-11-22T10:00:00Z');
+
+  it('reads delay-seconds', () => {
+    expect(parseRetryAfter('3', now)).toBe(3000);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('1.5', now)).toBe(1500);
+  });
+
+  it('reads an HTTP date relative to now', () => {
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:04 GMT', now)).toBe(4000);
+  });
+
+  it('treats a date in the past as no wait', () => {
+    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
+  });
+
+  it('returns undefined for a missing or unreadable header', () => {
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter('-5', now)).toBeUndefined();
+  });
+});
+
+describe('RETRYABLE_STATUSES', () => {
+  it('holds exactly the transient statuses', () => {
+    expect([...RETRYABLE_STATUSES].sort()).toEqual([408, 429, 500, 502, 503, 504]);
+  });
+});

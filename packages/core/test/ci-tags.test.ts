@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ciTags } from '../src/ci-tags.js';
+
+const cwd = process.cwd();
+
+describe('ciTags', () => {
+  it.each([
+    [
+      'GitHub Actions',
+      { GITHUB_ACTIONS: 'true', GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 'abc123', GITHUB_RUN_ID: '77' },
+      ['ci:github', 'branch:main', 'commit:abc123', 'build:77'],
+    ],
+    [
+      'GitLab CI',
+      { GITLAB_CI: 'true', CI_COMMIT_REF_NAME: 'feature/x', CI_COMMIT_SHA: 'def456', CI_PIPELINE_ID: '88' },
+      ['ci:gitlab', 'branch:feature/x', 'commit:def456', 'build:88'],
+    ],
+    [
+      'CircleCI',
+      { CIRCLECI: 'true', CIRCLE_BRANCH: 'dev', CIRCLE_SHA1: 'c1', CIRCLE_BUILD_NUM: '9' },
+      ['ci:circleci', 'branch:dev', 'commit:c1', 'build:9'],
+    ],
+    [
+      'Buildkite',
+      { BUILDKITE: 'true', BUILDKITE_BRANCH: 'main', BUILDKITE_COMMIT: 'b1', BUILDKITE_BUILD_NUMBER: '5' },
+      ['ci:buildkite', 'branch:main', 'commit:b1', 'build:5'],
+    ],
+    [
+      'Jenkins',
+      { JENKINS_URL: 'http://jenkins', BUILD_NUMBER: '12', GIT_BRANCH: 'release', GIT_COMMIT: 'j1' },
+      ['ci:jenkins', 'branch:release', 'commit:j1', 'build:12'],
+    ],
+    [
+      'Azure Pipelines',
+      {
+        BUILD_BUILDURI: 'vstfs:///Build/Build/1',
+        BUILD_SOURCEBRANCH: 'refs/heads/main',
+        BUILD_SOURCEVERSION: 'a1',
+        BUILD_BUILDNUMBER: '20261122.1',
+      },
+      ['ci:azure-pipelines', 'branch:main', 'commit:a1', 'build:20261122.1'],
+    ],
+    [
+      'Bitbucket Pipelines',
+      { BITBUCKET_BUILD_NUMBER: '31', BITBUCKET_BRANCH: 'main', BITBUCKET_COMMIT: 'bb1' },
+      ['ci:bitbucket', 'branch:main', 'commit:bb1', 'build:31'],
+    ],
+    [
+      'Travis',
+      { TRAVIS: 'true', TRAVIS_BRANCH: 'main', TRAVIS_COMMIT: 't1', TRAVIS_BUILD_NUMBER: '44' },
+      ['ci:travis', 'branch:main', 'commit:t1', 'build:44'],
+    ],
+  ])('tags a run on %s with provider, branch, commit and build', (_name, env, expected) => {
+    expect(ciTags(env, cwd)).toEqual(expected);
+  });
+
+  it('adds the shard when the run is one of several shards', () => {
+    expect(ciTags({}, cwd, { index: 2, count: 3 })).toEqual(['shard:2/3']);
+    expect(ciTags({}, cwd, { index: 1, count: 1 })).toEqual([]);
+  });
+
+  it('adds nothing on a machine that is no known CI, even with CI=true', () => {
+    expect(ciTags({ CI: 'true' }, cwd)).toEqual([]);
+    expect(ciTags({}, cwd)).toEqual([]);
+  });
+});

@@ -1,0 +1,154 @@
+import { createReporter, makeResults, startTestServer } from '@testrun/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function start(options: Parameters<typeof startTestServer>[0] = {}) {
+  const started = await startTestServer(options);
+  servers.push(started);
+  return started;
+}
+
+function stripDurations(results: readonly { testSuite: string; testCase: string; status: string }[]) {
+  return results.map(({ testSuite, testCase, status }) => ({ testSuite, testCase, status }));
+}
+
+describe('RunSession against the local server', () => {
+  it('creates a run and stores exactly the results that were sent', async () => {
+    const { server, url, apiKey } = await start();
+    const { reporter } = createReporter(url, apiKey, { tags: ['nightly'] });
+    reporter.startRun();
+    reporter.addResults([
+      { testSuite: 'a.test.ts', testCase: 'adds', status: 'passed', duration: 12.5 },
+      { testSuite: 'a.test.ts', testCase: 'fails', status: 'failed', duration: 3 },
+      { testSuite: 'b.test.ts', testCase: 'later', status: 'todo', duration: undefined },
+    ]);
+    const summary = await reporter.endRun();
+
+    const [run] = server.store.runs();
+    expect(run).toMatchObject({ project: 'core-tests', framework: 'vitest', tags: ['nightly'] });
+    expect(summary).toMatchObject({ runId: run!.id, delivered: 3, spooled: 0, failed: 0, requests: 2 });
+    expect(server.store.results(run!.id).map(({ runId: _, ...result }) => result)).toEqual([
+      { testSuite: 'a.test.ts', testCase: 'adds', status: 'passed', duration: 12.5 },
+      { testSuite: 'a.test.ts', testCase: 'fails', status: 'failed', duration: 3 },
+      { testSuite: 'b.test.ts', testCase: 'later', status: 'skipped', duration: 0 },
+    ]);
+  });
+
+  it('sends N results in ceil(N / batchSize) result requests and stores them all once', async () => {
+    const { server, url, apiKey } = await start();
+    const { reporter } = createReporter(url, apiKey, { batchSize: 100 });
+    reporter.startRun();
+    const sent = makeResults(1234);
+    for (let i = 0; i < sent.length; i += 37) reporter.addResults(sent.slice(i, i + 37));
+    const summary = await reporter.endRun();
+
+    const submits = server.requests.filter((r) => r.route === 'submitResults');
+    expect(submits).toHaveLength(13);
+    expect(summary?.requests).toBe(14);
+    const stored = server.store.results(summary!.runId!);
+    expect(stripDurations(stored).sort(byCase)).toEqual(stripDurations(sent as never).sort(byCase));
+  });
+
+  it('delivers results added before create-run has answered', async () => {
+    const { server, url, apiKey } = await start({
+      faults: (req) => (req.route === 'createRun' ? { delayMs: 400 } : undefined),
+    });
+    const { reporter } = createReporter(url, apiKey, { flushInterval: 10, batchSize: 5 });
+    reporter.startRun();
+    reporter.addResults(makeResults(12));
+    const summary = await reporter.endRun();
+    expect(summary).toMatchObject({ delivered: 12, spooled: 0 });
+    expect(server.store.results(summary!.runId!)).toHaveLength(12);
+  });
+
+  it('streams a batch after flushInterval without waiting for the end of the run', async () => {
+    const { server, url, apiKey } = await start();
+    const { reporter } = createReporter(url, apiKey, { flushInterval: 20 });
+    reporter.startRun();
+    reporter.addResults(makeResults(3));
+    await waitFor(() => server.requests.some((r) => r.route === 'submitResults' && r.status === 201));
+    const [run] = server.store.runs();
+    expect(server.store.results(run!.id)).toHaveLength(3);
+    await reporter.endRun();
+  });
+
+  it('submits into an existing run given by runId and creates none', async () => {
+    const { server, url, apiKey } = await start();
+    const first = createReporter(url, apiKey);
+    first.reporter.startRun();
+    const { runId } = (await first.reporter.endRun())!;
+    const second = createReporter(url, apiKey, { runId: runId! });
+    second.reporter.startRun();
+    second.reporter.addResults(makeResults(4));
+    const summary = await second.reporter.endRun();
+    expect(server.store.runs()).toHaveLength(1);
+    expect(summary).toMatchObject({ runId, delivered: 4, requests: 1 });
+    expect(server.store.results(runId!)).toHaveLength(4);
+  });
+
+  it('sends the headers of DESIGN.md on every request', async () => {
+    const { server, url, apiKey } = await start();
+    const { reporter } = createReporter(url, apiKey, { batchSize: 2 });
+    reporter.startRun();
+    reporter.addResults(makeResults(4));
+    await reporter.endRun();
+    expect(server.requests).toHaveLength(3);
+    for (const request of server.requests) {
+      expect(request.authorized).toBe(true);
+      expect(request.userAgent).toMatch(/^testrun\/\d+\.\d+\.\d+ \(vitest\/4\.0\.0; node\/\d+\.\d+\.\d+\)$/);
+      expect(request.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const keys = new Set(server.requests.map((r) => r.idempotencyKey));
+    expect(keys.size).toBe(3);
+  });
+
+  it('maps, renames and drops results through mapResult', async () => {
+    const { server, url, apiKey } = await start();
+    const { reporter } = createReporter(url, apiKey, {
+      mapResult: (result) =>
+        result.testCase === 'case 1' ? null : { ...result, testCase: `[web] ${result.testCase}` },
+    });
+    reporter.startRun();
+    reporter.addResults(makeResults(3));
+    const summary = await reporter.endRun();
+    expect(server.store.results(summary!.runId!).map((r) => r.testCase)).toEqual(['[web] case 0', '[web] case 2']);
+  });
+
+  it('prints the summary line with the delivered count and the run id', async () => {
+    const { url, apiKey } = await start();
+    const { reporter, lines } = createReporter(url, apiKey);
+    reporter.startRun();
+    reporter.addResults(makeResults(1500));
+    const summary = await reporter.endRun();
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^testrun: 1,500 results → run ${summary!.runId} \\(4 requests, \\d+\\.\\d\\d s\\)$`)),
+    ]);
+  });
+
+  it('stays off with one line and sends nothing when options are invalid', async () => {
+    const { server, url, apiKey } = await start();
+    const { reporter, lines } = createReporter(url, apiKey, { batchSize: -3 } as never);
+    reporter.startRun();
+    reporter.addResults(makeResults(2));
+    expect(await reporter.endRun()).toBeUndefined();
+    expect(reporter.active).toBe(false);
+    expect(lines).toEqual([expect.stringMatching(/^testrun: reporting is off: option batchSize must be a whole number/)]);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+function byCase(a: { testCase: string }, b: { testCase: string }): number {
+  return a.testCase.localeCompare(b.testCase);
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

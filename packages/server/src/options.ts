@@ -1,0 +1,64 @@
+import type { FaultHook } from './faults.js';
+
+export interface ServerOptions {
+  /** Accepted bearer keys. Default: [DEFAULT_API_KEY]. */
+  apiKeys?: string[];
+  /** Default: '127.0.0.1'. */
+  host?: string;
+  /** Default: 0, an ephemeral port; `TestrunServer.url` has the real one. */
+  port?: number;
+  /** Append-only ndjson file; its records are read back on start. Default: memory only. */
+  dataFile?: string;
+  /** More results than this in one request is answered with 413. Default: 1000. */
+  maxResultsPerRequest?: number;
+  /** A larger request body is answered with 413. Default: 5 MiB. */
+  maxBodyBytes?: number;
+  /** Allowed result statuses. Default: DEFAULT_STATUSES. */
+  statuses?: string[];
+  /** Test hook that can answer, delay or drop any request; see FaultHook. */
+  faults?: FaultHook;
+}
+
+export const DEFAULT_API_KEY = 'testrun-local-key';
+export const DEFAULT_STATUSES: readonly string[] = ['passed', 'failed', 'skipped', 'todo'];
+
+export interface ResolvedOptions {
+  apiKeys: ReadonlySet<string>;
+  host: string;
+  port: number;
+  dataFile: string | undefined;
+  maxResultsPerRequest: number;
+  maxBodyBytes: number;
+  statuses: readonly string[];
+  faults: FaultHook | undefined;
+}
+
+export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
+  const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
+  const statuses = options.statuses ?? DEFAULT_STATUSES;
+  requireNonEmptyStrings('apiKeys', apiKeys);
+  requireNonEmptyStrings('statuses', statuses);
+  return {
+    apiKeys: new Set(apiKeys),
+    host: options.host ?? '127.0.0.1',
+    port: requireInteger('port', options.port ?? 0, 0),
+    dataFile: options.dataFile,
+    maxResultsPerRequest: requireInteger('maxResultsPerRequest', options.maxResultsPerRequest ?? 1000, 1),
+    maxBodyBytes: requireInteger('maxBodyBytes', options.maxBodyBytes ?? 5 * 1024 * 1024, 1),
+    statuses: [...statuses],
+    faults: options.faults,
+  };
+}
+
+function requireNonEmptyStrings(name: string, values: readonly string[]): void {
+  if (values.length === 0 || values.some((value) => typeof value !== 'string' || value === '')) {
+    throw new TypeError(`${name} must be a non-empty array of non-empty strings`);
+  }
+}
+
+function requireInteger(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) {
+    throw new TypeError(`${name} must be an integer >= ${min}, got ${value}`);
+  }
+  return value;
+}

@@ -1,0 +1,39 @@
+import type { FaultRoute } from '../faults.js';
+
+const API_PREFIX = '/api/';
+
+export const paths = {
+  runs: '/api/v1/runs',
+  run: '/api/v1/runs/:id',
+  runResults: '/api/v1/runs/:id/results',
+  runsPage: '/',
+  runPage: '/runs/:id',
+} as const;
+
+/** Classifies a request by the route it matched (undefined when none did). */
+export function classifyRoute(method: string, routeUrl: string | undefined): FaultRoute {
+  if (method === 'POST' && routeUrl === paths.runs) return 'createRun';
+  if (method === 'POST' && routeUrl === paths.runResults) return 'submitResults';
+  if ((method === 'GET' || method === 'HEAD') && routeUrl?.startsWith(API_PREFIX)) return 'read';
+  return 'other';
+}
+
+/** Whether a request is for the API: by the route it matched, else by its decoded path. */
+export function isApiRequest(routeUrl: string | undefined, url: string): boolean {
+  return (routeUrl ?? pathOf(url)).startsWith(API_PREFIX);
+}
+
+/** The percent-decoded path of a request URL, without the query string. */
+export function pathOf(url: string): string {
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+export function runLocation(id: string): string {
+  return `${paths.runs}/${encodeURIComponent(id)}`;
+}

@@ -1,0 +1,78 @@
+import { createServer, type ServerOptions, type TestrunServer } from '@testrun/server';
+import { onTestFinished } from 'vitest';
+
+// Real HTTP against a real server on loopback: the helpers only save typing.
+
+export const KEY = 'server-test-key';
+
+/** Starts a server with KEY accepted, closed when the current test finishes. */
+export async function startServer(options: ServerOptions = {}): Promise<TestrunServer> {
+  const server = await createServer({ apiKeys: [KEY], ...options });
+  onTestFinished(() => server.close());
+  return server;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+interface RequestOptions {
+  key?: string | null;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** POSTs a value as JSON (a string is sent as it is) with the bearer KEY unless told otherwise. */
+export function post(server: TestrunServer, path: string, body: unknown, options: RequestOptions = {}) {
+  return send(server, path, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...authorization(options.key), ...options.headers },
+    signal: options.signal ?? null,
+  });
+}
+
+export function get(server: TestrunServer, path: string, options: RequestOptions = {}) {
+  return send(server, path, { headers: { ...authorization(options.key), ...options.headers } });
+}
+
+export async function createRun(
+  server: TestrunServer,
+  run: object = { project: 'shop', framework: 'vitest' },
+) {
+  const answer = await post(server, '/api/v1/runs', run);
+  if (answer.status !== 201) throw new Error(`create run failed: ${answer.status} ${answer.text}`);
+  return (answer.body as { id: string }).id;
+}
+
+export function result(overrides: object = {}) {
+  return {
+    testSuite: 'src/cart.test.ts',
+    testCase: 'cart > adds an item',
+    status: 'passed',
+    duration: 12,
+    ...overrides,
+  };
+}
+
+async function send(server: TestrunServer, path: string, init: RequestInit): Promise<Answer> {
+  const response = await fetch(`${server.url}${path}`, init);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: parseJson(text), text };
+}
+
+function authorization(key: string | null | undefined): Record<string, string> {
+  if (key === null) return {};
+  return { authorization: `Bearer ${key ?? KEY}` };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

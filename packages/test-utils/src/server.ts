@@ -1,0 +1,83 @@
+import {
+  createServer,
+  type FaultAction,
+  type FaultHook,
+  type FaultRoute,
+  type ServerOptions,
+  type TestrunServer,
+} from '@testrun/server';
+
+/** The key every test server accepts unless a test asks for another. */
+export const TEST_API_KEY = 'test-key-7f3a9c';
+
+export interface TestServer {
+  server: TestrunServer;
+  url: string;
+  /** The key to send: `apiKey`, else the first of `apiKeys`, else TEST_API_KEY. */
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/** Starts a @testrun/server, by default on 127.0.0.1 and an ephemeral port. */
+export async function startTestServer(
+  options: ServerOptions & { apiKey?: string } = {},
+): Promise<TestServer> {
+  const { apiKey: requestedKey, ...serverOptions } = options;
+  const apiKey = requestedKey ?? serverOptions.apiKeys?.[0] ?? TEST_API_KEY;
+  const apiKeys = [...new Set([apiKey, ...(serverOptions.apiKeys ?? [])])];
+  const server = await createServer({ host: '127.0.0.1', port: 0, ...serverOptions, apiKeys });
+  return { server, url: server.url, apiKey, close: () => server.close() };
+}
+
+export interface SeededFaultsOptions {
+  seed: number;
+  /** Probabilities in [0, 1] per request; their sum must not exceed 1. */
+  rates: { status5xx?: number; drop?: number };
+  /** Routes that get faults. Default: the two writes, createRun and submitResults. */
+  routes?: FaultRoute[];
+}
+
+const serverErrors = [500, 502, 503, 504] as const;
+
+/**
+ * A fault hook that fails a random but reproducible share of requests: the same seed
+ * and the same order of requests give the same faults. A drop is 'before' or 'after'
+ * at random, so a client sees both lost requests and lost responses.
+ */
+export function seededFaults({
+  seed,
+  rates,
+  routes = ['createRun', 'submitResults'],
+}: SeededFaultsOptions): FaultHook {
+  const drop = rates.drop ?? 0;
+  const status5xx = rates.status5xx ?? 0;
+  if (drop < 0 || status5xx < 0 || drop + status5xx > 1) {
+    throw new RangeError('seededFaults: rates must be >= 0 and add up to at most 1');
+  }
+  const random = mulberry32(seed);
+  const faulty = new Set(routes);
+
+  return ({ route }): FaultAction | undefined => {
+    if (!faulty.has(route)) return undefined;
+    const roll = random();
+    if (roll < drop) return { drop: random() < 0.5 ? 'before' : 'after' };
+    if (roll < drop + status5xx) return { status: pick(serverErrors, random()) };
+    return undefined;
+  };
+}
+
+function pick<T>(items: readonly T[], roll: number): T {
+  return items[Math.floor(roll * items.length)] as T;
+}
+
+/** mulberry32: a tiny, well-distributed PRNG; returns floats in [0, 1). */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startCli } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { startCli } from './cli-process.js';
 
 const listening = /testrun server listening on (http:\/\/\S+)\nAPI key: (\S+)\n/;
 

@@ -82,10 +82,17 @@ interface ResolveInput {
   options: unknown;
   env: NodeJS.ProcessEnv;
   rootDir: string;
+  /** False for `testrun replay`, where each spool file names its service. */
+  baseUrlRequired?: boolean;
 }
 
 /** Never throws: every problem becomes a ConfigError naming the option and the expected form. */
-export function resolveConfig({ options: rawOptions, env, rootDir }: ResolveInput): ConfigResolution {
+export function resolveConfig({
+  options: rawOptions,
+  env,
+  rootDir,
+  baseUrlRequired = true,
+}: ResolveInput): ConfigResolution {
   const errors: ConfigError[] = [];
   const options = readOptionsObject(rawOptions, errors);
   const read = new OptionReader(options, env, errors);
@@ -120,7 +127,7 @@ export function resolveConfig({ options: rawOptions, env, rootDir }: ResolveInpu
     allowInsecureHttp,
     mapResult: read.mapResult(),
   };
-  if (apiKey !== undefined) {
+  if (apiKey !== undefined && (baseUrl !== undefined || baseUrlRequired)) {
     config.baseUrl = checkBaseUrl(baseUrl, allowInsecureHttp, errors) ?? '';
   }
 
@@ -260,7 +267,7 @@ class OptionReader {
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-function checkBaseUrl(value: string | undefined, allowInsecureHttp: boolean, errors: ConfigError[]) {
+export function checkBaseUrl(value: string | undefined, allowInsecureHttp: boolean, errors: ConfigError[]) {
   const fail = (problem: string) => {
     errors.push(new ConfigError('baseUrl', `option baseUrl (TESTRUN_BASE_URL) ${problem}`));
     return undefined;

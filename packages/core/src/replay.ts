@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULTS } from './config.js';
+import { checkBaseUrl, DEFAULTS } from './config.js';
 import { createRun } from './create-run.js';
 import { Deadline } from './deadline.js';
+import type { ConfigError } from './errors.js';
 import { HttpClient } from './http-client.js';
 import { sendWithRetries } from './send-with-retries.js';
 import { readSpool, rewriteSpoolFile, type SpoolBatchRecord, type SpoolFile } from './spool.js';
@@ -12,6 +13,7 @@ export interface ReplayInit {
   /** Overrides the baseUrl each spool file was written with. */
   baseUrl?: string;
   runIdPath?: string;
+  allowInsecureHttp?: boolean;
   env?: NodeJS.ProcessEnv;
   userAgent: string;
   log: (line: string) => void;
@@ -36,8 +38,19 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
   for (const { file, reason } of unreadable)
     summary.errors.push(`${file} could not be read (${reason}); it was left in place.`);
   for (const spool of files) {
+    const problems: ConfigError[] = [];
+    const baseUrl = checkBaseUrl(
+      init.baseUrl ?? spool.run.baseUrl,
+      init.allowInsecureHttp ?? false,
+      problems,
+    );
+    if (baseUrl === undefined) {
+      summary.errors.push(`${spool.file}: ${problems.map((problem) => problem.message).join(' ')}`);
+      summary.remaining += countResults(spool);
+      continue;
+    }
     const http = new HttpClient({
-      baseUrl: init.baseUrl ?? spool.run.baseUrl,
+      baseUrl,
       apiKey: init.apiKey,
       userAgent: init.userAgent,
       env: init.env ?? process.env,
@@ -57,13 +70,12 @@ const POLICY = { maxRetries: DEFAULTS.maxRetries, requestTimeout: DEFAULTS.reque
 
 async function replayFile(spool: SpoolFile, http: HttpClient, init: ReplayInit, summary: ReplaySummary) {
   const deadline = new Deadline();
-  const pendingCount = () => spool.batches.reduce((sum, batch) => sum + batch.results.length, 0);
   if (spool.run.runId === null) {
     const policy = { ...POLICY, runIdPath: init.runIdPath };
     const outcome = await createRun(http, spool.run.run, spool.run.idempotencyKey, policy, deadline);
     if (outcome.kind !== 'ok') {
       summary.errors.push(`${spool.file}: the run could not be created: ${outcome.error.message}`);
-      summary.remaining += pendingCount();
+      summary.remaining += countResults(spool);
       return;
     }
     spool.run.runId = outcome.runId;
@@ -75,7 +87,7 @@ async function replayFile(spool: SpoolFile, http: HttpClient, init: ReplayInit, 
     left.push(...unsent);
   }
   spool.batches = left;
-  summary.remaining += pendingCount();
+  summary.remaining += countResults(spool);
 }
 
 /** Returns what could not be delivered; a 413 splits the batch into halves with new keys. */
@@ -114,4 +126,8 @@ async function sendBatch(
   const message = `${file}: ${outcome.error.message}`;
   if (!summary.errors.includes(message)) summary.errors.push(message);
   return [batch];
+}
+
+function countResults(spool: SpoolFile): number {
+  return spool.batches.reduce((sum, batch) => sum + batch.results.length, 0);
 }

@@ -7,7 +7,7 @@ import { toName, toResult } from './normalize.js';
 import { RunSession } from './run-session.js';
 import { formatSummary } from './summary.js';
 import type { RawResult, ResultInfo, RunSummary, TestResult } from './types.js';
-import { CORE_VERSION } from './version.js';
+import { userAgent } from './version.js';
 
 export interface RunReporterInit {
   /** The user's reporter options, unchecked: they are validated here. */
@@ -135,7 +135,7 @@ export class RunReporter {
     const http = new HttpClient({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
-      userAgent: `testrun/${CORE_VERSION} (${name}/${version}; node/${process.versions.node})`,
+      userAgent: userAgent(`${name}/${version}`),
       env,
       onAttempt: config.debug ? (line) => this.logger.line(line) : undefined,
     });

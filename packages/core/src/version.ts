@@ -11,3 +11,8 @@ function readVersion(): string {
     return '0.0.0';
   }
 }
+
+/** `testrun/<version> (<framework>/<version>; node/<version>)`, as DESIGN.md's headers say. */
+export function userAgent(client: string): string {
+  return `testrun/${CORE_VERSION} (${client}; node/${process.versions.node})`;
+}

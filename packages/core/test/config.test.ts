@@ -50,14 +50,21 @@ describe('resolveConfig', () => {
   });
 
   it('takes reporter options over environment variables', () => {
-    const env = { ...keyEnv, TESTRUN_PROJECT: 'from-env', TESTRUN_TAGS: 'a, b,,a', TESTRUN_RUN_ID: 'env-run' };
+    const env = {
+      ...keyEnv,
+      TESTRUN_PROJECT: 'from-env',
+      TESTRUN_TAGS: 'a, b,,a',
+      TESTRUN_RUN_ID: 'env-run',
+    };
     expect(enabled({}, env)).toMatchObject({ project: 'from-env', tags: ['a', 'b'], runId: 'env-run' });
     expect(enabled({ project: 'opt', tags: ['x'], runId: 'opt-run' }, env)).toMatchObject({
       project: 'opt',
       tags: ['x'],
       runId: 'opt-run',
     });
-    expect(enabled({ apiKey: 'opt-key', baseUrl: 'https://other.example/' }).baseUrl).toBe('https://other.example');
+    expect(enabled({ apiKey: 'opt-key', baseUrl: 'https://other.example/' }).baseUrl).toBe(
+      'https://other.example',
+    );
   });
 
   it('reads booleans and the spool dir from the environment', () => {
@@ -84,7 +91,9 @@ describe('resolveConfig', () => {
   });
 
   it('refuses plain http to a remote host unless allowInsecureHttp is set', () => {
-    expect(problems({ baseUrl: 'http://svc.example.com' })[0]).toMatch(/must use https:\/\/.*allowInsecureHttp/);
+    expect(problems({ baseUrl: 'http://svc.example.com' })[0]).toMatch(
+      /must use https:\/\/.*allowInsecureHttp/,
+    );
     expect(enabled({ baseUrl: 'http://svc.example.com', allowInsecureHttp: true }).baseUrl).toBe(
       'http://svc.example.com',
     );

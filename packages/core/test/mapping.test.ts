@@ -10,7 +10,9 @@ describe('toTestSuite', () => {
 
   it('keeps a file outside the root absolute rather than climbing with ..', () => {
     const root = path.resolve('/repo/app');
-    expect(toTestSuite(root, path.resolve('/elsewhere/x.test.ts'))).toBe(path.resolve('/elsewhere/x.test.ts'));
+    expect(toTestSuite(root, path.resolve('/elsewhere/x.test.ts'))).toBe(
+      path.resolve('/elsewhere/x.test.ts'),
+    );
   });
 });
 

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { replaySpool } from '@testrun/core';
-import { createReporter, makeResults, readSpoolLines, seededFaults, startTestServer } from '@testrun/test-utils';
+import {
+  createReporter,
+  makeResults,
+  readSpoolLines,
+  seededFaults,
+  startTestServer,
+} from '@testrun/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const servers: { close(): Promise<void> }[] = [];
@@ -30,7 +36,9 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
 
 describe('when the service misbehaves', () => {
   it('delivers every result exactly once through 30% 5xx answers and 10% dropped connections', async () => {
-    const { server, url, apiKey } = await start({ faults: seededFaults({ seed: 42, rates: { status5xx: 0.3, drop: 0.1 } }) });
+    const { server, url, apiKey } = await start({
+      faults: seededFaults({ seed: 42, rates: { status5xx: 0.3, drop: 0.1 } }),
+    });
     const { reporter } = createReporter(url, apiKey, { batchSize: 40, maxRetries: 12, requestTimeout: 2000 });
     reporter.startRun();
     const sent = makeResults(2000);
@@ -48,7 +56,9 @@ describe('when the service misbehaves', () => {
   it('waits the Retry-After seconds of a 429 before the next attempt', async () => {
     const { server, url, apiKey } = await start({
       faults: (req) =>
-        req.route === 'submitResults' && req.n === 0 ? { status: 429, headers: { 'retry-after': '1' } } : undefined,
+        req.route === 'submitResults' && req.n === 0
+          ? { status: 429, headers: { 'retry-after': '1' } }
+          : undefined,
     });
     const { reporter } = createReporter(url, apiKey);
     reporter.startRun();
@@ -131,7 +141,11 @@ describe('when the service misbehaves', () => {
     const { value: summary, ms } = await timed(() => reporter.endRun());
     expect(ms).toBeLessThan(2000 + 1000);
     expect(summary).toMatchObject({ delivered: 0, spooled: 25, failed: 0 });
-    expect(readSpoolLines(spoolDir).filter((l) => l.type === 'batch').flatMap((l) => l.results as unknown[])).toHaveLength(25);
+    expect(
+      readSpoolLines(spoolDir)
+        .filter((l) => l.type === 'batch')
+        .flatMap((l) => l.results as unknown[]),
+    ).toHaveLength(25);
   });
 
   it('spools everything when the server is down, and replay later delivers it exactly once', async () => {
@@ -147,7 +161,11 @@ describe('when the service misbehaves', () => {
     expect(summary).toMatchObject({ runId: undefined, delivered: 0, spooled: 50 });
     expect(lines.at(-1)).toMatch(/50 spooled to .*: send them with `npx testrun replay`/);
     const spooled = readSpoolLines(spoolDir);
-    expect(spooled[0]).toMatchObject({ type: 'run', runId: null, run: { project: 'core-tests', framework: 'vitest' } });
+    expect(spooled[0]).toMatchObject({
+      type: 'run',
+      runId: null,
+      run: { project: 'core-tests', framework: 'vitest' },
+    });
 
     const { server, url, apiKey } = await start({ apiKeys: ['key-for-a-dead-server'] });
     const replay = () =>
@@ -178,35 +196,53 @@ describe('when the service misbehaves', () => {
     expectStoredOnce(server.store.results(summary!.runId!), 8);
   });
 
-  it.each([401, 403])('stops after a %i, names TESTRUN_API_KEY once and spools the results', async (status) => {
-    const { server, url } = await start();
-    const { reporter, lines, spoolDir } = createReporter(url, 'wrong-key-123', { batchSize: 5 });
-    server.setFaults(status === 403 ? () => ({ status: 403, body: { error: { code: 'forbidden' } } }) : undefined);
-    reporter.startRun();
-    reporter.addResults(makeResults(20));
-    const summary = await reporter.endRun();
-    expect(server.requests.length).toBeLessThanOrEqual(2);
-    expect(lines.filter((line) => line.includes('TESTRUN_API_KEY'))).toHaveLength(1);
-    expect(summary).toMatchObject({ delivered: 0, spooled: 20 });
-    expect(readSpoolLines(spoolDir).filter((l) => l.type === 'batch')).toHaveLength(4);
-  });
+  it.each([401, 403])(
+    'stops after a %i, names TESTRUN_API_KEY once and spools the results',
+    async (status) => {
+      const { server, url } = await start();
+      const { reporter, lines, spoolDir } = createReporter(url, 'wrong-key-123', { batchSize: 5 });
+      server.setFaults(
+        status === 403 ? () => ({ status: 403, body: { error: { code: 'forbidden' } } }) : undefined,
+      );
+      reporter.startRun();
+      reporter.addResults(makeResults(20));
+      const summary = await reporter.endRun();
+      expect(server.requests.length).toBeLessThanOrEqual(2);
+      expect(lines.filter((line) => line.includes('TESTRUN_API_KEY'))).toHaveLength(1);
+      expect(summary).toMatchObject({ delivered: 0, spooled: 20 });
+      expect(readSpoolLines(spoolDir).filter((l) => l.type === 'batch')).toHaveLength(4);
+    },
+  );
 
   it.each([
-    ['HTML', { 'content-type': 'text/html' }, '<html><body>Welcome to the proxy login page</body></html>', /answered 200 but no run id was found.*"<html><body>Welcome to the proxy login page/],
-    ['JSON without an id', { 'content-type': 'application/json' }, '{"ok":true,"name":"run"}', /answered 200 but no run id was found.*\{\\"ok\\":true,\\"name\\":\\"run\\"\}/],
-  ])('explains a create-run answered 200 with %s and spools the results', async (_kind, headers, body, message) => {
-    const { url, apiKey } = await start({
-      faults: (req) => (req.route === 'createRun' ? { status: 200, headers, body } : undefined),
-    });
-    const { reporter, lines, spoolDir } = createReporter(url, apiKey);
-    reporter.startRun();
-    reporter.addResults(makeResults(6));
-    const summary = await reporter.endRun();
-    expect(summary).toMatchObject({ runId: undefined, delivered: 0, spooled: 6 });
-    expect(lines.some((line) => message.test(line))).toBe(true);
-    expect(lines.some((line) => line.includes('runIdPath'))).toBe(true);
-    expect(readSpoolLines(spoolDir)[0]).toMatchObject({ type: 'run', runId: null });
-  });
+    [
+      'HTML',
+      { 'content-type': 'text/html' },
+      '<html><body>Welcome to the proxy login page</body></html>',
+      /answered 200 but no run id was found.*"<html><body>Welcome to the proxy login page/,
+    ],
+    [
+      'JSON without an id',
+      { 'content-type': 'application/json' },
+      '{"ok":true,"name":"run"}',
+      /answered 200 but no run id was found.*\{\\"ok\\":true,\\"name\\":\\"run\\"\}/,
+    ],
+  ])(
+    'explains a create-run answered 200 with %s and spools the results',
+    async (_kind, headers, body, message) => {
+      const { url, apiKey } = await start({
+        faults: (req) => (req.route === 'createRun' ? { status: 200, headers, body } : undefined),
+      });
+      const { reporter, lines, spoolDir } = createReporter(url, apiKey);
+      reporter.startRun();
+      reporter.addResults(makeResults(6));
+      const summary = await reporter.endRun();
+      expect(summary).toMatchObject({ runId: undefined, delivered: 0, spooled: 6 });
+      expect(lines.some((line) => message.test(line))).toBe(true);
+      expect(lines.some((line) => line.includes('runIdPath'))).toBe(true);
+      expect(readSpoolLines(spoolDir)[0]).toMatchObject({ type: 'run', runId: null });
+    },
+  );
 
   it('does not retry a 400 and quotes the server body', async () => {
     const { server, url, apiKey } = await start({ statuses: ['passed'] });

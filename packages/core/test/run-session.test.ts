@@ -115,7 +115,10 @@ describe('RunSession against the local server', () => {
     reporter.startRun();
     reporter.addResults(makeResults(3));
     const summary = await reporter.endRun();
-    expect(server.store.results(summary!.runId!).map((r) => r.testCase)).toEqual(['[web] case 0', '[web] case 2']);
+    expect(server.store.results(summary!.runId!).map((r) => r.testCase)).toEqual([
+      '[web] case 0',
+      '[web] case 2',
+    ]);
   });
 
   it('prints the summary line with the delivered count and the run id', async () => {
@@ -125,7 +128,9 @@ describe('RunSession against the local server', () => {
     reporter.addResults(makeResults(1500));
     const summary = await reporter.endRun();
     expect(lines).toEqual([
-      expect.stringMatching(new RegExp(`^testrun: 1,500 results → run ${summary!.runId} \\(4 requests, \\d+\\.\\d\\d s\\)$`)),
+      expect.stringMatching(
+        new RegExp(`^testrun: 1,500 results → run ${summary!.runId} \\(4 requests, \\d+\\.\\d\\d s\\)$`),
+      ),
     ]);
   });
 
@@ -136,7 +141,9 @@ describe('RunSession against the local server', () => {
     reporter.addResults(makeResults(2));
     expect(await reporter.endRun()).toBeUndefined();
     expect(reporter.active).toBe(false);
-    expect(lines).toEqual([expect.stringMatching(/^testrun: reporting is off: option batchSize must be a whole number/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^testrun: reporting is off: option batchSize must be a whole number/),
+    ]);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 
-const bin = fileURLToPath(new URL('../bin/testrun.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../cli/bin/testrun.js', import.meta.url));
 
 export interface CliProcess {
   child: ChildProcess;
@@ -16,8 +16,15 @@ export interface CliProcess {
 }
 
 /** Starts `testrun <args>` as a real child process (built CLI), killed if still running when the test ends. */
-export function startCli(args: string[]): CliProcess {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): CliProcess {
+  const child = spawn(process.execPath, [bin, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.env ?? process.env,
+    cwd: options.cwd,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -56,8 +63,9 @@ export function startCli(args: string[]): CliProcess {
 /** Runs `testrun <args>` to completion. */
 export async function runCli(
   args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const cli = startCli(args);
+  const cli = startCli(args, options);
   const code = await cli.exited();
   return { code, stdout: cli.stdout(), stderr: cli.stderr() };
 }

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import { createReporter, makeResults, runCli, startTestServer, type TestServer } from '@testrun/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
+
+let started: TestServer | undefined;
+afterEach(async () => {
+  await started?.close();
+  started = undefined;
+});
+
+/** A spool written by a real session that could not reach its service. */
+async function spoolFromDeadServer(
+  apiKey: string,
+  count: number,
+): Promise<{ spoolDir: string; deadUrl: string }> {
+  const deadUrl = await closedPortUrl();
+  const { reporter, spoolDir } = createReporter(deadUrl, apiKey, { flushTimeout: 300, batchSize: 10 });
+  reporter.startRun();
+  reporter.addResults(makeResults(count));
+  const summary = await reporter.endRun();
+  expect(summary).toMatchObject({ spooled: count });
+  return { spoolDir, deadUrl };
+}
+
+describe('testrun replay', () => {
+  it('delivers a spool exactly once, empties it, and finds nothing the second time', async () => {
+    started = await startTestServer();
+    const { spoolDir } = await spoolFromDeadServer(started.apiKey, 25);
+    const env = { PATH: process.env.PATH, TESTRUN_API_KEY: started.apiKey, TESTRUN_BASE_URL: started.url };
+
+    const first = await runCli(['replay', '--dir', spoolDir], { env });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(
+      `testrun replay: 25 results delivered from 1 spool files; 0 remain in ${spoolDir}\n`,
+    );
+    expect(fs.readdirSync(spoolDir)).toEqual([]);
+
+    const second = await runCli(['replay', '--dir', spoolDir], { env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(`testrun replay: nothing to send in ${spoolDir}\n`);
+
+    const [run] = started.server.store.runs();
+    expect(started.server.store.runs()).toHaveLength(1);
+    const cases = started.server.store.results(run!.id).map((r) => r.testCase);
+    expect(new Set(cases).size).toBe(25);
+    expect(cases).toHaveLength(25);
+  });
+
+  it('keeps the spool and exits 1 with a clear message when the service is still down', async () => {
+    const { spoolDir, deadUrl } = await spoolFromDeadServer('some-key-8812', 5);
+    const before = fs.readdirSync(spoolDir);
+    const env = { PATH: process.env.PATH, TESTRUN_API_KEY: 'some-key-8812', TESTRUN_BASE_URL: deadUrl };
+    const { code, stdout, stderr } = await runCli(['replay', '--dir', spoolDir], { env });
+    expect(code).toBe(1);
+    expect(stdout).toContain('0 results delivered from 1 spool files; 5 remain');
+    expect(stderr).toContain('they stay in the spool');
+    expect(stderr).toContain('ECONNREFUSED');
+    expect(stderr + stdout).not.toContain('some-key-8812');
+    expect(fs.readdirSync(spoolDir)).toEqual(before);
+  }, 60_000);
+});
+
+async function closedPortUrl(): Promise<string> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}

@@ -284,14 +284,17 @@ export function checkBaseUrl(value: string | undefined, allowInsecureHttp: boole
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     return fail(`must use https://, got ${JSON.stringify(url.protocol)}.`);
   }
-  const loopback = LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.');
-  if (url.protocol === 'http:' && !loopback && !allowInsecureHttp) {
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecureHttp) {
     return fail(
       `must use https:// so the API key is not sent in clear text (plain http is allowed for localhost only). Set allowInsecureHttp: true to override.`,
     );
   }
   if (url.search || url.hash) return fail('must not have a query or fragment.');
   return url.href.replace(/\/+$/, '');
+}
+
+export function isLoopback(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 /** `name` of the nearest package.json at or above the project root; else the folder's name. */

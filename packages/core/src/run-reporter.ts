@@ -1,5 +1,5 @@
 import { ciTags, type Shard } from './ci-tags.js';
-import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './config.js';
+import { type ConfigResolution, isLoopback, type ResolvedConfig, resolveConfig } from './config.js';
 import { TestrunError } from './errors.js';
 import { HttpClient } from './http-client.js';
 import { Logger } from './logger.js';
@@ -83,7 +83,7 @@ export class RunReporter {
     this.session = undefined;
     try {
       const summary = await session.finish();
-      this.logger.line(formatSummary(summary, notes));
+      this.logger.line(formatSummary(summary, notes, localPageUrl(this.config.baseUrl, summary.runId)));
       const undelivered = this.added - summary.delivered;
       if (this.config.failOnError && (undelivered > 0 || summary.runId === undefined)) {
         this.lastError = new TestrunError(
@@ -173,4 +173,10 @@ export class RunReporter {
       this.logger.line(`internal error, results may be incomplete: ${(error as Error).message}`);
     }
   }
+}
+
+/** The local server (`testrun serve`) has a page per run; a remote service's pages are unknown to us. */
+function localPageUrl(baseUrl: string, runId: string | undefined): string | undefined {
+  if (!runId || !isLoopback(new URL(baseUrl).hostname)) return undefined;
+  return `${baseUrl}/runs/${encodeURIComponent(runId)}`;
 }

@@ -33,13 +33,22 @@ export class RunReporter {
   private session: RunSession | undefined;
   private added = 0;
   private lastError: TestrunError | undefined;
+  private lastErrorPrinted = false;
+  private readonly failOnErrorSet: boolean;
 
   constructor(init: RunReporterInit) {
     this.init = init;
     this.logger = new Logger(init.write);
-    this.config = this.configure(
-      resolveConfig({ options: init.options, env: init.env ?? process.env, rootDir: init.rootDir }),
-    );
+    const resolution = resolveConfig({
+      options: init.options,
+      env: init.env ?? process.env,
+      rootDir: init.rootDir,
+    });
+    this.failOnErrorSet =
+      resolution.state === 'enabled'
+        ? resolution.config.failOnError
+        : resolution.state === 'invalid' && resolution.failOnError;
+    this.config = this.configure(resolution);
   }
 
   /** False when turned off, unconfigured or invalid: the adapter can skip its mapping work. */
@@ -52,8 +61,9 @@ export class RunReporter {
     return this.lastError;
   }
 
+  /** The failOnError option as given, even when other options are invalid. */
   get failOnError(): boolean {
-    return this.config?.failOnError ?? false;
+    return this.failOnErrorSet;
   }
 
   startRun(): void {
@@ -76,19 +86,30 @@ export class RunReporter {
     });
   }
 
-  /** Delivers what is left within flushTimeout and prints the summary line. Never rejects. */
+  /**
+   * Delivers what is left within flushTimeout and prints the summary line; with
+   * failOnError, also the reason the run is failed. Never rejects.
+   */
   async endRun(notes: readonly string[] = []): Promise<RunSummary | undefined> {
     const session = this.session;
-    if (!session || !this.config) return undefined;
     this.session = undefined;
+    const summary = session && this.config ? await this.finish(session, this.config, notes) : undefined;
+    if (this.lastError && !this.lastErrorPrinted) {
+      this.lastErrorPrinted = true;
+      this.logger.line(`failing the test run because failOnError is set: ${this.lastError.message}`);
+    }
+    return summary;
+  }
+
+  private async finish(session: RunSession, config: ResolvedConfig, notes: readonly string[]) {
     try {
       const summary = await session.finish();
-      this.logger.line(formatSummary(summary, notes, localPageUrl(this.config.baseUrl, summary.runId)));
+      this.logger.line(formatSummary(summary, notes, localPageUrl(config.baseUrl, summary.runId)));
       const undelivered = this.added - summary.delivered;
-      if (this.config.failOnError && (undelivered > 0 || summary.runId === undefined)) {
+      if (config.failOnError && (undelivered > 0 || summary.runId === undefined)) {
         this.lastError = new TestrunError(
           'TESTRUN_UNDELIVERED',
-          `${undelivered} of ${this.added} results were not delivered (failOnError is set): ${summary.errors[0] ?? 'see above'}`,
+          `${undelivered} of ${this.added} results were not delivered: ${summary.errors[0] ?? 'see above'}`,
         );
       }
       return summary;

@@ -129,7 +129,9 @@ describe('RunSession against the local server', () => {
     const summary = await reporter.endRun();
     expect(lines).toEqual([
       expect.stringMatching(
-        new RegExp(`^testrun: 1,500 results → run ${summary!.runId} \\(4 requests, \\d+\\.\\d\\d s\\) ${url}/runs/${summary!.runId}$`),
+        new RegExp(
+          `^testrun: 1,500 results → run ${summary!.runId} \\(4 requests, \\d+\\.\\d\\d s\\) ${url}/runs/${summary!.runId}$`,
+        ),
       ),
     ]);
   });

@@ -1,0 +1,26 @@
+import { fixtures, reporterEnv, runVitest, startTestServer, type TestServer } from '@testrun/test-utils';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+// The fixture's last file waits, inside its only test, until the nine results of the
+// other files are stored, and expects exactly nine: it can only pass if results stream
+// in per file while the run is still going.
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(() => server?.close());
+
+it('delivers the results of finished files while another file is still running', async () => {
+  const outcome = await runVitest({ cwd: fixtures.streaming, env: reporterEnv(server) });
+
+  expect(outcome.code, `${outcome.stdout}\n${outcome.stderr}`).toBe(0);
+  const [run] = server.server.store.runs();
+  const stored = server.server.store.results(run!.id);
+  expect(stored.find((result) => result.testSuite === 'last.test.js')).toMatchObject({
+    testCase: 'sees the results of the other files on the server',
+    status: 'passed',
+  });
+  expect(stored).toHaveLength(10);
+});

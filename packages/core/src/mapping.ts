@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { EMPTY_NAME } from './normalize.js';
 
 /** testCase of the one failed result that stands for a file that could not run. */
 export const FILE_FAILURE_CASE = '(file failed to run)';
@@ -13,7 +14,7 @@ export function toTestSuite(rootDir: string, file: string): string {
   return (inside ? relative : file).split(path.sep).join('/');
 }
 
-/** The describe chain and the test's own title, joined with ` > `. */
+/** The describe chain and the test's own title, joined with ` > `; an empty title shows as `(unnamed)`. */
 export function toTestCase(titles: readonly string[]): string {
-  return titles.join(TITLE_SEPARATOR);
+  return titles.map((title) => (title.trim() === '' ? EMPTY_NAME : title)).join(TITLE_SEPARATOR);
 }

@@ -3,7 +3,7 @@ import { type ConfigResolution, isLoopback, type ResolvedConfig, resolveConfig }
 import { TestrunError } from './errors.js';
 import { HttpClient } from './http-client.js';
 import { Logger } from './logger.js';
-import { toName, toResult } from './normalize.js';
+import { toDuration, toName, toResult } from './normalize.js';
 import { RunSession } from './run-session.js';
 import { formatSummary } from './summary.js';
 import type { RawResult, ResultInfo, RunSummary, TestResult } from './types.js';
@@ -179,7 +179,8 @@ export class RunReporter {
         testSuite: toName(mapped.testSuite),
         testCase: toName(mapped.testCase),
         status: typeof mapped.status === 'string' && mapped.status !== '' ? mapped.status : result.status,
-        duration: typeof mapped.duration === 'number' && mapped.duration >= 0 ? mapped.duration : 0,
+        // Already in the configured unit: only cleaned (finite, non-negative), not converted.
+        duration: toDuration(mapped.duration, 'ms'),
       };
     } catch (error) {
       this.logger.line(`mapResult threw (${(error as Error).message}); the result is sent unchanged.`);

@@ -21,4 +21,9 @@ describe('toTestCase', () => {
     expect(toTestCase(['cart', 'totals', 'adds tax'])).toBe('cart > totals > adds tax');
     expect(toTestCase(['top-level test'])).toBe('top-level test');
   });
+
+  it('shows an empty title in the chain as (unnamed)', () => {
+    expect(toTestCase(['odd names', ''])).toBe('odd names > (unnamed)');
+    expect(toTestCase(['', ' '])).toBe('(unnamed) > (unnamed)');
+  });
 });

@@ -12,6 +12,8 @@ export const fixtures = {
   parity: path.join(FIXTURES_DIR, 'parity'),
   /** Two files, all passing apart from one skipped and one todo test. */
   passing: path.join(FIXTURES_DIR, 'passing'),
+  /** Empty, 10 KB, multi-line, NUL and emoji names; NaN, negative, missing and infinite durations. */
+  oddNames: path.join(FIXTURES_DIR, 'odd-names'),
   /** Fast files and one last file that waits until their results are on the server. */
   streaming: path.join(FIXTURES_DIR, 'streaming'),
   /** Vitest only: a passing test that leaves an unhandled error behind. */

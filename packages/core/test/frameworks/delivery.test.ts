@@ -1,0 +1,117 @@
+import { createRequire } from 'node:module';
+import {
+  AWAIT_RUNS_TIMEOUT_MS,
+  FRAMEWORKS,
+  fixtures,
+  identities,
+  PASSING_RESULTS,
+  REPORTER_OPTIONS_VAR,
+  type RunOutcome,
+  reporterEnv,
+  startTestServer,
+  type TestServer,
+  testrunLines,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** A fresh server for each describe block, so every block sees only its own requests. */
+function useServer(): () => TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+  return () => server!;
+}
+
+describe.each(FRAMEWORKS)('$name reporting a project', ({ name, run }) => {
+  describe('a passing project reported to the service', () => {
+    const server = useServer();
+    let outcome: RunOutcome;
+    let outcomeWithoutReporter: RunOutcome;
+
+    beforeAll(async () => {
+      [outcome, outcomeWithoutReporter] = await Promise.all([
+        run({ cwd: fixtures.passing, env: reporterEnv(server()) }),
+        run({ cwd: fixtures.passing, withoutReporter: true }),
+      ]);
+    }, AWAIT_RUNS_TIMEOUT_MS);
+
+    it('stores every test exactly once, in one run of the project', () => {
+      const runs = server().server.store.runs();
+      expect(runs.map(({ project, framework, tags }) => ({ project, framework, tags }))).toEqual([
+        { project: 'passing-fixture', framework: name, tags: [] },
+      ]);
+      expect(identities(server().server.store.results(runs[0]!.id))).toEqual(identities(PASSING_RESULTS));
+    });
+
+    it('prints one summary line naming the run', () => {
+      const runId = server().server.store.runs()[0]?.id;
+      expect(testrunLines(outcome.stderr)).toEqual([
+        expect.stringMatching(
+          new RegExp(`^testrun: 7 results → run ${runId} \\(\\d+ requests?, [\\d.]+ s\\)`),
+        ),
+      ]);
+    });
+
+    it('names the framework and its version in the User-Agent', () => {
+      const { version } = createRequire(import.meta.url)(`${name}/package.json`) as { version: string };
+      expect(server().server.requests[0]?.userAgent).toContain(`(${name}/${version}; node/`);
+    });
+
+    it('exits 0, as without the reporter', () => {
+      expect([outcome.code, outcomeWithoutReporter.code]).toEqual([0, 0]);
+    });
+  });
+
+  describe('a sharded run', () => {
+    const server = useServer();
+
+    it('is tagged with its shard', async () => {
+      await run({ cwd: fixtures.passing, args: ['--shard=1/2'], env: reporterEnv(server()) });
+      expect(
+        server()
+          .server.store.runs()
+          .map((r) => r.tags),
+      ).toEqual([['shard:1/2']]);
+    });
+  });
+
+  describe('without TESTRUN_API_KEY', () => {
+    const server = useServer();
+
+    it('prints one line, sends nothing and keeps the exit code', async () => {
+      const outcome = await run({ cwd: fixtures.passing, env: { TESTRUN_BASE_URL: server().url } });
+
+      expect(testrunLines(outcome.stderr)).toEqual([expect.stringContaining('TESTRUN_API_KEY is not set')]);
+      expect(testrunLines(outcome.stdout)).toEqual([]);
+      expect(server().server.requests).toEqual([]);
+      expect(outcome.code).toBe(0);
+    });
+  });
+
+  describe('when the service refuses the key', () => {
+    const server = useServer();
+    const refusedEnv = (options: object = {}) =>
+      reporterEnv(server(), {
+        TESTRUN_API_KEY: 'not-the-key',
+        [REPORTER_OPTIONS_VAR]: JSON.stringify(options),
+      });
+
+    it('keeps the exit code of the tests', async () => {
+      const outcome = await run({ cwd: fixtures.passing, env: refusedEnv() });
+
+      expect(server().server.requests.map((request) => request.status)).toEqual([401]);
+      expect(outcome.code).toBe(0);
+    });
+
+    it('fails the run with failOnError, saying why', async () => {
+      const outcome = await run({ cwd: fixtures.passing, env: refusedEnv({ failOnError: true }) });
+
+      expect(testrunLines(outcome.stderr)).toContainEqual(
+        expect.stringContaining('failing the test run because failOnError is set'),
+      );
+      expect(outcome.code).toBe(1);
+    });
+  });
+});

@@ -1,0 +1,23 @@
+import { FRAMEWORKS, fixtures, reporterEnv, startTestServer, type TestServer } from '@testrun/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// The fixture's last file waits, inside its only test, until the nine results of the
+// other files are stored, and expects exactly nine: it can only pass if results stream
+// in per file while the run is still going.
+let server: TestServer | undefined;
+afterEach(() => server?.close());
+
+describe.each(FRAMEWORKS)('$name', ({ run }) => {
+  it('delivers the results of finished files while another file is still running', async () => {
+    server = await startTestServer();
+    const outcome = await run({ cwd: fixtures.streaming, env: reporterEnv(server) });
+
+    expect(outcome.code, `${outcome.stdout}\n${outcome.stderr}`).toBe(0);
+    const [stored] = server.server.store.runs().map((r) => server!.server.store.results(r.id));
+    expect(stored!.find((result) => result.testSuite === 'last.test.js')).toMatchObject({
+      testCase: 'sees the results of the other files on the server',
+      status: 'passed',
+    });
+    expect(stored).toHaveLength(10);
+  });
+});

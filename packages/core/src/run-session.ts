@@ -113,6 +113,8 @@ export class RunSession {
       this.spoolBatch({ ...batch, settled: false }, undefined);
     }
     this.overflow.dispose();
+    // The spec shows no call to complete a run. Once it does, this is the one place for it:
+    // every result is delivered or spooled here, and the run id is known.
     this.deadline.dispose();
     await this.http.close();
     return {

@@ -148,6 +148,28 @@ describe('when the service misbehaves', () => {
     ).toHaveLength(25);
   });
 
+  it('spools each waiting batch exactly once at the deadline, from memory and from the overflow', async () => {
+    const { server, url, apiKey } = await start({
+      faults: (req) => (req.route === 'submitResults' ? { delayMs: 20_000 } : undefined),
+    });
+    const { reporter, spoolDir } = createReporter(url, apiKey, {
+      batchSize: 5,
+      concurrency: 2,
+      requestTimeout: 5000,
+      flushTimeout: 1500,
+    });
+    reporter.startRun();
+    reporter.addResults(makeResults(100));
+    const summary = await reporter.endRun();
+    expect(summary).toMatchObject({ delivered: 0, spooled: 100, failed: 0 });
+    const spooledCases = readSpoolLines(spoolDir)
+      .filter((line) => line.type === 'batch')
+      .flatMap((line) => (line.results as { testCase: string }[]).map((r) => r.testCase));
+    expect(new Set(spooledCases).size).toBe(100);
+    expect(spooledCases).toHaveLength(100);
+    expect(server.requests.filter((r) => r.route === 'submitResults')).toHaveLength(2);
+  });
+
   it('spools everything when the server is down, and replay later delivers it exactly once', async () => {
     const deadUrl = await closedPortUrl();
     const { reporter, spoolDir, lines } = createReporter(deadUrl, 'key-for-a-dead-server', {

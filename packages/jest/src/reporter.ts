@@ -6,6 +6,13 @@ import { mapTestFile } from './map-test-file.js';
 export type TestrunJestOptions = TestrunOptions;
 
 /**
+ * In watch mode Jest builds its reporters anew for every rerun, in the same process. Unless
+ * reruns are reported (`watch: true`), only the first is set up, so its one line (the
+ * watch-mode notice, or why reporting is off) is printed once, not once per rerun.
+ */
+let unreportedWatchSetUp = false;
+
+/**
  * Jest reporter: streams each test file's results to the service as the file ends.
  * Every hook catches its own errors: a reporting problem must never fail a test run.
  */
@@ -18,11 +25,16 @@ export class TestrunReporter implements Reporter {
     this.rootDir = globalConfig?.rootDir ?? process.cwd();
     this.run = this.guard(() => {
       const { watch, watchAll, shard } = globalConfig;
+      const watchMode = Boolean(watch || watchAll);
+      if (watchMode && options?.watch !== true) {
+        if (unreportedWatchSetUp) return undefined;
+        unreportedWatchSetUp = true;
+      }
       return new RunReporter({
         options,
         framework: { name: 'jest', version: jestVersion(this.rootDir) },
         rootDir: this.rootDir,
-        watchMode: Boolean(watch || watchAll),
+        watchMode,
         shard: shard ? { index: shard.shardIndex, count: shard.shardCount } : undefined,
       });
     });

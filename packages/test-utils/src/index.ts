@@ -2,6 +2,12 @@
 // core directly, and to spawn a real Vitest or Jest run on a fixture project.
 export * from './cli.js';
 export { FRAMEWORKS, type Framework, identities, PASSING_RESULTS } from './frameworks.js';
+export {
+  type ExpectedResult,
+  PARITY_REPORTER_OPTIONS,
+  PARITY_RESULTS,
+  resultsIn,
+} from './parity-expected.js';
 export * from './proxy.js';
 export * from './reporter.js';
 export * from './server.js';

@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 /** Fixture projects shared by the adapters' tests; each runs under Vitest and under Jest. */
@@ -20,6 +21,21 @@ export const fixtures = {
   unhandledError: path.join(FIXTURES_DIR, 'unhandled-error'),
 } as const;
 
+/**
+ * A fresh copy of `fixture` in a temp dir, for a test that edits its files. Its node_modules
+ * links this repo's frameworks and reporters, so they resolve as they do from the original.
+ */
+export function copyFixture(fixture: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `testrun-${path.basename(fixture)}-`));
+  fs.cpSync(fixture, dir, { recursive: true, filter: (source) => path.basename(source) !== 'node_modules' });
+  for (const name of ['vitest', 'jest', '@testrun/vitest', '@testrun/jest']) {
+    const link = path.join(dir, 'node_modules', name);
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    fs.symlinkSync(path.dirname(requireFromHere.resolve(`${name}/package.json`)), link, 'dir');
+  }
+  return dir;
+}
+
 /** Fixture configs read reporter options from this variable, so a test can set them per run. */
 export const REPORTER_OPTIONS_VAR = 'FIXTURE_REPORTER_OPTIONS';
 
@@ -32,6 +48,10 @@ export interface RunOptions {
   /** Added to the clean environment; `undefined` values are left out. */
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
+  /** The framework's bin script, when another install of it is to run (see frameworkBin); this repo's by default. */
+  bin?: string;
+  /** The Node binary that runs the framework; this process's Node by default. */
+  nodePath?: string;
 }
 
 export interface RunOutcome {
@@ -51,18 +71,57 @@ const requireFromHere = createRequire(import.meta.url);
 export function runVitest({
   args = [],
   withoutReporter = false,
+  bin = frameworkBin('vitest'),
   ...options
 }: RunOptions): Promise<RunOutcome> {
   const reporterArgs = withoutReporter ? ['--reporter=default'] : [];
   // Runs of one fixture overlap; Vitest's results cache is a file they would race on.
-  return runNode(binOf('vitest'), ['run', '--no-cache', ...reporterArgs, ...args], options);
+  return runNode(bin, ['run', '--no-cache', ...reporterArgs, ...args], options);
 }
 
 /** `jest` in `cwd`, as a real child process. */
-export function runJest({ args = [], withoutReporter = false, ...options }: RunOptions): Promise<RunOutcome> {
+export function runJest({
+  args = [],
+  withoutReporter = false,
+  bin = frameworkBin('jest'),
+  ...options
+}: RunOptions): Promise<RunOutcome> {
   // Last: Jest's --reporters takes every following word as one more reporter.
   const reporterArgs = withoutReporter ? ['--reporters=default'] : [];
-  return runNode(binOf('jest'), [...args, ...reporterArgs], options);
+  return runNode(bin, [...args, ...reporterArgs], options);
+}
+
+/** A framework process in watch mode, which runs until it is stopped. */
+export interface WatchProcess {
+  /** stdout and stderr so far, interleaved as they arrived. */
+  output(): string;
+  /**
+   * Resolves once `pattern` has matched `count` times in the output. Rejects with the
+   * output when the process exits first or `timeoutMs` passes.
+   */
+  waitForOutput(pattern: RegExp, count?: number, timeoutMs?: number): Promise<void>;
+  /**
+   * Makes `change` (a file edit) until `pattern` has matched `count` times. Jest drops a
+   * change that arrives while it is still finishing a run, so one edit is not always enough.
+   */
+  rerunAfter(change: () => void, pattern: RegExp, count: number): Promise<void>;
+  /** Ends the process (SIGTERM, SIGKILL after 5 s) and resolves once it has exited; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** `vitest --watch` in `cwd`: reruns the tests of each changed file until stopped. */
+export function watchVitest({
+  args = [],
+  bin = frameworkBin('vitest'),
+  ...options
+}: RunOptions): WatchProcess {
+  // --watch explicitly: without a TTY, or with CI set, Vitest would run once and exit.
+  return startWatching(bin, ['--watch', '--no-cache', ...args], options);
+}
+
+/** `jest --watchAll` in `cwd`: reruns every test on each change until stopped (needs no git). */
+export function watchJest({ args = [], bin = frameworkBin('jest'), ...options }: RunOptions): WatchProcess {
+  return startWatching(bin, ['--watchAll', ...args], options);
 }
 
 /** What a reporter needs to talk to `server`, spooling into a fresh temp dir. */
@@ -135,9 +194,14 @@ const INHERITED_NOISE = new RegExp(
   ].join('|')})$`,
 );
 
-/** The file a package's `bin` points to, run with this Node: no shell, no .bin shims. */
-function binOf(packageName: 'vitest' | 'jest'): string {
-  const manifestPath = requireFromHere.resolve(`${packageName}/package.json`);
+/**
+ * The file a package's `bin` of the same name points to, as installed for `fromDir`
+ * (this repo's install by default); the frameworks are run with Node directly from it:
+ * no shell, no .bin shims. For the `node` package, that file is Node itself.
+ */
+export function frameworkBin(packageName: string, fromDir?: string): string {
+  const require = fromDir ? createRequire(path.join(fromDir, 'package.json')) : requireFromHere;
+  const manifestPath = require.resolve(`${packageName}/package.json`);
   const { bin } = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as {
     bin: string | Record<string, string>;
   };
@@ -146,19 +210,86 @@ function binOf(packageName: 'vitest' | 'jest'): string {
   return path.join(path.dirname(manifestPath), relative);
 }
 
-function runNode(
+type SpawnOptions = Omit<RunOptions, 'args' | 'withoutReporter' | 'bin'>;
+
+/** The one place a framework process starts: `script` run by Node in a clean environment. */
+function spawnNode(
   script: string,
   args: string[],
-  options: Omit<RunOptions, 'args' | 'withoutReporter'>,
-): Promise<RunOutcome> {
-  const { cwd, env = {}, timeoutMs = RUN_TIMEOUT_MS } = options;
+  { cwd, env = {}, nodePath }: SpawnOptions,
+): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(nodePath ?? process.execPath, [script, ...args], {
+    cwd,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function startWatching(script: string, args: string[], options: SpawnOptions): WatchProcess {
+  const child = spawnNode(script, args, options);
+  let output = '';
+  const append = (chunk: string) => {
+    output += chunk;
+  };
+  child.stdout.setEncoding('utf8').on('data', append);
+  child.stderr.setEncoding('utf8').on('data', append);
+  // 'close' comes after the last output; 'exit' may come before it.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopping: Promise<void> | undefined;
+
+  const waitForOutput = async (pattern: RegExp, count = 1, timeoutMs = 60_000) => {
+    const everywhere = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`);
+    const seen = () => (output.match(everywhere)?.length ?? 0) >= count;
+    const deadline = Date.now() + timeoutMs;
+    let hasClosed = false;
+    void closed.then(() => {
+      hasClosed = true;
+    });
+    while (!seen()) {
+      if (hasClosed || Date.now() > deadline) {
+        const why = hasClosed ? `exited (${child.exitCode ?? child.signalCode})` : `ran ${timeoutMs} ms`;
+        throw new Error(
+          `${path.basename(script)} ${args.join(' ')} ${why} without printing ${pattern} ${count}×:\n${output}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  const rerunAfter = async (change: () => void, pattern: RegExp, count: number) => {
+    for (let attempt = 1; ; attempt++) {
+      change();
+      try {
+        return await waitForOutput(pattern, count, 10_000);
+      } catch (error) {
+        if (attempt === 3 || child.exitCode !== null) throw error;
+      }
+    }
+  };
+
+  return {
+    output: () => output,
+    waitForOutput,
+    rerunAfter,
+    stop: () => {
+      stopping ??= (async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(killer);
+      })();
+      return stopping;
+    },
+  };
+}
+
+function runNode(script: string, args: string[], options: SpawnOptions): Promise<RunOutcome> {
+  const { cwd, timeoutMs = RUN_TIMEOUT_MS } = options;
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd,
-      env: cleanEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnNode(script, args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -1,0 +1,73 @@
+// What the parity fixture must store, written down once: the parity test holds both
+// frameworks to it, the version matrix (compat/) every supported version, the shard test
+// the union of three shards.
+
+/** A stored result without its duration, which no test can predict. */
+export interface ExpectedResult {
+  testSuite: string;
+  testCase: string;
+  status: string;
+}
+
+/** Reporter options for parity runs: `todo` is sent as itself (it is 'skipped' by default), to check it too. */
+export const PARITY_REPORTER_OPTIONS = JSON.stringify({ statusMap: { todo: 'todo' } });
+
+/** `cases` of one test file, as expected results. */
+export function resultsIn(testSuite: string, cases: [testCase: string, status: string][]): ExpectedResult[] {
+  return cases.map(([testCase, status]) => ({ testSuite, testCase, status }));
+}
+
+/** Every result of the parity fixture, under any supported Vitest or Jest, run with PARITY_REPORTER_OPTIONS. */
+export const PARITY_RESULTS: readonly ExpectedResult[] = [
+  ...resultsIn('cart.test.js', [
+    ['cart > totals > sums line items', 'passed'],
+    ['cart > totals > applies a percentage discount', 'passed'],
+    ['cart > totals > rounds half cents to even', 'skipped'],
+    ['cart > totals > supports gift cards', 'todo'],
+    ['cart > fails on purpose', 'failed'],
+    ['legacy checkout > still charges the card', 'skipped'],
+    ['legacy checkout > with coupons > ignores expired coupons', 'skipped'],
+    ['a test outside any describe', 'passed'],
+  ]),
+  ...resultsIn('each.test.js', [
+    ['add > add(1, 1) = 2', 'passed'],
+    ['add > add(2, 3) = 5', 'passed'],
+    ['2 is 2.7 truncated', 'passed'],
+    ['upper(abc) is ABC', 'passed'],
+    ['upper(é) is É', 'passed'],
+    ['-2 is a number (row 0)', 'passed'],
+    ['0 is a number (row 1)', 'passed'],
+    ['1 + 2 returns 3', 'passed'],
+    ['4 + 5 returns 9', 'passed'],
+    ['currency eur > has three letters', 'passed'],
+    ['currency usd > has three letters', 'passed'],
+    ['formats { x: 1 } as a string', 'passed'],
+    ['formats null as a string', 'passed'],
+    ['formats undefined as a string', 'passed'],
+    ['formats text as a string', 'passed'],
+    ['formats true as a string', 'passed'],
+    ['formats {"a":1} as JSON', 'passed'],
+    ['formats [1,2] as JSON', 'passed'],
+  ]),
+  ...resultsIn('names.test.js', [
+    ['ünïcödé names > naïve café crème brûlée', 'passed'],
+    ['ünïcödé names > 中文测试 and 日本語', 'passed'],
+    ['ünïcödé names > 🚀 launches 🎉', 'passed'],
+    ['separators > price > cost > zero', 'passed'],
+  ]),
+  ...resultsIn('import-throws.test.js', [['(file failed to run)', 'failed']]),
+  ...resultsIn('describe-throws.test.js', [['(file failed to run)', 'failed']]),
+  ...resultsIn('setup-fails.test.js', [
+    ['database > reads a row', 'failed'],
+    ['database > writes a row', 'failed'],
+    ['runs outside the failing block', 'passed'],
+  ]),
+  ...resultsIn('setup-fails-at-top.test.js', [
+    ['needs the setup', 'failed'],
+    ['a block > needs it too', 'failed'],
+  ]),
+  ...resultsIn('teardown-fails.test.js', [
+    ['passes before the teardown', 'passed'],
+    ['(file failed to run)', 'failed'],
+  ]),
+];

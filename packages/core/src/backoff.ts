@@ -1,5 +1,9 @@
-/** Statuses worth another attempt: the service or something in front of it was briefly unable. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+/**
+ * Statuses worth another attempt: the service or something in front of it was briefly
+ * unable. 409 is here too: the IETF Idempotency-Key draft answers it while an earlier
+ * attempt with the same key is still being processed (a retry after a client timeout).
+ */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 429, 500, 502, 503, 504]);
 
 const BASE_DELAY_MS = 250;
 const MAX_DELAY_MS = 8_000;

@@ -40,7 +40,7 @@ describe('parseRetryAfter', () => {
 });
 
 describe('RETRYABLE_STATUSES', () => {
-  it('holds exactly the transient statuses', () => {
-    expect([...RETRYABLE_STATUSES].sort()).toEqual([408, 429, 500, 502, 503, 504]);
+  it('holds exactly the transient statuses, with 409 for an idempotency key still in flight', () => {
+    expect([...RETRYABLE_STATUSES].sort()).toEqual([408, 409, 429, 500, 502, 503, 504]);
   });
 });

@@ -90,6 +90,23 @@ describe('when the service misbehaves', () => {
     expectStoredOnce(server.store.results(summary!.runId!), 5);
   });
 
+  it('retries a 409 answered while an attempt with the same idempotency key is still in flight', async () => {
+    const { server, url, apiKey } = await start({
+      faults: (req) =>
+        req.route === 'submitResults' && req.n === 0
+          ? { status: 409, body: { error: { code: 'idempotency_key_in_flight', message: 'in flight' } } }
+          : undefined,
+    });
+    const { reporter } = createReporter(url, apiKey);
+    reporter.startRun();
+    reporter.addResults(makeResults(4));
+    const summary = await reporter.endRun();
+    const submits = server.requests.filter((r) => r.route === 'submitResults');
+    expect(submits.map((r) => r.status)).toEqual([409, 201]);
+    expect(submits[0]!.idempotencyKey).toBe(submits[1]!.idempotencyKey);
+    expectStoredOnce(server.store.results(summary!.runId!), 4);
+  });
+
   it('splits a batch answered 413 until the server accepts every part', async () => {
     const { server, url, apiKey } = await start({ maxResultsPerRequest: 7 });
     const { reporter } = createReporter(url, apiKey, { batchSize: 50 });

@@ -104,7 +104,14 @@ export class RunSession {
     this.deadline.start(this.config.flushTimeout);
     const runId = await Promise.race([this.runIdPromise, this.deadline.expired().then(() => undefined)]);
     if (runId === undefined && this.idle()) this.spoolRunOnly();
-    await Promise.race([this.allSettled(), this.deadline.expired().then(() => sleep(SETTLE_GRACE_MS))]);
+    // The grace timer is cancelled once the race is over: a stray timer would keep the test
+    // process alive for its whole length after the run has ended.
+    const grace = new AbortController();
+    await Promise.race([
+      this.allSettled(),
+      this.deadline.expired().then(() => sleep(SETTLE_GRACE_MS, grace.signal)),
+    ]);
+    grace.abort();
     this.deadline.expire();
     this.closed = true;
     this.queue.clear();
@@ -273,6 +280,14 @@ export class RunSession {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

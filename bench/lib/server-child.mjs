@@ -1,0 +1,51 @@
+// A local @testrun/server in its own process, so its CPU time and its storage never count
+// against the process being measured. Driven by the parent over IPC (see server.mjs).
+import { createServer } from '@testrun/server';
+
+const apiKey = process.env.BENCH_API_KEY;
+const server = await createServer({ apiKeys: [apiKey], port: 0 });
+
+/** Counts of what the server answered and stored; distinct result names only for `runIds`. */
+function stats(runIds = []) {
+  const cpu = process.cpuUsage();
+  const byStatus = {};
+  const requestsByRun = {};
+  let serverErrors = 0;
+  let notOk = 0;
+  let createRequests = 0;
+  for (const record of server.requests) {
+    byStatus[record.status] = (byStatus[record.status] ?? 0) + 1;
+    if (typeof record.status !== 'number' || record.status < 200 || record.status >= 300) notOk += 1;
+    if (typeof record.status === 'number' && record.status >= 500) serverErrors += 1;
+    if (record.route === 'createRun') createRequests += 1;
+    const match = /^\/api\/v1\/runs\/([^/]+)\/results$/.exec(record.path);
+    if (match) requestsByRun[match[1]] = (requestsByRun[match[1]] ?? 0) + 1;
+  }
+  const runs = server.store.runs().map((run) => {
+    const results = server.store.results(run.id);
+    const entry = { id: run.id, project: run.project, framework: run.framework, results: results.length };
+    if (runIds.includes(run.id))
+      entry.distinct = new Set(results.map((r) => `${r.testSuite}\u0000${r.testCase}`)).size;
+    return entry;
+  });
+  return {
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    requests: server.requests.length,
+    byStatus,
+    serverErrors,
+    notOk,
+    createRequests,
+    runs,
+    requestsByRun,
+  };
+}
+
+process.on('message', async (message) => {
+  if (message.type === 'stats') process.send({ type: 'stats', id: message.id, stats: stats(message.runIds) });
+  if (message.type === 'close') {
+    await server.close();
+    process.send({ type: 'closed', id: message.id }, () => process.exit(0));
+  }
+});
+process.on('disconnect', () => process.exit(0));
+process.send({ type: 'ready', url: server.url });

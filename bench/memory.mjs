@@ -1,0 +1,83 @@
+// Figure 4: heap growth of the reporting process for 10,000 and 100,000 results, each in a
+// fresh `node --expose-gc` process (memory-child.mjs), the server in another process.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from './lib/server.mjs';
+import { median } from './lib/stats.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+export const SIZES = [10_000, 100_000];
+export const MODES = ['file', 'tight'];
+
+function measure(server, total, mode) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', path.join(here, 'memory-child.mjs')], {
+      env: {
+        ...process.env,
+        BENCH_URL: server.url,
+        BENCH_API_KEY: server.apiKey,
+        BENCH_TOTAL: String(total),
+        BENCH_MODE: mode,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(stdout.trim().split('\n').pop()))
+        : reject(new Error(`memory child exited ${code}`)),
+    );
+  });
+}
+
+export async function run({ repetitions = 3, log = console.log } = {}) {
+  const server = await startServer();
+  const rows = [];
+  const problems = [];
+  try {
+    for (const mode of MODES) {
+      for (const total of SIZES) {
+        const samples = [];
+        for (let rep = 0; rep < repetitions; rep += 1) {
+          const before = await server.stats();
+          const result = await measure(server, total, mode);
+          const after = await server.stats();
+          const stored = after.runs.find((r) => r.id === result.runId);
+          if (result.delivered !== total || stored?.results !== total || after.notOk !== before.notOk) {
+            problems.push(
+              `memory ${mode} ${total}: delivered ${result.delivered}, stored ${stored?.results}; ${result.lines.join(' ')}`,
+            );
+          }
+          samples.push(result);
+        }
+        const row = {
+          mode,
+          total,
+          peakGrowth: median(samples.map((s) => s.peakGrowth)),
+          retained: median(samples.map((s) => s.retained)),
+          rssGrowth: median(samples.map((s) => s.rssGrowth)),
+          requests: median(samples.map((s) => s.requests)),
+        };
+        log(
+          `  memory ${mode} ${total}: peak +${(row.peakGrowth / 1048576).toFixed(1)} MB, retained +${(row.retained / 1048576).toFixed(1)} MB`,
+        );
+        rows.push(row);
+      }
+    }
+    const stats = await server.stats();
+    return { rows, problems, serverErrors: stats.serverErrors };
+  } finally {
+    await server.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const outcome = await run();
+  console.table(outcome.rows);
+  for (const problem of outcome.problems) console.log('PROBLEM:', problem);
+}

@@ -1,0 +1,312 @@
+// `pnpm bench`: every figure of bench/README.md, a table of them with the targets, written to
+// bench/results.md. Options: --vitest-rounds N, --jest-rounds N (suite runs per configuration,
+// default 7 and 5),
+// --only requests,flush,throughput,memory,suite,profile, --frameworks vitest,jest,
+// --write (write results.md even when --only leaves sections out).
+import fs from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import * as flush from './flush-latency.mjs';
+import { FILES, TESTS } from './lib/generate-suite.mjs';
+import { int, mb, ms, pct, seconds } from './lib/stats.mjs';
+import * as memory from './memory.mjs';
+import * as profile from './profile.mjs';
+import * as requests from './requests-per-run.mjs';
+import * as suite from './suite-overhead.mjs';
+import * as throughput from './throughput.mjs';
+
+const SECTIONS = ['requests', 'flush', 'throughput', 'memory', 'suite', 'profile'];
+const { values } = parseArgs({
+  options: {
+    'vitest-rounds': { type: 'string', default: '7' },
+    'jest-rounds': { type: 'string', default: '5' },
+    only: { type: 'string' },
+    frameworks: { type: 'string', default: 'vitest,jest' },
+    write: { type: 'boolean', default: false },
+  },
+});
+const rounds = { vitest: Number(values['vitest-rounds']), jest: Number(values['jest-rounds']) };
+const only = values.only ? values.only.split(',') : SECTIONS;
+const frameworks = values.frameworks.split(',');
+const full =
+  SECTIONS.every((s) => only.includes(s)) &&
+  frameworks.length === 2 &&
+  rounds.vitest >= 5 &&
+  rounds.jest >= 5;
+
+const started = Date.now();
+const loadAtStart = os.loadavg();
+const log = (line) => console.log(line);
+const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+const out = {};
+
+if (only.includes('requests')) {
+  log(`[${elapsed()}] 5. requests per run`);
+  out.requests = await requests.run();
+}
+if (only.includes('flush')) {
+  log(`[${elapsed()}] 2. end-of-run flush latency`);
+  out.flush = await flush.run({ log });
+}
+if (only.includes('throughput')) {
+  log(`[${elapsed()}] 3. core throughput`);
+  out.throughput = await throughput.run({ mode: 'file' });
+  out.throughputTight = await throughput.run({ mode: 'tight' });
+}
+if (only.includes('memory')) {
+  log(`[${elapsed()}] 4. memory`);
+  out.memory = await memory.run({ log });
+}
+if (only.includes('suite')) {
+  log(
+    `[${elapsed()}] 1. suite overhead (${FILES} files × ${TESTS} tests; rounds: vitest ${rounds.vitest}, jest ${rounds.jest})`,
+  );
+  out.suite = await suite.run({ rounds, log, frameworks });
+}
+if (only.includes('profile')) {
+  log(`[${elapsed()}] profile of the core throughput run`);
+  out.profile = await profile.run({ mode: 'file', top: 12 });
+}
+const loadAtEnd = os.loadavg();
+
+// ── targets ──────────────────────────────────────────────────────────────────────────────
+const targets = [];
+const target = (name, measured, met) => targets.push({ name, measured, met });
+const problems = [];
+
+if (out.suite) {
+  problems.push(...out.suite.problems);
+  for (const framework of frameworks) {
+    const rows = out.suite.rows.filter((r) => r.framework === framework);
+    const ours = rows.find((r) => r.mode === 'testrun');
+    const junit = rows.find((r) => r.mode === 'junit');
+    const overhead = ours.ratio - 1;
+    const junitOverhead = junit.ratio - 1;
+    target(
+      `${framework}: @testrun overhead ≤ 2% of wall time (5,000 tests)`,
+      `${pct(overhead)} (median ${seconds(ours.medianMs)} vs ${seconds(rows[0].medianMs)}, baseline noise ±${(rows[0].noise * 100).toFixed(0)}%; ` +
+        `paired ${pct(ours.pairedRatio - 1)}; CPU ${pct(ours.cpuRatio - 1)})`,
+      ours.runs > 0 && overhead <= 0.02,
+    );
+    target(
+      `${framework}: @testrun overhead not above the JUnit reporter's`,
+      `${pct(overhead)} vs JUnit ${pct(junitOverhead)}`,
+      ours.runs > 0 && junit.runs > 0 && overhead <= junitOverhead,
+    );
+  }
+}
+if (out.flush) {
+  problems.push(...out.flush.problems);
+  target(
+    'flush latency (last result → end hook done) ≤ 50 ms median',
+    `${ms(out.flush.medianMs)} (min ${ms(out.flush.minMs)}, max ${ms(out.flush.maxMs)})`,
+    out.flush.medianMs <= 50,
+  );
+}
+if (out.throughput) {
+  const t = out.throughput;
+  problems.push(...t.problems, ...out.throughputTight.problems);
+  target(
+    'core ≥ 100,000 results/s to loopback',
+    `${int(t.total / (t.ms / 1000))} results/s`,
+    t.total / (t.ms / 1000) >= 100_000,
+  );
+  target(
+    'core within 3× of JSON.stringify of the same batches',
+    `${(t.ms / t.floorMs).toFixed(1)}× (${ms(t.ms)} vs ${ms(t.floorMs)}; client CPU alone ${(t.cpuMs / t.floorMs).toFixed(1)}×)`,
+    t.ms / t.floorMs <= 3,
+  );
+}
+if (out.memory) {
+  problems.push(...out.memory.problems);
+  for (const mode of memory.MODES) {
+    const small = out.memory.rows.find((r) => r.mode === mode && r.total === 10_000);
+    const large = out.memory.rows.find((r) => r.mode === mode && r.total === 100_000);
+    const how = mode === 'file' ? 'per-file chunks' : 'one tight loop';
+    target(
+      `heap growth for 100,000 results < 50 MB (${how})`,
+      `peak ${mb(large.peakGrowth)}, retained after GC ${mb(large.retained)}`,
+      large.peakGrowth < 50 * 1024 * 1024,
+    );
+    target(
+      `heap growth for 100,000 within 2× of 10,000 (${how})`,
+      `${(large.peakGrowth / small.peakGrowth).toFixed(2)}× (${mb(large.peakGrowth)} vs ${mb(small.peakGrowth)}; retained ${(large.retained / small.retained).toFixed(2)}×)`,
+      large.peakGrowth <= 2 * small.peakGrowth,
+    );
+  }
+}
+if (out.requests) {
+  const bad = out.requests.rows.filter((r) => !r.ok);
+  target(
+    'requests per run = ceil(N/500) + 1 for N in 1, 499, 500, 501, 5000',
+    bad.length === 0 ? 'all 5 match' : `${bad.length} mismatch: N = ${bad.map((r) => r.n).join(', ')}`,
+    bad.length === 0,
+  );
+}
+{
+  const serverErrors =
+    [out.flush, out.memory, out.suite].reduce((sum, s) => sum + (s?.serverErrors ?? 0), 0) +
+    [out.throughput, out.throughputTight].reduce(
+      (sum, t) => sum + (t?.runs.reduce((a, r) => a + r.serverErrors, 0) ?? 0),
+      0,
+    ) +
+    (out.requests?.rows.reduce((sum, r) => sum + r.notOk, 0) ?? 0);
+  target(
+    'local server correct under load: no 5xx, every result stored once',
+    `${serverErrors} 5xx; ${problems.length} delivery/storage problems`,
+    serverErrors === 0 && problems.length === 0,
+  );
+}
+
+// ── report ───────────────────────────────────────────────────────────────────────────────
+const cpus = os.cpus();
+const md = [];
+md.push('# testrun benchmarks', '');
+md.push(
+  `${new Date().toISOString()} · Node ${process.version} · ${os.platform()} ${os.arch()} · ${cpus.length} cores (${cpus[0]?.model.trim()}) · ` +
+    `${(os.totalmem() / 1024 ** 3).toFixed(1)} GB memory · load average ${loadAtStart.map((l) => l.toFixed(1)).join('/')} at start, ` +
+    `${loadAtEnd.map((l) => l.toFixed(1)).join('/')} at end · \`pnpm bench\`${full ? '' : ` (partial: ${only.join(', ')}; ${frameworks.join(', ')}; rounds: vitest ${rounds.vitest}, jest ${rounds.jest})`} in ${elapsed()}.`,
+  '',
+  'What each figure means and how it is measured: bench/README.md.',
+  '',
+);
+
+md.push('## Targets', '', '| Target | Measured | |', '|---|---|---|');
+for (const t of targets) md.push(`| ${t.name} | ${t.measured} | ${t.met ? 'MET' : '**MISSED**'} |`);
+md.push('');
+
+if (out.suite) {
+  md.push(
+    `## 1. Suite overhead: ${FILES} files × ${TESTS} tests = ${int(FILES * TESTS)} tests; alternating rounds: Vitest ${rounds.vitest}, Jest ${rounds.jest}`,
+    '',
+    'Real CLIs (`vitest run`, `jest --ci -w 2`), quiet reporter in every configuration (Vitest `dot`, Jest `summary`). Wall time from spawn to exit; CPU = user + sys of the whole process tree.',
+    '',
+    '| Framework | Configuration | Median wall | Min – max | Noise (MAD) | vs baseline (medians) | Paired (median of per-round ratios) | Median CPU | CPU vs baseline |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const r of out.suite.rows) {
+    md.push(
+      `| ${r.framework} | ${r.label}${r.failed ? ` (${r.failed} failed runs left out)` : ''} | ${seconds(r.medianMs)} | ${seconds(r.minMs)} – ${seconds(r.maxMs)} | ` +
+        `±${(r.noise * 100).toFixed(1)}% | ${r.mode === 'base' ? '—' : `${r.ratio.toFixed(3)} (${pct(r.ratio - 1)})`} | ` +
+        `${r.mode === 'base' ? '—' : pct(r.pairedRatio - 1)} | ${seconds(r.medianCpuMs)} | ${r.mode === 'base' ? '—' : pct(r.cpuRatio - 1)} |`,
+    );
+  }
+  const ours = out.suite.rows.filter((r) => r.mode === 'testrun');
+  md.push(
+    '',
+    `@testrun runs: ${ours.map((r) => `${r.framework} ${int(r.stored)} results stored over ${r.runs} runs, median ${r.requestsPerRun} requests per run, end hook (summary line) median ${ms(r.endHookMs)}`).join('; ')}.`,
+    '',
+  );
+}
+
+if (out.flush) {
+  const f = out.flush;
+  md.push(
+    '## 2. End-of-run flush latency (5,000 results)',
+    '',
+    `Core driven in-process: 200 chunks of 25 results ~5 ms apart, then \`await endRun()\` timed; ${f.repetitions} runs after a warm-up.`,
+    '',
+    '| Measure | Median | Min – max |',
+    '|---|---|---|',
+    `| last result handed to core → endRun() resolved | ${ms(f.medianMs)} | ${ms(f.minMs)} – ${ms(f.maxMs)} |`,
+    `| summary.durationMs (drain inside RunSession) | ${f.medianDurationMs} ms | |`,
+    `| requests per run | ${f.medianRequests} | |`,
+  );
+  if (out.suite) {
+    for (const r of out.suite.rows.filter((row) => row.mode === 'testrun')) {
+      md.push(
+        `| ${r.framework} CLI runs: end hook drain from the summary line (10 ms resolution) | ${ms(r.endHookMs)} | |`,
+      );
+    }
+  }
+  md.push('');
+}
+
+if (out.throughput) {
+  md.push(
+    '## 3. Core throughput: 100,000 results → local server on loopback (batchSize 500, concurrency 4)',
+    '',
+    'RunReporter.addResults per file of 25 results, then endRun(); the server runs in another process. Median of 3 runs after a warm-up.',
+    '',
+    '| Adding | Wall | Results/s | Requests (client / server) | Client CPU | Server CPU | JSON.stringify floor | Wall / floor | Client CPU / floor |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const t of [out.throughput, out.throughputTight]) {
+    const run = t.runs.find((r) => Math.abs(r.ms - t.ms) < 1e-6) ?? t.runs[0];
+    md.push(
+      `| ${t.mode === 'file' ? 'per file, awaiting between files' : 'one tight loop'} | ${ms(t.ms)} | ${int(t.total / (t.ms / 1000))} | ${run.clientRequests} / ${run.serverRequests} | ` +
+        `${ms(t.cpuMs)} | ${ms(t.serverCpuMs)} | ${ms(t.floorMs)} (${mb(t.bytes)}) | ${(t.ms / t.floorMs).toFixed(1)}× | ${(t.cpuMs / t.floorMs).toFixed(1)}× |`,
+    );
+  }
+  md.push('');
+}
+
+if (out.memory) {
+  md.push(
+    '## 4. Memory: heap growth of the reporting process',
+    '',
+    'Fresh `node --expose-gc` process per measurement, server in another process; results made per file and dropped once handed over. Peak: highest `used_heap_size` sampled every 2 ms and after each file, above the baseline (garbage not yet collected included). Retained: after all results were added, after a full GC. Median of 3.',
+    '',
+    '| Adding | Results | Peak heap growth | Retained after GC | RSS growth | Requests |',
+    '|---|---|---|---|---|---|',
+  );
+  for (const r of out.memory.rows) {
+    md.push(
+      `| ${r.mode === 'file' ? 'per file, awaiting between files' : 'one tight loop'} | ${int(r.total)} | ${mb(r.peakGrowth)} | ${mb(r.retained)} | ${mb(r.rssGrowth)} | ${r.requests} |`,
+    );
+  }
+  md.push('');
+}
+
+if (out.requests) {
+  md.push(
+    '## 5. Requests per run (batchSize 500)',
+    '',
+    '| Results | Expected ceil(N/500)+1 | Counted by the server | Counted by the client | Stored | |',
+    '|---|---|---|---|---|---|',
+  );
+  for (const r of out.requests.rows) {
+    md.push(
+      `| ${int(r.n)} | ${r.expected} | ${r.actual} | ${r.clientCount} | ${int(r.stored)} | ${r.ok ? 'OK' : '**MISMATCH**'} |`,
+    );
+  }
+  md.push('');
+}
+
+if (out.profile) {
+  const p = out.profile;
+  md.push(
+    '## Profile: core throughput run (`node --cpu-prof`, per-file adding, warm-up + 3 × 100,000 results)',
+    '',
+    `${p.totalMs} ms of non-idle samples. Profile: \`bench/${p.file.split('/bench/')[1]}\`.`,
+    '',
+    '| Self time by package | ms | % |',
+    '|---|---|---|',
+    ...p.packages.slice(0, 8).map((x) => `| ${x.name} | ${x.selfMs} | ${(x.pct * 100).toFixed(1)}% |`),
+    '',
+    '| Hottest functions (self time) | Where | ms | % |',
+    '|---|---|---|---|',
+    ...p.functions.map(
+      (f) =>
+        `| \`${f.name}\` | ${f.file}${f.file ? `:${f.line}` : ''} | ${f.selfMs} | ${(f.pct * 100).toFixed(1)}% |`,
+    ),
+    '',
+    '| Core step (inclusive time) | ms | % |',
+    '|---|---|---|',
+    ...p.steps.map((s) => `| \`${s.function}\` | ${s.inclusiveMs} | ${(s.pct * 100).toFixed(1)}% |`),
+    '',
+  );
+}
+
+if (problems.length > 0) {
+  md.push('## Problems', '', ...problems.map((p) => `- ${p.replaceAll('\n', ' ')}`), '');
+}
+
+const text = md.join('\n');
+console.log(`\n${text}`);
+if (full || values.write) {
+  fs.writeFileSync(new URL('./results.md', import.meta.url), text);
+  console.log('written to bench/results.md');
+} else {
+  console.log('(partial run: bench/results.md left as it was; --write to overwrite it)');
+}

@@ -1,5 +1,3 @@
-import envCi from 'env-ci';
-
 export interface Shard {
   index: number;
   count: number;
@@ -9,10 +7,12 @@ export interface Shard {
  * Tags that say where a run came from. Provider detection is env-ci's (semantic-release's
  * library, 30+ providers, kept current by its users) rather than a table of our own.
  * Outside a known provider only the shard tag is added: a developer's machine is no CI.
+ * Async because env-ci is loaded on first use: it costs ~70 ms to import, paid while
+ * the tests are collected rather than before the framework starts.
  */
-export function ciTags(env: NodeJS.ProcessEnv, cwd: string, shard?: Shard): string[] {
+export async function ciTags(env: NodeJS.ProcessEnv, cwd: string, shard?: Shard): Promise<string[]> {
   const tags: string[] = [];
-  const ci = detect(env, cwd);
+  const ci = await detect(env, cwd);
   if (ci) {
     tags.push(`ci:${ci.service}`);
     if (ci.branch) tags.push(`branch:${ci.branch}`);
@@ -30,8 +30,9 @@ interface CiInfo {
   build?: string;
 }
 
-function detect(env: NodeJS.ProcessEnv, cwd: string): CiInfo | undefined {
+async function detect(env: NodeJS.ProcessEnv, cwd: string): Promise<CiInfo | undefined> {
   try {
+    const { default: envCi } = await import('env-ci');
     const found = envCi({ env, cwd }) as {
       isCi: boolean;
       service?: string;

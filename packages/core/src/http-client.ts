@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
+import type { Dispatcher } from 'undici';
 
 export interface HttpResponse {
   status: number;
@@ -33,12 +33,17 @@ export class NetworkError extends Error {
 export class HttpClient {
   readonly baseUrl: string;
   requests = 0;
-  private readonly dispatcher: Dispatcher;
+  /**
+   * undici is loaded when the client is made (at the start of the run), not when the
+   * reporter is imported: its ~100 ms of module loading then overlaps test collection
+   * instead of delaying the framework's start.
+   */
+  private readonly undici: Promise<Undici>;
   private readonly headers: Record<string, string>;
 
   constructor(private readonly init: HttpClientInit) {
     this.baseUrl = init.baseUrl;
-    this.dispatcher = createDispatcher(init.env);
+    this.undici = loadUndici(init.env);
     this.headers = {
       authorization: `Bearer ${init.apiKey}`,
       'content-type': 'application/json',
@@ -52,9 +57,10 @@ export class HttpClient {
     this.requests += 1;
     const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
     try {
+      const { request, dispatcher } = await this.undici;
       const response = await request(url, {
         method: 'POST',
-        dispatcher: this.dispatcher,
+        dispatcher,
         headers: { ...this.headers, 'idempotency-key': options.idempotencyKey },
         body,
         signal,
@@ -75,7 +81,8 @@ export class HttpClient {
 
   /** Closes idle keep-alive sockets so the test process can exit at once. */
   async close(): Promise<void> {
-    await this.dispatcher.destroy().catch(() => {});
+    const { dispatcher } = await this.undici;
+    await dispatcher.destroy().catch(() => {});
   }
 
   private log(line: string): void {
@@ -83,17 +90,25 @@ export class HttpClient {
   }
 }
 
-function createDispatcher(env: NodeJS.ProcessEnv): Dispatcher {
+interface Undici {
+  request: typeof import('undici').request;
+  dispatcher: Dispatcher;
+}
+
+/** One keep-alive pool per session; through the proxy named in the environment, if any. */
+async function loadUndici(env: NodeJS.ProcessEnv): Promise<Undici> {
+  const { Agent, EnvHttpProxyAgent, request } = await import('undici');
   const options = { keepAliveTimeout: 10_000, connections: 16 };
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
-  if (!httpProxy && !httpsProxy) return new Agent(options);
-  return new EnvHttpProxyAgent({
+  if (!httpProxy && !httpsProxy) return { request, dispatcher: new Agent(options) };
+  const dispatcher = new EnvHttpProxyAgent({
     ...options,
     httpProxy,
     httpsProxy: httpsProxy ?? httpProxy,
     noProxy: env.NO_PROXY ?? env.no_proxy,
   });
+  return { request, dispatcher };
 }
 
 function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string | undefined> {

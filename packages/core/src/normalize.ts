@@ -3,6 +3,7 @@ import type { CanonicalStatus, DurationUnit, RawResult, TestResult } from './typ
 /** Names longer than this are cut: services index these fields, and 10 KB titles exist. */
 export const MAX_NAME_LENGTH = 1024;
 export const EMPTY_NAME = '(unnamed)';
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
 
 export interface NormalizeOptions {
   statusMap: Record<CanonicalStatus, string>;
@@ -26,6 +27,9 @@ export function toResult(raw: RawResult, options: NormalizeOptions): TestResult 
  */
 export function toName(value: unknown): string {
   const text = typeof value === 'string' ? value : value == null ? '' : String(value);
+  // Most names are short printable ASCII, which every step below leaves as it is; this
+  // check makes core several times faster at 100,000 results.
+  if (text.length <= MAX_NAME_LENGTH && PLAIN_ASCII.test(text) && text.trim() !== '') return text;
   const clean = text
     .toWellFormed()
     .normalize('NFC')

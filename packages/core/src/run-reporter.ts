@@ -150,9 +150,6 @@ export class RunReporter {
   private createSession(config: ResolvedConfig): RunSession {
     const env = this.init.env ?? process.env;
     const { name, version } = this.init.framework;
-    const tags = config.ciTags
-      ? [...config.tags, ...ciTags(env, this.init.rootDir, this.init.shard)]
-      : config.tags;
     const http = new HttpClient({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
@@ -163,7 +160,8 @@ export class RunReporter {
     return new RunSession({
       config,
       http,
-      run: { project: config.project, framework: name, tags: [...new Set(tags)] },
+      run: { project: config.project, framework: name, tags: config.tags },
+      moreTags: config.ciTags && !config.runId ? ciTags(env, this.init.rootDir, this.init.shard) : undefined,
       log: (line) => this.logger.line(line),
     });
   }

@@ -22,6 +22,8 @@ export interface RunSessionInit {
   config: ResolvedConfig;
   http: HttpClient;
   run: RunPayload;
+  /** Tags found while the run starts (CI provider, branch…), added to `run.tags` before it is created. */
+  moreTags?: Promise<string[]>;
   /** One line per problem; the caller prefixes and redacts it. */
   log: (line: string) => void;
   random?: () => number;
@@ -44,6 +46,7 @@ export class RunSession {
   private closed = false;
   private readonly idleWaiters: (() => void)[] = [];
   private readonly createKey = randomUUID();
+  private run: RunPayload;
   private runIdPromise: Promise<string | undefined> | undefined;
   private runId: string | undefined;
   private buffer: TestResult[] = [];
@@ -57,10 +60,11 @@ export class RunSession {
     this.config = init.config;
     this.http = init.http;
     this.queue = new PQueue({ concurrency: this.config.concurrency });
+    this.run = init.run;
     this.spool = new SpoolWriter(this.config.spoolDir, () => ({
       type: 'run',
       runId: this.runId ?? null,
-      run: init.run,
+      run: this.run,
       idempotencyKey: this.createKey,
       baseUrl: this.config.baseUrl,
       createdAt: new Date().toISOString(),
@@ -216,7 +220,9 @@ export class RunSession {
   }
 
   private async createRun(): Promise<string | undefined> {
-    const outcome = await createRun(this.http, this.init.run, this.createKey, this.config, this.deadline);
+    const moreTags = await this.init.moreTags?.catch(() => []);
+    if (moreTags?.length) this.run = { ...this.run, tags: [...new Set([...this.run.tags, ...moreTags])] };
+    const outcome = await createRun(this.http, this.run, this.createKey, this.config, this.deadline);
     if (outcome.kind === 'ok') return outcome.runId;
     this.handleFailure(outcome);
     return undefined;

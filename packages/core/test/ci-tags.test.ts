@@ -50,17 +50,17 @@ describe('ciTags', () => {
       { TRAVIS: 'true', TRAVIS_BRANCH: 'main', TRAVIS_COMMIT: 't1', TRAVIS_BUILD_NUMBER: '44' },
       ['ci:travis', 'branch:main', 'commit:t1', 'build:44'],
     ],
-  ])('tags a run on %s with provider, branch, commit and build', (_name, env, expected) => {
-    expect(ciTags(env, cwd)).toEqual(expected);
+  ])('tags a run on %s with provider, branch, commit and build', async (_name, env, expected) => {
+    expect(await ciTags(env, cwd)).toEqual(expected);
   });
 
-  it('adds the shard when the run is one of several shards', () => {
-    expect(ciTags({}, cwd, { index: 2, count: 3 })).toEqual(['shard:2/3']);
-    expect(ciTags({}, cwd, { index: 1, count: 1 })).toEqual([]);
+  it('adds the shard when the run is one of several shards', async () => {
+    expect(await ciTags({}, cwd, { index: 2, count: 3 })).toEqual(['shard:2/3']);
+    expect(await ciTags({}, cwd, { index: 1, count: 1 })).toEqual([]);
   });
 
-  it('adds nothing on a machine that is no known CI, even with CI=true', () => {
-    expect(ciTags({ CI: 'true' }, cwd)).toEqual([]);
-    expect(ciTags({}, cwd)).toEqual([]);
+  it('adds nothing on a machine that is no known CI, even with CI=true', async () => {
+    expect(await ciTags({ CI: 'true' }, cwd)).toEqual([]);
+    expect(await ciTags({}, cwd)).toEqual([]);
   });
 });

@@ -68,3 +68,12 @@ describe('toResult', () => {
     expect(toResult({ testSuite: 's', testCase: 'c', status: 'failed' }, options).status).toBe('broken');
   });
 });
+
+describe('toName on plain ASCII', () => {
+  it('returns short printable names unchanged and still cleans the rest', () => {
+    expect(toName('cart > adds tax')).toBe('cart > adds tax');
+    expect(toName('a'.repeat(MAX_NAME_LENGTH))).toHaveLength(MAX_NAME_LENGTH);
+    expect(Array.from(toName('a'.repeat(MAX_NAME_LENGTH + 1)))).toHaveLength(MAX_NAME_LENGTH);
+    expect(toName('a\u007fb')).toBe('a b');
+  });
+});

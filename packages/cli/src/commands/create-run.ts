@@ -65,7 +65,7 @@ async function createRunAndGetId(config: ResolvedConfig, framework: string): Pro
   });
   const deadline = new Deadline();
   deadline.start(config.flushTimeout);
-  const tags = config.ciTags ? [...config.tags, ...ciTags(process.env, process.cwd())] : config.tags;
+  const tags = config.ciTags ? [...config.tags, ...(await ciTags(process.env, process.cwd()))] : config.tags;
   try {
     const outcome = await createRun(
       http,

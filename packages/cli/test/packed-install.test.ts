@@ -1,9 +1,16 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanEnv, readSpoolLines, reporterEnv, startTestServer, type TestServer } from '@testrun/test-utils';
+import {
+  cleanEnv,
+  type RunOutcome,
+  readSpoolLines,
+  reporterEnv,
+  runProcess as run,
+  startTestServer,
+  type TestServer,
+} from '@testrun/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 // What a user gets from the registry: each package packed the way `pnpm release` publishes
@@ -320,12 +327,6 @@ interface Manifest {
   optionalDependencies?: Record<string, string>;
 }
 
-interface RunOutcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function packageDir(dir: PackageDir): string {
   return path.join(PACKAGES_DIR, dir);
 }
@@ -385,39 +386,4 @@ function succeeded(outcome: RunOutcome, what: string): RunOutcome {
     throw new Error(`${what} exited ${outcome.code}\n${outcome.stdout}\n${outcome.stderr}`);
   }
   return outcome;
-}
-
-/** Runs a program (no shell) to completion; killed and rejected after `timeoutMs`. */
-function run(
-  command: string,
-  args: readonly string[],
-  {
-    cwd,
-    env = process.env,
-    timeoutMs = 90_000,
-  }: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
-): Promise<RunOutcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
 }

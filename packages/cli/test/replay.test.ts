@@ -1,6 +1,12 @@
 import fs from 'node:fs';
-import net from 'node:net';
-import { createReporter, makeResults, runCli, startTestServer, type TestServer } from '@testrun/test-utils';
+import {
+  closedPortUrl,
+  createReporter,
+  makeResults,
+  runCli,
+  startTestServer,
+  type TestServer,
+} from '@testrun/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 
 let started: TestServer | undefined;
@@ -61,11 +67,3 @@ describe('testrun replay', () => {
     expect(fs.readdirSync(spoolDir)).toEqual(before);
   }, 60_000);
 });
-
-async function closedPortUrl(): Promise<string> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import { replaySpool } from '@testrun/core';
 import {
+  closedPortUrl,
   createReporter,
   makeResults,
   readSpoolLines,
@@ -310,12 +310,3 @@ describe('when the service misbehaves', () => {
     expect(strict.reporter.error?.message).toMatch(/2 of 2 results were not delivered/);
   });
 });
-
-/** A URL on which nothing listens: a port that was free a moment ago. */
-async function closedPortUrl(): Promise<string> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}

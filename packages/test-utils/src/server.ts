@@ -1,3 +1,4 @@
+import net from 'node:net';
 import {
   createServer,
   type FaultAction,
@@ -6,6 +7,15 @@ import {
   type ServerOptions,
   type TestrunServer,
 } from '@testrun/server';
+
+/** A URL on which nothing listens, for a server that is down: a port that was free a moment ago. */
+export async function closedPortUrl(): Promise<string> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
 
 /** The key every test server accepts unless a test asks for another. */
 export const TEST_API_KEY = 'test-key-7f3a9c';

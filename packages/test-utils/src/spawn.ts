@@ -13,7 +13,7 @@ export const fixtures = {
   parity: path.join(FIXTURES_DIR, 'parity'),
   /** Two files, all passing apart from one skipped and one todo test. */
   passing: path.join(FIXTURES_DIR, 'passing'),
-  /** Empty, 10 KB, multi-line, NUL and emoji names; NaN, negative, missing and infinite durations. */
+  /** Empty, 10 KB, multi-line, NUL and emoji names; NaN, negative, missing and infinite durations; a retried test. */
   oddNames: path.join(FIXTURES_DIR, 'odd-names'),
   /** Fast files and one last file that waits until their results are on the server. */
   streaming: path.join(FIXTURES_DIR, 'streaming'),
@@ -286,10 +286,26 @@ function startWatching(script: string, args: string[], options: SpawnOptions): W
 }
 
 function runNode(script: string, args: string[], options: SpawnOptions): Promise<RunOutcome> {
-  const { cwd, timeoutMs = RUN_TIMEOUT_MS } = options;
+  const { cwd, env = {}, nodePath, timeoutMs } = options;
+  return runProcess(nodePath ?? process.execPath, [script, ...args], { cwd, env: cleanEnv(env), timeoutMs });
+}
+
+/**
+ * Runs a program (no shell) to completion and collects its output; it is killed, and the
+ * promise rejects with what it printed, when it is still running after `timeoutMs`.
+ */
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  {
+    cwd,
+    env = process.env,
+    timeoutMs = RUN_TIMEOUT_MS,
+  }: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<RunOutcome> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawnNode(script, args, options);
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -300,10 +316,9 @@ function runNode(script: string, args: string[], options: SpawnOptions): Promise
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
+      const what = `${path.basename(command)} ${args.join(' ')}`;
       reject(
-        new Error(
-          `${path.basename(script)} ${args.join(' ')} timed out after ${timeoutMs} ms in ${cwd}\n${stdout}\n${stderr}`,
-        ),
+        new Error(`${what} timed out after ${timeoutMs} ms in ${cwd ?? process.cwd()}\n${stdout}\n${stderr}`),
       );
     }, timeoutMs);
     child.on('error', (error) => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import {
+  closedPortUrl,
   FRAMEWORKS,
   fixtures,
   REPORTER_OPTIONS_VAR,
@@ -98,11 +98,3 @@ describe('the API key', () => {
     expect(everything).not.toContain(KEY);
   });
 });
-
-async function closedPortUrl(): Promise<string> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}

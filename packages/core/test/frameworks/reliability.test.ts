@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import type { FaultHook } from '@testrun/server';
 import {
+  closedPortUrl,
   FRAMEWORKS,
   fixtures,
   identities,
@@ -181,7 +181,7 @@ describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run }) =
     expect(outcome.code).toBe(0);
   });
 
-  it('cleans odd names and durations instead of losing the results', async () => {
+  it('cleans odd names and durations instead of losing the results, and reports a retried test once', async () => {
     const server = await serverWith();
     const outcome = await run({ cwd: fixtures.oddNames, env: reporterEnv(server) });
     expect(outcome.code).toBe(0);
@@ -204,7 +204,10 @@ describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run }) =
     for (const name of ['NaN', 'negative', 'missing', 'Infinity']) {
       expect(durations[`odd durations > ${name}`]).toBe(0);
     }
-    expect(stored).toHaveLength(10);
+    expect(stored.filter((r) => r.testSuite === 'retried.test.js')).toEqual([
+      expect.objectContaining({ testCase: 'retried > passes on the second attempt', status: 'passed' }),
+    ]);
+    expect(stored).toHaveLength(11);
   });
 });
 
@@ -217,12 +220,3 @@ describe('jest --forceExit', () => {
     expect(storedOnce(server)).toEqual(identities(PASSING_RESULTS));
   });
 });
-
-/** A URL on which nothing listens: a port that was free a moment ago. */
-async function closedPortUrl(): Promise<string> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}

@@ -1,3 +1,4 @@
+import { Logger } from '@testrun/core';
 import { commands } from './commands/index.js';
 import { UsageError } from './usage-error.js';
 
@@ -26,7 +27,10 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(`testrun ${name}: ${error.message}`, command.usage);
-    process.stderr.write(`testrun ${name}: ${(error as Error).message}\n`);
+    // Whatever the error says, it must not carry the key.
+    const logger = new Logger();
+    logger.redact(process.env.TESTRUN_API_KEY?.trim());
+    process.stderr.write(logger.clean(`testrun ${name}: ${(error as Error).message}\n`));
     return 1;
   }
 }

@@ -12,6 +12,16 @@ function envFor(server: TestServer, extra: NodeJS.ProcessEnv = {}): NodeJS.Proce
 }
 
 describe('testrun create-run', () => {
+  it('keeps the key out of its error even when the service echoes it back', async () => {
+    started = await startTestServer({
+      faults: (req) => ({ status: 401, body: `invalid token ${String(req.headers.authorization)}` }),
+    });
+    const { code, stderr } = await runCli(['create-run', '--framework', 'vitest'], { env: envFor(started) });
+    expect(code).toBe(1);
+    expect(stderr).toContain('invalid token Bearer ***');
+    expect(stderr).not.toContain(started.apiKey);
+  });
+
   it('creates a run and prints only its id on stdout', async () => {
     started = await startTestServer();
     const { code, stdout, stderr } = await runCli(

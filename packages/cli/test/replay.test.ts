@@ -54,6 +54,17 @@ describe('testrun replay', () => {
     expect(cases).toHaveLength(25);
   });
 
+  it('gives up at --timeout against a service that keeps asking to retry later, keeping the spool', async () => {
+    started = await startTestServer({ faults: () => ({ status: 503, headers: { 'retry-after': '3600' } }) });
+    const { spoolDir } = await spoolFromDeadServer(started.apiKey, 5);
+    const env = { PATH: process.env.PATH, TESTRUN_API_KEY: started.apiKey, TESTRUN_BASE_URL: started.url };
+    const { code, stdout } = await runCli(['replay', '--dir', spoolDir, '--timeout', '1'], { env });
+    expect(code).toBe(1);
+    expect(stdout).toContain('0 results delivered from 1 spool files; 5 remain');
+    expect(started.server.requests).toHaveLength(1);
+    expect(fs.readdirSync(spoolDir)).toHaveLength(1);
+  });
+
   it('keeps the spool and exits 1 with a clear message when the service is still down', async () => {
     const { spoolDir, deadUrl } = await spoolFromDeadServer('some-key-8812', 5);
     const before = fs.readdirSync(spoolDir);

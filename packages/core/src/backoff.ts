@@ -1,9 +1,17 @@
 /**
- * Statuses worth another attempt: the service or something in front of it was briefly
- * unable. 409 is here too: the IETF Idempotency-Key draft answers it while an earlier
- * attempt with the same key is still being processed (a retry after a client timeout).
+ * 4xx statuses worth another attempt. 409 is here because the IETF Idempotency-Key draft
+ * answers it while an earlier attempt with the same key is still being processed (a retry
+ * after a client timeout).
  */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 429, 500, 502, 503, 504]);
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 429]);
+
+/** Every 5xx is retried too: the service, or a proxy or CDN in front of it, was briefly unable. */
+export function isRetryable(status: number): boolean {
+  return status >= 500 || RETRYABLE_STATUSES.has(status);
+}
+
+/** Longest Retry-After we wait for; longer ones are cut, and the flush deadline comes first anyway. */
+export const MAX_RETRY_AFTER_MS = 10 * 60_000;
 
 const BASE_DELAY_MS = 250;
 const MAX_DELAY_MS = 8_000;
@@ -25,9 +33,9 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 export function parseRetryAfter(header: string | undefined, now: number = Date.now()): number | undefined {
   if (header === undefined) return undefined;
   const value = header.trim();
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.min(MAX_RETRY_AFTER_MS, Math.ceil(Number(value) * 1000));
   // An HTTP date always names its weekday and month; this keeps "-5" from parsing as year -5.
   const date = /[a-z]{3}/i.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, date - now));
 }

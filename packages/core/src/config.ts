@@ -123,13 +123,14 @@ export function resolveConfig({
     watch: read.boolean('watch', undefined, false),
     statusMap: read.statusMap(),
     durationUnit: read.durationUnit(),
-    runIdPath: read.string('runIdPath', undefined),
+    runIdPath: read.string('runIdPath', 'TESTRUN_RUN_ID_PATH'),
     allowInsecureHttp,
     mapResult: read.mapResult(),
   };
   if (apiKey !== undefined && (baseUrl !== undefined || baseUrlRequired)) {
     config.baseUrl = checkBaseUrl(baseUrl, allowInsecureHttp, errors) ?? '';
   }
+  if (apiKey !== undefined) checkProxyVariables(env, errors);
 
   if (errors.length > 0) return { state: 'invalid', errors, failOnError };
   if (!enabled) return { state: 'off' };
@@ -295,6 +296,28 @@ export function checkBaseUrl(value: string | undefined, allowInsecureHttp: boole
 
 export function isLoopback(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+
+/** A proxy variable undici cannot parse would fail every request; say so before the run. */
+function checkProxyVariables(env: NodeJS.ProcessEnv, errors: ConfigError[]): void {
+  for (const name of PROXY_VARIABLES) {
+    const value = env[name]?.trim();
+    if (!value) continue;
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(value).protocol;
+    } catch {}
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      errors.push(
+        new ConfigError(
+          name,
+          `${name} must be a proxy URL such as http://proxy.example:3128, got ${JSON.stringify(value.replace(/(\/\/)?[^/@]*@/, '$1***@'))}.`,
+        ),
+      );
+    }
+  }
 }
 
 /** `name` of the nearest package.json at or above the project root; else the folder's name. */

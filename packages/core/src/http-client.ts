@@ -44,6 +44,8 @@ export class HttpClient {
   constructor(private readonly init: HttpClientInit) {
     this.baseUrl = init.baseUrl;
     this.undici = loadUndici(init.env);
+    // Nothing may reject unheard before the first request: Vitest fails a run on that.
+    this.undici.catch(() => {});
     this.headers = {
       authorization: `Bearer ${init.apiKey}`,
       'content-type': 'application/json',
@@ -65,7 +67,8 @@ export class HttpClient {
         body,
         signal,
       });
-      const text = await response.body.text();
+      // A service that echoes the Authorization header must not put the key into our errors.
+      const text = (await response.body.text()).split(this.init.apiKey).join('***');
       this.log(`POST ${url} → ${response.statusCode} in ${elapsed(started)}`);
       return { status: response.statusCode, headers: flatten(response.headers), body: text };
     } catch (error) {
@@ -81,8 +84,10 @@ export class HttpClient {
 
   /** Closes idle keep-alive sockets so the test process can exit at once. */
   async close(): Promise<void> {
-    const { dispatcher } = await this.undici;
-    await dispatcher.destroy().catch(() => {});
+    await this.undici.then(
+      ({ dispatcher }) => dispatcher.destroy().catch(() => {}),
+      () => {},
+    );
   }
 
   private log(line: string): void {

@@ -1,4 +1,10 @@
-export { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './backoff.js';
+export {
+  backoffDelay,
+  isRetryable,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+  RETRYABLE_STATUSES,
+} from './backoff.js';
 export { ciTags, type Shard } from './ci-tags.js';
 export {
   type ConfigResolution,

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { checkBaseUrl, DEFAULTS } from './config.js';
 import { createRun } from './create-run.js';
 import { Deadline } from './deadline.js';
 import type { ConfigError } from './errors.js';
 import { HttpClient } from './http-client.js';
 import { sendWithRetries } from './send-with-retries.js';
+import { halfKeys } from './split-keys.js';
 import { readSpool, rewriteSpoolFile, type SpoolBatchRecord, type SpoolFile } from './spool.js';
 
 export interface ReplayInit {
@@ -14,6 +14,8 @@ export interface ReplayInit {
   baseUrl?: string;
   runIdPath?: string;
   allowInsecureHttp?: boolean;
+  /** The whole replay ends within this; what is not sent by then stays in the spool. */
+  timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
   userAgent: string;
   log: (line: string) => void;
@@ -32,7 +34,19 @@ export interface ReplaySummary {
  * so a batch that did reach the service is not stored again. Delivered batches leave the
  * spool; the rest stay for the next try.
  */
+export const DEFAULT_REPLAY_TIMEOUT_MS = 120_000;
+
 export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
+  const deadline = new Deadline();
+  deadline.start(init.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS);
+  try {
+    return await replayAll(init, deadline);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+async function replayAll(init: ReplayInit, deadline: Deadline): Promise<ReplaySummary> {
   const { files, unreadable } = readSpool(init.dir);
   const summary: ReplaySummary = { files: files.length, delivered: 0, remaining: 0, errors: [] };
   for (const { file, reason } of unreadable)
@@ -56,7 +70,7 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
       env: init.env ?? process.env,
     });
     try {
-      await replayFile(spool, http, init, summary);
+      await replayFile(spool, http, init, summary, deadline);
     } finally {
       await http.close();
       rewriteSpoolFile(spool);
@@ -68,10 +82,15 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
 
 const POLICY = { maxRetries: DEFAULTS.maxRetries, requestTimeout: DEFAULTS.requestTimeout };
 
-async function replayFile(spool: SpoolFile, http: HttpClient, init: ReplayInit, summary: ReplaySummary) {
-  const deadline = new Deadline();
+async function replayFile(
+  spool: SpoolFile,
+  http: HttpClient,
+  init: ReplayInit,
+  summary: ReplaySummary,
+  deadline: Deadline,
+) {
   if (spool.run.runId === null) {
-    const policy = { ...POLICY, runIdPath: init.runIdPath };
+    const policy = { ...POLICY, runIdPath: init.runIdPath ?? spool.run.runIdPath };
     const outcome = await createRun(http, spool.run.run, spool.run.idempotencyKey, policy, deadline);
     if (outcome.kind !== 'ok') {
       summary.errors.push(`${spool.file}: the run could not be created: ${outcome.error.message}`);
@@ -108,13 +127,14 @@ async function sendBatch(
   if (outcome.kind === 'too-large' && batch.results.length > 1) {
     const middle = Math.ceil(batch.results.length / 2);
     const halves = [batch.results.slice(0, middle), batch.results.slice(middle)];
+    const keys = halfKeys(batch.idempotencyKey);
     const left: SpoolBatchRecord[] = [];
-    for (const results of halves) {
+    for (const [i, results] of halves.entries()) {
       left.push(
         ...(await sendBatch(
           http,
           path,
-          { type: 'batch', idempotencyKey: randomUUID(), results },
+          { type: 'batch', idempotencyKey: keys[i]!, results },
           deadline,
           summary,
           file,

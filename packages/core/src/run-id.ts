@@ -43,5 +43,14 @@ function idFromLocation(location: string | undefined): string | undefined {
   if (!location) return undefined;
   const path = location.split(/[?#]/)[0] ?? '';
   const segment = path.split('/').filter(Boolean).pop();
-  return segment ? asId(decodeURIComponent(segment)) : undefined;
+  return segment ? asId(decodeSegment(segment)) : undefined;
+}
+
+/** A malformed escape (`%E0%A4%A`) is kept as it came rather than failing the run. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -114,7 +114,9 @@ export class RunReporter {
       }
       return summary;
     } catch (error) {
-      this.logger.line(`internal error while finishing the run: ${(error as Error).message}`);
+      const message = `internal error while finishing the run: ${(error as Error).message}`;
+      this.logger.line(message);
+      if (config.failOnError) this.lastError = new TestrunError('TESTRUN_INTERNAL', message);
       return undefined;
     }
   }

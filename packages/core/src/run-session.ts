@@ -6,6 +6,7 @@ import { Deadline } from './deadline.js';
 import type { HttpClient } from './http-client.js';
 import { Overflow, type OverflowBatch } from './overflow.js';
 import { sendWithRetries } from './send-with-retries.js';
+import { halfKeys } from './split-keys.js';
 import { type RunPayload, SpoolWriter } from './spool.js';
 import type { RunSummary, TestResult } from './types.js';
 
@@ -65,6 +66,7 @@ export class RunSession {
       type: 'run',
       runId: this.runId ?? null,
       run: this.run,
+      runIdPath: this.config.runIdPath,
       idempotencyKey: this.createKey,
       baseUrl: this.config.baseUrl,
       createdAt: new Date().toISOString(),
@@ -73,10 +75,13 @@ export class RunSession {
 
   /** Sends create-run at once, so it overlaps with test collection. */
   start(): void {
-    this.runIdPromise ??= this.config.runId ? Promise.resolve(this.config.runId) : this.createRun();
-    this.runIdPromise.then((id) => {
-      this.runId = id;
-    });
+    if (this.runIdPromise) return;
+    this.runIdPromise = (this.config.runId ? Promise.resolve(this.config.runId) : this.createRun()).then(
+      (id) => {
+        this.runId = id;
+        return id;
+      },
+    );
   }
 
   add(results: readonly TestResult[]): void {
@@ -209,9 +214,10 @@ export class RunSession {
   /** A 413 halves the batch; each half is a new body, so it gets a new idempotency key. */
   private async split(batch: Batch): Promise<void> {
     const middle = Math.ceil(batch.results.length / 2);
-    const halves = [batch.results.slice(0, middle), batch.results.slice(middle)].map((results) => ({
+    const keys = halfKeys(batch.idempotencyKey);
+    const halves = [batch.results.slice(0, middle), batch.results.slice(middle)].map((results, i) => ({
       results,
-      idempotencyKey: randomUUID(),
+      idempotencyKey: keys[i]!,
       settled: false,
     }));
     for (const half of halves) this.pending.add(half);
@@ -219,19 +225,26 @@ export class RunSession {
     for (const half of halves) await this.send(half);
   }
 
+  /** Never rejects: a run that cannot be created is `undefined`, and its batches are spooled. */
   private async createRun(): Promise<string | undefined> {
-    const moreTags = await this.init.moreTags?.catch(() => []);
-    if (moreTags?.length) this.run = { ...this.run, tags: [...new Set([...this.run.tags, ...moreTags])] };
-    const outcome = await createRun(this.http, this.run, this.createKey, this.config, this.deadline);
-    if (outcome.kind === 'ok') return outcome.runId;
-    this.handleFailure(outcome);
+    try {
+      const moreTags = await this.init.moreTags?.catch(() => []);
+      if (moreTags?.length) this.run = { ...this.run, tags: [...new Set([...this.run.tags, ...moreTags])] };
+      const outcome = await createRun(this.http, this.run, this.createKey, this.config, this.deadline);
+      if (outcome.kind === 'ok') return outcome.runId;
+      this.handleFailure(outcome);
+    } catch (error) {
+      this.fail(`the run could not be created: ${(error as Error).message}`);
+    }
     return undefined;
   }
 
   private handleFailure(outcome: Exclude<CreateRunOutcome, { kind: 'ok' }>): void {
+    if (this.refused) return;
     if (outcome.kind === 'auth') {
-      if (this.refused) return;
       this.refused = true;
+      // Stops every request in flight or waiting to retry: nothing more goes out with a refused key.
+      this.deadline.expire();
       this.fail(
         `the service refused the API key: ${outcome.error.message}. Nothing more is sent in this run.`,
       );

@@ -1,4 +1,4 @@
-import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './backoff.js';
+import { backoffDelay, isRetryable, parseRetryAfter } from './backoff.js';
 import type { Deadline } from './deadline.js';
 import { HttpError } from './errors.js';
 import { type HttpClient, type HttpResponse, NetworkError } from './http-client.js';
@@ -47,7 +47,7 @@ export async function sendWithRetries(
       failure = new HttpError('POST', url, status, response.body, hintFor(status));
       if (status === 413) return { kind: 'too-large', error: failure as HttpError };
       if (status === 401 || status === 403) return { kind: 'auth', error: failure as HttpError };
-      if (!RETRYABLE_STATUSES.has(status)) return { kind: 'rejected', error: failure as HttpError };
+      if (!isRetryable(status)) return { kind: 'rejected', error: failure as HttpError };
       waitMs = parseRetryAfter(response.headers['retry-after']);
     } catch (error) {
       if (!(error instanceof NetworkError)) throw error;

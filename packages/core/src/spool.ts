@@ -11,6 +11,8 @@ export interface SpoolRunRecord {
   run: RunPayload;
   /** The key create-run was sent with, so a replayed create is not a second run. */
   idempotencyKey: string;
+  /** Where this service's create-run answer keeps the id, when the reporter was told. */
+  runIdPath?: string | undefined;
   baseUrl: string;
   createdAt: string;
 }

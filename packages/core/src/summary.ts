@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { DEFAULTS } from './config.js';
 import type { RunSummary } from './types.js';
 
 /** The one line a user sees at the end of a run. */
@@ -8,12 +10,20 @@ export function formatSummary(summary: RunSummary, notes: readonly string[] = []
   ];
   if (pageUrl && summary.runId) parts.push(pageUrl);
   let line = parts.join(' ');
-  if (summary.spooled > 0) {
-    line += `; ${count(summary.spooled)} spooled to ${summary.spoolFile}: send them with \`npx testrun replay\``;
+  if (summary.spooled > 0 && summary.spoolFile) {
+    line += `; ${count(summary.spooled)} spooled to ${summary.spoolFile}: send them with \`${replayCommand(summary.spoolFile)}\``;
   }
   if (summary.failed > 0) line += `; ${count(summary.failed)} lost (the spool could not be written)`;
   for (const note of notes) line += `; ${note}`;
   return line;
+}
+
+/** `testrun replay` looks in ./.testrun/spool; a spool elsewhere (another root, TESTRUN_SPOOL_DIR) needs --dir. */
+function replayCommand(spoolFile: string): string {
+  const dir = path.dirname(spoolFile);
+  if (dir === path.resolve(DEFAULTS.spoolDir)) return 'npx testrun replay';
+  const relative = path.relative(process.cwd(), dir);
+  return `npx testrun replay --dir ${relative.startsWith('..') || relative === '' ? dir : relative}`;
 }
 
 function count(value: number): string {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from '../src/backoff.js';
+import {
+  backoffDelay,
+  isRetryable,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+  RETRYABLE_STATUSES,
+} from '../src/backoff.js';
 
 describe('backoffDelay', () => {
   it('doubles the ceiling with each attempt and jitters within its upper half', () => {
@@ -39,8 +45,19 @@ describe('parseRetryAfter', () => {
   });
 });
 
-describe('RETRYABLE_STATUSES', () => {
-  it('holds exactly the transient statuses, with 409 for an idempotency key still in flight', () => {
-    expect([...RETRYABLE_STATUSES].sort()).toEqual([408, 409, 429, 500, 502, 503, 504]);
+describe('isRetryable', () => {
+  it('retries every 5xx and the transient 4xx: 408, 409 (key still in flight), 429', () => {
+    expect([...RETRYABLE_STATUSES].sort()).toEqual([408, 409, 429]);
+    for (const status of [500, 502, 503, 504, 507, 520, 524, 599, 408, 409, 429])
+      expect(isRetryable(status)).toBe(true);
+    for (const status of [400, 401, 403, 404, 413, 415, 422]) expect(isRetryable(status)).toBe(false);
+  });
+});
+
+describe('a very long Retry-After', () => {
+  it('is cut to MAX_RETRY_AFTER_MS, in seconds and as a date', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(parseRetryAfter('999999999', now)).toBe(MAX_RETRY_AFTER_MS);
+    expect(parseRetryAfter('Sun, 22 Nov 2099 10:00:00 GMT', now)).toBe(MAX_RETRY_AFTER_MS);
   });
 });

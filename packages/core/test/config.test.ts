@@ -151,6 +151,21 @@ describe('resolveConfig', () => {
     ]);
   });
 
+  it('names a proxy variable that is not a URL, without its credentials', () => {
+    expect(problems({}, { ...keyEnv, HTTPS_PROXY: 'user:secret@10.0.0.1:3128' })).toEqual([
+      'HTTPS_PROXY: HTTPS_PROXY must be a proxy URL such as http://proxy.example:3128, got "***@10.0.0.1:3128".',
+    ]);
+    expect(
+      enabled({}, { ...keyEnv, HTTPS_PROXY: 'http://proxy.example:3128', NO_PROXY: 'localhost' }),
+    ).toBeTruthy();
+  });
+
+  it('reads runIdPath from TESTRUN_RUN_ID_PATH', () => {
+    expect(enabled({}, { ...keyEnv, TESTRUN_RUN_ID_PATH: 'data.attributes.id' }).runIdPath).toBe(
+      'data.attributes.id',
+    );
+  });
+
   it('rejects options that are not an object', () => {
     expect(problems('web')[0]).toMatch(/reporter options must be an object, got "web"/);
   });

@@ -107,6 +107,41 @@ describe('when the service misbehaves', () => {
     expectStoredOnce(server.store.results(summary!.runId!), 4);
   });
 
+  it('stops retrying every batch once the key is refused', async () => {
+    const { server, url, apiKey } = await start({
+      faults: (req) => {
+        if (req.route !== 'submitResults') return undefined;
+        return req.n === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 401 };
+      },
+    });
+    const { reporter, spoolDir } = createReporter(url, apiKey, { batchSize: 5 });
+    reporter.startRun();
+    reporter.addResults(makeResults(10));
+    const summary = await reporter.endRun();
+    // One attempt per batch: the one waiting out its Retry-After is not sent again after the 401.
+    expect(server.requests.filter((r) => r.route === 'submitResults').map((r) => r.status)).toEqual([
+      503, 401,
+    ]);
+    expect(summary).toMatchObject({ delivered: 0, spooled: 10 });
+    expect(readSpoolLines(spoolDir).filter((line) => line.type === 'batch')).toHaveLength(2);
+  });
+
+  it('keeps a Location header with a malformed escape as the run id instead of failing', async () => {
+    const { url, apiKey } = await start({
+      faults: (req) =>
+        req.route === 'createRun'
+          ? { status: 201, headers: { location: '/api/v1/runs/%E0%A4%A' }, body: '' }
+          : undefined,
+    });
+    const { reporter, lines } = createReporter(url, apiKey);
+    reporter.startRun();
+    reporter.addResults(makeResults(2));
+    const summary = await reporter.endRun();
+    // The server knows no run "%E0%A4%A": the results are refused with 404 and spooled, not lost.
+    expect(summary).toMatchObject({ runId: '%E0%A4%A', delivered: 0, spooled: 2 });
+    expect(lines.some((line) => line.includes('answered 404'))).toBe(true);
+  });
+
   it('splits a batch answered 413 until the server accepts every part', async () => {
     const { server, url, apiKey } = await start({ maxResultsPerRequest: 7 });
     const { reporter } = createReporter(url, apiKey, { batchSize: 50 });
@@ -198,7 +233,8 @@ describe('when the service misbehaves', () => {
     const { value: summary, ms } = await timed(() => reporter.endRun());
     expect(ms).toBeLessThan(1500 + 1000);
     expect(summary).toMatchObject({ runId: undefined, delivered: 0, spooled: 50 });
-    expect(lines.at(-1)).toMatch(/50 spooled to .*: send them with `npx testrun replay`/);
+    expect(lines.at(-1)).toContain(`50 spooled to ${spoolDir}/`);
+    expect(lines.at(-1)).toContain(`: send them with \`npx testrun replay --dir ${spoolDir}\``);
     const spooled = readSpoolLines(spoolDir);
     expect(spooled[0]).toMatchObject({
       type: 'run',

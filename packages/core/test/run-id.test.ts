@@ -24,6 +24,10 @@ describe('extractRunId', () => {
     expect(extractRunId({}, 'https://svc.example/api/v1/runs/xyz/?x=1')).toBe('xyz');
   });
 
+  it('keeps a segment with a malformed escape as it came', () => {
+    expect(extractRunId(undefined, '/api/v1/runs/%E0%A4%A')).toBe('%E0%A4%A');
+  });
+
   it('uses runIdPath instead of the well-known fields when given', () => {
     const body = { id: 'wrong', data: { attributes: { id: 'right' } } };
     expect(extractRunId(body, undefined, 'data.attributes.id')).toBe('right');

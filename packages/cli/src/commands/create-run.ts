@@ -1,5 +1,13 @@
 import { parseArgs } from 'node:util';
-import { ciTags, createRun, Deadline, HttpClient, type ResolvedConfig, userAgent } from '@testrun/core';
+import {
+  ciTags,
+  createRun,
+  Deadline,
+  HttpClient,
+  Logger,
+  type ResolvedConfig,
+  userAgent,
+} from '@testrun/core';
 import { resolveCliConfig } from '../cli-config.js';
 import { asUsageError, UsageError } from '../usage-error.js';
 
@@ -75,7 +83,11 @@ async function createRunAndGetId(config: ResolvedConfig, framework: string): Pro
       deadline,
     );
     if (outcome.kind === 'ok') return outcome.runId;
-    process.stderr.write(`testrun create-run: the run could not be created: ${outcome.error.message}\n`);
+    const logger = new Logger();
+    logger.redact(config.apiKey);
+    process.stderr.write(
+      logger.clean(`testrun create-run: the run could not be created: ${outcome.error.message}\n`),
+    );
     return undefined;
   } finally {
     deadline.dispose();

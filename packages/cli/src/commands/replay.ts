@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Logger, replaySpool, userAgent } from '@testrun/core';
 import { resolveCliConfig } from '../cli-config.js';
-import { asUsageError } from '../usage-error.js';
+import { asUsageError, UsageError } from '../usage-error.js';
 
 export const summary = 'send results that a run could not deliver and spooled';
 
@@ -19,6 +19,8 @@ the address each spool file was written with.
 Options:
   --dir <dir>            the spool directory (default: TESTRUN_SPOOL_DIR, else
                          .testrun/spool)
+  --timeout <seconds>    give up after this long; what is not sent stays in the
+                         spool (default: 120)
   --allow-insecure-http  allow plain http to a host that is not this machine
   -h, --help             show this help
 `;
@@ -29,6 +31,7 @@ export async function run(argv: string[]): Promise<number> {
       args: argv,
       options: {
         dir: { type: 'string' },
+        timeout: { type: 'string', default: '120' },
         'allow-insecure-http': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -38,6 +41,9 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(usage);
     return 0;
   }
+  const timeoutSeconds = Number(values.timeout);
+  if (!(timeoutSeconds > 0))
+    throw new UsageError(`--timeout must be a number of seconds above 0, got "${values.timeout}"`);
   // A spool file knows where it was going, so a base URL is only needed to override it.
   const config = resolveCliConfig(
     { spoolDir: values.dir, allowInsecureHttp: values['allow-insecure-http'] },
@@ -54,6 +60,7 @@ export async function run(argv: string[]): Promise<number> {
     baseUrl: config.baseUrl || undefined,
     runIdPath: config.runIdPath,
     allowInsecureHttp: config.allowInsecureHttp,
+    timeoutMs: timeoutSeconds * 1000,
     userAgent: userAgent('cli'),
     log: (line) => logger.line(line),
   });

@@ -181,6 +181,21 @@ describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run }) =
     expect(outcome.code).toBe(0);
   });
 
+  it('names a malformed proxy variable and still runs the tests', async () => {
+    const server = await serverWith();
+    const outcome = await run({
+      cwd: fixtures.passing,
+      env: { ...envFor(server), HTTPS_PROXY: '10.0.0.1:3128' },
+    });
+    expect(testrunLines(outcome.stderr)).toEqual([
+      expect.stringContaining(
+        'HTTPS_PROXY must be a proxy URL such as http://proxy.example:3128, got "10.0.0.1:3128"',
+      ),
+    ]);
+    expect(server.server.requests).toEqual([]);
+    expect(outcome.code).toBe(0);
+  });
+
   it('cleans odd names and durations instead of losing the results, and reports a retried test once', async () => {
     const server = await serverWith();
     const outcome = await run({ cwd: fixtures.oddNames, env: reporterEnv(server) });

@@ -3,6 +3,7 @@ import type { StoredResult } from '../model.js';
 import type { RunSummary } from '../summary.js';
 import { layout } from './layout.js';
 import { renderTags } from './tags.js';
+import { readableTime } from './time.js';
 
 /** GET /runs/{id} : one run's results, optionally only those with one status. */
 export function renderRunPage(
@@ -19,7 +20,7 @@ export function renderRunPage(
 
   const content = html`<p><a href="/">← all runs</a></p>
 <h1>${run.project} · ${run.framework}</h1>
-<p>Run <code>${run.id}</code>, created ${run.createdAt}. ${renderTags(run.tags)}</p>
+<p>Run <code>${run.id}</code>, created ${readableTime(run.createdAt)}. ${renderTags(run.tags)}</p>
 <nav>${filterLink(`all (${run.total})`, runPath, statusFilter === undefined)}${statuses.map((status) =>
     filterLink(
       `${status} (${run.counts[status] ?? 0})`,

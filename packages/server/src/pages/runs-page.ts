@@ -2,6 +2,7 @@ import { html } from '../html.js';
 import type { RunSummary } from '../summary.js';
 import { layout } from './layout.js';
 import { renderTags } from './tags.js';
+import { readableTime } from './time.js';
 
 /** GET / : every run, newest first, with its counts by status. */
 export function renderRunsPage(runs: readonly RunSummary[], statuses: readonly string[]): string {
@@ -15,7 +16,7 @@ export function renderRunsPage(runs: readonly RunSummary[], statuses: readonly s
 <tbody>
 ${runs.map(
   (run) => html`<tr>
-<td>${run.createdAt}</td>
+<td class="nowrap">${readableTime(run.createdAt)}</td>
 <td><a href="/runs/${encodeURIComponent(run.id)}">${run.project}</a></td>
 <td>${run.framework}</td>
 <td>${renderTags(run.tags)}</td>

@@ -6,20 +6,11 @@ import {
   makeResults,
   readSpoolLines,
   seededFaults,
-  startTestServer,
+  useTestServers,
 } from '@testrun/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function start(options: Parameters<typeof startTestServer>[0] = {}) {
-  const started = await startTestServer(options);
-  servers.push(started);
-  return started;
-}
+const start = useTestServers();
 
 /** Asserts every case in `expected` is stored exactly once and nothing else is. */
 function expectStoredOnce(stored: readonly { testCase: string }[], expectedCount: number): void {

@@ -1,16 +1,7 @@
-import { createReporter, makeResults, startTestServer } from '@testrun/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createReporter, makeResults, useTestServers } from '@testrun/test-utils';
+import { describe, expect, it } from 'vitest';
 
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function start(options: Parameters<typeof startTestServer>[0] = {}) {
-  const started = await startTestServer(options);
-  servers.push(started);
-  return started;
-}
+const start = useTestServers();
 
 function stripDurations(results: readonly { testSuite: string; testCase: string; status: string }[]) {
   return results.map(({ testSuite, testCase, status }) => ({ testSuite, testCase, status }));

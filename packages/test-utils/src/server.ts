@@ -7,6 +7,7 @@ import {
   type ServerOptions,
   type TestrunServer,
 } from '@testrun/server';
+import { afterEach } from 'vitest';
 
 /** A URL on which nothing listens, for a server that is down: a port that was free a moment ago. */
 export async function closedPortUrl(): Promise<string> {
@@ -26,6 +27,22 @@ export interface TestServer {
   /** The key to send: `apiKey`, else the first of `apiKeys`, else TEST_API_KEY. */
   apiKey: string;
   close(): Promise<void>;
+}
+
+/**
+ * For a test file: returns `startTestServer`, and closes every server it started after
+ * each test.
+ */
+export function useTestServers(): (options?: Parameters<typeof startTestServer>[0]) => Promise<TestServer> {
+  const started: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((server) => server.close()));
+  });
+  return async (options) => {
+    const server = await startTestServer(options);
+    started.push(server);
+    return server;
+  };
 }
 
 /** Starts a @testrun/server, by default on 127.0.0.1 and an ephemeral port. */

@@ -1,8 +1,8 @@
 // Figure 4: heap growth of the reporting process for 10,000 and 100,000 results, each in a
 // fresh `node --expose-gc` process (memory-child.mjs), the server in another process.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lastJsonLine, runNodeChild } from './lib/node-child.mjs';
 import { startServer } from './lib/server.mjs';
 import { median } from './lib/stats.mjs';
 
@@ -10,29 +10,16 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 export const SIZES = [10_000, 100_000];
 export const MODES = ['file', 'tight'];
 
-function measure(server, total, mode) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', path.join(here, 'memory-child.mjs')], {
-      env: {
-        ...process.env,
-        BENCH_URL: server.url,
-        BENCH_API_KEY: server.apiKey,
-        BENCH_TOTAL: String(total),
-        BENCH_MODE: mode,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0
-        ? resolve(JSON.parse(stdout.trim().split('\n').pop()))
-        : reject(new Error(`memory child exited ${code}`)),
-    );
-  });
+async function measure(server, total, mode) {
+  const env = {
+    BENCH_URL: server.url,
+    BENCH_API_KEY: server.apiKey,
+    BENCH_TOTAL: String(total),
+    BENCH_MODE: mode,
+  };
+  return lastJsonLine(
+    await runNodeChild(['--expose-gc', path.join(here, 'memory-child.mjs')], env, 'memory child'),
+  );
 }
 
 export async function run({ repetitions = 3, log = console.log } = {}) {

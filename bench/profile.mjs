@@ -2,11 +2,11 @@
 // another process, not profiled) and prints the functions and packages with the most self
 // time, and the inclusive time of core's main steps. `node bench/profile.mjs [file|tight]`;
 // the .cpuprofile stays in bench/.generated/profiles/ for DevTools or speedscope.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inclusiveTimes, summarizeProfile } from './lib/cpuprofile.mjs';
+import { lastJsonLine, runNodeChild } from './lib/node-child.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const profileDir = path.join(here, '.generated', 'profiles');
@@ -26,35 +26,22 @@ const STEPS = [
 export async function run({ mode = 'file', top = 15 } = {}) {
   fs.mkdirSync(profileDir, { recursive: true });
   const name = `throughput-${mode}.cpuprofile`;
-  const output = await new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--cpu-prof',
-        '--cpu-prof-dir',
-        profileDir,
-        '--cpu-prof-name',
-        name,
-        path.join(here, 'throughput-child.mjs'),
-      ],
-      {
-        env: { ...process.env, BENCH_MODE: mode, BENCH_REPETITIONS: '3', BENCH_FLOOR: '0' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let stdout = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`profiled run exited ${code}`)),
-    );
-  });
+  const output = await runNodeChild(
+    [
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      profileDir,
+      '--cpu-prof-name',
+      name,
+      path.join(here, 'throughput-child.mjs'),
+    ],
+    { BENCH_MODE: mode, BENCH_REPETITIONS: '3', BENCH_FLOOR: '0' },
+    'profiled run',
+  );
   const file = path.join(profileDir, name);
   return {
     file,
-    run: JSON.parse(output.trim().split('\n').pop()),
+    run: lastJsonLine(output),
     ...summarizeProfile(file, { top }),
     steps: inclusiveTimes(file, STEPS),
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './errors.js';
-import type { CanonicalStatus, DurationUnit, TestrunOptions } from './types.js';
+import type { CanonicalStatus, DurationUnit, ProjectLabel, TestrunOptions } from './types.js';
 
 /** Options after merging reporter options > environment > defaults, all checked. */
 export interface ResolvedConfig {
@@ -25,6 +25,7 @@ export interface ResolvedConfig {
   durationUnit: DurationUnit;
   runIdPath: string | undefined;
   allowInsecureHttp: boolean;
+  projectLabel: ProjectLabel;
   mapResult: TestrunOptions['mapResult'];
 }
 
@@ -75,6 +76,7 @@ const KNOWN_OPTIONS = new Set([
   'durationUnit',
   'runIdPath',
   'allowInsecureHttp',
+  'projectLabel',
   'mapResult',
 ]);
 
@@ -125,6 +127,7 @@ export function resolveConfig({
     durationUnit: read.durationUnit(),
     runIdPath: read.string('runIdPath', 'TESTRUN_RUN_ID_PATH'),
     allowInsecureHttp,
+    projectLabel: read.projectLabel(),
     mapResult: read.mapResult(),
   };
   if (apiKey !== undefined && (baseUrl !== undefined || baseUrlRequired)) {
@@ -249,6 +252,15 @@ class OptionReader {
     const value = this.options.durationUnit;
     if (value === undefined || value === 'ms' || value === 's') return value ?? 'ms';
     return this.fail('durationUnit', `must be "ms" or "s", got ${describe(value)}.`) ?? 'ms';
+  }
+
+  projectLabel(): ProjectLabel {
+    const value = this.options.projectLabel;
+    if (value === undefined || value === 'auto' || value === 'always' || value === 'never')
+      return value ?? 'auto';
+    return (
+      this.fail('projectLabel', `must be "auto", "always" or "never", got ${describe(value)}.`) ?? 'auto'
+    );
   }
 
   mapResult(): TestrunOptions['mapResult'] {

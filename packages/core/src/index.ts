@@ -18,9 +18,21 @@ export { Deadline } from './deadline.js';
 export { ConfigError, HttpError, RunIdError, TestrunError } from './errors.js';
 export { HttpClient } from './http-client.js';
 export { Logger } from './logger.js';
-export { FILE_FAILURE_CASE, TITLE_SEPARATOR, toTestCase, toTestSuite } from './mapping.js';
-export { toDuration, toName, toResult } from './normalize.js';
+export { toDuration, toResult } from './normalize.js';
 export { type ReplaySummary, replaySpool } from './replay.js';
+export {
+  EMPTY_NAME,
+  FILE_FAILURE_CASE,
+  MAX_NAME_LENGTH,
+  RUN_ERROR_CASE,
+  RUN_SUITE,
+  TITLE_SEPARATOR,
+  toName,
+  toRunErrorCase,
+  toTestCase,
+  toTestSuite,
+  withProjectLabel,
+} from './result-name.js';
 export { extractRunId } from './run-id.js';
 export { RunReporter, type RunReporterInit } from './run-reporter.js';
 export { RunSession, type RunSessionInit } from './run-session.js';

@@ -3,17 +3,29 @@ import { type ConfigResolution, isLoopback, type ResolvedConfig, resolveConfig }
 import { TestrunError } from './errors.js';
 import { HttpClient } from './http-client.js';
 import { Logger } from './logger.js';
-import { toDuration, toName, toResult } from './normalize.js';
+import { toDuration, toResult } from './normalize.js';
+import {
+  FILE_FAILURE_CASE,
+  RUN_SUITE,
+  toName,
+  toRunErrorCase,
+  toTestCase,
+  toTestSuite,
+  withProjectLabel,
+} from './result-name.js';
 import { RunSession } from './run-session.js';
 import { formatSummary } from './summary.js';
-import type { RawResult, ResultInfo, RunSummary, TestResult } from './types.js';
+import type { FileReport, RawResult, ResultInfo, RunSummary, TestResult } from './types.js';
 import { userAgent } from './version.js';
 
 export interface RunReporterInit {
   /** The user's reporter options, unchecked: they are validated here. */
   options: unknown;
   framework: { name: string; version: string };
+  /** The framework's root directory: test files are named relative to it (see result-name.ts). */
   rootDir: string;
+  /** How many projects the framework's configuration defines; `projectLabel: 'auto'` labels results when above 1. */
+  projectCount?: number;
   env?: NodeJS.ProcessEnv;
   /** Where lines go; stderr by default. */
   write?: (text: string) => void;
@@ -21,10 +33,13 @@ export interface RunReporterInit {
   shard?: Shard;
 }
 
+/** At most this many results stand for errors outside any test and file, however many there were. */
+const MAX_RUN_ERROR_RESULTS = 5;
+
 /**
- * The framework-neutral half of both reporters. Adapters call `startRun`, `addResults`
- * and `endRun`; everything here catches its own errors, because a reporter that throws
- * turns a green build red.
+ * The framework-neutral half of every reporter. Adapters call `startRun`, `addFile` (or
+ * `addResults` for results already named), `addRunErrors` and `endRun`; everything here
+ * catches its own errors, because a reporter that throws turns a green build red.
  */
 export class RunReporter {
   private readonly init: RunReporterInit;
@@ -51,6 +66,12 @@ export class RunReporter {
     this.config = this.configure(resolution);
   }
 
+  /** Whether testSuite carries the framework project's name (the projectLabel option). */
+  private get labelProjects(): boolean {
+    const mode = this.config?.projectLabel ?? 'auto';
+    return mode === 'always' || (mode === 'auto' && (this.init.projectCount ?? 1) > 1);
+  }
+
   /** False when turned off, unconfigured or invalid: the adapter can skip its mapping work. */
   get active(): boolean {
     return this.config !== undefined;
@@ -73,6 +94,45 @@ export class RunReporter {
       this.added = 0;
       this.session = this.createSession(this.config!);
       this.session.start();
+    });
+  }
+
+  /** One test file's tests, named by the identity rules, plus `(file failed to run)` when it failed outside them. */
+  addFile(report: FileReport): void {
+    if (!this.config) return;
+    this.guard(() => {
+      const { file, project, tests } = report;
+      const label = this.labelProjects ? project?.name : undefined;
+      const testSuite = withProjectLabel(toTestSuite(file, this.init.rootDir, project?.root), label);
+      const results: RawResult[] = tests.map(({ titles, status, duration }) => ({
+        testSuite,
+        testCase: toTestCase(titles),
+        status,
+        duration,
+      }));
+      if (report.failedOutsideTests && !results.some((result) => result.status === 'failed')) {
+        results.push({ testSuite, testCase: FILE_FAILURE_CASE, status: 'failed', duration: 0 });
+      }
+      this.addResults(results, { file, project: project?.name });
+    });
+  }
+
+  /**
+   * Errors the framework reports outside any test and file (an unhandled rejection, a
+   * crashed worker): each distinct first line becomes one failed result of the run, at
+   * most a few, so a run that failed never looks green in the service.
+   */
+  addRunErrors(messages: readonly unknown[]): void {
+    if (!this.config || messages.length === 0) return;
+    this.guard(() => {
+      const cases = [...new Set(messages.map(toRunErrorCase))];
+      const kept = cases.slice(0, MAX_RUN_ERROR_RESULTS);
+      if (cases.length > kept.length) {
+        kept[kept.length - 1] = `${toRunErrorCase('')} and ${cases.length - kept.length + 1} more errors`;
+      }
+      this.addResults(
+        kept.map((testCase) => ({ testSuite: RUN_SUITE, testCase, status: 'failed', duration: 0 })),
+      );
     });
   }
 

@@ -9,7 +9,7 @@ export interface TestResult {
   duration: number;
 }
 
-/** What an adapter hands to core, before normalization. Loose on purpose: core cleans it. */
+/** A result already named, before normalization. Loose on purpose: core cleans it. */
 export interface RawResult {
   testSuite: unknown;
   testCase: unknown;
@@ -18,12 +18,48 @@ export interface RawResult {
   duration?: unknown;
 }
 
+/** The framework's project a file ran in: a Vitest or Playwright project, a Jest project. */
+export interface FrameworkProject {
+  /** Vitest and Playwright `name`, Jest `displayName`. */
+  name?: string;
+  /** The project's root directory (Vitest `root`, Jest `rootDir`, Playwright `testDir`). */
+  root?: string;
+}
+
+/** One test as an adapter sees it; core names it (see result-name.ts) and cleans it. */
+export interface RawTest {
+  /** The describe titles, outermost first, then the test's own title. */
+  titles: readonly unknown[];
+  status: CanonicalStatus;
+  /** Milliseconds as the framework measured them; anything not finite becomes 0. */
+  duration?: unknown;
+}
+
+/** Everything one test file produced, handed to core when the file ends. */
+export interface FileReport {
+  /** Absolute path of the test file. */
+  file: string;
+  project?: FrameworkProject;
+  tests: readonly RawTest[];
+  /**
+   * The file failed outside any test: it did not load, a describe body or afterAll threw,
+   * its environment or worker did not start. Core adds a `(file failed to run)` result
+   * unless a test of the file already failed.
+   */
+  failedOutsideTests?: boolean;
+}
+
 /** Extra context given to `mapResult`. */
 export interface ResultInfo {
-  /** Absolute path of the test file. */
+  /** Absolute path of the test file; absent for a result that stands for the whole run. */
   file?: string;
+  /** Name of the framework's project the test ran in, when it has one. */
+  project?: string;
   framework: string;
 }
+
+/** When testSuite carries the framework project's name as `[name] `; 'auto': when the run has several projects. */
+export type ProjectLabel = 'auto' | 'always' | 'never';
 
 export type DurationUnit = 'ms' | 's';
 
@@ -50,6 +86,7 @@ export interface TestrunOptions {
   durationUnit?: DurationUnit;
   runIdPath?: string;
   allowInsecureHttp?: boolean;
+  projectLabel?: ProjectLabel;
   mapResult?: (result: TestResult, info: ResultInfo) => TestResult | null | undefined;
 }
 

@@ -47,7 +47,7 @@ export class TestrunReporter implements Reporter {
   onTestFileResult(_test: Test, testResult: TestResult): void {
     this.guard(() => {
       if (!this.run?.active) return;
-      this.run.addResults(mapTestFile(this.rootDir, testResult), { file: testResult.testFilePath });
+      this.run.addFile(mapTestFile(testResult));
     });
   }
 

@@ -1,31 +1,17 @@
-import {
-  type CanonicalStatus,
-  FILE_FAILURE_CASE,
-  type RawResult,
-  toTestCase,
-  toTestSuite,
-} from '@testrun/core';
+import type { CanonicalStatus, FileReport, RawTest } from '@testrun/core';
 import type { TestCase, TestModule, TestSuite } from 'vitest/node';
 
-/**
- * Every result of one test file: one per test, plus one `(file failed to run)` result
- * when the file failed and no test result says so (see "Mapping" in the README).
- */
-export function mapTestModule(rootDir: string, module: TestModule): RawResult[] {
-  const testSuite = toTestSuite(rootDir, module.moduleId);
-  const results: RawResult[] = [];
+/** One test file's tests as core takes them; core names them (see "Mapping" in the README). */
+export function mapTestModule(module: TestModule): FileReport {
+  const tests: RawTest[] = [];
   for (const test of module.children.allTests()) {
-    results.push({
-      testSuite,
-      testCase: toTestCase([...describeTitles(test), test.name]),
+    tests.push({
+      titles: [...describeTitles(test), test.name],
       status: statusOf(test),
       duration: test.diagnostic()?.duration ?? 0,
     });
   }
-  if (moduleFailed(module) && !results.some((result) => result.status === 'failed')) {
-    results.push({ testSuite, testCase: FILE_FAILURE_CASE, status: 'failed', duration: 0 });
-  }
-  return results;
+  return { file: module.moduleId, tests, failedOutsideTests: moduleFailed(module) };
 }
 
 /** Names of the enclosing describe blocks, outermost first (names, not fullName, which joins with '>'). */

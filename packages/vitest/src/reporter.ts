@@ -12,7 +12,6 @@ export class TestrunReporter implements Reporter {
   private readonly options: TestrunVitestOptions | undefined;
   private readonly logger = new Logger();
   private run: RunReporter | undefined;
-  private rootDir = process.cwd();
   /** Modules already reported in this run, so the end-of-run sweep adds none twice. */
   private readonly reportedModules = new Set<string>();
 
@@ -23,7 +22,6 @@ export class TestrunReporter implements Reporter {
   onInit(vitest: Vitest): void {
     this.guard(() => {
       const { root, watch, shard } = vitest.config;
-      this.rootDir = root;
       this.run = new RunReporter({
         options: this.options,
         framework: { name: 'vitest', version: vitest.version },
@@ -65,7 +63,7 @@ export class TestrunReporter implements Reporter {
   private report(module: TestModule): void {
     if (!this.run?.active || this.reportedModules.has(module.id)) return;
     this.reportedModules.add(module.id);
-    this.run.addResults(mapTestModule(this.rootDir, module), { file: module.moduleId });
+    this.run.addFile(mapTestModule(module));
   }
 
   private guard(action: () => void): void {

@@ -13,7 +13,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['packages/*/test/**/*.test.ts'] },
+        test: { name: 'main', include: ['packages/*/test/**/*.test.ts', 'e2e/**/*.test.ts'] },
       },
       {
         extends: true,

@@ -1,34 +1,26 @@
 import { type ResolvedConfig, resolveConfig, type TestrunOptions } from '@testrun/core';
+import type { Output } from './command.js';
 
 /**
  * The reporters' configuration, read the same way for commands: flags given here,
- * then TESTRUN_* variables, then defaults. Prints why and returns undefined when the
+ * then TESTRUN_* variables, then defaults. Says why and returns undefined when the
  * command cannot talk to the service.
  */
-export function resolveCliConfig(
-  options: TestrunOptions,
-  baseUrlRequired = true,
-): ResolvedConfig | undefined {
+export function resolveCliConfig(options: TestrunOptions, output: Output): ResolvedConfig | undefined {
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const resolution = resolveConfig({
-    options: given,
-    env: process.env,
-    rootDir: process.cwd(),
-    baseUrlRequired,
-  });
+  const resolution = resolveConfig({ options: given, env: process.env, rootDir: process.cwd() });
   switch (resolution.state) {
     case 'enabled':
+      output.redact(resolution.config.apiKey);
       return resolution.config;
     case 'off':
-      process.stderr.write('testrun: TESTRUN_ENABLED turns reporting off; unset it to use this command.\n');
+      output.error('TESTRUN_ENABLED turns reporting off; unset it to use this command.');
       return undefined;
     case 'no-key':
-      process.stderr.write(
-        'testrun: TESTRUN_API_KEY is not set. Set it and TESTRUN_BASE_URL to reach the service.\n',
-      );
+      output.error('TESTRUN_API_KEY is not set. Set it and TESTRUN_BASE_URL to reach the service.');
       return undefined;
     case 'invalid':
-      for (const error of resolution.errors) process.stderr.write(`testrun: ${error.message}\n`);
+      for (const error of resolution.errors) output.error(error.message);
       return undefined;
   }
 }

@@ -1,6 +1,4 @@
-import { Logger } from '@testrun/core';
 import { commands } from './commands/index.js';
-import { UsageError } from './usage-error.js';
 
 const usage = `Usage: testrun <command> [options]
 
@@ -19,23 +17,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage);
     return 0;
   }
-  if (name === undefined) return usageFailure('testrun: no command given', usage);
-  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!command) return usageFailure(`testrun: unknown command "${name}"`, usage);
-
-  try {
-    return await command.run(rest);
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(`testrun ${name}: ${error.message}`, command.usage);
-    // Whatever the error says, it must not carry the key.
-    const logger = new Logger();
-    logger.redact(process.env.TESTRUN_API_KEY?.trim());
-    process.stderr.write(logger.clean(`testrun ${name}: ${(error as Error).message}\n`));
-    return 1;
+  const command = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) {
+    const problem = name === undefined ? 'no command given' : `unknown command "${name}"`;
+    process.stderr.write(`testrun: ${problem}\n\n${usage}`);
+    return 2;
   }
-}
-
-function usageFailure(message: string, usageText: string): number {
-  process.stderr.write(`${message}\n\n${usageText}`);
-  return 2;
+  return command.run(rest);
 }

@@ -35,7 +35,7 @@ describe('testrun replay', () => {
     const { spoolDir } = await spoolFromDeadServer(started.apiKey, 25);
     const env = { PATH: process.env.PATH, TESTRUN_API_KEY: started.apiKey, TESTRUN_BASE_URL: started.url };
 
-    const first = await runCli(['replay', '--dir', spoolDir], { env });
+    const first = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], { env });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toBe(
@@ -43,7 +43,7 @@ describe('testrun replay', () => {
     );
     expect(fs.readdirSync(spoolDir)).toEqual([]);
 
-    const second = await runCli(['replay', '--dir', spoolDir], { env });
+    const second = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], { env });
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(`testrun replay: nothing to send in ${spoolDir}\n`);
 
@@ -58,7 +58,10 @@ describe('testrun replay', () => {
     started = await startTestServer({ faults: () => ({ status: 503, headers: { 'retry-after': '3600' } }) });
     const { spoolDir } = await spoolFromDeadServer(started.apiKey, 5);
     const env = { PATH: process.env.PATH, TESTRUN_API_KEY: started.apiKey, TESTRUN_BASE_URL: started.url };
-    const { code, stdout } = await runCli(['replay', '--dir', spoolDir, '--timeout', '1'], { env });
+    const { code, stdout } = await runCli(
+      ['replay', '--dir', spoolDir, '--ignore-recorded-url', '--timeout', '1'],
+      { env },
+    );
     expect(code).toBe(1);
     expect(stdout).toContain('0 results delivered from 1 spool files; 5 remain');
     expect(started.server.requests).toHaveLength(1);
@@ -69,7 +72,9 @@ describe('testrun replay', () => {
     const { spoolDir, deadUrl } = await spoolFromDeadServer('some-key-8812', 5);
     const before = fs.readdirSync(spoolDir);
     const env = { PATH: process.env.PATH, TESTRUN_API_KEY: 'some-key-8812', TESTRUN_BASE_URL: deadUrl };
-    const { code, stdout, stderr } = await runCli(['replay', '--dir', spoolDir], { env });
+    const { code, stdout, stderr } = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
+      env,
+    });
     expect(code).toBe(1);
     expect(stdout).toContain('0 results delivered from 1 spool files; 5 remain');
     expect(stderr).toContain('they stay in the spool');

@@ -1,12 +1,31 @@
 /**
- * Every error core reports has a stable `code` for machines and a message that names
- * the problem and the fix for people. None of them ever carries the API key.
+ * Every error core reports has a stable `code` for machines (the README lists them), a
+ * message that names the problem and the fix for people, and the error behind it as
+ * `cause`. None of them ever carries the API key.
  */
-export class TestrunError extends Error {
-  readonly code: string;
+export type ErrorCode =
+  /** An option or its environment variable has a value we cannot use. */
+  | 'TESTRUN_INVALID_OPTION'
+  /** The service answered with a status we do not treat as success. */
+  | 'TESTRUN_HTTP'
+  /** No answer: the connection failed or timed out. The request may or may not have arrived. */
+  | 'TESTRUN_NETWORK'
+  /** Create-run succeeded but its answer did not say which id the run has. */
+  | 'TESTRUN_NO_RUN_ID'
+  /** A request was retried as often as allowed, or the flush deadline came first. */
+  | 'TESTRUN_GAVE_UP'
+  /** The spool directory cannot be written: undelivered results are lost. */
+  | 'TESTRUN_SPOOL'
+  /** failOnError: results were not delivered. */
+  | 'TESTRUN_UNDELIVERED'
+  /** A bug in testrun. */
+  | 'TESTRUN_INTERNAL';
 
-  constructor(code: string, message: string) {
-    super(message);
+export class TestrunError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'TestrunError';
     this.code = code;
   }
@@ -23,7 +42,7 @@ export class ConfigError extends TestrunError {
   }
 }
 
-/** The service answered with a status we do not treat as success. */
+/** The service answered with a status we do not treat as success: method, URL, status and the start of the body. */
 export class HttpError extends TestrunError {
   readonly method: string;
   readonly url: string;
@@ -33,7 +52,7 @@ export class HttpError extends TestrunError {
   constructor(method: string, url: string, status: number, body: string, hint = '') {
     const excerpt = excerptOf(body);
     super(
-      `TESTRUN_HTTP_${status}`,
+      'TESTRUN_HTTP',
       `${method} ${url} answered ${status}${excerpt ? `: ${excerpt}` : ''}${hint ? `. ${hint}` : ''}`,
     );
     this.name = 'HttpError';
@@ -41,6 +60,14 @@ export class HttpError extends TestrunError {
     this.url = url;
     this.status = status;
     this.bodyExcerpt = excerpt;
+  }
+}
+
+/** A request got no answer (connection refused or reset, DNS, timeout): it may or may not have arrived. */
+export class NetworkError extends TestrunError {
+  constructor(message: string, cause?: unknown) {
+    super('TESTRUN_NETWORK', message, { cause });
+    this.name = 'NetworkError';
   }
 }
 

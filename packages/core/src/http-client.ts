@@ -1,4 +1,6 @@
 import type { Dispatcher } from 'undici';
+import { NetworkError } from './errors.js';
+import { redact, secretPattern } from './redact.js';
 
 export interface HttpResponse {
   status: number;
@@ -21,11 +23,6 @@ export interface PostOptions {
   signal: AbortSignal;
 }
 
-/** Thrown for a network failure or a timeout: the request may or may not have reached the service. */
-export class NetworkError extends Error {
-  readonly code = 'TESTRUN_NETWORK';
-}
-
 /**
  * POSTs JSON to the service over one keep-alive connection pool per session, through the
  * proxy named in HTTPS_PROXY/HTTP_PROXY unless NO_PROXY says otherwise.
@@ -40,9 +37,11 @@ export class HttpClient {
    */
   private readonly undici: Promise<Undici>;
   private readonly headers: Record<string, string>;
+  private readonly keyPattern: RegExp | undefined;
 
   constructor(private readonly init: HttpClientInit) {
     this.baseUrl = init.baseUrl;
+    this.keyPattern = secretPattern([init.apiKey]);
     this.undici = loadUndici(init.env);
     // Nothing may reject unheard before the first request: Vitest fails a run on that.
     this.undici.catch(() => {});
@@ -53,11 +52,21 @@ export class HttpClient {
     };
   }
 
+  /**
+   * One attempt. Its timeout is a timer held here and cleared when the attempt settles:
+   * `AbortSignal.timeout()` can be garbage-collected before it fires on Node 20, which
+   * left a hung request waiting for the flush deadline instead of being retried.
+   */
   async post(path: string, body: string, options: PostOptions): Promise<HttpResponse> {
     const url = this.baseUrl + path;
     const started = performance.now();
     this.requests += 1;
-    const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+    const attempt = new AbortController();
+    const timer = setTimeout(() => attempt.abort(), options.timeoutMs);
+    timer.unref();
+    const stop = () => attempt.abort();
+    options.signal.addEventListener('abort', stop, { once: true });
+    if (options.signal.aborted) stop();
     try {
       const { request, dispatcher } = await this.undici;
       const response = await request(url, {
@@ -65,20 +74,23 @@ export class HttpClient {
         dispatcher,
         headers: { ...this.headers, 'idempotency-key': options.idempotencyKey },
         body,
-        signal,
+        signal: attempt.signal,
       });
       // A service that echoes the Authorization header must not put the key into our errors.
-      const text = (await response.body.text()).split(this.init.apiKey).join('***');
+      const text = redact(await response.body.text(), this.keyPattern);
       this.log(`POST ${url} → ${response.statusCode} in ${elapsed(started)}`);
       return { status: response.statusCode, headers: flatten(response.headers), body: text };
     } catch (error) {
-      const reason = signal.aborted
+      const reason = attempt.signal.aborted
         ? options.signal.aborted
           ? 'stopped at the flush deadline'
           : `no answer within requestTimeout (${options.timeoutMs} ms)`
-        : describeNetworkError(error);
+        : redact(describeNetworkError(error), this.keyPattern);
       this.log(`POST ${url} failed after ${elapsed(started)}: ${reason}`);
-      throw new NetworkError(`POST ${url} failed: ${reason}`);
+      throw new NetworkError(`POST ${url} failed: ${reason}`, error);
+    } finally {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', stop);
     }
   }
 

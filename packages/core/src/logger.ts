@@ -1,16 +1,21 @@
-/** Writes `testrun: …` lines, with every occurrence of a secret replaced, whatever the line's source. */
+import { redact, secretPattern } from './redact.js';
+
+/** Writes `testrun: …` lines, with every form of a secret replaced, whatever the line's source. */
 export class Logger {
   private readonly secrets: string[] = [];
+  private pattern: RegExp | undefined;
 
   constructor(private readonly write: (text: string) => void = (text) => process.stderr.write(text)) {}
 
-  /** From now on, `secret` is printed as `***`. */
+  /** From now on, `secret` is printed as `***` (see redact.ts for the forms it is found in). */
   redact(secret: string | undefined): void {
-    if (secret && secret.length >= 4 && !this.secrets.includes(secret)) this.secrets.push(secret);
+    if (!secret || this.secrets.includes(secret)) return;
+    this.secrets.push(secret);
+    this.pattern = secretPattern(this.secrets);
   }
 
   clean(text: string): string {
-    return this.secrets.reduce((line, secret) => line.split(secret).join('***'), text);
+    return redact(text, this.pattern);
   }
 
   line(message: string): void {

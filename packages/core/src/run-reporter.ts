@@ -1,6 +1,8 @@
+import { Batcher } from './batcher.js';
 import { ciTags, type Shard } from './ci-tags.js';
-import { type ConfigResolution, isLoopback, type ResolvedConfig, resolveConfig } from './config.js';
+import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './config.js';
 import { TestrunError } from './errors.js';
+import { onProcessExit } from './exit-guard.js';
 import { HttpClient } from './http-client.js';
 import { Logger } from './logger.js';
 import { toDuration, toResult } from './normalize.js';
@@ -14,8 +16,9 @@ import {
   withProjectLabel,
 } from './result-name.js';
 import { RunSession } from './run-session.js';
-import { formatSummary } from './summary.js';
-import type { FileReport, RawResult, ResultInfo, RunSummary, TestResult } from './types.js';
+import { isLoopback } from './service-address.js';
+import { formatSummary, replayCommand } from './summary.js';
+import type { DeliverySummary, FileReport, RawResult, ResultInfo, TestResult } from './types.js';
 import { userAgent } from './version.js';
 
 export interface RunReporterInit {
@@ -46,6 +49,8 @@ export class RunReporter {
   private readonly logger: Logger;
   private readonly config: ResolvedConfig | undefined;
   private session: RunSession | undefined;
+  private batcher: Batcher | undefined;
+  private stopExitGuard: (() => void) | undefined;
   private added = 0;
   private lastError: TestrunError | undefined;
   private lastErrorPrinted = false;
@@ -91,9 +96,13 @@ export class RunReporter {
     if (!this.config) return;
     this.guard(() => {
       if (this.session) return;
+      const config = this.config!;
       this.added = 0;
-      this.session = this.createSession(this.config!);
-      this.session.start();
+      const session = this.createSession(config);
+      this.session = session;
+      this.batcher = new Batcher(config.batchSize, config.flushInterval, (batch) => session.send(batch));
+      this.stopExitGuard = onProcessExit((reason) => this.spoolOnExit(session, reason));
+      session.start();
     });
   }
 
@@ -142,7 +151,7 @@ export class RunReporter {
       if (!this.session) this.startRun();
       const mapped = results.map((raw) => this.toMappedResult(raw, info)).filter((r) => r !== null);
       this.added += mapped.length;
-      this.session?.add(mapped);
+      this.batcher?.add(mapped);
     });
   }
 
@@ -150,10 +159,14 @@ export class RunReporter {
    * Delivers what is left within flushTimeout and prints the summary line; with
    * failOnError, also the reason the run is failed. Never rejects.
    */
-  async endRun(notes: readonly string[] = []): Promise<RunSummary | undefined> {
+  async endRun(notes: readonly string[] = []): Promise<DeliverySummary | undefined> {
     const session = this.session;
     this.session = undefined;
+    this.guard(() => this.batcher?.flush());
+    this.batcher = undefined;
     const summary = session && this.config ? await this.finish(session, this.config, notes) : undefined;
+    this.stopExitGuard?.();
+    this.stopExitGuard = undefined;
     if (this.lastError && !this.lastErrorPrinted) {
       this.lastErrorPrinted = true;
       this.logger.line(`failing the test run because failOnError is set: ${this.lastError.message}`);
@@ -179,6 +192,23 @@ export class RunReporter {
       if (config.failOnError) this.lastError = new TestrunError('TESTRUN_INTERNAL', message);
       return undefined;
     }
+  }
+
+  /**
+   * The process is going away before the run ended (a cancelled CI job, `process.exit()`
+   * in a test): whatever is not delivered yet goes to the spool now, synchronously.
+   */
+  private spoolOnExit(session: RunSession, reason: string): void {
+    this.guard(() => {
+      const buffered = this.batcher?.take() ?? [];
+      const spooled = session.spoolNow(buffered);
+      const file = session.spoolFile;
+      if (spooled === 0 || !file) return;
+      const why = reason === 'exit' ? 'the process exited' : `the process received ${reason}`;
+      this.logger.line(
+        `${why} before the run's results were delivered: ${spooled.toLocaleString('en-US')} results spooled to ${file}: send them with \`${replayCommand(file)}\``,
+      );
+    });
   }
 
   private configure(resolution: ConfigResolution): ResolvedConfig | undefined {

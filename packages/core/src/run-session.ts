@@ -1,23 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
 import type { ResolvedConfig } from './config.js';
-import { type CreateRunOutcome, createRun } from './create-run.js';
+import { createRun } from './create-run.js';
 import { Deadline } from './deadline.js';
+import { type Batch, deliverBatch } from './deliver-batch.js';
 import type { HttpClient } from './http-client.js';
-import { Overflow, type OverflowBatch } from './overflow.js';
-import { sendWithRetries } from './send-with-retries.js';
-import { halfKeys } from './split-keys.js';
+import { Overflow } from './overflow.js';
+import type { SendFailure } from './send-with-retries.js';
 import { type RunPayload, SpoolWriter } from './spool.js';
-import type { RunSummary, TestResult } from './types.js';
+import type { DeliverySummary, TestResult } from './types.js';
 
 /** How long `finish` waits past the deadline for aborted requests to settle before spooling them itself. */
 const SETTLE_GRACE_MS = 500;
-
-interface Batch {
-  results: TestResult[];
-  idempotencyKey: string;
-  settled: boolean;
-}
 
 export interface RunSessionInit {
   config: ResolvedConfig;
@@ -27,13 +21,13 @@ export interface RunSessionInit {
   moreTags?: Promise<string[]>;
   /** One line per problem; the caller prefixes and redacts it. */
   log: (line: string) => void;
-  random?: () => number;
 }
 
 /**
- * One test run in the service: creates it (or adopts `runId`), streams results in batches
- * through a bounded queue, and at `finish` delivers or spools everything within flushTimeout.
- * Never throws: problems end up in the summary.
+ * One test run in the service: creates it (or adopts `runId`), takes batches, delivers
+ * them through a bounded queue, and at `finish` delivers or spools everything within
+ * flushTimeout. Batches in, delivered or spooled out. Never throws: problems end up in
+ * the summary.
  */
 export class RunSession {
   private readonly config: ResolvedConfig;
@@ -41,7 +35,7 @@ export class RunSession {
   private readonly deadline = new Deadline();
   private readonly queue: PQueue;
   private readonly spool: SpoolWriter;
-  /** Batches in the queue or in flight, at most 2 × concurrency; the rest wait in `overflow`. */
+  /** Batches queued or in flight, at most 2 × concurrency; the rest wait in `overflow`. */
   private readonly pending = new Set<Batch>();
   private readonly overflow = new Overflow();
   private closed = false;
@@ -50,10 +44,8 @@ export class RunSession {
   private run: RunPayload;
   private runIdPromise: Promise<string | undefined> | undefined;
   private runId: string | undefined;
-  private buffer: TestResult[] = [];
-  private timer: NodeJS.Timeout | undefined;
   private refused = false;
-  private finishing: Promise<RunSummary> | undefined;
+  private finishing: Promise<DeliverySummary> | undefined;
   private readonly errors: string[] = [];
   private readonly counts = { delivered: 0, spooled: 0, failed: 0 };
 
@@ -73,6 +65,11 @@ export class RunSession {
     }));
   }
 
+  /** The spool file, once something was spooled. */
+  get spoolFile(): string | undefined {
+    return this.spool.path;
+  }
+
   /** Sends create-run at once, so it overlaps with test collection. */
   start(): void {
     if (this.runIdPromise) return;
@@ -84,32 +81,45 @@ export class RunSession {
     );
   }
 
-  add(results: readonly TestResult[]): void {
-    if (this.finishing) {
+  /** One batch to deliver; it waits on disk while the queue is full. */
+  send(results: TestResult[]): void {
+    this.start();
+    const batch = { results, idempotencyKey: randomUUID() };
+    if (this.closed) {
       this.fail(`${results.length} results arrived after the run ended and were spooled`);
-      this.enqueue(results.slice());
-      return;
-    }
-    for (const result of results) this.buffer.push(result);
-    while (this.buffer.length >= this.config.batchSize) {
-      this.enqueue(this.buffer.splice(0, this.config.batchSize));
-    }
-    if (this.buffer.length > 0 && !this.timer) {
-      this.timer = setTimeout(() => this.flushBuffer(), this.config.flushInterval);
-      this.timer.unref();
+      this.spoolBatch(batch);
+      this.spool.close();
+    } else if (this.queue.size >= this.config.concurrency || this.overflow.size > 0) {
+      this.waitOnDisk(batch);
+    } else {
+      this.schedule(batch);
     }
   }
 
-  /** Flushes, waits for delivery up to flushTimeout, spools the rest. Resolves once. */
-  finish(): Promise<RunSummary> {
+  /** Waits for delivery up to flushTimeout, spools the rest. Resolves once. */
+  finish(): Promise<DeliverySummary> {
     this.finishing ??= this.drain();
     return this.finishing;
   }
 
-  private async drain(): Promise<RunSummary> {
+  /**
+   * For a process on its way out (a signal, `process.exit`): writes everything not yet
+   * delivered to the spool, synchronously, and returns how many results that was.
+   * Batches in flight are spooled too; their idempotency keys make a replay safe even if
+   * the service stored them after all.
+   */
+  spoolNow(buffered: TestResult[] = []): number {
+    const before = this.counts.spooled;
+    this.closed = true;
+    this.deadline.expire();
+    if (buffered.length > 0) this.spoolBatch({ results: buffered, idempotencyKey: randomUUID() });
+    this.spoolEverything();
+    return this.counts.spooled - before;
+  }
+
+  private async drain(): Promise<DeliverySummary> {
     const started = performance.now();
     this.start();
-    this.flushBuffer();
     this.deadline.start(this.config.flushTimeout);
     const runId = await Promise.race([this.runIdPromise, this.deadline.expired().then(() => undefined)]);
     if (runId === undefined && this.idle()) this.spoolRunOnly();
@@ -121,14 +131,9 @@ export class RunSession {
       this.deadline.expired().then(() => sleep(SETTLE_GRACE_MS, grace.signal)),
     ]);
     grace.abort();
-    this.deadline.expire();
     this.closed = true;
-    this.queue.clear();
-    for (const batch of this.pending) this.spoolBatch(batch, undefined);
-    for (let batch = this.overflow.shift(); batch; batch = this.overflow.shift()) {
-      this.spoolBatch({ ...batch, settled: false }, undefined);
-    }
-    this.overflow.dispose();
+    this.deadline.expire();
+    this.spoolEverything();
     // The spec shows no call to complete a run. Once it does, this is the one place for it:
     // every result is delivered or spooled here, and the run id is known.
     this.deadline.dispose();
@@ -143,26 +148,22 @@ export class RunSession {
     };
   }
 
-  private flushBuffer(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.buffer.length > 0) this.enqueue(this.buffer.splice(0));
+  private spoolEverything(): void {
+    this.queue.clear();
+    for (const batch of this.pending) this.spoolBatch(batch);
+    for (let batch = this.overflow.shift(); batch; batch = this.overflow.shift()) this.spoolBatch(batch);
+    this.overflow.dispose();
+    this.spool.close();
   }
 
-  private enqueue(results: TestResult[]): void {
-    this.start();
-    const batch = { results, idempotencyKey: randomUUID() };
-    if (this.queue.size >= this.config.concurrency || this.overflow.size > 0) {
-      this.guardDisk(() => this.overflow.push(batch), batch);
-    } else {
-      this.schedule(batch);
-    }
-  }
-
-  private schedule({ results, idempotencyKey }: OverflowBatch): void {
-    const batch: Batch = { results, idempotencyKey, settled: false };
+  private schedule(batch: Batch): void {
     this.pending.add(batch);
-    this.queue.add(() => this.send(batch)).catch((error) => this.spoolBatch(batch, String(error)));
+    this.queue
+      .add(() => this.deliver(batch))
+      .catch((error) => {
+        this.fail(`internal error while sending results: ${(error as Error).message}`);
+        this.spoolBatch(batch);
+      });
   }
 
   /** Moves waiting batches from disk into the queue as it empties. */
@@ -174,55 +175,34 @@ export class RunSession {
   }
 
   /** If the overflow file cannot be written, the batch is kept in memory instead: never lost. */
-  private guardDisk(write: () => void, batch: OverflowBatch): void {
+  private waitOnDisk(batch: Batch): void {
     try {
-      write();
+      this.overflow.push(batch);
     } catch {
       this.schedule(batch);
     }
   }
 
-  private async send(batch: Batch): Promise<void> {
+  private async deliver(batch: Batch): Promise<void> {
     const runId = await this.runIdPromise;
-    if (batch.settled) return;
+    if (!this.pending.has(batch)) return;
     if (runId === undefined || this.refused || this.deadline.passed) {
-      this.spoolBatch(batch, undefined);
+      this.spoolBatch(batch);
       return;
     }
-    const path = `/api/v1/runs/${encodeURIComponent(runId)}/results`;
-    const body = JSON.stringify({ results: batch.results });
-    const outcome = await sendWithRetries(
+    const { delivered, left, failure } = await deliverBatch(
       this.http,
-      path,
-      body,
-      batch.idempotencyKey,
+      runId,
+      batch,
       this.config,
       this.deadline,
     );
-    if (batch.settled) return;
-    if (outcome.kind === 'ok') {
-      this.settle(batch);
-      this.counts.delivered += batch.results.length;
-    } else if (outcome.kind === 'too-large' && batch.results.length > 1) {
-      await this.split(batch);
-    } else {
-      this.handleFailure(outcome);
-      this.spoolBatch(batch, undefined);
-    }
-  }
-
-  /** A 413 halves the batch; each half is a new body, so it gets a new idempotency key. */
-  private async split(batch: Batch): Promise<void> {
-    const middle = Math.ceil(batch.results.length / 2);
-    const keys = halfKeys(batch.idempotencyKey);
-    const halves = [batch.results.slice(0, middle), batch.results.slice(middle)].map((results, i) => ({
-      results,
-      idempotencyKey: keys[i]!,
-      settled: false,
-    }));
-    for (const half of halves) this.pending.add(half);
+    // Spooled whole while in flight (the process is exiting, or the grace ran out).
+    if (!this.pending.has(batch)) return;
+    this.counts.delivered += delivered;
+    if (failure) this.handleFailure(failure);
     this.settle(batch);
-    for (const half of halves) await this.send(half);
+    for (const part of left) this.spoolBatch(part);
   }
 
   /** Never rejects: a run that cannot be created is `undefined`, and its batches are spooled. */
@@ -239,18 +219,18 @@ export class RunSession {
     return undefined;
   }
 
-  private handleFailure(outcome: Exclude<CreateRunOutcome, { kind: 'ok' }>): void {
+  private handleFailure(failure: SendFailure | { kind: 'no-id'; error: Error }): void {
     if (this.refused) return;
-    if (outcome.kind === 'auth') {
+    if (failure.kind === 'auth') {
       this.refused = true;
       // Stops every request in flight or waiting to retry: nothing more goes out with a refused key.
       this.deadline.expire();
       this.fail(
-        `the service refused the API key: ${outcome.error.message}. Nothing more is sent in this run.`,
+        `the service refused the API key: ${failure.error.message}. Nothing more is sent in this run.`,
       );
       return;
     }
-    this.fail(outcome.error.message);
+    this.fail(failure.error.message);
   }
 
   /** Resolves when every batch handed to the queue is delivered or spooled. */
@@ -264,22 +244,19 @@ export class RunSession {
   }
 
   private settle(batch: Batch): void {
-    batch.settled = true;
     this.pending.delete(batch);
     this.refill();
     if (this.idle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
-  private spoolBatch(batch: Batch, reason: string | undefined): void {
-    if (batch.settled) return;
+  private spoolBatch(batch: Batch): void {
     this.settle(batch);
-    if (reason) this.fail(reason);
     try {
       this.spool.writeBatch({ type: 'batch', idempotencyKey: batch.idempotencyKey, results: batch.results });
       this.counts.spooled += batch.results.length;
     } catch (error) {
       this.counts.failed += batch.results.length;
-      this.fail(`could not write the spool in ${this.config.spoolDir}: ${(error as Error).message}`);
+      this.fail((error as Error).message);
     }
   }
 
@@ -287,7 +264,7 @@ export class RunSession {
     try {
       this.spool.writeRunOnly();
     } catch (error) {
-      this.fail(`could not write the spool in ${this.config.spoolDir}: ${(error as Error).message}`);
+      this.fail((error as Error).message);
     }
   }
 

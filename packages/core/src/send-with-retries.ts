@@ -1,7 +1,7 @@
 import { backoffDelay, isRetryable, parseRetryAfter } from './backoff.js';
 import type { Deadline } from './deadline.js';
-import { HttpError } from './errors.js';
-import { type HttpClient, type HttpResponse, NetworkError } from './http-client.js';
+import { HttpError, NetworkError, TestrunError } from './errors.js';
+import type { HttpClient, HttpResponse } from './http-client.js';
 
 /** How one POST ended, after every retry it was allowed. */
 export type SendOutcome =
@@ -13,7 +13,9 @@ export type SendOutcome =
   /** Any other 4xx: sending the same body again will not help. */
   | { kind: 'rejected'; error: HttpError }
   /** Retries used up, or the flush deadline came first. */
-  | { kind: 'gave-up'; error: Error };
+  | { kind: 'gave-up'; error: TestrunError };
+
+export type SendFailure = Exclude<SendOutcome, { kind: 'ok' }>;
 
 export interface RetryPolicy {
   maxRetries: number;
@@ -39,32 +41,33 @@ export async function sendWithRetries(
     if (deadline.passed) return gaveUp(`POST ${url} was not sent: the flush deadline (flushTimeout) passed`);
     const timeoutMs = Math.max(1, Math.min(policy.requestTimeout, deadline.remaining()));
     let waitMs: number | undefined;
-    let failure: Error;
+    let failure: HttpError | NetworkError;
     try {
       const response = await http.post(path, body, { idempotencyKey, timeoutMs, signal: deadline.signal });
       const { status } = response;
       if (status >= 200 && status < 300) return { kind: 'ok', response };
-      failure = new HttpError('POST', url, status, response.body, hintFor(status));
-      if (status === 413) return { kind: 'too-large', error: failure as HttpError };
-      if (status === 401 || status === 403) return { kind: 'auth', error: failure as HttpError };
-      if (!isRetryable(status)) return { kind: 'rejected', error: failure as HttpError };
+      const refusal = new HttpError('POST', url, status, response.body, hintFor(status));
+      if (status === 413) return { kind: 'too-large', error: refusal };
+      if (status === 401 || status === 403) return { kind: 'auth', error: refusal };
+      if (!isRetryable(status)) return { kind: 'rejected', error: refusal };
+      failure = refusal;
       waitMs = parseRetryAfter(response.headers['retry-after']);
     } catch (error) {
       if (!(error instanceof NetworkError)) throw error;
       failure = error;
     }
     if (attempt >= policy.maxRetries) {
-      return gaveUp(`${failure.message} (gave up after ${attempt + 1} attempts)`);
+      return gaveUp(`${failure.message} (gave up after ${attempt + 1} attempts)`, failure);
     }
     const delay = waitMs ?? backoffDelay(attempt + 1, policy.random);
     if (!(await deadline.sleep(delay))) {
-      return gaveUp(`${failure.message} (the next attempt would fall after the flush deadline)`);
+      return gaveUp(`${failure.message} (the next attempt would fall after the flush deadline)`, failure);
     }
   }
 }
 
-function gaveUp(message: string): SendOutcome {
-  return { kind: 'gave-up', error: new Error(message) };
+function gaveUp(message: string, cause?: Error): SendOutcome {
+  return { kind: 'gave-up', error: new TestrunError('TESTRUN_GAVE_UP', message, { cause }) };
 }
 
 function hintFor(status: number): string {

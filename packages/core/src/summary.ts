@@ -1,9 +1,13 @@
 import path from 'node:path';
-import { DEFAULTS } from './config.js';
-import type { RunSummary } from './types.js';
+import { OPTION_SPECS } from './option-specs.js';
+import type { DeliverySummary } from './types.js';
 
 /** The one line a user sees at the end of a run. */
-export function formatSummary(summary: RunSummary, notes: readonly string[] = [], pageUrl?: string): string {
+export function formatSummary(
+  summary: DeliverySummary,
+  notes: readonly string[] = [],
+  pageUrl?: string,
+): string {
   const parts = [
     `${count(summary.delivered)} ${summary.delivered === 1 ? 'result' : 'results'} → run ${summary.runId ?? '(not created)'}`,
     `(${count(summary.requests)} ${summary.requests === 1 ? 'request' : 'requests'}, ${(summary.durationMs / 1000).toFixed(2)} s)`,
@@ -19,9 +23,9 @@ export function formatSummary(summary: RunSummary, notes: readonly string[] = []
 }
 
 /** `testrun replay` looks in ./.testrun/spool; a spool elsewhere (another root, TESTRUN_SPOOL_DIR) needs --dir. */
-function replayCommand(spoolFile: string): string {
+export function replayCommand(spoolFile: string): string {
   const dir = path.dirname(spoolFile);
-  if (dir === path.resolve(DEFAULTS.spoolDir)) return 'npx testrun replay';
+  if (dir === path.resolve(OPTION_SPECS.spoolDir.default)) return 'npx testrun replay';
   const relative = path.relative(process.cwd(), dir);
   return `npx testrun replay --dir ${relative.startsWith('..') || relative === '' ? dir : relative}`;
 }

@@ -90,8 +90,8 @@ export interface TestrunOptions {
   mapResult?: (result: TestResult, info: ResultInfo) => TestResult | null | undefined;
 }
 
-/** What `RunSession.finish()` resolves with. */
-export interface RunSummary {
+/** How a run's delivery ended: what `RunSession.finish()` and `RunReporter.endRun()` resolve with. */
+export interface DeliverySummary {
   runId: string | undefined;
   /** Results the service accepted. */
   delivered: number;

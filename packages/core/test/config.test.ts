@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ConfigResolution, DEFAULTS, defaultProject, resolveConfig } from '../src/config.js';
+import { type ConfigResolution, resolveConfig } from '../src/config.js';
+import { OPTION_SPECS } from '../src/option-specs.js';
+import { defaultProject } from '../src/project-name.js';
 
 const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-config-'));
 fs.writeFileSync(path.join(rootDir, 'package.json'), JSON.stringify({ name: 'shop-web' }));
@@ -34,7 +36,7 @@ describe('resolveConfig', () => {
       tags: [],
       runId: undefined,
       ciTags: true,
-      batchSize: DEFAULTS.batchSize,
+      batchSize: OPTION_SPECS.batchSize.default,
       concurrency: 4,
       flushInterval: 1000,
       requestTimeout: 10_000,

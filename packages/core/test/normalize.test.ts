@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STATUS_MAP } from '../src/config.js';
 import { toDuration, toResult } from '../src/normalize.js';
+import { DEFAULT_STATUS_MAP } from '../src/option-specs.js';
 
 describe('toDuration', () => {
   it.each([Number.NaN, -5, Number.POSITIVE_INFINITY, undefined, '12', null])('turns %s into 0', (value) => {

@@ -234,8 +234,16 @@ describe('when the service misbehaves', () => {
     });
 
     const { server, url, apiKey } = await start({ apiKeys: ['key-for-a-dead-server'] });
+    // The service is back on another port: the spool names the dead one.
     const replay = () =>
-      replaySpool({ dir: spoolDir, apiKey, baseUrl: url, userAgent: 'testrun-test', log: () => {} });
+      replaySpool({
+        dir: spoolDir,
+        apiKey,
+        baseUrl: url,
+        ignoreRecordedUrl: true,
+        userAgent: 'testrun-test',
+        log: () => {},
+      });
     const first = await replay();
     expect(first).toMatchObject({ files: 1, delivered: 50, remaining: 0, errors: [] });
     expect(fs.readdirSync(spoolDir)).toEqual([]);
@@ -257,7 +265,13 @@ describe('when the service misbehaves', () => {
     expect(server.store.results(summary!.runId!)).toHaveLength(8);
 
     server.setFaults(undefined);
-    const replayed = await replaySpool({ dir: spoolDir, apiKey, userAgent: 'testrun-test', log: () => {} });
+    const replayed = await replaySpool({
+      dir: spoolDir,
+      apiKey,
+      baseUrl: url,
+      userAgent: 'testrun-test',
+      log: () => {},
+    });
     expect(replayed).toMatchObject({ delivered: 8, remaining: 0 });
     expectStoredOnce(server.store.results(summary!.runId!), 8);
   });

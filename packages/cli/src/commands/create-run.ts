@@ -1,19 +1,16 @@
-import { parseArgs } from 'node:util';
+import { randomUUID } from 'node:crypto';
 import {
   ciTags,
-  createRun,
   Deadline,
   HttpClient,
-  Logger,
+  createRun as postRun,
   type ResolvedConfig,
   userAgent,
 } from '@testrun/core';
 import { resolveCliConfig } from '../cli-config.js';
-import { asUsageError, UsageError } from '../usage-error.js';
+import { defineCommand, type Output, UsageError } from '../command.js';
 
-export const summary = 'create a run and print its id, for CI jobs that report into one run';
-
-export const usage = `Usage: testrun create-run --framework <name> [options]
+const usage = `Usage: testrun create-run --framework <name> [options]
 
 Creates a run and prints only its id on stdout, so shards and parallel jobs can
 report into one run:
@@ -32,39 +29,37 @@ Options:
   -h, --help           show this help
 `;
 
-export async function run(argv: string[]): Promise<number> {
-  const { values } = asUsageError(() =>
-    parseArgs({
-      args: argv,
-      options: {
-        project: { type: 'string' },
-        framework: { type: 'string' },
-        tags: { type: 'string' },
-        'no-ci-tags': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (values.help) {
-    process.stdout.write(usage);
+export const createRun = defineCommand({
+  name: 'create-run',
+  summary: 'create a run and print its id, for CI jobs that report into one run',
+  usage,
+  options: {
+    project: { type: 'string' },
+    framework: { type: 'string' },
+    tags: { type: 'string' },
+    'no-ci-tags': { type: 'boolean' },
+  },
+  run: async ({ values, output }) => {
+    const framework = values.framework?.trim();
+    if (!framework) throw new UsageError('--framework is required, e.g. --framework vitest');
+    const tags = values.tags
+      ?.split(',')
+      .map((tag) => tag.trim())
+      .filter(Boolean);
+    const config = resolveCliConfig({ project: values.project, tags, ciTags: !values['no-ci-tags'] }, output);
+    if (!config) return 1;
+    const runId = await createRunAndGetId(config, framework, output);
+    if (runId === undefined) return 1;
+    output.out(`${runId}\n`);
     return 0;
-  }
-  const framework = values.framework?.trim();
-  if (!framework) throw new UsageError('--framework is required, e.g. --framework vitest');
-  const tags = values.tags
-    ?.split(',')
-    .map((tag) => tag.trim())
-    .filter(Boolean);
-  const config = resolveCliConfig({ project: values.project, tags, ciTags: !values['no-ci-tags'] });
-  if (!config) return 1;
+  },
+});
 
-  const runId = await createRunAndGetId(config, framework);
-  if (runId === undefined) return 1;
-  process.stdout.write(`${runId}\n`);
-  return 0;
-}
-
-async function createRunAndGetId(config: ResolvedConfig, framework: string): Promise<string | undefined> {
+async function createRunAndGetId(
+  config: ResolvedConfig,
+  framework: string,
+  output: Output,
+): Promise<string | undefined> {
   const http = new HttpClient({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
@@ -75,19 +70,10 @@ async function createRunAndGetId(config: ResolvedConfig, framework: string): Pro
   deadline.start(config.flushTimeout);
   const tags = config.ciTags ? [...config.tags, ...(await ciTags(process.env, process.cwd()))] : config.tags;
   try {
-    const outcome = await createRun(
-      http,
-      { project: config.project, framework, tags: [...new Set(tags)] },
-      crypto.randomUUID(),
-      config,
-      deadline,
-    );
+    const run = { project: config.project, framework, tags: [...new Set(tags)] };
+    const outcome = await postRun(http, run, randomUUID(), config, deadline);
     if (outcome.kind === 'ok') return outcome.runId;
-    const logger = new Logger();
-    logger.redact(config.apiKey);
-    process.stderr.write(
-      logger.clean(`testrun create-run: the run could not be created: ${outcome.error.message}\n`),
-    );
+    output.error(`the run could not be created: ${outcome.error.message}`);
     return undefined;
   } finally {
     deadline.dispose();

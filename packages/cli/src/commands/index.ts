@@ -1,9 +1,9 @@
 import type { Command } from '../command.js';
-import * as createRun from './create-run.js';
-import * as replay from './replay.js';
-import * as serve from './serve.js';
+import { createRun } from './create-run.js';
+import { replay } from './replay.js';
+import { serve } from './serve.js';
 
-/** The dispatch table: a command's name on the command line → its module. */
+/** The dispatch table: a command's name on the command line → the command. */
 export const commands: Record<string, Command> = {
   serve,
   'create-run': createRun,

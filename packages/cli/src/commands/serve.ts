@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { createServer } from '@testrun/server';
+import { defineCommand, UsageError } from '../command.js';
 import { nextSignal } from '../signals.js';
-import { asUsageError, UsageError } from '../usage-error.js';
 
-export const summary = 'run a local Test Run Reporting Service, for trying the reporters';
-
-export const usage = `Usage: testrun serve [options]
+const usage = `Usage: testrun serve [options]
 
 Runs a local Test Run Reporting Service until Ctrl-C (SIGINT) or SIGTERM.
 Runs are listed at its address in a browser.
@@ -20,39 +17,34 @@ Options:
   -h, --help        show this help
 `;
 
-export async function run(argv: string[]): Promise<number> {
-  const { values } = asUsageError(() =>
-    parseArgs({
-      args: argv,
-      options: {
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string', default: '0' },
-        'api-key': { type: 'string' },
-        data: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (values.help) {
-    process.stdout.write(usage);
+export const serve = defineCommand({
+  name: 'serve',
+  summary: 'run a local Test Run Reporting Service, for trying the reporters',
+  usage,
+  options: {
+    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'string', default: '0' },
+    'api-key': { type: 'string' },
+    data: { type: 'string' },
+  },
+  run: async ({ values, output }) => {
+    const apiKey = values['api-key'] ?? generateApiKey();
+    if (apiKey.trim() === '') throw new UsageError('--api-key must not be empty');
+    const server = await createServer({
+      host: values.host,
+      port: parsePort(values.port),
+      apiKeys: [apiKey],
+      dataFile: values.data,
+    });
+    // The key is printed on purpose: it is this server's own, made up for it.
+    process.stdout.write(banner(server.url, apiKey, values.data, server.store.runs().length));
+
+    await nextSignal(['SIGINT', 'SIGTERM']);
+    await server.close();
+    output.out('testrun server stopped\n');
     return 0;
-  }
-
-  const apiKey = values['api-key'] ?? generateApiKey();
-  if (apiKey.trim() === '') throw new UsageError('--api-key must not be empty');
-  const server = await createServer({
-    host: values.host,
-    port: parsePort(values.port),
-    apiKeys: [apiKey],
-    dataFile: values.data,
-  });
-  process.stdout.write(banner(server.url, apiKey, values.data, server.store.runs().length));
-
-  await nextSignal(['SIGINT', 'SIGTERM']);
-  await server.close();
-  process.stdout.write('testrun server stopped\n');
-  return 0;
-}
+  },
+});
 
 function parsePort(text: string): number {
   const port = Number(text);

@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import type { Deadline } from './deadline.js';
+import type { HttpClient } from './http-client.js';
+import { type RetryPolicy, type SendFailure, sendWithRetries } from './send-with-retries.js';
+import type { TestResult } from './types.js';
+
+/** Results sent in one request, with the Idempotency-Key every attempt of that body carries. */
+export interface Batch {
+  idempotencyKey: string;
+  results: TestResult[];
+}
+
+/** How a batch ended: what the service accepted, and the parts it did not, each with its own key. */
+export interface BatchDelivery {
+  delivered: number;
+  /** Undelivered parts, to spool: the batch itself, or halves of it after a 413. */
+  left: Batch[];
+  /** Why parts were left (the first reason); undefined when everything was delivered. */
+  failure: SendFailure | undefined;
+}
+
+/** `POST {base}/api/v1/runs/{runId}/results` (spec 4.2). */
+export function resultsPath(runId: string): string {
+  return `/api/v1/runs/${encodeURIComponent(runId)}/results`;
+}
+
+/**
+ * Sends one batch of a run, with retries (send-with-retries.ts), and splits it in half on
+ * a 413 until the service takes it or a part of one result is refused (docs/design.md,
+ * "Batching and 413"). Used by the run session and by replay alike.
+ */
+export async function deliverBatch(
+  http: HttpClient,
+  runId: string,
+  batch: Batch,
+  policy: RetryPolicy,
+  deadline: Deadline,
+): Promise<BatchDelivery> {
+  const body = JSON.stringify({ results: batch.results });
+  const outcome = await sendWithRetries(
+    http,
+    resultsPath(runId),
+    body,
+    batch.idempotencyKey,
+    policy,
+    deadline,
+  );
+  if (outcome.kind === 'ok') return { delivered: batch.results.length, left: [], failure: undefined };
+  if (outcome.kind !== 'too-large' || batch.results.length < 2) {
+    return { delivered: 0, left: [batch], failure: outcome };
+  }
+  const total: BatchDelivery = { delivered: 0, left: [], failure: undefined };
+  for (const half of splitBatch(batch)) {
+    // A refused key stops the other half too: nothing more goes out with it.
+    if (total.failure?.kind === 'auth') {
+      total.left.push(half);
+      continue;
+    }
+    const part = await deliverBatch(http, runId, half, policy, deadline);
+    total.delivered += part.delivered;
+    total.left.push(...part.left);
+    total.failure ??= part.failure;
+  }
+  return total;
+}
+
+/**
+ * The two halves of a batch the service found too large. Each half is a new body, so it
+ * gets a new key; the keys derive from the batch's key, so a replay that splits the same
+ * batch again sends the same keys and the service recognises a half it already stored.
+ */
+export function splitBatch(batch: Batch): [Batch, Batch] {
+  const middle = Math.ceil(batch.results.length / 2);
+  return [
+    { idempotencyKey: deriveKey(batch.idempotencyKey, 0), results: batch.results.slice(0, middle) },
+    { idempotencyKey: deriveKey(batch.idempotencyKey, 1), results: batch.results.slice(middle) },
+  ];
+}
+
+function deriveKey(parentKey: string, half: number): string {
+  const hex = createHash('sha256').update(`${parentKey}/${half}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}

@@ -83,3 +83,31 @@ describe('testrun replay', () => {
     expect(fs.readdirSync(spoolDir)).toEqual(before);
   }, 60_000);
 });
+
+describe('testrun replay and the service a spool was recorded for', () => {
+  it('sends the key only to TESTRUN_BASE_URL: a spool recorded for another service is skipped with one line', async () => {
+    started = await startTestServer();
+    const { spoolDir, deadUrl } = await spoolFromDeadServer(started.apiKey, 5);
+    const env = { PATH: process.env.PATH, TESTRUN_API_KEY: started.apiKey, TESTRUN_BASE_URL: started.url };
+    const skipped = await runCli(['replay', '--dir', spoolDir], { env });
+    expect(skipped.code).toBe(1);
+    expect(skipped.stderr).toContain(`was recorded for ${deadUrl}, not ${started.url}; it was left in place`);
+    expect(skipped.stderr).toContain('--ignore-recorded-url');
+    expect(skipped.stdout).toContain('0 results delivered from 1 spool files; 5 remain');
+    expect(started.server.requests).toEqual([]);
+
+    const sent = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], { env });
+    expect(sent.code).toBe(0);
+    expect(started.server.store.allResults()).toHaveLength(5);
+  });
+
+  it('needs TESTRUN_BASE_URL, since the key goes nowhere else', async () => {
+    const { spoolDir } = await spoolFromDeadServer('some-key-8812', 2);
+    const { code, stderr } = await runCli(['replay', '--dir', spoolDir], {
+      env: { PATH: process.env.PATH, TESTRUN_API_KEY: 'some-key-8812' },
+    });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^testrun replay: option baseUrl \(TESTRUN_BASE_URL\) is required/);
+    expect(fs.readdirSync(spoolDir)).toHaveLength(1);
+  });
+});

@@ -28,6 +28,8 @@ export function onProcessExit(onExit: (reason: string) => void): () => void {
     for (const signal of SIGNALS) process.off(signal, onSignal);
   };
   process.on('exit', onExitEvent);
-  for (const signal of SIGNALS) process.on(signal, onSignal);
+  // First in line: the framework's own `once` listeners are still counted when ours runs,
+  // so we know whether anyone else will end the process.
+  for (const signal of SIGNALS) process.prependListener(signal, onSignal);
   return dispose;
 }

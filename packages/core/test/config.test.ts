@@ -138,6 +138,10 @@ describe('resolveConfig', () => {
 
   it('suggests the right spelling of an unknown option', () => {
     expect(problems({ batchsize: 10 })).toEqual([expect.stringContaining('did you mean "batchSize"?')]);
+    expect(problems({ flushTimout: 10 })).toEqual([
+      'flushTimout: unknown option "flushTimout"; did you mean "flushTimeout"?',
+    ]);
+    expect(problems({ concurency: 2 })[0]).toContain('did you mean "concurrency"?');
     expect(problems({ colour: 'red' })[0]).toContain('Known options: apiKey, baseUrl');
   });
 

@@ -2,6 +2,7 @@
 // core directly, and to spawn a real Vitest or Jest run on a fixture project.
 export * from './cli.js';
 export { FRAMEWORKS, type Framework, identities, PASSING_RESULTS } from './frameworks.js';
+export * from './node-script.js';
 export {
   type ExpectedResult,
   PARITY_REPORTER_OPTIONS,

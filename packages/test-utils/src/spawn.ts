@@ -1,4 +1,4 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -19,6 +19,10 @@ export const fixtures = {
   streaming: path.join(FIXTURES_DIR, 'streaming'),
   /** Vitest only: a passing test that leaves an unhandled error behind. */
   unhandledError: path.join(FIXTURES_DIR, 'unhandled-error'),
+  /** A fast file, and a slow one still running when a test cancels the job. */
+  cancelled: path.join(FIXTURES_DIR, 'cancelled'),
+  /** Jest only: a passing file, then one whose test calls process.exit(). */
+  exits: path.join(FIXTURES_DIR, 'exits'),
 } as const;
 
 /**
@@ -52,10 +56,14 @@ export interface RunOptions {
   bin?: string;
   /** The Node binary that runs the framework; this process's Node by default. */
   nodePath?: string;
+  /** Called with the process once started, e.g. to send it a signal. */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 export interface RunOutcome {
   code: number | null;
+  /** The signal that ended the process, if one did. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
   durationMs: number;
@@ -210,7 +218,7 @@ export function frameworkBin(packageName: string, fromDir?: string): string {
   return path.join(path.dirname(manifestPath), relative);
 }
 
-type SpawnOptions = Omit<RunOptions, 'args' | 'withoutReporter' | 'bin'>;
+type SpawnOptions = Omit<RunOptions, 'args' | 'withoutReporter' | 'bin' | 'onSpawn'>;
 
 /** The one place a framework process starts: `script` run by Node in a clean environment. */
 function spawnNode(
@@ -285,9 +293,14 @@ function startWatching(script: string, args: string[], options: SpawnOptions): W
   };
 }
 
-function runNode(script: string, args: string[], options: SpawnOptions): Promise<RunOutcome> {
-  const { cwd, env = {}, nodePath, timeoutMs } = options;
-  return runProcess(nodePath ?? process.execPath, [script, ...args], { cwd, env: cleanEnv(env), timeoutMs });
+function runNode(script: string, args: string[], options: SpawnOptions & Pick<RunOptions, 'onSpawn'>) {
+  const { cwd, env = {}, nodePath, timeoutMs, onSpawn } = options;
+  return runProcess(nodePath ?? process.execPath, [script, ...args], {
+    cwd,
+    env: cleanEnv(env),
+    timeoutMs,
+    onSpawn,
+  });
 }
 
 /**
@@ -301,11 +314,18 @@ export function runProcess(
     cwd,
     env = process.env,
     timeoutMs = RUN_TIMEOUT_MS,
-  }: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+    onSpawn,
+  }: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+    onSpawn?: (child: ChildProcess) => void;
+  } = {},
 ): Promise<RunOutcome> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -325,9 +345,9 @@ export function runProcess(
       clearTimeout(timer);
       reject(error);
     });
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, durationMs: Math.round(performance.now() - started) });
+      resolve({ code, signal, stdout, stderr, durationMs: Math.round(performance.now() - started) });
     });
   });
 }

@@ -73,7 +73,9 @@ describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run }) =
     const outcome = await run({ cwd: fixtures.passing, env: envFor(server) });
     const submits = server.server.requests.filter((r) => r.route === 'submitResults');
     expect(submits[0]!.status).toBe(429);
-    expect(submits[1]!.at - submits[0]!.at).toBeGreaterThanOrEqual(1000);
+    // The retry of that body (the same key): another file's batch may go out in between on a busy machine.
+    const retry = submits.slice(1).find((r) => r.idempotencyKey === submits[0]!.idempotencyKey);
+    expect(retry!.at - submits[0]!.at).toBeGreaterThanOrEqual(1000);
     expect(storedOnce(server)).toEqual(identities(PASSING_RESULTS));
     expect(outcome.code).toBe(0);
   });

@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { OPTION_SPECS, type OptionSpec } from '../src/option-specs.js';
+
+// The README's options table is written from OPTION_SPECS; this holds the two together.
+const README = new URL('../../../README.md', import.meta.url);
+
+/** The cells of each row of the table under "## Options", header and rule left out. */
+function readmeRows(): string[][] {
+  const text = fs.readFileSync(README, 'utf8');
+  const section = text.slice(text.indexOf('## Options'));
+  const table = section.slice(section.indexOf('| Option')).split('\n\n')[0]!;
+  return table
+    .split('\n')
+    .slice(2)
+    .map((line) =>
+      line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+}
+
+function specRow(name: string, spec: OptionSpec): string[] {
+  const env = spec.env ? [`\`${spec.env}\``, spec.envNote].filter(Boolean).join(' ') : '—';
+  return [`\`${name}\``, env, spec.defaultText, spec.doc];
+}
+
+describe("the README's options table", () => {
+  it('lists every option, in order, with the environment variable, default and meaning of its spec', () => {
+    const expected = Object.entries(OPTION_SPECS).map(([name, spec]) => specRow(name, spec));
+    expect(readmeRows()).toEqual(expected);
+  });
+});

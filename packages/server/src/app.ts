@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { toApiError } from './error-handler.js';
 import { errorBody } from './errors.js';
-import { type FaultSwitch, registerFaults } from './hooks/faults.js';
 import { registerGuards } from './hooks/guards.js';
+import { type FaultSwitch, registerFaultInjection } from './hooks/inject-faults.js';
 import { registerJsonBody } from './hooks/json-body.js';
-import { registerRequestLog } from './hooks/request-log.js';
+import { registerRequestRecording } from './hooks/record-requests.js';
 import type { Ledger } from './ledger.js';
 import type { ResolvedOptions } from './options.js';
 import type { RequestLog } from './request-log.js';
@@ -40,10 +40,10 @@ export function buildApp({ options, ledger, log, faults, closing }: AppParts): F
     },
   });
 
-  registerRequestLog(app, log, options.apiKeys);
+  registerRequestRecording(app, log, options.apiKeys);
   registerGuards(app, options.apiKeys);
   registerJsonBody(app);
-  registerFaults(app, faults, closing);
+  registerFaultInjection(app, faults, closing);
 
   registerCreateRun(app, ledger);
   registerSubmitResults(app, ledger, options);

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
-import type { FaultHook } from './faults.js';
+import type { FaultHook } from './fault-hook.js';
 import { Ledger } from './ledger.js';
 import { resolveOptions, type ServerOptions } from './options.js';
 import { RequestLog, type RequestRecord } from './request-log.js';

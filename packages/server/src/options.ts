@@ -1,4 +1,4 @@
-import type { FaultHook } from './faults.js';
+import type { FaultHook } from './fault-hook.js';
 
 export interface ServerOptions {
   /** Accepted bearer keys. Default: [DEFAULT_API_KEY]. */

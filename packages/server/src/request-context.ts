@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import type { FaultRoute } from './faults.js';
 import type { RequestRecord } from './request-log.js';
+import type { RouteName } from './routes/paths.js';
 
 /** What the server's hooks learn about a request while it passes through them. */
 export interface RequestContext {
   record: RequestRecord;
-  route: FaultRoute;
+  route: RouteName;
   /** 0-based count of earlier requests to the same route. */
   n: number;
   /** Set by a `drop: 'after'` fault: handle the request, then destroy the socket. */

@@ -1,11 +1,11 @@
-import type { FaultRoute } from './faults.js';
+import type { RouteName } from './routes/paths.js';
 
 /** One request as the server received it. The API key itself is never recorded. */
 export interface RequestRecord {
   method: string;
   /** Path without the query string. */
   path: string;
-  route: FaultRoute;
+  route: RouteName;
   /** The status answered; 'dropped' when the socket was destroyed instead; 'pending' until then. */
   status: number | 'dropped' | 'pending';
   /** When the request arrived, ms since the epoch. */
@@ -20,7 +20,7 @@ export interface RequestRecord {
 
 export class RequestLog {
   readonly records: RequestRecord[] = [];
-  readonly #countByRoute = new Map<FaultRoute, number>();
+  readonly #countByRoute = new Map<RouteName, number>();
 
   /** Records a new request and returns it with the number of earlier requests to its route. */
   add(record: RequestRecord): { record: RequestRecord; n: number } {

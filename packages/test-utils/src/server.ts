@@ -3,7 +3,7 @@ import {
   createServer,
   type FaultAction,
   type FaultHook,
-  type FaultRoute,
+  type RouteName,
   type ServerOptions,
   type TestrunServer,
 } from '@testrun/server';
@@ -61,7 +61,7 @@ export interface SeededFaultsOptions {
   /** Probabilities in [0, 1] per request; their sum must not exceed 1. */
   rates: { status5xx?: number; drop?: number };
   /** Routes that get faults. Default: the two writes, createRun and submitResults. */
-  routes?: FaultRoute[];
+  routes?: RouteName[];
 }
 
 const serverErrors = [500, 502, 503, 504] as const;

@@ -1,13 +1,13 @@
 import { html } from '../html.js';
 import type { StoredResult } from '../model.js';
-import type { RunSummary } from '../summary.js';
+import type { RunWithCounts } from '../run-counts.js';
 import { layout } from './layout.js';
 import { renderTags } from './tags.js';
 import { readableTime } from './time.js';
 
 /** GET /runs/{id} : one run's results, optionally only those with one status. */
 export function renderRunPage(
-  run: RunSummary,
+  run: RunWithCounts,
   results: readonly StoredResult[],
   statuses: readonly string[],
   statusFilter: string | undefined,

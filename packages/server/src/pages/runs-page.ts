@@ -1,11 +1,11 @@
 import { html } from '../html.js';
-import type { RunSummary } from '../summary.js';
+import type { RunWithCounts } from '../run-counts.js';
 import { layout } from './layout.js';
 import { renderTags } from './tags.js';
 import { readableTime } from './time.js';
 
 /** GET / : every run, newest first, with its counts by status. */
-export function renderRunsPage(runs: readonly RunSummary[], statuses: readonly string[]): string {
+export function renderRunsPage(runs: readonly RunWithCounts[], statuses: readonly string[]): string {
   const content =
     runs.length === 0
       ? html`<p>No runs yet. Point a reporter at this server and run your tests.</p>`

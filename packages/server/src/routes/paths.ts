@@ -1,4 +1,5 @@
-import type { FaultRoute } from '../faults.js';
+/** Which of the server's routes a request matched. 'read' is the GET API; pages and unknown paths are 'other'. */
+export type RouteName = 'createRun' | 'submitResults' | 'read' | 'other';
 
 const API_PREFIX = '/api/';
 
@@ -11,7 +12,7 @@ export const paths = {
 } as const;
 
 /** Classifies a request by the route it matched (undefined when none did). */
-export function classifyRoute(method: string, routeUrl: string | undefined): FaultRoute {
+export function classifyRoute(method: string, routeUrl: string | undefined): RouteName {
   if (method === 'POST' && routeUrl === paths.runs) return 'createRun';
   if (method === 'POST' && routeUrl === paths.runResults) return 'submitResults';
   if ((method === 'GET' || method === 'HEAD') && routeUrl?.startsWith(API_PREFIX)) return 'read';

@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { runNotFound } from '../errors.js';
 import type { Ledger } from '../ledger.js';
-import { summarizeRun, summarizeRuns } from '../summary.js';
+import { countRun, countRuns } from '../run-counts.js';
 import { paths } from './paths.js';
 
 /** The read endpoints for people and tests: runs newest first with counts, one run, its results. */
 export function registerReadApi(app: FastifyInstance, ledger: Ledger, statuses: readonly string[]): void {
   const { store } = ledger;
 
-  app.get(paths.runs, async () => summarizeRuns(store, statuses));
+  app.get(paths.runs, async () => countRuns(store, statuses));
 
   app.get<{ Params: { id: string } }>(paths.run, async (request) => {
     const run = store.run(request.params.id);
     if (!run) throw runNotFound(request.params.id);
-    return summarizeRun(run, store.results(run.id), statuses);
+    return countRun(run, store.results(run.id), statuses);
   });
 
   app.get<{ Params: { id: string } }>(paths.runResults, async (request) => {

@@ -2,18 +2,18 @@ import type { StoredResult, StoredRun } from './model.js';
 import type { Store } from './store.js';
 
 /** A run with what its results add up to. */
-export interface RunSummary extends StoredRun {
+export interface RunWithCounts extends StoredRun {
   /** Results by status: every allowed status (0 when none), plus any other stored status. */
   counts: Record<string, number>;
   total: number;
   totalDuration: number;
 }
 
-export function summarizeRun(
+export function countRun(
   run: StoredRun,
   results: readonly StoredResult[],
   statuses: readonly string[],
-): RunSummary {
+): RunWithCounts {
   const counts: Record<string, number> = Object.fromEntries(statuses.map((status) => [status, 0]));
   let totalDuration = 0;
   for (const result of results) {
@@ -24,9 +24,9 @@ export function summarizeRun(
 }
 
 /** Every run, newest first, summarized. */
-export function summarizeRuns(store: Store, statuses: readonly string[]): RunSummary[] {
+export function countRuns(store: Store, statuses: readonly string[]): RunWithCounts[] {
   return store
     .runs()
     .reverse()
-    .map((run) => summarizeRun(run, store.results(run.id), statuses));
+    .map((run) => countRun(run, store.results(run.id), statuses));
 }

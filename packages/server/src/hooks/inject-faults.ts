@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../errors.js';
-import type { FaultAction, FaultHook, FaultRequest } from '../faults.js';
+import type { FaultAction, FaultHook, FaultRequest } from '../fault-hook.js';
 import { type RequestContext, requestContext } from '../request-context.js';
 import { pathOf } from '../routes/paths.js';
 
@@ -17,7 +17,11 @@ export interface FaultSwitch {
  * client that times out and retries is served by the retry, and the late original
  * is then replayed the stored answer instead of storing twice.
  */
-export function registerFaults(app: FastifyInstance, faults: FaultSwitch, closing: AbortSignal): void {
+export function registerFaultInjection(
+  app: FastifyInstance,
+  faults: FaultSwitch,
+  closing: AbortSignal,
+): void {
   app.addHook('preValidation', async (request, reply) => {
     const hook = faults.current;
     if (!hook) return;

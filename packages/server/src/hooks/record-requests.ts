@@ -8,7 +8,7 @@ import { classifyRoute, pathOf } from '../routes/paths.js';
  * Records every request in the log as it arrives, and its status as it is answered.
  * Registered before every other hook, so even rejected requests are recorded.
  */
-export function registerRequestLog(
+export function registerRequestRecording(
   app: FastifyInstance,
   log: RequestLog,
   apiKeys: ReadonlySet<string>,

@@ -1,10 +1,9 @@
-/** Which of the server's routes a request matched. 'read' is the GET API; pages and unknown paths are 'other'. */
-export type FaultRoute = 'createRun' | 'submitResults' | 'read' | 'other';
+import type { RouteName } from './routes/paths.js';
 
 export interface FaultRequest {
   method: string;
   path: string;
-  route: FaultRoute;
+  route: RouteName;
   runId?: string;
   /** 0-based count of earlier requests to the same route. */
   n: number;

@@ -24,3 +24,25 @@ export function resolveCliConfig(options: TestrunOptions, output: Output): Resol
       return undefined;
   }
 }
+
+/** The TLS options as flags; each falls back to its environment variable, as in the reporters. */
+export const TLS_FLAGS = {
+  ca: { type: 'string' },
+  'client-cert': { type: 'string' },
+  'client-key': { type: 'string' },
+} as const;
+
+/** The TLS flags' lines of a usage text whose descriptions start at `column`. */
+export function tlsUsage(column: number): string {
+  return [
+    ['--ca <pem>', 'a private CA to trust (default: TESTRUN_CA_CERT)'],
+    ['--client-cert <pem>', 'client certificate for mutual TLS (TESTRUN_CLIENT_CERT)'],
+    ['--client-key <pem>', 'its private key (TESTRUN_CLIENT_KEY)'],
+  ]
+    .map(([flag, what]) => `  ${flag!.padEnd(column - 2)}${what}`)
+    .join('\n');
+}
+
+export function tlsOptions(values: { ca?: string; 'client-cert'?: string; 'client-key'?: string }) {
+  return { ca: values.ca, clientCert: values['client-cert'], clientKey: values['client-key'] };
+}

@@ -9,15 +9,20 @@ import {
 } from './option-specs.js';
 import { defaultProject } from './project-name.js';
 import { checkBaseUrl, checkProxyVariables } from './service-address.js';
+import { readTlsMaterial, type TlsMaterial } from './tls-material.js';
 import type { CanonicalStatus, TestrunOptions } from './types.js';
 
 /** Options that have no default: absent unless given. */
-type WithoutDefault = 'runId' | 'runIdPath' | 'mapResult';
+type WithoutDefault = 'runId' | 'runIdPath' | 'mapResult' | 'ca' | 'clientCert' | 'clientKey';
 
 /** Options after merging reporter options > environment > defaults, all checked. */
 export type ResolvedConfig = Required<Omit<TestrunOptions, WithoutDefault | 'statusMap'>> & {
   [K in WithoutDefault]: TestrunOptions[K] | undefined;
-} & { statusMap: Record<CanonicalStatus, string> };
+} & {
+  statusMap: Record<CanonicalStatus, string>;
+  /** The PEM text `ca`, `clientCert` and `clientKey` name, read and checked. */
+  tls: TlsMaterial | undefined;
+};
 
 export type ConfigResolution =
   | { state: 'enabled'; config: ResolvedConfig }
@@ -67,6 +72,7 @@ export function resolveConfig({
       config.baseUrl = checkBaseUrl(baseUrl, config.allowInsecureHttp, errors) ?? '';
     }
     checkProxyVariables(env, errors);
+    config.tls = readTlsMaterial(config, rootDir, env, errors);
   }
 
   if (errors.length > 0) return { state: 'invalid', errors, failOnError: config.failOnError };

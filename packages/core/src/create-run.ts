@@ -6,7 +6,8 @@ import { type RetryPolicy, type SendOutcome, sendWithRetries } from './send-with
 import type { RunPayload } from './spool.js';
 
 export type CreateRunOutcome =
-  | { kind: 'ok'; runId: string }
+  /** `pageUrl`: the run's page, when the answer links one (see runPageUrl). */
+  | { kind: 'ok'; runId: string; pageUrl: string | undefined }
   | Exclude<SendOutcome, { kind: 'ok' }>
   /** Created, but the answer did not say which id the run has. */
   | { kind: 'no-id'; error: RunIdError };
@@ -33,7 +34,26 @@ export async function createRun(
   if (runId === undefined) {
     return { kind: 'no-id', error: new RunIdError(response.status, response.body, policy.runIdPath) };
   }
-  return { kind: 'ok', runId };
+  return { kind: 'ok', runId, pageUrl: runPageUrl(response.headers.link, http.baseUrl) };
+}
+
+/**
+ * A service that has a page per run says where with `Link: <url>; rel="alternate";
+ * type="text/html"` on create-run (the local server does); a service that does not is
+ * given no made-up link.
+ */
+export function runPageUrl(link: string | undefined, baseUrl: string): string | undefined {
+  for (const part of link?.split(/,(?=\s*<)/) ?? []) {
+    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
+    if (!match) continue;
+    const params = match[2]!.toLowerCase();
+    if (!/;\s*rel="?alternate"?/.test(params) || !/;\s*type="?text\/html"?/.test(params)) continue;
+    try {
+      const url = new URL(match[1]!, `${baseUrl}/`);
+      if (url.protocol === 'https:' || url.protocol === 'http:') return url.href;
+    } catch {}
+  }
+  return undefined;
 }
 
 function parseJson(text: string): unknown {

@@ -51,8 +51,8 @@ export async function deliverBatch(
   }
   const total: BatchDelivery = { delivered: 0, left: [], failure: undefined };
   for (const half of splitBatch(batch)) {
-    // A refused key stops the other half too: nothing more goes out with it.
-    if (total.failure?.kind === 'auth') {
+    // A refused key or a failed handshake stops the other half too: it would fail the same way.
+    if (total.failure?.kind === 'auth' || total.failure?.kind === 'tls') {
       total.left.push(half);
       continue;
     }

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'TESTRUN_HTTP'
   /** No answer: the connection failed or timed out. The request may or may not have arrived. */
   | 'TESTRUN_NETWORK'
+  /** The TLS handshake failed: a certificate that does not verify, or a client certificate refused. */
+  | 'TESTRUN_TLS'
   /** Create-run succeeded but its answer did not say which id the run has. */
   | 'TESTRUN_NO_RUN_ID'
   /** A request was retried as often as allowed, or the flush deadline came first. */
@@ -68,6 +70,21 @@ export class NetworkError extends TestrunError {
   constructor(message: string, cause?: unknown) {
     super('TESTRUN_NETWORK', message, { cause });
     this.name = 'NetworkError';
+  }
+}
+
+/**
+ * The TLS handshake failed. Not retried: a certificate that does not verify will not
+ * verify on the next attempt either. The message says what to do.
+ */
+export class TlsError extends TestrunError {
+  /** The TLS error's own code, e.g. UNABLE_TO_VERIFY_LEAF_SIGNATURE. */
+  readonly tlsCode: string;
+
+  constructor(message: string, tlsCode: string, cause?: unknown) {
+    super('TESTRUN_TLS', message, { cause });
+    this.name = 'TlsError';
+    this.tlsCode = tlsCode;
   }
 }
 

@@ -1,6 +1,9 @@
 import type { Dispatcher } from 'undici';
-import { NetworkError } from './errors.js';
+import { NetworkError, TlsError } from './errors.js';
 import { redact, secretPattern } from './redact.js';
+import { TlsAlerts } from './tls-alerts.js';
+import { describeTlsFailure } from './tls-failure.js';
+import type { TlsMaterial } from './tls-material.js';
 
 export interface HttpResponse {
   status: number;
@@ -13,6 +16,8 @@ export interface HttpClientInit {
   apiKey: string;
   userAgent: string;
   env: NodeJS.ProcessEnv;
+  /** A private CA and a client certificate, when the options name them. */
+  tls?: TlsMaterial | undefined;
   /** Called once per attempt, for debug logging. Never sees the API key. */
   onAttempt?: (line: string) => void;
 }
@@ -38,11 +43,12 @@ export class HttpClient {
   private readonly undici: Promise<Undici>;
   private readonly headers: Record<string, string>;
   private readonly keyPattern: RegExp | undefined;
+  private readonly tlsAlerts = new TlsAlerts();
 
   constructor(private readonly init: HttpClientInit) {
     this.baseUrl = init.baseUrl;
     this.keyPattern = secretPattern([init.apiKey]);
-    this.undici = loadUndici(init.env);
+    this.undici = loadUndici(init.env, init.tls, this.tlsAlerts);
     // Nothing may reject unheard before the first request: Vitest fails a run on that.
     this.undici.catch(() => {});
     this.headers = {
@@ -81,6 +87,12 @@ export class HttpClient {
       this.log(`POST ${url} → ${response.statusCode} in ${elapsed(started)}`);
       return { status: response.statusCode, headers: flatten(response.headers), body: text };
     } catch (error) {
+      const tlsCode = this.tlsAlerts.alertBehind(error) ?? errorCode(error);
+      const tlsProblem = !attempt.signal.aborted && tlsCode ? describeTlsFailure(tlsCode) : undefined;
+      if (tlsProblem) {
+        this.log(`POST ${url} failed after ${elapsed(started)}: ${tlsCode}`);
+        throw new TlsError(`POST ${url} failed: ${tlsProblem}`, tlsCode!, error);
+      }
       const reason = attempt.signal.aborted
         ? options.signal.aborted
           ? 'stopped at the flush deadline'
@@ -113,9 +125,20 @@ interface Undici {
 }
 
 /** One keep-alive pool per session; through the proxy named in the environment, if any. */
-async function loadUndici(env: NodeJS.ProcessEnv): Promise<Undici> {
-  const { Agent, EnvHttpProxyAgent, request } = await import('undici');
-  const options = { keepAliveTimeout: 10_000, connections: 16 };
+async function loadUndici(
+  env: NodeJS.ProcessEnv,
+  tls: TlsMaterial | undefined,
+  alerts: TlsAlerts,
+): Promise<Undici> {
+  const { Agent, EnvHttpProxyAgent, buildConnector, request } = await import('undici');
+  // `connect` makes a direct connection; `requestTls` is the TLS of the service through a
+  // proxy tunnel (there undici makes the connection, so a TLS 1.3 alert stays "other side closed").
+  const options = {
+    keepAliveTimeout: 10_000,
+    connections: 16,
+    connect: alerts.connector(buildConnector, { ...tls }),
+    requestTls: tls,
+  };
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
   if (!httpProxy && !httpsProxy) return { request, dispatcher: new Agent(options) };
@@ -138,9 +161,19 @@ function flatten(headers: Record<string, string | string[] | undefined>): Record
 
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const code = (error as { code?: string }).code ?? cause?.code;
+  const code = errorCode(error);
   return code ? `${code} (${error.message})` : error.message;
+}
+
+/** The system or OpenSSL code of a failed request, on the error or its cause. */
+function errorCode(error: unknown): string | undefined {
+  const own = (error as { code?: unknown }).code;
+  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+  const code =
+    typeof own === 'string' && own.startsWith('UND_ERR') && typeof cause === 'string'
+      ? cause
+      : (own ?? cause);
+  return typeof code === 'string' ? code : undefined;
 }
 
 function elapsed(started: number): string {

@@ -186,6 +186,24 @@ export const OPTION_SPECS = {
     defaultText: '`false`',
     doc: 'Allow `http://` to a host that is not this machine.',
   },
+  ca: {
+    kind: 'string',
+    env: 'TESTRUN_CA_CERT',
+    defaultText: "Node's CAs and `NODE_EXTRA_CA_CERTS`",
+    doc: "A private CA to trust besides Node's: a PEM file's path or the PEM text.",
+  },
+  clientCert: {
+    kind: 'string',
+    env: 'TESTRUN_CLIENT_CERT',
+    defaultText: 'none',
+    doc: 'Client certificate (PEM file) for a service that requires mutual TLS; with `clientKey`.',
+  },
+  clientKey: {
+    kind: 'string',
+    env: 'TESTRUN_CLIENT_KEY',
+    defaultText: 'none',
+    doc: "The client certificate's private key (unencrypted PEM file). Never printed or spooled.",
+  },
   projectLabel: {
     kind: 'choice',
     values: ['auto', 'always', 'never'],
@@ -202,3 +220,12 @@ export const OPTION_SPECS = {
 } as const satisfies Record<OptionName, OptionSpec>;
 
 export const OPTION_NAMES = Object.keys(OPTION_SPECS) as OptionName[];
+
+/** The rows of the README's options table (Option, Env, Default, Meaning), as its cells read. */
+export function optionsTableRows(): string[][] {
+  return OPTION_NAMES.map((name) => {
+    const spec: OptionSpec = OPTION_SPECS[name];
+    const env = spec.env ? [`\`${spec.env}\``, spec.envNote].filter(Boolean).join(' ') : '—';
+    return [`\`${name}\``, env, spec.defaultText, spec.doc];
+  });
+}

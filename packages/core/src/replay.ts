@@ -4,6 +4,7 @@ import { type Batch, deliverBatch } from './deliver-batch.js';
 import { HttpClient } from './http-client.js';
 import { OPTION_SPECS } from './option-specs.js';
 import { type ClaimedSpool, claimSpool, releaseSpool } from './spool.js';
+import type { TlsMaterial } from './tls-material.js';
 
 export interface ReplayInit {
   dir: string;
@@ -13,6 +14,8 @@ export interface ReplayInit {
   /** Also send files recorded for another service to `baseUrl`; without it they are skipped. */
   ignoreRecordedUrl?: boolean;
   runIdPath?: string;
+  /** A private CA and a client certificate (the `ca`, `clientCert` and `clientKey` options). */
+  tls?: TlsMaterial | undefined;
   /** The whole replay ends within this; what is not sent by then stays in the spool. */
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
@@ -49,6 +52,7 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
     apiKey: init.apiKey,
     userAgent: init.userAgent,
     env: init.env ?? process.env,
+    tls: init.tls,
   });
   const { claimed, unreadable } = claimSpool(init.dir);
   const summary: ReplaySummary = { files: claimed.length, delivered: 0, remaining: 0, errors: [] };

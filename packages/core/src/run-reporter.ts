@@ -16,7 +16,6 @@ import {
   withProjectLabel,
 } from './result-name.js';
 import { RunSession } from './run-session.js';
-import { isLoopback } from './service-address.js';
 import { formatSummary, replayCommand } from './summary.js';
 import type { DeliverySummary, FileReport, RawResult, ResultInfo, TestResult } from './types.js';
 import { userAgent } from './version.js';
@@ -177,7 +176,7 @@ export class RunReporter {
   private async finish(session: RunSession, config: ResolvedConfig, notes: readonly string[]) {
     try {
       const summary = await session.finish();
-      this.logger.line(formatSummary(summary, notes, localPageUrl(config.baseUrl, summary.runId)));
+      this.logger.line(formatSummary(summary, notes));
       const undelivered = this.added - summary.delivered;
       if (config.failOnError && (undelivered > 0 || summary.runId === undefined)) {
         this.lastError = new TestrunError(
@@ -247,6 +246,7 @@ export class RunReporter {
       apiKey: config.apiKey,
       userAgent: userAgent(`${name}/${version}`),
       env,
+      tls: config.tls,
       onAttempt: config.debug ? (line) => this.logger.line(line) : undefined,
     });
     return new RunSession({
@@ -285,10 +285,4 @@ export class RunReporter {
       this.logger.line(`internal error, results may be incomplete: ${(error as Error).message}`);
     }
   }
-}
-
-/** The local server (`testrun serve`) has a page per run; a remote service's pages are unknown to us. */
-function localPageUrl(baseUrl: string, runId: string | undefined): string | undefined {
-  if (!runId || !isLoopback(new URL(baseUrl).hostname)) return undefined;
-  return `${baseUrl}/runs/${encodeURIComponent(runId)}`;
 }

@@ -44,7 +44,9 @@ export class RunSession {
   private run: RunPayload;
   private runIdPromise: Promise<string | undefined> | undefined;
   private runId: string | undefined;
-  private refused = false;
+  private pageUrl: string | undefined;
+  /** Set when the key was refused or TLS failed: nothing more is sent. */
+  private stopped = false;
   private finishing: Promise<DeliverySummary> | undefined;
   private readonly errors: string[] = [];
   private readonly counts = { delivered: 0, spooled: 0, failed: 0 };
@@ -144,6 +146,7 @@ export class RunSession {
       requests: this.http.requests,
       durationMs: Math.round(performance.now() - started),
       spoolFile: this.spool.path,
+      pageUrl: this.pageUrl,
       errors: [...this.errors],
     };
   }
@@ -186,7 +189,7 @@ export class RunSession {
   private async deliver(batch: Batch): Promise<void> {
     const runId = await this.runIdPromise;
     if (!this.pending.has(batch)) return;
-    if (runId === undefined || this.refused || this.deadline.passed) {
+    if (runId === undefined || this.stopped || this.deadline.passed) {
       this.spoolBatch(batch);
       return;
     }
@@ -211,7 +214,10 @@ export class RunSession {
       const moreTags = await this.init.moreTags?.catch(() => []);
       if (moreTags?.length) this.run = { ...this.run, tags: [...new Set([...this.run.tags, ...moreTags])] };
       const outcome = await createRun(this.http, this.run, this.createKey, this.config, this.deadline);
-      if (outcome.kind === 'ok') return outcome.runId;
+      if (outcome.kind === 'ok') {
+        this.pageUrl = outcome.pageUrl;
+        return outcome.runId;
+      }
       this.handleFailure(outcome);
     } catch (error) {
       this.fail(`the run could not be created: ${(error as Error).message}`);
@@ -220,14 +226,14 @@ export class RunSession {
   }
 
   private handleFailure(failure: SendFailure | { kind: 'no-id'; error: Error }): void {
-    if (this.refused) return;
-    if (failure.kind === 'auth') {
-      this.refused = true;
-      // Stops every request in flight or waiting to retry: nothing more goes out with a refused key.
+    if (this.stopped) return;
+    if (failure.kind === 'auth' || failure.kind === 'tls') {
+      this.stopped = true;
+      // Stops every request in flight or waiting to retry: with a refused key or a failed
+      // handshake, every further request would fail the same way.
       this.deadline.expire();
-      this.fail(
-        `the service refused the API key: ${failure.error.message}. Nothing more is sent in this run.`,
-      );
+      const what = failure.kind === 'auth' ? 'the service refused the API key: ' : '';
+      this.fail(`${what}${failure.error.message}. Nothing more is sent in this run.`);
       return;
     }
     this.fail(failure.error.message);

@@ -1,6 +1,6 @@
 import { backoffDelay, isRetryable, parseRetryAfter } from './backoff.js';
 import type { Deadline } from './deadline.js';
-import { HttpError, NetworkError, TestrunError } from './errors.js';
+import { HttpError, NetworkError, TestrunError, TlsError } from './errors.js';
 import type { HttpClient, HttpResponse } from './http-client.js';
 
 /** How one POST ended, after every retry it was allowed. */
@@ -10,6 +10,8 @@ export type SendOutcome =
   | { kind: 'too-large'; error: HttpError }
   /** 401/403: the key is refused; nothing more should be sent. */
   | { kind: 'auth'; error: HttpError }
+  /** The TLS handshake failed: nothing will get through until the certificates change. */
+  | { kind: 'tls'; error: TlsError }
   /** Any other 4xx: sending the same body again will not help. */
   | { kind: 'rejected'; error: HttpError }
   /** Retries used up, or the flush deadline came first. */
@@ -53,6 +55,7 @@ export async function sendWithRetries(
       failure = refusal;
       waitMs = parseRetryAfter(response.headers['retry-after']);
     } catch (error) {
+      if (error instanceof TlsError) return { kind: 'tls', error };
       if (!(error instanceof NetworkError)) throw error;
       failure = error;
     }

@@ -3,16 +3,12 @@ import { OPTION_SPECS } from './option-specs.js';
 import type { DeliverySummary } from './types.js';
 
 /** The one line a user sees at the end of a run. */
-export function formatSummary(
-  summary: DeliverySummary,
-  notes: readonly string[] = [],
-  pageUrl?: string,
-): string {
+export function formatSummary(summary: DeliverySummary, notes: readonly string[] = []): string {
   const parts = [
     `${count(summary.delivered)} ${summary.delivered === 1 ? 'result' : 'results'} → run ${summary.runId ?? '(not created)'}`,
     `(${count(summary.requests)} ${summary.requests === 1 ? 'request' : 'requests'}, ${(summary.durationMs / 1000).toFixed(2)} s)`,
   ];
-  if (pageUrl && summary.runId) parts.push(pageUrl);
+  if (summary.pageUrl && summary.runId) parts.push(summary.pageUrl);
   let line = parts.join(' ');
   if (summary.spooled > 0 && summary.spoolFile) {
     line += `; ${count(summary.spooled)} spooled to ${summary.spoolFile}: send them with \`${replayCommand(summary.spoolFile)}\``;

@@ -86,6 +86,12 @@ export interface TestrunOptions {
   durationUnit?: DurationUnit;
   runIdPath?: string;
   allowInsecureHttp?: boolean;
+  /** A CA to trust besides Node's: a PEM file's path, or the PEM text. */
+  ca?: string;
+  /** Path of the client certificate (PEM) for mutual TLS; with `clientKey`. */
+  clientCert?: string;
+  /** Path of the client certificate's private key (unencrypted PEM). */
+  clientKey?: string;
   projectLabel?: ProjectLabel;
   mapResult?: (result: TestResult, info: ResultInfo) => TestResult | null | undefined;
 }
@@ -103,6 +109,8 @@ export interface DeliverySummary {
   requests: number;
   durationMs: number;
   spoolFile: string | undefined;
+  /** The run's page, when the service says it has one (a `Link` header on create-run). */
+  pageUrl: string | undefined;
   /** One line per distinct problem, already printed once. */
   errors: string[];
 }

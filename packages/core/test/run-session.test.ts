@@ -127,6 +127,21 @@ describe('RunSession against the local server', () => {
     ]);
   });
 
+  it('prints no page link when the service does not say it has one, even on this machine', async () => {
+    const { url, apiKey } = await start({
+      faults: (request) =>
+        request.route === 'createRun' ? { status: 201, body: { id: 'run-without-a-page' } } : undefined,
+    });
+    const { reporter, lines } = createReporter(url, apiKey);
+    reporter.startRun();
+    reporter.addResults(makeResults(1));
+    await reporter.endRun();
+    expect(lines.at(-1)).toMatch(
+      /^testrun: \d+ results? → run run-without-a-page \(\d+ requests, \d+\.\d\d s\)/,
+    );
+    expect(lines.at(-1)).not.toContain('http');
+  });
+
   it('stays off with one line and sends nothing when options are invalid', async () => {
     const { server, url, apiKey } = await start();
     const { reporter, lines } = createReporter(url, apiKey, { batchSize: -3 } as never);

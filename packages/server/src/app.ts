@@ -6,7 +6,7 @@ import { type FaultSwitch, registerFaultInjection } from './hooks/inject-faults.
 import { registerJsonBody } from './hooks/json-body.js';
 import { registerRequestRecording } from './hooks/record-requests.js';
 import type { Ledger } from './ledger.js';
-import type { ResolvedOptions } from './options.js';
+import type { HttpsOptions, ResolvedOptions } from './options.js';
 import type { RequestLog } from './request-log.js';
 import { registerCreateRun } from './routes/create-run.js';
 import { registerPages } from './routes/pages.js';
@@ -30,6 +30,7 @@ export interface AppParts {
 export function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyInstance {
   const app = Fastify({
     logger: false,
+    ...(options.https ? { https: tlsOptions(options.https) } : {}),
     bodyLimit: options.maxBodyBytes,
     // Without it, close() would wait for idle keep-alive clients to hang up.
     forceCloseConnections: true,
@@ -61,4 +62,8 @@ export function buildApp({ options, ledger, log, faults, closing }: AppParts): F
     reply.code(404).send(errorBody('not_found', `no route for ${request.method} ${pathOf(request.url)}`)),
   );
   return app;
+}
+
+function tlsOptions({ cert, key, clientCa }: HttpsOptions) {
+  return clientCa ? { cert, key, ca: clientCa, requestCert: true, rejectUnauthorized: true } : { cert, key };
 }

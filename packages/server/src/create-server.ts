@@ -38,7 +38,7 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
   };
 
   return {
-    url: baseUrl(app.server.address() as AddressInfo),
+    url: baseUrl(app.server.address() as AddressInfo, options.https ? 'https' : 'http'),
     close: () => {
       closed ??= close();
       return closed;
@@ -51,7 +51,7 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
   };
 }
 
-function baseUrl({ address, family, port }: AddressInfo): string {
+function baseUrl({ address, family, port }: AddressInfo, scheme: 'http' | 'https'): string {
   const host = family === 'IPv6' ? `[${address}]` : address;
-  return `http://${host}:${port}`;
+  return `${scheme}://${host}:${port}`;
 }

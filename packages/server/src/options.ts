@@ -17,6 +17,15 @@ export interface ServerOptions {
   statuses?: string[];
   /** Test hook that can answer, delay or drop any request; see FaultHook. */
   faults?: FaultHook;
+  /** Serve HTTPS with this certificate (PEM text); with `clientCa`, clients must present a certificate it signed. */
+  https?: HttpsOptions;
+}
+
+export interface HttpsOptions {
+  cert: string;
+  key: string;
+  /** Require a client certificate signed by this CA (mutual TLS). */
+  clientCa?: string;
 }
 
 export const DEFAULT_API_KEY = 'testrun-local-key';
@@ -31,6 +40,7 @@ export interface ResolvedOptions {
   maxBodyBytes: number;
   statuses: readonly string[];
   faults: FaultHook | undefined;
+  https: HttpsOptions | undefined;
 }
 
 export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
@@ -47,6 +57,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     maxBodyBytes: requireInteger('maxBodyBytes', options.maxBodyBytes ?? 5 * 1024 * 1024, 1),
     statuses: [...statuses],
     faults: options.faults,
+    https: options.https,
   };
 }
 

@@ -1,5 +1,6 @@
 // Test utilities shared by every package's tests: one place to start a server, to drive
 // core directly, and to spawn a real Vitest or Jest run on a fixture project.
+export * from './certificates.js';
 export * from './cli.js';
 export { FRAMEWORKS, type Framework, identities, PASSING_RESULTS } from './frameworks.js';
 export * from './node-script.js';

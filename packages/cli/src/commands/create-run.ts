@@ -7,7 +7,7 @@ import {
   type ResolvedConfig,
   userAgent,
 } from '@testrun/core';
-import { resolveCliConfig } from '../cli-config.js';
+import { resolveCliConfig, TLS_FLAGS, tlsOptions, tlsUsage } from '../cli-config.js';
 import { defineCommand, type Output, UsageError } from '../command.js';
 
 const usage = `Usage: testrun create-run --framework <name> [options]
@@ -26,6 +26,7 @@ Options:
   --tags <a,b>         comma-separated tags (default: TESTRUN_TAGS); CI tags
                        (ci:, branch:, commit:, build:) are added
   --no-ci-tags         do not add CI tags
+${tlsUsage(23)}
   -h, --help           show this help
 `;
 
@@ -38,6 +39,7 @@ export const createRun = defineCommand({
     framework: { type: 'string' },
     tags: { type: 'string' },
     'no-ci-tags': { type: 'boolean' },
+    ...TLS_FLAGS,
   },
   run: async ({ values, output }) => {
     const framework = values.framework?.trim();
@@ -46,7 +48,10 @@ export const createRun = defineCommand({
       ?.split(',')
       .map((tag) => tag.trim())
       .filter(Boolean);
-    const config = resolveCliConfig({ project: values.project, tags, ciTags: !values['no-ci-tags'] }, output);
+    const config = resolveCliConfig(
+      { project: values.project, tags, ciTags: !values['no-ci-tags'], ...tlsOptions(values) },
+      output,
+    );
     if (!config) return 1;
     const runId = await createRunAndGetId(config, framework, output);
     if (runId === undefined) return 1;
@@ -65,6 +70,7 @@ async function createRunAndGetId(
     apiKey: config.apiKey,
     userAgent: userAgent('cli'),
     env: process.env,
+    tls: config.tls,
   });
   const deadline = new Deadline();
   deadline.start(config.flushTimeout);

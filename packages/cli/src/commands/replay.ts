@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_REPLAY_TIMEOUT_MS, replaySpool, userAgent } from '@testrun/core';
-import { resolveCliConfig } from '../cli-config.js';
+import { resolveCliConfig, TLS_FLAGS, tlsOptions, tlsUsage } from '../cli-config.js';
 import { defineCommand, UsageError } from '../command.js';
 
 const DEFAULT_TIMEOUT_SECONDS = DEFAULT_REPLAY_TIMEOUT_MS / 1000;
@@ -25,6 +25,7 @@ Options:
   --ignore-recorded-url    send every spool file to TESTRUN_BASE_URL, whatever
                            service it was recorded for
   --allow-insecure-http    allow plain http to a host that is not this machine
+${tlsUsage(27)}
   -h, --help               show this help
 `;
 
@@ -37,6 +38,7 @@ export const replay = defineCommand({
     timeout: { type: 'string', default: String(DEFAULT_TIMEOUT_SECONDS) },
     'ignore-recorded-url': { type: 'boolean' },
     'allow-insecure-http': { type: 'boolean' },
+    ...TLS_FLAGS,
   },
   run: async ({ values, output }) => {
     const timeoutSeconds = Number(values.timeout);
@@ -44,7 +46,7 @@ export const replay = defineCommand({
       throw new UsageError(`--timeout must be a number of seconds above 0, got "${values.timeout}"`);
     }
     const config = resolveCliConfig(
-      { spoolDir: values.dir, allowInsecureHttp: values['allow-insecure-http'] },
+      { spoolDir: values.dir, allowInsecureHttp: values['allow-insecure-http'], ...tlsOptions(values) },
       output,
     );
     if (!config) return 1;
@@ -55,6 +57,7 @@ export const replay = defineCommand({
       baseUrl: config.baseUrl,
       ignoreRecordedUrl: values['ignore-recorded-url'],
       runIdPath: config.runIdPath,
+      tls: config.tls,
       timeoutMs: timeoutSeconds * 1000,
       userAgent: userAgent('cli'),
       log: (line) => output.error(line),

@@ -1,5 +1,6 @@
 import { html } from '../html.js';
 import type { StoredResult } from '../model.js';
+import { runPagePath } from '../routes/paths.js';
 import type { RunWithCounts } from '../run-counts.js';
 import { layout } from './layout.js';
 import { renderTags } from './tags.js';
@@ -14,7 +15,7 @@ export function renderRunPage(
 ): string {
   const shown =
     statusFilter === undefined ? results : results.filter((result) => result.status === statusFilter);
-  const runPath = `/runs/${encodeURIComponent(run.id)}`;
+  const runPath = runPagePath(run.id);
   const filterLink = (label: string, href: string, current: boolean) =>
     html`<a href="${href}" class="${current ? 'current' : ''}">${label}</a>`;
 

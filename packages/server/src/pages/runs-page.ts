@@ -1,4 +1,5 @@
 import { html } from '../html.js';
+import { runPagePath } from '../routes/paths.js';
 import type { RunWithCounts } from '../run-counts.js';
 import { layout } from './layout.js';
 import { renderTags } from './tags.js';
@@ -17,7 +18,7 @@ export function renderRunsPage(runs: readonly RunWithCounts[], statuses: readonl
 ${runs.map(
   (run) => html`<tr>
 <td class="nowrap">${readableTime(run.createdAt)}</td>
-<td><a href="/runs/${encodeURIComponent(run.id)}">${run.project}</a></td>
+<td><a href="${runPagePath(run.id)}">${run.project}</a></td>
 <td>${run.framework}</td>
 <td>${renderTags(run.tags)}</td>
 ${statuses.map((status) => html`<td class="number status-${status}">${run.counts[status] ?? 0}</td>`)}

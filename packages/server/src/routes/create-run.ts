@@ -4,7 +4,7 @@ import type { Ledger } from '../ledger.js';
 import type { StoredRun } from '../model.js';
 import { runBodySchema } from '../schemas.js';
 import { handleWrite } from './idempotent-write.js';
-import { paths, runLocation } from './paths.js';
+import { paths, runLocation, runPagePath } from './paths.js';
 
 interface RunBody {
   project: string;
@@ -12,7 +12,7 @@ interface RunBody {
   tags?: string[];
 }
 
-/** POST /api/v1/runs → 201 with the run and its Location. */
+/** POST /api/v1/runs → 201 with the run, its Location, and a Link to its page for people. */
 export function registerCreateRun(app: FastifyInstance, ledger: Ledger): void {
   app.post<{ Body: RunBody }>(paths.runs, { schema: { body: runBodySchema } }, (request, reply) =>
     handleWrite(request, reply, ledger, () => {
@@ -26,7 +26,10 @@ export function registerCreateRun(app: FastifyInstance, ledger: Ledger): void {
       };
       return {
         status: 201,
-        headers: { location: runLocation(run.id) },
+        headers: {
+          location: runLocation(run.id),
+          link: `<${runPagePath(run.id)}>; rel="alternate"; type="text/html"`,
+        },
         body: run,
         records: [{ type: 'run', run }],
       };

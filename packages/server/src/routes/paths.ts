@@ -38,3 +38,8 @@ export function pathOf(url: string): string {
 export function runLocation(id: string): string {
   return `${paths.runs}/${encodeURIComponent(id)}`;
 }
+
+/** The run's page for people (paths.runPage). */
+export function runPagePath(id: string): string {
+  return `/runs/${encodeURIComponent(id)}`;
+}

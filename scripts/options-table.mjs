@@ -8,6 +8,10 @@ const text = fs.readFileSync(readme, 'utf8');
 const start = text.indexOf('| Option', text.indexOf('## Options'));
 const end = text.indexOf('\n\n', start);
 const row = (cells) => `| ${cells.join(' | ')} |`;
-const table = [row(['Option', 'Env', 'Default', 'Meaning']), row(['---', '---', '---', '---']), ...optionsTableRows().map(row)];
+const table = [
+  row(['Option', 'Env', 'Default', 'Meaning']),
+  row(['---', '---', '---', '---']),
+  ...optionsTableRows().map(row),
+];
 fs.writeFileSync(readme, text.slice(0, start) + table.join('\n') + text.slice(end));
 console.log(`README.md: ${optionsTableRows().length} options`);

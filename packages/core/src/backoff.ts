@@ -17,7 +17,7 @@ const BASE_DELAY_MS = 250;
 const MAX_DELAY_MS = 8_000;
 
 /**
- * Exponential backoff with full jitter (AWS's recommendation): spreads the retries of
+ * Exponential backoff with equal jitter (docs/design.md, "Retries and the deadline"): spreads the retries of
  * many CI jobs hitting one service, so they do not come back in lockstep.
  * `attempt` is 1 for the first retry.
  */

@@ -1,6 +1,6 @@
 /**
  * The spec does not say where create-run puts the new run's id, so we look where
- * services usually put it (DESIGN.md): well-known body fields, the same nested under
+ * services usually put it (docs/design.md, "Run id extraction"): well-known body fields, the same nested under
  * `data` or `run`, then the last segment of a `Location` header.
  */
 const ID_FIELDS = ['id', 'runId', 'run_id', 'uuid'] as const;

@@ -12,7 +12,7 @@ function readVersion(): string {
   }
 }
 
-/** `testrun/<version> (<framework>/<version>; node/<version>)`, as DESIGN.md's headers say. */
+/** `testrun/<version> (<framework>/<version>; node/<version>)`, as docs/design.md ("Headers and secrets") says. */
 export function userAgent(client: string): string {
   return `testrun/${CORE_VERSION} (${client}; node/${process.versions.node})`;
 }

@@ -27,7 +27,7 @@ function problems(options: unknown, env: NodeJS.ProcessEnv = keyEnv): string[] {
 }
 
 describe('resolveConfig', () => {
-  it('uses the defaults of DESIGN.md when only key and URL are set', () => {
+  it('uses the documented defaults when only key and URL are set', () => {
     const config = enabled(undefined);
     expect(config).toMatchObject({
       apiKey: 'k-123456',

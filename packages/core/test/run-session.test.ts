@@ -81,7 +81,7 @@ describe('RunSession against the local server', () => {
     expect(server.store.results(runId!)).toHaveLength(4);
   });
 
-  it('sends the headers of DESIGN.md on every request', async () => {
+  it('sends the spec headers, a User-Agent and an Idempotency-Key on every request', async () => {
     const { server, url, apiKey } = await start();
     const { reporter } = createReporter(url, apiKey, { batchSize: 2 });
     reporter.startRun();

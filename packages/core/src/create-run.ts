@@ -40,7 +40,7 @@ export async function createRun(
 /**
  * A service that has a page per run says where with `Link: <url>; rel="alternate";
  * type="text/html"` on create-run (the local server does); a service that does not is
- * given no made-up link.
+ * given no made-up link (docs/design.md, "The run's page").
  */
 export function runPageUrl(link: string | undefined, baseUrl: string): string | undefined {
   for (const part of link?.split(/,(?=\s*<)/) ?? []) {

@@ -1,3 +1,5 @@
+// docs/design.md, "A process on its way out".
+
 /** Signals a cancelled CI job or a Ctrl-C sends; the framework may or may not handle them. */
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 

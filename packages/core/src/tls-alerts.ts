@@ -8,7 +8,8 @@ const KEPT = 32;
  * is done; Node's socket reports the alert (ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED), but
  * undici reports only "other side closed". This connector notes each socket's first TLS
  * error by its local address, so the failed request can be told apart from a dropped
- * connection and reported as the permanent refusal it is.
+ * connection and reported as the permanent refusal it is (docs/design.md, "413, refused
+ * keys, TLS").
  */
 export class TlsAlerts {
   private readonly alerts = new Map<string, string>();

@@ -28,7 +28,14 @@ export const fixtures = {
 export function copyFixture(fixture: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `testrun-${path.basename(fixture)}-`));
   fs.cpSync(fixture, dir, { recursive: true, filter: (source) => path.basename(source) !== 'node_modules' });
-  for (const name of ['vitest', 'jest', '@testrun/vitest', '@testrun/jest']) {
+  for (const name of [
+    'vitest',
+    'jest',
+    '@playwright/test',
+    '@testrun/vitest',
+    '@testrun/jest',
+    '@testrun/playwright',
+  ]) {
     const link = path.join(dir, 'node_modules', name);
     fs.mkdirSync(path.dirname(link), { recursive: true });
     fs.symlinkSync(path.dirname(requireFromHere.resolve(`${name}/package.json`)), link, 'dir');
@@ -165,6 +172,10 @@ const INHERITED_NOISE = new RegExp(
     REPORTER_OPTIONS_VAR,
     'VITEST.*',
     'JEST_WORKER_ID',
+    // Playwright's debug, watch and reporter switches.
+    'PWDEBUG',
+    'PWTEST_.*',
+    'PW_TEST_.*',
     'NODE_ENV',
     'CI',
     'CI_.*',
@@ -195,18 +206,18 @@ const INHERITED_NOISE = new RegExp(
 );
 
 /**
- * The file a package's `bin` of the same name points to, as installed for `fromDir`
+ * The file a package's `bin` of the same name (or `binName`) points to, as installed for `fromDir`
  * (this repo's install by default); the frameworks are run with Node directly from it:
  * no shell, no .bin shims. For the `node` package, that file is Node itself.
  */
-export function frameworkBin(packageName: string, fromDir?: string): string {
+export function frameworkBin(packageName: string, fromDir?: string, binName = packageName): string {
   const require = fromDir ? createRequire(path.join(fromDir, 'package.json')) : requireFromHere;
   const manifestPath = require.resolve(`${packageName}/package.json`);
   const { bin } = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as {
     bin: string | Record<string, string>;
   };
-  const relative = typeof bin === 'string' ? bin : bin[packageName];
-  if (!relative) throw new Error(`${packageName} has no bin named ${packageName}`);
+  const relative = typeof bin === 'string' ? bin : bin[binName];
+  if (!relative) throw new Error(`${packageName} has no bin named ${binName}`);
   return path.join(path.dirname(manifestPath), relative);
 }
 
@@ -301,11 +312,19 @@ export function runProcess(
     cwd,
     env = process.env,
     timeoutMs = RUN_TIMEOUT_MS,
-  }: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+    onSpawn,
+  }: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+    /** Called with the process id once it started, for a test that signals it. */
+    onSpawn?: (pid: number) => void;
+  } = {},
 ): Promise<RunOutcome> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (onSpawn && child.pid !== undefined) onSpawn(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -12,6 +12,8 @@ export interface FrameworkFixtures {
 
 export interface Framework {
   name: 'vitest' | 'jest' | 'playwright';
+  /** The npm package users install to run it. */
+  packageName: string;
   run(options: RunOptions): Promise<RunOutcome>;
   /** Where this framework's copy of each shared fixture lives. */
   fixtures: FrameworkFixtures;
@@ -21,10 +23,11 @@ export interface Framework {
 
 /** Every framework, for tests that hold the same promise under each (`describe.each(FRAMEWORKS)`). */
 export const FRAMEWORKS: readonly Framework[] = [
-  { name: 'vitest', run: runVitest, fixtures, parityResults: PARITY_RESULTS },
-  { name: 'jest', run: runJest, fixtures, parityResults: PARITY_RESULTS },
+  { name: 'vitest', packageName: 'vitest', run: runVitest, fixtures, parityResults: PARITY_RESULTS },
+  { name: 'jest', packageName: 'jest', run: runJest, fixtures, parityResults: PARITY_RESULTS },
   {
     name: 'playwright',
+    packageName: '@playwright/test',
     run: runPlaywright,
     fixtures: playwrightFixtures,
     parityResults: PLAYWRIGHT_PARITY_RESULTS,

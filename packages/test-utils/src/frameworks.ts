@@ -12,8 +12,9 @@ export interface FrameworkFixtures {
 
 export interface Framework {
   name: 'vitest' | 'jest' | 'playwright';
-  /** The npm package users install to run it. */
+  /** The npm package users install to run it, and the name of its command. */
   packageName: string;
+  binName: string;
   run(options: RunOptions): Promise<RunOutcome>;
   /** Where this framework's copy of each shared fixture lives. */
   fixtures: FrameworkFixtures;
@@ -23,11 +24,26 @@ export interface Framework {
 
 /** Every framework, for tests that hold the same promise under each (`describe.each(FRAMEWORKS)`). */
 export const FRAMEWORKS: readonly Framework[] = [
-  { name: 'vitest', packageName: 'vitest', run: runVitest, fixtures, parityResults: PARITY_RESULTS },
-  { name: 'jest', packageName: 'jest', run: runJest, fixtures, parityResults: PARITY_RESULTS },
+  {
+    name: 'vitest',
+    packageName: 'vitest',
+    binName: 'vitest',
+    run: runVitest,
+    fixtures,
+    parityResults: PARITY_RESULTS,
+  },
+  {
+    name: 'jest',
+    packageName: 'jest',
+    binName: 'jest',
+    run: runJest,
+    fixtures,
+    parityResults: PARITY_RESULTS,
+  },
   {
     name: 'playwright',
     packageName: '@playwright/test',
+    binName: 'playwright',
     run: runPlaywright,
     fixtures: playwrightFixtures,
     parityResults: PLAYWRIGHT_PARITY_RESULTS,

@@ -78,6 +78,8 @@ export class TestrunReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     this.guard(() => {
+      // After the end, core would take a result for the start of a new run.
+      if (this.ending) return;
       const finished = this.files?.attemptEnded(test, result);
       if (finished) this.report(finished);
     });
@@ -85,7 +87,7 @@ export class TestrunReporter implements Reporter {
 
   onError(error: TestError, workerInfo?: WorkerInfo): void {
     this.guard(() => {
-      if (!this.files || !this.config) return;
+      if (!this.files || !this.config || this.ending) return;
       const origin = errorOrigin(error, workerInfo, this.config);
       if (origin.kind === 'run') this.runErrors.push(origin.message);
       if (origin.kind !== 'file') return;

@@ -3,30 +3,29 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
-  fixtures,
+  FRAMEWORKS,
+  type Framework,
   frameworkBin,
   identities,
   PARITY_REPORTER_OPTIONS,
-  PARITY_RESULTS,
   REPORTER_OPTIONS_VAR,
   type RunOptions,
   type RunOutcome,
   reporterEnv,
-  runJest,
-  runVitest,
   startTestServer,
   type TestServer,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The version matrix: the parity fixture under every supported framework version, held to
-// the same PARITY_RESULTS as the parity test. Vitest 4 and Jest 30 are this repo's own.
-// The others are installed in compat/<install>/; the fixture is copied there, so that
-// `vitest/config`, `jest` and the reporter resolve against that install's version.
+// the same expected list as the parity test (PARITY_RESULTS; Playwright: its own form of
+// the fixture and PLAYWRIGHT_PARITY_RESULTS). Vitest 4, Jest 30 and Playwright 1.65 are
+// this repo's own. The others are installed in compat/<install>/; the fixture is copied
+// there, so that the framework and the reporter resolve against that install's version.
 
 interface Leg {
   label: string;
-  framework: 'vitest' | 'jest';
+  framework: Framework['name'];
   /** The version that must have run, as the reporter's User-Agent names it. */
   version: RegExp;
   /** A workspace package under compat/ that installs this version; none: the repo's own. */
@@ -42,27 +41,30 @@ const MATRIX: Leg[] = [
   { label: 'Vitest 5', framework: 'vitest', version: /^5\./, install: 'vitest-5', ownNode: true },
   { label: 'Jest 29', framework: 'jest', version: /^29\./, install: 'jest-29' },
   { label: 'Jest 30', framework: 'jest', version: /^30\./ },
+  { label: 'Playwright 1.64', framework: 'playwright', version: /^1\.64\./, install: 'playwright-1.64' },
+  { label: 'Playwright 1.65', framework: 'playwright', version: /^1\.65\./ },
 ];
 
 const COMPAT_DIR = path.dirname(fileURLToPath(import.meta.url));
 
 describe.each(MATRIX)('the parity fixture under $label', (leg) => {
+  const framework = FRAMEWORKS.find(({ name }) => name === leg.framework)!;
   let server: TestServer;
   let outcome: RunOutcome;
 
   beforeAll(async () => {
     server = await startTestServer();
     const options: RunOptions = {
-      cwd: fixtures.parity,
+      cwd: framework.fixtures.parity,
       env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS }),
     };
     if (leg.install) {
       const installDir = path.join(COMPAT_DIR, leg.install);
-      options.cwd = copyFixtureInto(installDir);
-      options.bin = frameworkBin(leg.framework, installDir);
+      options.cwd = copyFixtureInto(framework.fixtures.parity, installDir);
+      options.bin = frameworkBin(framework.packageName, installDir, framework.binName);
       if (leg.ownNode) options.nodePath = frameworkBin('node', installDir);
     }
-    outcome = await (leg.framework === 'vitest' ? runVitest : runJest)(options);
+    outcome = await framework.run(options);
   }, AWAIT_RUNS_TIMEOUT_MS);
 
   afterAll(() => server?.close());
@@ -82,7 +84,9 @@ describe.each(MATRIX)('the parity fixture under $label', (leg) => {
     const runs = server.server.store.runs();
     expect(runs.map((run) => run.framework)).toEqual([leg.framework]);
     const stored = server.server.store.results(runs[0]!.id);
-    expect(identities(stored), `${outcome.stdout}\n${outcome.stderr}`).toEqual(identities(PARITY_RESULTS));
+    expect(identities(stored), `${outcome.stdout}\n${outcome.stderr}`).toEqual(
+      identities(framework.parityResults),
+    );
   });
 
   it('leaves the exit code at 1, for the fixture fails on purpose', () => {
@@ -90,11 +94,11 @@ describe.each(MATRIX)('the parity fixture under $label', (leg) => {
   });
 });
 
-/** A fresh copy of the parity fixture in `installDir`/fixture (gitignored), where that install resolves. */
-function copyFixtureInto(installDir: string): string {
+/** A fresh copy of a parity fixture in `installDir`/fixture (gitignored), where that install resolves. */
+function copyFixtureInto(fixture: string, installDir: string): string {
   const target = path.join(installDir, 'fixture');
   fs.rmSync(target, { recursive: true, force: true });
-  fs.cpSync(fixtures.parity, target, {
+  fs.cpSync(fixture, target, {
     recursive: true,
     // Vite's caches of the original, if any, belong to the repo's own Vitest.
     filter: (source) => path.basename(source) !== 'node_modules',

@@ -1,5 +1,5 @@
-// `pnpm demo`: runs the two example projects against a local Test Run Reporting Service
-// and shows what arrived. Needs no key and no setup: the server is started here, on a
+// `pnpm demo`: runs the example projects (Vitest, Jest, Playwright) against a local Test
+// Run Reporting Service and shows what arrived. Needs no key and no setup: the server is started here, on a
 // free port, with a key made up for this run. `--keep` leaves the server up to browse.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +14,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const examples = [
   { framework: 'vitest', dir: path.join(root, 'examples/vitest'), bin: 'vitest', args: ['run'] },
   { framework: 'jest', dir: path.join(root, 'examples/jest'), bin: 'jest', args: [] },
+  // Its page tests use a Chromium already installed, or are skipped: no browser download.
+  {
+    framework: 'playwright',
+    dir: path.join(root, 'examples/playwright'),
+    packageName: '@playwright/test',
+    bin: 'playwright',
+    args: ['test'],
+  },
 ];
 const keep = process.argv.includes('--keep');
 
@@ -77,9 +85,9 @@ async function readRuns() {
 }
 
 /** The file a framework's `bin` points to, as the example project resolves it. */
-function binOf({ dir, bin }) {
+function binOf({ dir, bin, packageName = bin }) {
   const require = createRequire(path.join(dir, 'package.json'));
-  const manifestPath = require.resolve(`${bin}/package.json`);
+  const manifestPath = require.resolve(`${packageName}/package.json`);
   const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
   const relative = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[bin];
   return path.join(path.dirname(manifestPath), relative);

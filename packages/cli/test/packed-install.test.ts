@@ -15,10 +15,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 
 // What a user gets from the registry: each package packed the way `pnpm release` publishes
 // it, installed with plain npm into a project outside the workspace (no workspace links, no
-// hoisted dev dependencies), then loaded by real Vitest and Jest and the installed CLI.
-// Needs `pnpm build` first and the npm registry for vitest, jest and typescript.
+// hoisted dev dependencies), then loaded by real Vitest, Jest and Playwright and the
+// installed CLI. Needs `pnpm build` first and the npm registry for vitest, jest,
+// @playwright/test (no browser: its tests use none) and typescript.
 
-const PACKAGES = ['core', 'vitest', 'jest', 'server', 'cli'] as const;
+const PACKAGES = ['core', 'vitest', 'jest', 'playwright', 'server', 'cli'] as const;
 type PackageDir = (typeof PACKAGES)[number];
 
 const PACKAGES_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -150,7 +151,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     expect(install.stderr).not.toMatch(/ERESOLVE|peer dep/i);
   });
 
-  it('reports a Vitest run (ESM config), a Jest run (CJS config) and a Jest run (ESM config)', async () => {
+  it('reports a Vitest run (ESM config), Jest runs (CJS and ESM configs) and a Playwright run (TS config)', async () => {
     const bin = (name: string) => path.join(project, 'node_modules', '.bin', name);
     const runs = [
       { framework: 'vitest', outcome: await run(bin('vitest'), ['run'], { cwd: project, env: envFor() }) },
@@ -162,6 +163,13 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
         framework: 'jest',
         outcome: await run(bin('jest'), ['--config', 'jest.config.mjs'], { cwd: project, env: envFor() }),
       },
+      {
+        framework: 'playwright',
+        outcome: await run(bin('playwright'), ['test', '--output', path.join(workDir, 'playwright-output')], {
+          cwd: project,
+          env: envFor(),
+        }),
+      },
     ];
 
     const stored = server.server.store.runs();
@@ -169,12 +177,17 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     expect(
       stored.map((storedRun) => storedRun.framework),
       outputs,
-    ).toEqual(['vitest', 'jest', 'jest']);
+    ).toEqual(['vitest', 'jest', 'jest', 'playwright']);
     for (const [i, { framework, outcome }] of runs.entries()) {
       const storedRun = stored[i]!;
       const output = outcome.stdout + outcome.stderr;
       expect(storedRun, output).toMatchObject({ project: CONSUMER_NAME, framework, tags: [] });
-      const suite = framework === 'vitest' ? 'vitest-tests/math.test.mjs' : 'jest-tests/math.test.js';
+      const suite = {
+        vitest: 'vitest-tests/math.test.mjs',
+        jest: 'jest-tests/math.test.js',
+        // Playwright names files from its testDir.
+        playwright: 'math.spec.ts',
+      }[framework];
       const results = server.server.store.results(storedRun.id);
       expect(
         results.map(({ testSuite, testCase, status }) => ({ testSuite, testCase, status })).sort(byCase),
@@ -222,26 +235,30 @@ function consumerProject(): Record<string, string> {
   const dependencies = Object.fromEntries(
     PACKAGES.map((dir) => [`@testrun/${dir}`, `file:${tarballs[dir]}`]),
   );
-  const mathTest = (imports: string) => `${imports}
-describe('math', () => {
-  it('adds', () => {
+  const mathTest = (
+    imports: string,
+    names = { describe: 'describe', it: 'it', todo: "it.todo('is to do')" },
+  ) => `${imports}
+${names.describe}('math', () => {
+  ${names.it}('adds', () => {
     expect(1 + 1).toBe(2);
   });
-  describe('carries', () => {
-    it('over ten', () => {
+  ${names.describe}('carries', () => {
+    ${names.it}('over ten', () => {
       expect(9 + 1).toBe(10);
     });
   });
-  it('fails on purpose', () => {
+  ${names.it}('fails on purpose', () => {
     expect(1 + 1).toBe(3);
   });
-  it.skip('is skipped', () => {});
-  it.todo('is to do');
+  ${names.it}.skip('is skipped', () => {});
+  ${names.todo};
 });
 `;
   // Types only, so both files run under tsc alone. The @ts-expect-error lines fail to
   // compile if an import resolved to nothing (an `any` accepts everything).
   const typesFile = (exportPrefix: string) => `import type { TestrunJestOptions } from '@testrun/jest';
+import type { TestrunPlaywrightOptions } from '@testrun/playwright';
 import type { TestrunVitestOptions } from '@testrun/vitest';
 
 export const ${exportPrefix}vitestOptions: TestrunVitestOptions = { project: 'web', tags: ['nightly'], batchSize: 100 };
@@ -250,6 +267,9 @@ export const ${exportPrefix}jestOptions: TestrunJestOptions = { project: 'api', 
 export const ${exportPrefix}wrongVitest: TestrunVitestOptions = { batchSize: '100' };
 // @ts-expect-error there is no option 'projekt'
 export const ${exportPrefix}wrongJest: TestrunJestOptions = { projekt: 'api' };
+export const ${exportPrefix}playwrightOptions: TestrunPlaywrightOptions = { project: 'e2e', projectLabel: 'always' };
+// @ts-expect-error flushTimeout is a number
+export const ${exportPrefix}wrongPlaywright: TestrunPlaywrightOptions = { flushTimeout: 'soon' };
 `;
   return {
     'package.json': json({
@@ -257,7 +277,12 @@ export const ${exportPrefix}wrongJest: TestrunJestOptions = { projekt: 'api' };
       version: '1.0.0',
       private: true,
       dependencies,
-      devDependencies: { jest: '^30', typescript: '~5.9', vitest: '^4' },
+      devDependencies: {
+        '@playwright/test': '^1.65',
+        jest: '^30',
+        typescript: '~5.9',
+        vitest: '^4',
+      },
     }),
     'vitest.config.mjs': `import { defineConfig } from 'vitest/config';
 
@@ -278,8 +303,21 @@ export default defineConfig({
   reporters: ['default', '@testrun/jest'],
 };
 `,
+    'playwright.config.ts': `import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: './playwright-tests',
+  reporter: [['list'], ['@testrun/playwright']],
+});
+`,
     'vitest-tests/math.test.mjs': mathTest("import { describe, expect, it } from 'vitest';\n"),
     'jest-tests/math.test.js': mathTest(''),
+    // Playwright has no todo: fixme is its "not written yet", sent as skipped like todo.
+    'playwright-tests/math.spec.ts': mathTest("import { expect, test } from '@playwright/test';\n", {
+      describe: 'test.describe',
+      it: 'test',
+      todo: "test.fixme('is to do', () => {})",
+    }),
     'tsconfig.json': json({
       compilerOptions: {
         module: 'nodenext',

@@ -1,17 +1,56 @@
+import { type ExpectedResult, PARITY_RESULTS, PLAYWRIGHT_PARITY_RESULTS } from './parity-expected.js';
+import { playwrightFixtures, runPlaywright } from './playwright.js';
 import { fixtures, type RunOptions, type RunOutcome, runJest, runVitest } from './spawn.js';
 
-export interface Framework {
-  name: 'vitest' | 'jest';
-  run(options: RunOptions): Promise<RunOutcome>;
+/** The fixtures every framework has, each holding the same tests in that framework's own form. */
+export interface FrameworkFixtures {
+  passing: string;
+  streaming: string;
+  oddNames: string;
+  parity: string;
 }
 
-/** Both frameworks, for tests that hold the same promise under each (`describe.each(FRAMEWORKS)`). */
+export interface Framework {
+  name: 'vitest' | 'jest' | 'playwright';
+  /** The npm package users install to run it, and the name of its command. */
+  packageName: string;
+  binName: string;
+  run(options: RunOptions): Promise<RunOutcome>;
+  /** Where this framework's copy of each shared fixture lives. */
+  fixtures: FrameworkFixtures;
+  /** What its parity fixture stores, run with PARITY_REPORTER_OPTIONS. */
+  parityResults: readonly ExpectedResult[];
+}
+
+/** Every framework, for tests that hold the same promise under each (`describe.each(FRAMEWORKS)`). */
 export const FRAMEWORKS: readonly Framework[] = [
-  { name: 'vitest', run: runVitest },
-  { name: 'jest', run: runJest },
+  {
+    name: 'vitest',
+    packageName: 'vitest',
+    binName: 'vitest',
+    run: runVitest,
+    fixtures,
+    parityResults: PARITY_RESULTS,
+  },
+  {
+    name: 'jest',
+    packageName: 'jest',
+    binName: 'jest',
+    run: runJest,
+    fixtures,
+    parityResults: PARITY_RESULTS,
+  },
+  {
+    name: 'playwright',
+    packageName: '@playwright/test',
+    binName: 'playwright',
+    run: runPlaywright,
+    fixtures: playwrightFixtures,
+    parityResults: PLAYWRIGHT_PARITY_RESULTS,
+  },
 ];
 
-/** What the `passing` fixture stores, framework aside: todo is sent as 'skipped' by default. */
+/** What the `passing` fixture stores, framework aside: todo (Playwright: fixme) is sent as 'skipped' by default. */
 export const PASSING_RESULTS = [
   { testSuite: 'math.test.js', testCase: 'math > adds', status: 'passed' },
   { testSuite: 'math.test.js', testCase: 'math > multiplies', status: 'passed' },

@@ -32,7 +32,14 @@ export const fixtures = {
 export function copyFixture(fixture: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `testrun-${path.basename(fixture)}-`));
   fs.cpSync(fixture, dir, { recursive: true, filter: (source) => path.basename(source) !== 'node_modules' });
-  for (const name of ['vitest', 'jest', '@testrun/vitest', '@testrun/jest']) {
+  for (const name of [
+    'vitest',
+    'jest',
+    '@playwright/test',
+    '@testrun/vitest',
+    '@testrun/jest',
+    '@testrun/playwright',
+  ]) {
     const link = path.join(dir, 'node_modules', name);
     fs.mkdirSync(path.dirname(link), { recursive: true });
     fs.symlinkSync(path.dirname(requireFromHere.resolve(`${name}/package.json`)), link, 'dir');
@@ -173,6 +180,10 @@ const INHERITED_NOISE = new RegExp(
     REPORTER_OPTIONS_VAR,
     'VITEST.*',
     'JEST_WORKER_ID',
+    // Playwright's debug, watch and reporter switches.
+    'PWDEBUG',
+    'PWTEST_.*',
+    'PW_TEST_.*',
     'NODE_ENV',
     'CI',
     'CI_.*',
@@ -203,18 +214,18 @@ const INHERITED_NOISE = new RegExp(
 );
 
 /**
- * The file a package's `bin` of the same name points to, as installed for `fromDir`
+ * The file a package's `bin` of the same name (or `binName`) points to, as installed for `fromDir`
  * (this repo's install by default); the frameworks are run with Node directly from it:
  * no shell, no .bin shims. For the `node` package, that file is Node itself.
  */
-export function frameworkBin(packageName: string, fromDir?: string): string {
+export function frameworkBin(packageName: string, fromDir?: string, binName = packageName): string {
   const require = fromDir ? createRequire(path.join(fromDir, 'package.json')) : requireFromHere;
   const manifestPath = require.resolve(`${packageName}/package.json`);
   const { bin } = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as {
     bin: string | Record<string, string>;
   };
-  const relative = typeof bin === 'string' ? bin : bin[packageName];
-  if (!relative) throw new Error(`${packageName} has no bin named ${packageName}`);
+  const relative = typeof bin === 'string' ? bin : bin[binName];
+  if (!relative) throw new Error(`${packageName} has no bin named ${binName}`);
   return path.join(path.dirname(manifestPath), relative);
 }
 

@@ -3,7 +3,6 @@ import path from 'node:path';
 import {
   closedPortUrl,
   FRAMEWORKS,
-  fixtures,
   REPORTER_OPTIONS_VAR,
   reporterEnv,
   runCli,
@@ -49,7 +48,7 @@ describe('the API key', () => {
     const refusing = await server({ faults: () => ({ status: 401 }) });
     const dead = { url: await closedPortUrl() };
 
-    for (const { run } of FRAMEWORKS) {
+    for (const { run, fixtures } of FRAMEWORKS) {
       const outcomes = await Promise.all([
         run({ cwd: fixtures.parity, env: debugEnv(healthy) }),
         run({ cwd: fixtures.passing, env: debugEnv(refusing) }),

@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
   FRAMEWORKS,
-  fixtures,
   identities,
   PASSING_RESULTS,
   REPORTER_OPTIONS_VAR,
@@ -24,7 +23,7 @@ function useServer(): () => TestServer {
   return () => server!;
 }
 
-describe.each(FRAMEWORKS)('$name reporting a project', ({ name, run }) => {
+describe.each(FRAMEWORKS)('$name reporting a project', ({ name, packageName, run, fixtures }) => {
   describe('a passing project reported to the service', () => {
     const server = useServer();
     let outcome: RunOutcome;
@@ -55,7 +54,9 @@ describe.each(FRAMEWORKS)('$name reporting a project', ({ name, run }) => {
     });
 
     it('names the framework and its version in the User-Agent', () => {
-      const { version } = createRequire(import.meta.url)(`${name}/package.json`) as { version: string };
+      const { version } = createRequire(import.meta.url)(`${packageName}/package.json`) as {
+        version: string;
+      };
       expect(server().server.requests[0]?.userAgent).toContain(`(${name}/${version}; node/`);
     });
 

@@ -3,7 +3,6 @@ import type { FaultHook } from '@testrun/server';
 import {
   closedPortUrl,
   FRAMEWORKS,
-  fixtures,
   identities,
   PASSING_RESULTS,
   REPORTER_OPTIONS_VAR,
@@ -17,8 +16,8 @@ import {
 } from '@testrun/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 
-// The promise of "When the service misbehaves" (README), held through real Vitest and
-// Jest processes: no result lost or duplicated, the exit code unchanged, and the reporter
+// The promise of "When the service misbehaves" (README), held through real Vitest, Jest
+// and Playwright processes: no result lost or duplicated, the exit code unchanged, and the reporter
 // done within its deadline.
 
 const servers: TestServer[] = [];
@@ -50,7 +49,7 @@ function flushSeconds(stderr: string): number {
   return Number(match[1]);
 }
 
-describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run }) => {
+describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run, fixtures }) => {
   it('delivers every result once through 5xx answers and dropped connections', async () => {
     const server = await serverWith(seededFaults({ seed: 7, rates: { status5xx: 0.3, drop: 0.1 } }));
     const outcome = await run({
@@ -234,7 +233,11 @@ describe('jest --forceExit', () => {
   it('delivers every result before Jest exits', async () => {
     const server = await serverWith((req) => (req.route === 'submitResults' ? { delayMs: 500 } : undefined));
     const jest = FRAMEWORKS.find((framework) => framework.name === 'jest')!;
-    const outcome = await jest.run({ cwd: fixtures.passing, args: ['--forceExit'], env: envFor(server) });
+    const outcome = await jest.run({
+      cwd: jest.fixtures.passing,
+      args: ['--forceExit'],
+      env: envFor(server),
+    });
     expect(outcome.code).toBe(0);
     expect(storedOnce(server)).toEqual(identities(PASSING_RESULTS));
   });

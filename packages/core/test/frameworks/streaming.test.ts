@@ -1,4 +1,4 @@
-import { FRAMEWORKS, fixtures, reporterEnv, startTestServer, type TestServer } from '@testrun/test-utils';
+import { FRAMEWORKS, reporterEnv, startTestServer, type TestServer } from '@testrun/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // The fixture's last file waits, inside its only test, until the nine results of the
@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 let server: TestServer | undefined;
 afterEach(() => server?.close());
 
-describe.each(FRAMEWORKS)('$name', ({ run }) => {
+describe.each(FRAMEWORKS)('$name', ({ run, fixtures }) => {
   it('delivers the results of finished files while another file is still running', async () => {
     server = await startTestServer();
     const outcome = await run({ cwd: fixtures.streaming, env: reporterEnv(server) });

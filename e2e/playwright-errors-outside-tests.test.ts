@@ -1,0 +1,54 @@
+import {
+  identities,
+  playwrightFixtures,
+  reporterEnv,
+  runPlaywright,
+  useTestServers,
+} from '@testrun/test-utils';
+import { describe, expect, it } from 'vitest';
+
+// Errors Playwright reports outside any test (its onError) fail the run; the results must
+// show it: one in a test file becomes that file's `(file failed to run)`, one in no test
+// file a `(run)` result, as for Vitest and Jest. Files that fail to load: see the parity test.
+
+const startServer = useTestServers();
+const cwd = playwrightFixtures.errors;
+
+describe('Playwright errors outside any test', () => {
+  it('reports a worker error in a spec file as that file failing, beside its passed test', async () => {
+    const server = await startServer();
+    const [outcome, alone] = await Promise.all([
+      runPlaywright({ cwd, env: reporterEnv(server) }),
+      runPlaywright({ cwd, withoutReporter: true }),
+    ]);
+
+    const [run] = server.server.store.runs();
+    expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual(
+      identities([
+        { testSuite: 'passes.test.js', testCase: 'passes', status: 'passed' },
+        { testSuite: 'worker-teardown.test.js', testCase: 'reads with the database', status: 'passed' },
+        { testSuite: 'worker-teardown.test.js', testCase: '(file failed to run)', status: 'failed' },
+      ]),
+    );
+    expect([outcome.code, alone.code]).toEqual([1, 1]);
+  });
+
+  it('reports a globalSetup that throws as one failed result of the run', async () => {
+    const server = await startServer();
+    const env = { FIXTURE_FAILING_GLOBAL_SETUP: '1' };
+    const [outcome, alone] = await Promise.all([
+      runPlaywright({ cwd, env: reporterEnv(server, env) }),
+      runPlaywright({ cwd, withoutReporter: true, env }),
+    ]);
+
+    const [run] = server.server.store.runs();
+    expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual([
+      {
+        testSuite: '(run)',
+        testCase: '(unhandled error) Error: global setup could not seed the database',
+        status: 'failed',
+      },
+    ]);
+    expect([outcome.code, alone.code]).toEqual([1, 1]);
+  });
+});

@@ -1,0 +1,89 @@
+import {
+  AWAIT_RUNS_TIMEOUT_MS,
+  identities,
+  LOAD_ERROR_FILES,
+  PARITY_REPORTER_OPTIONS,
+  PARITY_RESULTS,
+  PLAYWRIGHT_PARITY_RESULTS,
+  playwrightFixtures,
+  REPORTER_OPTIONS_VAR,
+  type RunOutcome,
+  reporterEnv,
+  runPlaywright,
+  startTestServer,
+  type TestServer,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The parity fixture's tests, written for Playwright, must land as the shared expected
+// list says wherever Playwright has the concept; PLAYWRIGHT_PARITY_RESULTS is that list
+// with Playwright's own verdicts where it differs (no todo, afterAll failures). The files
+// that fail to load stop a Playwright run, so they run as a fixture of their own.
+
+describe('the parity fixture, run under Playwright', () => {
+  let server: TestServer;
+  let parity: RunOutcome;
+  let loadErrors: RunOutcome;
+  let parityAlone: RunOutcome;
+  let loadErrorsAlone: RunOutcome;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const env = () => reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS });
+    [parity, loadErrors, parityAlone, loadErrorsAlone] = await Promise.all([
+      runPlaywright({ cwd: playwrightFixtures.parity, env: env() }),
+      runPlaywright({ cwd: playwrightFixtures.loadErrors, env: env() }),
+      runPlaywright({ cwd: playwrightFixtures.parity, withoutReporter: true }),
+      runPlaywright({ cwd: playwrightFixtures.loadErrors, withoutReporter: true }),
+    ]);
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  const storedBy = (project: string) => {
+    const runs = server.server.store.runs().filter((run) => run.project === project);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.framework).toBe('playwright');
+    return server.server.store.results(runs[0]!.id);
+  };
+
+  it('stores the shared expected results where Playwright has the concept, and its own verdicts elsewhere', () => {
+    expect(identities(storedBy('parity-fixture')), `${parity.stdout}\n${parity.stderr}`).toEqual(
+      identities(PLAYWRIGHT_PARITY_RESULTS),
+    );
+  });
+
+  it('shares most of the list unchanged: every difference is one the README names', () => {
+    const key = (result: { testSuite: string; testCase: string; status: string }) =>
+      `${result.testSuite}\n${result.testCase}\n${result.status}`;
+    const stored = new Set(storedBy('parity-fixture').map(key));
+    const different = PARITY_RESULTS.filter((result) => !stored.has(key(result)));
+    expect(identities(different)).toEqual(
+      identities(
+        PARITY_RESULTS.filter(
+          (result) =>
+            result.status === 'todo' ||
+            result.testSuite === 'teardown-fails.test.js' ||
+            LOAD_ERROR_FILES.includes(result.testSuite),
+        ),
+      ),
+    );
+  });
+
+  it('stores a file that fails to load as the shared list says, though the run stops there', () => {
+    const expected = PARITY_RESULTS.filter((result) => LOAD_ERROR_FILES.includes(result.testSuite));
+    expect(identities(storedBy('load-errors-fixture')), loadErrors.stderr).toEqual(identities(expected));
+  });
+
+  it('stores a finite, non-negative duration for every result', () => {
+    const durations = [...storedBy('parity-fixture'), ...storedBy('load-errors-fixture')].map(
+      (result) => result.duration,
+    );
+    expect(durations.filter((duration) => !(Number.isFinite(duration) && duration >= 0))).toEqual([]);
+  });
+
+  it('leaves both exit codes at 1, as without the reporter', () => {
+    expect([parity.code, loadErrors.code]).toEqual([1, 1]);
+    expect([parityAlone.code, loadErrorsAlone.code]).toEqual([1, 1]);
+  });
+});

@@ -1,0 +1,4 @@
+import { TestrunReporter } from './reporter.js';
+
+export { type TestrunPlaywrightOptions, TestrunReporter } from './reporter.js';
+export default TestrunReporter;

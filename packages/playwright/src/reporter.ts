@@ -1,0 +1,206 @@
+import type {
+  FullConfig,
+  FullResult,
+  Reporter,
+  Suite,
+  TestCase,
+  TestError,
+  TestResult,
+  WorkerInfo,
+} from '@playwright/test/reporter';
+import { type FileReport, Logger, type RawTest, RunReporter, type TestrunOptions } from '@testrun/core';
+import { errorOrigin } from './error-origin.js';
+import { interactiveMode } from './interactive-mode.js';
+import { mapTest } from './map-test.js';
+import { type TestFile, TestFiles } from './test-files.js';
+
+export type TestrunPlaywrightOptions = TestrunOptions;
+
+/**
+ * UI mode builds the configured reporters anew for every run it starts, in the same
+ * process. Unless those runs are reported (`watch: true`), only the first is set up, so
+ * its one line (the notice, or why reporting is off) is printed once per session.
+ */
+let unreportedSessionSetUp = false;
+
+/**
+ * Playwright Test reporter: creates the run when the tests start, streams each spec file's
+ * results as the file finishes (retries included), and delivers the rest before Playwright
+ * exits. Every hook catches its own errors: a reporting problem must never fail a test run.
+ */
+export class TestrunReporter implements Reporter {
+  private readonly options: Record<string, unknown>;
+  private readonly listMode: boolean;
+  private readonly logger = new Logger();
+  private config: FullConfig | undefined;
+  private run: RunReporter | undefined;
+  private files: TestFiles | undefined;
+  private readonly runErrors: string[] = [];
+  private readonly failedFiles = new Set<string>();
+  private flakyTests = 0;
+  private ending: Promise<void> | undefined;
+
+  constructor(options?: TestrunPlaywrightOptions) {
+    const { own, user } = splitOptions(options);
+    this.options = user;
+    // `playwright test --list` only lists the tests: there is no run to report.
+    this.listMode = own._mode === 'list';
+  }
+
+  /** Playwright keeps its own terminal output (list or line) when no reporter prints to stdout. */
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.guard(() => {
+      if (this.listMode) return;
+      const interactive = interactiveMode(process.argv, process.env);
+      if (interactive && this.options.watch !== true) {
+        if (unreportedSessionSetUp) return;
+        unreportedSessionSetUp = true;
+      }
+      this.config = config;
+      this.run = new RunReporter({
+        options: this.options,
+        framework: { name: 'playwright', version: config.version },
+        rootDir: config.rootDir,
+        // The configured projects, not those `--project` selected: a filter must not rename results.
+        projectCount: config.projects.length,
+        watchMode: interactive !== undefined,
+        shard: config.shard ? { index: config.shard.current, count: config.shard.total } : undefined,
+      });
+      if (!this.run.active) return;
+      this.files = new TestFiles(suite);
+      this.run.startRun();
+    });
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    this.guard(() => {
+      // After the end, core would take a result for the start of a new run.
+      if (this.ending) return;
+      const finished = this.files?.attemptEnded(test, result);
+      if (finished) this.report(finished);
+    });
+  }
+
+  onError(error: TestError, workerInfo?: WorkerInfo): void {
+    this.guard(() => {
+      if (!this.files || !this.config || this.ending) return;
+      const origin = errorOrigin(error, workerInfo, this.config);
+      if (origin.kind === 'run') this.runErrors.push(origin.message);
+      if (origin.kind !== 'file') return;
+      for (const project of origin.projects) this.fileFailed(origin.file, project);
+    });
+  }
+
+  /** Playwright awaits this before it exits: delivery finishes here, within flushTimeout. */
+  async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    this.ending ??= this.end();
+    await this.ending;
+    // Set only with failOnError; core has printed the reason.
+    return this.run?.error ? { status: 'failed' } : undefined;
+  }
+
+  /** Normally the run has ended in onEnd; if Playwright skipped it, the run still ends, and nothing is left open. */
+  async onExit(): Promise<void> {
+    this.ending ??= this.end();
+    await this.ending;
+  }
+
+  private async end(): Promise<void> {
+    const run = this.run;
+    if (!run) return;
+    try {
+      let notRun = 0;
+      // Files still open: the run was interrupted (Ctrl-C, --max-failures, globalTimeout)
+      // or a worker died. What finished is reported; what never ran is not.
+      for (const file of this.files?.all() ?? []) {
+        if (file.reported) continue;
+        notRun += file.tests.filter((test) => mapTest(test) === undefined).length;
+        this.guard(() => this.report(file));
+      }
+      run.addRunErrors(this.runErrors);
+      await run.endRun(this.notes(notRun));
+    } catch (error) {
+      this.logger.line(`internal error at the end of the run: ${(error as Error).message}`);
+    }
+  }
+
+  private report(file: TestFile): void {
+    if (!this.run?.active) return;
+    file.reported = true;
+    const tests: RawTest[] = [];
+    for (const test of file.tests) {
+      const mapped = mapTest(test);
+      if (!mapped) continue;
+      tests.push(mapped.test);
+      if (mapped.flaky) this.flakyTests += 1;
+    }
+    if (file.failedOutsideTests || tests.some((test) => test.status === 'failed')) {
+      this.failedFiles.add(fileKey(file.file, file.project));
+    }
+    if (tests.length === 0 && !file.failedOutsideTests) return;
+    this.run.addFile({
+      ...fileOf(file.file, file.project),
+      tests,
+      failedOutsideTests: file.failedOutsideTests,
+    });
+  }
+
+  /** An error Playwright placed in a test file: `(file failed to run)`, unless a test of the file failed already. */
+  private fileFailed(file: string, project: FullConfig['projects'][number]): void {
+    const tracked = this.files?.find(file, project);
+    if (tracked && !tracked.reported) {
+      tracked.failedOutsideTests = true;
+      return;
+    }
+    // Reported already, or a file that failed to load and so has no tests in the run.
+    const key = fileKey(file, project);
+    if (this.failedFiles.has(key)) return;
+    this.failedFiles.add(key);
+    this.run?.addFile({ ...fileOf(file, project), tests: [], failedOutsideTests: true });
+  }
+
+  private notes(notRun: number): string[] {
+    const notes: string[] = [];
+    if (this.flakyTests > 0) {
+      notes.push(`${this.flakyTests} flaky ${this.flakyTests === 1 ? 'test' : 'tests'} (passed on a retry)`);
+    }
+    if (notRun > 0) notes.push(`${notRun} ${notRun === 1 ? 'test' : 'tests'} did not run, not reported`);
+    return notes;
+  }
+
+  private guard(action: () => void): void {
+    try {
+      action();
+    } catch (error) {
+      this.logger.line(`internal error, results may be incomplete: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Playwright adds options of its own (`configDir`, `_mode`, …) to every reporter's; core must see only the user's. */
+function splitOptions(options: unknown): { own: Record<string, unknown>; user: Record<string, unknown> } {
+  const own: Record<string, unknown> = {};
+  const user: Record<string, unknown> = {};
+  if (options && typeof options === 'object') {
+    for (const [name, value] of Object.entries(options)) {
+      if (name === 'configDir' || name.startsWith('_')) own[name] = value;
+      else user[name] = value;
+    }
+  }
+  return { own, user };
+}
+
+function fileOf(
+  file: string,
+  project: FullConfig['projects'][number] | undefined,
+): Omit<FileReport, 'tests'> {
+  return { file, project: project ? { name: project.name, root: project.testDir } : undefined };
+}
+
+function fileKey(file: string, project: FullConfig['projects'][number] | undefined): string {
+  return `${project?.name ?? ''}\n${file}`;
+}

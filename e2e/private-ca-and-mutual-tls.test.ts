@@ -1,6 +1,5 @@
 import {
   FRAMEWORKS,
-  fixtures,
   hasOpenssl,
   identities,
   makeTestCertificates,
@@ -34,13 +33,13 @@ describe.skipIf(!hasOpenssl())('a service with a private CA', () => {
       },
     });
 
-  describe.each(FRAMEWORKS)('$name', ({ run }) => {
+  describe.each(FRAMEWORKS)('$name', ({ run, fixtures: own }) => {
     it.each([
       ['NODE_EXTRA_CA_CERTS', () => ({ NODE_EXTRA_CA_CERTS: certs.caCert })],
       ['TESTRUN_CA_CERT', () => ({ TESTRUN_CA_CERT: certs.caCert })],
     ])('delivers every result when %s names the CA', async (_how, trust) => {
       const server = await serve();
-      const outcome = await run({ cwd: fixtures.passing, env: reporterEnv(server, trust()) });
+      const outcome = await run({ cwd: own.passing, env: reporterEnv(server, trust()) });
       expect(outcome.code).toBe(0);
       expect(identities(server.server.store.allResults())).toEqual(identities(PASSING_RESULTS));
       // The local server links the run's page, so the summary shows it.
@@ -50,7 +49,7 @@ describe.skipIf(!hasOpenssl())('a service with a private CA', () => {
     it('fails fast when nothing says to trust the CA: one line with the fix, one request, results spooled', async () => {
       const server = await serve();
       const env = reporterEnv(server, { TESTRUN_DEBUG: '1' });
-      const outcome = await run({ cwd: fixtures.passing, env });
+      const outcome = await run({ cwd: own.passing, env });
       expect(outcome.code).toBe(0);
       const lines = testrunLines(outcome.stderr);
       expect(lines.filter((line) => line.includes('UNABLE_TO_VERIFY_LEAF_SIGNATURE'))).toEqual([
@@ -73,7 +72,7 @@ describe.skipIf(!hasOpenssl())('a service with a private CA', () => {
         TESTRUN_CLIENT_CERT: certs.client.cert,
         TESTRUN_CLIENT_KEY: certs.client.key,
       });
-      const outcome = await run({ cwd: fixtures.passing, env });
+      const outcome = await run({ cwd: own.passing, env });
       expect(outcome.code).toBe(0);
       expect(identities(server.server.store.allResults())).toEqual(identities(PASSING_RESULTS));
       expect(outcome.stdout + outcome.stderr).not.toContain(readPem(certs.client.key).split('\n')[1]);
@@ -82,7 +81,7 @@ describe.skipIf(!hasOpenssl())('a service with a private CA', () => {
     it('is refused without the client certificate: not retried, spooled, one line saying which options', async () => {
       const server = await serve(true);
       const env = reporterEnv(server, { TESTRUN_CA_CERT: certs.caCert });
-      const outcome = await run({ cwd: fixtures.passing, env });
+      const outcome = await run({ cwd: own.passing, env });
       expect(outcome.code).toBe(0);
       const lines = testrunLines(outcome.stderr);
       expect(lines.filter((line) => line.includes('client certificate'))).toEqual([
@@ -95,7 +94,7 @@ describe.skipIf(!hasOpenssl())('a service with a private CA', () => {
     it('turns reporting off with one line when a certificate file cannot be read, and the tests run', async () => {
       const server = await serve();
       const outcome = await run({
-        cwd: fixtures.passing,
+        cwd: own.passing,
         env: reporterEnv(server, { TESTRUN_CA_CERT: '/nonexistent/ca.pem' }),
       });
       expect(outcome.code).toBe(0);

@@ -5,33 +5,35 @@ const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * Calls `onExit` synchronously when the process is on its way out: `process.exit()`, an
- * emptied event loop, or one of SIGNALS. Only synchronous work is done in time then, so
- * `onExit` must be synchronous. A signal no one else listens for is raised again once
- * `onExit` is done, so the process ends exactly as it would have without us. Returns a
- * function that stops listening.
+ * emptied event loop, or one of SIGNALS that nobody else handles. Only synchronous work is
+ * done in time then, so `onExit` must be synchronous. A signal the framework handles is
+ * left to it (Vitest and Playwright end the run and call the reporter's end hook, which
+ * can still deliver); if the process then exits before the run ended, `onExit` runs on the
+ * way out, told which signal it was. A signal nobody else handles is raised again after
+ * `onExit`, so the process ends exactly as it would have without us. Returns a function
+ * that stops listening.
  */
 export function onProcessExit(onExit: (reason: string) => void): () => void {
   let done = false;
-  const run = (reason: string) => {
+  let signalled: NodeJS.Signals | undefined;
+  const run = () => {
     if (done) return;
     done = true;
-    onExit(reason);
+    onExit(signalled ?? 'exit');
   };
-  const onExitEvent = () => run('exit');
   const onSignal = (signal: NodeJS.Signals) => {
-    run(signal);
-    if (process.listenerCount(signal) === 1) {
-      dispose();
-      process.kill(process.pid, signal);
-    }
+    signalled ??= signal;
+    // First in line, so the framework's own `once` listeners are still counted here.
+    if (process.listenerCount(signal) > 1) return;
+    run();
+    dispose();
+    process.kill(process.pid, signal);
   };
   const dispose = () => {
-    process.off('exit', onExitEvent);
+    process.off('exit', run);
     for (const signal of SIGNALS) process.off(signal, onSignal);
   };
-  process.on('exit', onExitEvent);
-  // First in line: the framework's own `once` listeners are still counted when ours runs,
-  // so we know whether anyone else will end the process.
+  process.on('exit', run);
   for (const signal of SIGNALS) process.prependListener(signal, onSignal);
   return dispose;
 }

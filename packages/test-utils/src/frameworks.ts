@@ -8,6 +8,8 @@ export interface FrameworkFixtures {
   streaming: string;
   oddNames: string;
   parity: string;
+  /** A fast file, and a slow one still running when a test cancels the job. */
+  cancelled: string;
 }
 
 export interface Framework {

@@ -36,6 +36,8 @@ export const playwrightFixtures = {
   errors: path.join(PLAYWRIGHT_FIXTURES_DIR, 'errors'),
   /** Slow tests, for runs stopped by --max-failures, the global timeout or SIGINT. */
   interrupted: path.join(PLAYWRIGHT_FIXTURES_DIR, 'interrupted'),
+  /** A fast file, and a slow one still running when a test cancels the job. */
+  cancelled: path.join(PLAYWRIGHT_FIXTURES_DIR, 'cancelled'),
   /** One test that drives a real Chromium (Debian's, at CHROMIUM_PATH). */
   browser: path.join(PLAYWRIGHT_FIXTURES_DIR, 'browser'),
 } as const;

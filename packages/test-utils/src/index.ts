@@ -10,6 +10,7 @@ export {
   PASSING_RESULTS,
 } from './frameworks.js';
 export * from './node-script.js';
+export { PYTEST_RESULTS, SUREFIRE_RESULTS } from './junit-expected.js';
 export {
   type ExpectedResult,
   LOAD_ERROR_FILES,

@@ -151,9 +151,11 @@ function allAccountedFor(outcome: RunSummary, handedOver: number): boolean {
   return outcome.delivered + outcome.spooled === handedOver && outcome.failed === 0;
 }
 
+/** The problem as one sentence, ending in a full stop, for more to follow. */
 function describeFailure(error: unknown): string {
-  if (error instanceof JunitReadError) return error.message;
-  return `internal error: ${(error as Error).message}.`;
+  const message =
+    error instanceof JunitReadError ? error.message : `internal error: ${(error as Error).message}`;
+  return /[.?!]$/.test(message) ? message : `${message}.`;
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {

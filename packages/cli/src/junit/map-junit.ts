@@ -19,26 +19,35 @@ import type { JunitSuiteFailure, JunitTestcase } from './read-junit.js';
 export type MappedCase = { kind: 'file'; file: string; test: RawTest } | { kind: 'named'; result: RawResult };
 
 /**
- * jest-junit's own names for a file that failed outside its tests: the classname of a
- * suite that did not load (with reportTestSuiteErrors), and the title of the testcase it
- * adds when a hook such as afterAll throws.
+ * How known writers mark a file that failed outside its tests. jest-junit: the classname
+ * of a suite that did not load (with reportTestSuiteErrors; the name is its path), and
+ * the title of the testcase it adds when a hook such as afterAll throws. pytest: a module
+ * that failed to collect is a testcase with an empty classname, named after the module.
  */
 const JEST_JUNIT_LOAD_FAILURE_CLASS = 'Test suite failed to run';
 const JEST_JUNIT_HOOK_FAILURE_NAME = "Test execution failure: could be caused by test hooks like 'afterAll'.";
+const PYTEST_SUITE_NAME = 'pytest';
 
 export function mapTestcase(testcase: JunitTestcase): MappedCase {
   const { name, classname, suiteName, outcome } = testcase;
   const status = outcome;
   const duration = toMilliseconds(testcase.time);
-  // jest-junit names a suite that did not load by its path, under a fixed classname.
-  const file = testcase.file ?? (classname === JEST_JUNIT_LOAD_FAILURE_CLASS && name ? name : undefined);
+  const failed = outcome === 'failed';
+  const file = testcase.file ?? (failed && classname === JEST_JUNIT_LOAD_FAILURE_CLASS ? name : undefined);
 
   if (file !== undefined) {
-    const titles = standsForFile(testcase, file) ? [FILE_FAILURE_CASE] : caseTitles(name, classname, file);
+    const titles = standsForFile(testcase, [file, moduleName(file)])
+      ? [FILE_FAILURE_CASE]
+      : caseTitles(name, classname, file);
     return { kind: 'file', file, test: { titles, status, duration } };
   }
-  const suite = nonEmpty(classname) && classname !== name ? classname : suiteName;
-  const testCase = standsForFile(testcase, suite) ? FILE_FAILURE_CASE : name;
+  if (failed && classname === '' && suiteName === PYTEST_SUITE_NAME && nonEmpty(name)) {
+    return { kind: 'named', result: { testSuite: name, testCase: FILE_FAILURE_CASE, status, duration } };
+  }
+  // A classname equal to the name is no class (jest-junit's default templates), unless nothing else names the suite.
+  const suite =
+    nonEmpty(classname) && (classname !== name || suiteName === undefined) ? classname : suiteName;
+  const testCase = standsForFile(testcase, [suite]) ? FILE_FAILURE_CASE : name;
   return { kind: 'named', result: { testSuite: suite, testCase, status, duration } };
 }
 
@@ -62,13 +71,14 @@ export function toMilliseconds(time: string | undefined): number | undefined {
 /**
  * A failed testcase named after what holds it is the file's own failure, not a test:
  * Vitest writes a file that did not load, or whose afterAll threw, as a testcase named
- * like the file; jest-junit uses the names above.
+ * like the file, Surefire a class whose @BeforeAll threw as one named like the class;
+ * jest-junit uses the names above.
  */
-function standsForFile(testcase: JunitTestcase, holder: string | undefined): boolean {
+function standsForFile(testcase: JunitTestcase, holderNames: readonly (string | undefined)[]): boolean {
   if (testcase.outcome !== 'failed') return false;
   const { name, classname } = testcase;
   return (
-    (holder !== undefined && name === holder) ||
+    (name !== undefined && holderNames.includes(name)) ||
     classname === JEST_JUNIT_LOAD_FAILURE_CLASS ||
     name?.endsWith(JEST_JUNIT_HOOK_FAILURE_NAME) === true
   );
@@ -84,12 +94,17 @@ function caseTitles(name: string | undefined, classname: string | undefined, fil
 /** The classname without what repeats the file: `tests.test_cart.TestCart` in `tests/test_cart.py` is `TestCart`. */
 function classWithinFile(classname: string | undefined, file: string): string {
   if (!nonEmpty(classname) || classname === file) return '';
-  const module = file
+  const module = moduleName(file);
+  if (classname === module) return '';
+  return classname.startsWith(`${module}.`) ? classname.slice(module.length + 1) : classname;
+}
+
+/** A file's path as a dotted module name, as pytest writes classnames: `tests/test_cart.py` → `tests.test_cart`. */
+function moduleName(file: string): string {
+  return file
     .replace(/^\.[\\/]/, '')
     .replace(/\.[^./\\]+$/, '')
     .replace(/[\\/]/g, '.');
-  if (classname === module) return '';
-  return classname.startsWith(`${module}.`) ? classname.slice(module.length + 1) : classname;
 }
 
 function nonEmpty(value: string | undefined): value is string {

@@ -7,7 +7,8 @@ describe('testrun command line', () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: testrun <command> \[options\]/);
-    for (const command of ['serve', 'create-run', 'replay', 'upload']) expect(stdout).toContain(`  ${command} `);
+    for (const command of ['serve', 'create-run', 'replay', 'upload'])
+      expect(stdout).toContain(`  ${command} `);
   });
 
   it.each(['serve', 'create-run', 'replay', 'upload'])(

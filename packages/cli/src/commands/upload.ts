@@ -85,16 +85,7 @@ export async function run(argv: string[]): Promise<number> {
   const found = await findReports(positionals, cwd);
   for (const pattern of found.unmatched) say(`no file matches ${pattern}`);
 
-  const checked: { report: ReportFile; check: CheckedReport }[] = [];
-  let notSent = 0;
-  for (const report of found.files) {
-    try {
-      checked.push({ report, check: await checkReport(report.path, report.shownAs) });
-    } catch (error) {
-      notSent++;
-      say(`${describeFailure(error)} Nothing from it is sent.`);
-    }
-  }
+  const { checked, unreadable } = await checkReports(found.files, say);
   if (checked.length === 0) {
     say('no JUnit XML report to send; nothing was sent, and no run was created.');
     return 1;
@@ -111,7 +102,46 @@ export async function run(argv: string[]): Promise<number> {
   });
   reporter.startRun();
   const feeder = new ResultFeeder(reporter, cwd);
-  let halfSent = false;
+  const allSent = await sendReports(checked, feeder, say);
+
+  const notes = unreadable > 0 ? [`${plural(unreadable, 'report')} not sent (see above)`] : [];
+  const outcome = await reporter.endRun(notes);
+  if (!outcome) return 1;
+  if (outcome.errors.some((error) => error.startsWith(REFUSED_KEY))) {
+    say('TESTRUN_API_KEY was refused: the results are spooled, but a replay needs a key the service takes.');
+    return 1;
+  }
+  return allAccountedFor(outcome, feeder.count) && unreadable === 0 && allSent ? 0 : 1;
+}
+
+type Say = (line: string) => void;
+type CheckedFile = { report: ReportFile; check: CheckedReport };
+
+/** Reads every report once, sending nothing: the whole ones are kept, the others named. */
+async function checkReports(
+  files: readonly ReportFile[],
+  say: Say,
+): Promise<{ checked: CheckedFile[]; unreadable: number }> {
+  const checked: CheckedFile[] = [];
+  let unreadable = 0;
+  for (const report of files) {
+    try {
+      checked.push({ report, check: await checkReport(report.path, report.shownAs) });
+    } catch (error) {
+      unreadable++;
+      say(`${describeFailure(error)} Nothing from it is sent.`);
+    }
+  }
+  return { checked, unreadable };
+}
+
+/** Hands every testcase of the checked reports to core; false if one could not be read again. */
+async function sendReports(
+  checked: readonly CheckedFile[],
+  feeder: ResultFeeder,
+  say: Say,
+): Promise<boolean> {
+  let allSent = true;
   for (const { report } of checked) {
     const before = feeder.count;
     const repeatsBefore = feeder.repeated;
@@ -129,21 +159,13 @@ export async function run(argv: string[]): Promise<number> {
         );
       }
     } catch (error) {
-      halfSent = true;
+      allSent = false;
       say(
         `${describeFailure(error)} It changed while it was being sent: ${plural(feeder.count - before, 'result')} from it went to the run before that point.`,
       );
     }
   }
-
-  const notes = notSent > 0 ? [`${plural(notSent, 'report')} not sent (see above)`] : [];
-  const outcome = await reporter.endRun(notes);
-  if (!outcome) return 1;
-  if (outcome.errors.some((error) => error.startsWith(REFUSED_KEY))) {
-    say('TESTRUN_API_KEY was refused: the results are spooled, but a replay needs a key the service takes.');
-    return 1;
-  }
-  return allAccountedFor(outcome, feeder.count) && notSent === 0 && !halfSent ? 0 : 1;
+  return allSent;
 }
 
 /** Every result handed to core was delivered or spooled for `testrun replay`: none lost. */

@@ -46,17 +46,22 @@ describe('mapping a testcase whose file is known', () => {
   });
 
   it.each([
-    ['empty', { classname: '' }],
-    ['the file itself', { classname: 'cart.test.js' }],
-    ['the file as a module', { file: 'tests/test_util.py', classname: 'tests.test_util' }],
+    ['empty', { classname: '' }, 'adds tax'],
+    ['the file itself', { classname: 'cart.test.js' }, 'adds tax'],
+    ['the file as a module', { file: 'tests/test_util.py', classname: 'tests.test_util' }, 'adds tax'],
     [
       'the whole name (jest-junit default templates)',
       { classname: 'cart totals adds tax', name: 'cart totals adds tax' },
+      'cart totals adds tax',
     ],
-    ['the end of the name (mocha-junit-reporter)', { classname: 'adds tax', name: 'cart totals adds tax' }],
-  ])('leaves out a classname that is %s', (_, fields) => {
+    [
+      'the end of the name (mocha-junit-reporter)',
+      { classname: 'adds tax', name: 'cart totals adds tax' },
+      'cart totals adds tax',
+    ],
+  ])('leaves out a classname that is %s', (_, fields: Partial<JunitTestcase>, title) => {
     const mapped = mapTestcase(testcase({ file: 'cart.test.js', name: 'adds tax', ...fields }));
-    expect(mapped).toMatchObject({ kind: 'file', test: { titles: [fields.name ?? 'adds tax'] } });
+    expect(mapped).toMatchObject({ kind: 'file', test: { titles: [title] } });
   });
 
   it('sends a testcase without a name with an empty title, which core shows as (unnamed)', () => {

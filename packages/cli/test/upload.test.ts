@@ -51,7 +51,7 @@ describe('testrun upload', () => {
     const duration = (testCase: string) => results.find((result) => result.testCase === testCase)?.duration;
     expect([duration('test_charges_card'), duration('test_sums_line_items')]).toEqual([118, 2]);
     expect(stderr).toContain('pytest.xml: 1 testcase repeats an earlier one of its suite');
-    expect(stderr).toMatch(new RegExp(`testrun: 12 results → run ${run.id} \\(2 requests, `));
+    expect(stderr).toContain(`testrun: 12 results → run ${run.id} (`);
   });
 
   it('expands a quoted glob itself, and stores each Surefire class as a suite in a surefire run', async () => {
@@ -157,15 +157,17 @@ describe('testrun upload', () => {
       'testrun upload: odd.xml: 1 testcase repeats an earlier one of its suite; each is sent once, with its last outcome.\n',
     );
     expect(
-      onlyRun(server).results.map(({ testSuite, testCase, status, duration }) => ({
-        testSuite,
-        testCase,
-        status,
-        duration,
-      })),
+      onlyRun(server)
+        .results.map(({ testSuite, testCase, status, duration }) => ({
+          testSuite,
+          testCase,
+          status,
+          duration,
+        }))
+        .sort((a, b) => (a.testCase < b.testCase ? -1 : 1)),
     ).toEqual([
-      { testSuite: 'com.example.RetryTest', testCase: 'flaky', status: 'passed', duration: 300 },
       { testSuite: 'com.example.RetryTest', testCase: '(unnamed)', status: 'passed', duration: 100 },
+      { testSuite: 'com.example.RetryTest', testCase: 'flaky', status: 'passed', duration: 300 },
     ]);
   });
 

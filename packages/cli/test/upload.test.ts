@@ -275,7 +275,7 @@ describe('testrun upload, called wrongly', () => {
     const { code, stderr } = await runCli(['upload', pytestReport], { env: cleanEnv() });
     expect(code).toBe(1);
     expect(stderr).toBe(
-      'testrun: TESTRUN_API_KEY is not set. Set it and TESTRUN_BASE_URL to reach the service.\n',
+      'testrun upload: TESTRUN_API_KEY is not set. Set it and TESTRUN_BASE_URL to reach the service.\n',
     );
   });
 });

@@ -9,8 +9,8 @@ export {
   identities,
   PASSING_RESULTS,
 } from './frameworks.js';
-export * from './node-script.js';
 export { PYTEST_RESULTS, SUREFIRE_RESULTS } from './junit-expected.js';
+export * from './node-script.js';
 export {
   type ExpectedResult,
   LOAD_ERROR_FILES,

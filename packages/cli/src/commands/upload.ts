@@ -1,16 +1,13 @@
-import { parseArgs } from 'node:util';
-import { Logger, RunReporter, type RunSummary, type TestrunOptions } from '@testrun/core';
-import { resolveCliConfig } from '../cli-config.js';
+import { type DeliverySummary, RunReporter, type TestrunOptions } from '@testrun/core';
+import { resolveCliConfig, TLS_FLAGS, tlsOptions, tlsUsage } from '../cli-config.js';
+import { defineCommand, type Output, UsageError } from '../command.js';
 import { chooseFramework } from '../junit/detect-framework.js';
 import { findReports, type ReportFile } from '../junit/find-reports.js';
 import { JunitReadError } from '../junit/read-junit.js';
 import { ResultFeeder } from '../junit/result-feeder.js';
 import { type CheckedReport, checkReport, sendReport } from '../junit/upload-report.js';
-import { asUsageError, UsageError } from '../usage-error.js';
 
-export const summary = 'send JUnit XML reports from any test framework into a run';
-
-export const usage = `Usage: testrun upload <files or globs…> [options]
+const usage = `Usage: testrun upload <files or globs…> [options]
 
 Sends every testcase of JUnit XML reports (pytest, Maven Surefire, Gradle, Go,
 Mocha, Vitest's junit reporter, jest-junit…) into a new run, or into
@@ -37,57 +34,60 @@ Options:
                        (ci:, branch:, commit:, build:) are added
   --run-id <id>        report into this run (default: TESTRUN_RUN_ID, else a
                        new run)
+${tlsUsage(23)}
   -h, --help           show this help
 `;
 
 /** How core words a refused key; a replay with the same key would be refused as well. */
 const REFUSED_KEY = 'the service refused the API key';
 
-export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = asUsageError(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        project: { type: 'string' },
-        framework: { type: 'string' },
-        tags: { type: 'string' },
-        'run-id': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (values.help) {
-    process.stdout.write(usage);
-    return 0;
-  }
-  if (positionals.length === 0) {
-    throw new UsageError('give the JUnit XML files to upload, e.g. testrun upload "reports/**/*.xml"');
-  }
-  const framework = values.framework?.trim();
-  if (values.framework !== undefined && !framework)
-    throw new UsageError('--framework needs a name, e.g. pytest');
-  const options: TestrunOptions = {
-    project: values.project,
-    tags: values.tags
-      ?.split(',')
-      .map((tag) => tag.trim())
-      .filter(Boolean),
-    runId: values['run-id'],
-  };
-  const config = resolveCliConfig(options);
-  if (!config) return 1;
-  const logger = new Logger();
-  logger.redact(config.apiKey);
-  const say = (line: string) => process.stderr.write(logger.clean(`testrun upload: ${line}\n`));
+export const upload = defineCommand({
+  name: 'upload',
+  summary: 'send JUnit XML reports from any test framework into a run',
+  usage,
+  positionals: true,
+  options: {
+    project: { type: 'string' },
+    framework: { type: 'string' },
+    tags: { type: 'string' },
+    'run-id': { type: 'string' },
+    ...TLS_FLAGS,
+  },
+  run: async ({ values, positionals, output }) => {
+    if (positionals.length === 0) {
+      throw new UsageError('give the JUnit XML files to upload, e.g. testrun upload "reports/**/*.xml"');
+    }
+    const framework = values.framework?.trim();
+    if (values.framework !== undefined && !framework) {
+      throw new UsageError('--framework needs a name, e.g. pytest');
+    }
+    const options: TestrunOptions = {
+      project: values.project,
+      tags: values.tags
+        ?.split(',')
+        .map((tag) => tag.trim())
+        .filter(Boolean),
+      runId: values['run-id'],
+      ...tlsOptions(values),
+    };
+    if (!resolveCliConfig(options, output)) return 1;
+    return uploadReports(positionals, options, framework, output);
+  },
+});
 
+async function uploadReports(
+  args: readonly string[],
+  options: TestrunOptions,
+  framework: string | undefined,
+  output: Output,
+): Promise<number> {
   const cwd = process.cwd();
-  const found = await findReports(positionals, cwd);
-  for (const pattern of found.unmatched) say(`no file matches ${pattern}`);
+  const found = await findReports(args, cwd);
+  for (const pattern of found.unmatched) output.error(`no file matches ${pattern}`);
 
-  const { checked, unreadable } = await checkReports(found.files, say);
+  const { checked, unreadable } = await checkReports(found.files, output);
   if (checked.length === 0) {
-    say('no JUnit XML report to send; nothing was sent, and no run was created.');
+    output.error('no JUnit XML report to send; nothing was sent, and no run was created.');
     return 1;
   }
 
@@ -102,25 +102,26 @@ export async function run(argv: string[]): Promise<number> {
   });
   reporter.startRun();
   const feeder = new ResultFeeder(reporter, cwd);
-  const allSent = await sendReports(checked, feeder, say);
+  const allSent = await sendReports(checked, feeder, output);
 
   const notes = unreadable > 0 ? [`${plural(unreadable, 'report')} not sent (see above)`] : [];
   const outcome = await reporter.endRun(notes);
   if (!outcome) return 1;
   if (outcome.errors.some((error) => error.startsWith(REFUSED_KEY))) {
-    say('TESTRUN_API_KEY was refused: the results are spooled, but a replay needs a key the service takes.');
+    output.error(
+      'TESTRUN_API_KEY was refused: the results are spooled, but a replay needs a key the service takes.',
+    );
     return 1;
   }
   return allAccountedFor(outcome, feeder.count) && unreadable === 0 && allSent ? 0 : 1;
 }
 
-type Say = (line: string) => void;
 type CheckedFile = { report: ReportFile; check: CheckedReport };
 
 /** Reads every report once, sending nothing: the whole ones are kept, the others named. */
 async function checkReports(
   files: readonly ReportFile[],
-  say: Say,
+  output: Output,
 ): Promise<{ checked: CheckedFile[]; unreadable: number }> {
   const checked: CheckedFile[] = [];
   let unreadable = 0;
@@ -129,7 +130,7 @@ async function checkReports(
       checked.push({ report, check: await checkReport(report.path, report.shownAs) });
     } catch (error) {
       unreadable++;
-      say(`${describeFailure(error)} Nothing from it is sent.`);
+      output.error(`${describeFailure(error)} Nothing from it is sent.`);
     }
   }
   return { checked, unreadable };
@@ -139,7 +140,7 @@ async function checkReports(
 async function sendReports(
   checked: readonly CheckedFile[],
   feeder: ResultFeeder,
-  say: Say,
+  output: Output,
 ): Promise<boolean> {
   let allSent = true;
   for (const { report } of checked) {
@@ -148,19 +149,19 @@ async function sendReports(
     try {
       const { unnamed } = await sendReport(report.path, report.shownAs, feeder);
       if (unnamed.count > 0) {
-        say(
+        output.error(
           `${report.shownAs}:${unnamed.firstLine}: ${plural(unnamed.count, 'testcase has', 'testcases have')} no name attribute; sent as (unnamed).`,
         );
       }
       const repeats = feeder.repeated - repeatsBefore;
       if (repeats > 0) {
-        say(
+        output.error(
           `${report.shownAs}: ${plural(repeats, 'testcase repeats', 'testcases repeat')} an earlier one of its suite; each is sent once, with its last outcome.`,
         );
       }
     } catch (error) {
       allSent = false;
-      say(
+      output.error(
         `${describeFailure(error)} It changed while it was being sent: ${plural(feeder.count - before, 'result')} from it went to the run before that point.`,
       );
     }
@@ -169,7 +170,7 @@ async function sendReports(
 }
 
 /** Every result handed to core was delivered or spooled for `testrun replay`: none lost. */
-function allAccountedFor(outcome: RunSummary, handedOver: number): boolean {
+function allAccountedFor(outcome: DeliverySummary, handedOver: number): boolean {
   return outcome.delivered + outcome.spooled === handedOver && outcome.failed === 0;
 }
 

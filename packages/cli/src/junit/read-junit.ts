@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import { createGunzip } from 'node:zlib';
-import { TestrunError } from '@testrun/core';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 
 // Reads a JUnit XML report as a stream of events, one chunk at a time: memory stays flat
@@ -50,14 +49,19 @@ export type JunitEvent =
 
 export type JunitReadErrorCode = 'JUNIT_UNREADABLE' | 'JUNIT_MALFORMED' | 'JUNIT_NOT_JUNIT';
 
-/** A report that cannot be read; the message names the file, and the line where there is one. */
-export class JunitReadError extends TestrunError {
+/**
+ * A report that cannot be read; the message names the file, and the line where there is
+ * one. Its own codes: core's ErrorCode is about delivery, this is about the input.
+ */
+export class JunitReadError extends Error {
+  readonly code: JunitReadErrorCode;
   readonly file: string;
   readonly line: number | undefined;
 
   constructor(code: JunitReadErrorCode, file: string, message: string, line?: number) {
-    super(code, message);
+    super(message);
     this.name = 'JunitReadError';
+    this.code = code;
     this.file = file;
     this.line = line;
   }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type FileReport, type RawResult, type RawTest, toName, toTestCase } from '@testrun/core';
+import type { FileReport, RawResult, RawTest } from '@testrun/core';
 import type { MappedCase } from './map-junit.js';
 
 /** What the feeder hands results to: core's RunReporter. */
@@ -48,7 +48,7 @@ export class ResultFeeder {
   }
 
   add(mapped: MappedCase): void {
-    const key = mapped.kind === 'file' ? `f:${mapped.file}` : `n:${toName(mapped.result.testSuite)}`;
+    const key = mapped.kind === 'file' ? `f:${mapped.file}` : `n:${String(mapped.result.testSuite ?? '')}`;
     if (this.group?.key !== key || this.group.items.length >= MAX_GROUP_SIZE) {
       this.flush();
       this.group =
@@ -57,7 +57,10 @@ export class ResultFeeder {
           : { kind: 'named', key, items: [] };
     }
     const group = this.group;
-    const testCase = mapped.kind === 'file' ? toTestCase(mapped.test.titles) : toName(mapped.result.testCase);
+    const testCase =
+      mapped.kind === 'file'
+        ? mapped.test.titles.map(String).join('\u0000')
+        : String(mapped.result.testCase ?? '');
     const earlier = this.seen.get(testCase);
     if (earlier !== undefined) {
       group.items[earlier] = mapped.kind === 'file' ? mapped.test : mapped.result;

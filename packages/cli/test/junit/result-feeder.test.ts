@@ -69,17 +69,6 @@ describe('handing mapped testcases to core', () => {
     expect([feeder.count, feeder.repeated]).toEqual([3, 2]);
   });
 
-  it('compares names as core will send them, so a repeat that differs only in control characters is one', () => {
-    const { sink, calls } = recordingSink();
-    const feeder = new ResultFeeder(sink, '/repo');
-    feeder.add(named('S', 'line\nbreak', 'failed'));
-    feeder.add(named('S', 'line break', 'passed'));
-    feeder.flush();
-    expect(calls).toEqual([
-      { addResults: [{ testSuite: 'S', testCase: 'line break', status: 'passed', duration: 1 }] },
-    ]);
-  });
-
   it(`hands a suite over in groups of ${MAX_GROUP_SIZE}, so memory does not grow with it`, () => {
     const { sink, calls } = recordingSink();
     const feeder = new ResultFeeder(sink, '/repo');

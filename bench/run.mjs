@@ -1,7 +1,7 @@
 // `pnpm bench`: every figure of bench/README.md, a table of them with the targets, written to
 // bench/results.md. Options: --vitest-rounds N, --jest-rounds N (suite runs per configuration,
 // default 7 and 5),
-// --only requests,flush,throughput,memory,suite,profile, --frameworks vitest,jest,
+// --only requests,flush,throughput,memory,upload,suite,profile, --frameworks vitest,jest,
 // --write (write results.md even when --only leaves sections out).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,8 +14,9 @@ import * as profile from './profile.mjs';
 import * as requests from './requests-per-run.mjs';
 import * as suite from './suite-overhead.mjs';
 import * as throughput from './throughput.mjs';
+import * as upload from './upload-memory.mjs';
 
-const SECTIONS = ['requests', 'flush', 'throughput', 'memory', 'suite', 'profile'];
+const SECTIONS = ['requests', 'flush', 'throughput', 'memory', 'upload', 'suite', 'profile'];
 const { values } = parseArgs({
   options: {
     'vitest-rounds': { type: 'string', default: '7' },
@@ -56,6 +57,10 @@ if (only.includes('throughput')) {
 if (only.includes('memory')) {
   log(`[${elapsed()}] 4. memory`);
   out.memory = await memory.run({ log });
+}
+if (only.includes('upload')) {
+  log(`[${elapsed()}] 6. testrun upload memory`);
+  out.upload = await upload.run({ log });
 }
 if (only.includes('suite')) {
   log(
@@ -135,6 +140,16 @@ if (out.memory) {
     );
   }
 }
+if (out.upload) {
+  problems.push(...out.upload.problems);
+  const small = out.upload.rows.find((r) => r.testcases === 10_000);
+  const large = out.upload.rows.find((r) => r.testcases === 100_000);
+  target(
+    'testrun upload: live heap for 100,000 testcases within 1.5× of 10,000 (flat memory)',
+    `${(large.peakLiveHeap / small.peakLiveHeap).toFixed(2)}× (${mb(large.peakLiveHeap)} vs ${mb(small.peakLiveHeap)}; peak RSS ${mb(large.peakRss)} vs ${mb(small.peakRss)})`,
+    large.peakLiveHeap <= 1.5 * small.peakLiveHeap,
+  );
+}
 if (out.requests) {
   const bad = out.requests.rows.filter((r) => !r.ok);
   target(
@@ -145,7 +160,7 @@ if (out.requests) {
 }
 {
   const serverErrors =
-    [out.flush, out.memory, out.suite].reduce((sum, s) => sum + (s?.serverErrors ?? 0), 0) +
+    [out.flush, out.memory, out.upload, out.suite].reduce((sum, s) => sum + (s?.serverErrors ?? 0), 0) +
     [out.throughput, out.throughputTight].reduce(
       (sum, t) => sum + (t?.runs.reduce((a, r) => a + r.serverErrors, 0) ?? 0),
       0,
@@ -268,6 +283,23 @@ if (out.requests) {
   for (const r of out.requests.rows) {
     md.push(
       `| ${int(r.n)} | ${r.expected} | ${r.actual} | ${r.clientCount} | ${int(r.stored)} | ${r.ok ? 'OK' : '**MISMATCH**'} |`,
+    );
+  }
+  md.push('');
+}
+
+if (out.upload) {
+  md.push(
+    '## 6. Memory of `testrun upload` on a generated JUnit report',
+    '',
+    'A report written as Surefire or Gradle would write a long run (suites of 50; every 20th testcase failed with a stack trace, every 50th skipped, every 10th with captured output), uploaded by the CLI in a fresh process, the server in another. Peak RSS and peak heap: the run as a user has it, garbage not yet collected included. Live heap: a second run that collects garbage every 100 ms; the largest heap left after a collection.',
+    '',
+    '| Testcases | Report | Peak RSS | Peak heap | Live heap after GC | At start (RSS / heap) | Wall |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const r of out.upload.rows) {
+    md.push(
+      `| ${int(r.testcases)} | ${mb(r.bytes)} | ${mb(r.peakRss)} | ${mb(r.peakHeap)} | ${mb(r.peakLiveHeap)} | ${mb(r.baselineRss)} / ${mb(r.baselineHeap)} | ${seconds(r.ms)} |`,
     );
   }
   md.push('');

@@ -7,10 +7,11 @@ describe('testrun command line', () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: testrun <command> \[options\]/);
-    for (const command of ['serve', 'create-run', 'replay']) expect(stdout).toContain(`  ${command} `);
+    for (const command of ['serve', 'create-run', 'replay', 'upload'])
+      expect(stdout).toContain(`  ${command} `);
   });
 
-  it.each(['serve', 'create-run', 'replay'])(
+  it.each(['serve', 'create-run', 'replay', 'upload'])(
     'prints the usage of a command for "%s --help" and exits 0',
     async (command) => {
       const { code, stdout } = await runCli([command, '--help']);

@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../cli/bin/testrun.js', import.meta.url));
+/** The built `testrun` command, for a hook that runs it with runProcess (runCli works inside a test only). */
+export const CLI_BIN = fileURLToPath(new URL('../../cli/bin/testrun.js', import.meta.url));
 
 export interface CliProcess {
   child: ChildProcess;
@@ -20,7 +21,7 @@ export function startCli(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): CliProcess {
-  const child = spawn(process.execPath, [bin, ...args], {
+  const child = spawn(process.execPath, [CLI_BIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: options.env ?? process.env,
     cwd: options.cwd,

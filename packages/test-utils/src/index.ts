@@ -9,6 +9,7 @@ export {
   identities,
   PASSING_RESULTS,
 } from './frameworks.js';
+export { PYTEST_RESULTS, SUREFIRE_RESULTS } from './junit-expected.js';
 export * from './node-script.js';
 export {
   type ExpectedResult,

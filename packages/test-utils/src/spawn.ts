@@ -23,6 +23,8 @@ export const fixtures = {
   cancelled: path.join(FIXTURES_DIR, 'cancelled'),
   /** Jest only: a passing file, then one whose test calls process.exit(). */
   exits: path.join(FIXTURES_DIR, 'exits'),
+  /** Hand-written JUnit XML reports for `testrun upload`: pytest.xml, surefire-reports/TEST-*.xml. */
+  junit: path.join(FIXTURES_DIR, 'junit'),
 } as const;
 
 /**

@@ -1,0 +1,186 @@
+import { type DeliverySummary, RunReporter, type TestrunOptions } from '@testrun/core';
+import { resolveCliConfig, TLS_FLAGS, tlsOptions, tlsUsage } from '../cli-config.js';
+import { defineCommand, type Output, UsageError } from '../command.js';
+import { chooseFramework } from '../junit/detect-framework.js';
+import { findReports, type ReportFile } from '../junit/find-reports.js';
+import { JunitReadError } from '../junit/read-junit.js';
+import { ResultFeeder } from '../junit/result-feeder.js';
+import { type CheckedReport, checkReport, sendReport } from '../junit/upload-report.js';
+
+const usage = `Usage: testrun upload <files or globs…> [options]
+
+Sends every testcase of JUnit XML reports (pytest, Maven Surefire, Gradle, Go,
+Mocha, Vitest's junit reporter, jest-junit…) into a new run, or into
+TESTRUN_RUN_ID, the way the reporters send theirs: batched, retried, and
+spooled for "testrun replay" when the service cannot take them.
+
+  npx testrun upload "reports/**/*.xml" --project api
+
+Quote globs so that they reach testrun whole. Gzip'd reports are read as
+they are. Each report is read whole before anything of it is sent: a report
+that is not well-formed is not sent at all, and named with its line. Paths in
+"file" attributes are taken from the current directory: run it where the
+tests ran.
+
+Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment. Exits 0
+when every result was delivered or spooled, 1 otherwise.
+
+Options:
+  --project <name>     the run's project (default: TESTRUN_PROJECT, else the
+                       name in the nearest package.json)
+  --framework <name>   the run's framework (default: what the reports say,
+                       e.g. pytest, jest, vitest, surefire; else junit)
+  --tags <a,b>         comma-separated tags (default: TESTRUN_TAGS); CI tags
+                       (ci:, branch:, commit:, build:) are added
+  --run-id <id>        report into this run (default: TESTRUN_RUN_ID, else a
+                       new run)
+${tlsUsage(23)}
+  -h, --help           show this help
+`;
+
+/** How core words a refused key; a replay with the same key would be refused as well. */
+const REFUSED_KEY = 'the service refused the API key';
+
+export const upload = defineCommand({
+  name: 'upload',
+  summary: 'send JUnit XML reports from any test framework into a run',
+  usage,
+  positionals: true,
+  options: {
+    project: { type: 'string' },
+    framework: { type: 'string' },
+    tags: { type: 'string' },
+    'run-id': { type: 'string' },
+    ...TLS_FLAGS,
+  },
+  run: async ({ values, positionals, output }) => {
+    if (positionals.length === 0) {
+      throw new UsageError('give the JUnit XML files to upload, e.g. testrun upload "reports/**/*.xml"');
+    }
+    const framework = values.framework?.trim();
+    if (values.framework !== undefined && !framework) {
+      throw new UsageError('--framework needs a name, e.g. pytest');
+    }
+    const options: TestrunOptions = {
+      project: values.project,
+      tags: values.tags
+        ?.split(',')
+        .map((tag) => tag.trim())
+        .filter(Boolean),
+      runId: values['run-id'],
+      ...tlsOptions(values),
+    };
+    if (!resolveCliConfig(options, output)) return 1;
+    return uploadReports(positionals, options, framework, output);
+  },
+});
+
+async function uploadReports(
+  args: readonly string[],
+  options: TestrunOptions,
+  framework: string | undefined,
+  output: Output,
+): Promise<number> {
+  const cwd = process.cwd();
+  const found = await findReports(args, cwd);
+  for (const pattern of found.unmatched) output.error(`no file matches ${pattern}`);
+
+  const { checked, unreadable } = await checkReports(found.files, output);
+  if (checked.length === 0) {
+    output.error('no JUnit XML report to send; nothing was sent, and no run was created.');
+    return 1;
+  }
+
+  const reporter = new RunReporter({
+    options: Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
+    // No framework version is known from a report; "junit" in the User-Agent says where the results came from.
+    framework: {
+      name: framework ?? chooseFramework(checked.map(({ check }) => check.framework)),
+      version: 'junit',
+    },
+    rootDir: cwd,
+  });
+  reporter.startRun();
+  const feeder = new ResultFeeder(reporter, cwd);
+  const allSent = await sendReports(checked, feeder, output);
+
+  const notes = unreadable > 0 ? [`${plural(unreadable, 'report')} not sent (see above)`] : [];
+  const outcome = await reporter.endRun(notes);
+  if (!outcome) return 1;
+  if (outcome.errors.some((error) => error.startsWith(REFUSED_KEY))) {
+    output.error(
+      'TESTRUN_API_KEY was refused: the results are spooled, but a replay needs a key the service takes.',
+    );
+    return 1;
+  }
+  return allAccountedFor(outcome, feeder.count) && unreadable === 0 && allSent ? 0 : 1;
+}
+
+type CheckedFile = { report: ReportFile; check: CheckedReport };
+
+/** Reads every report once, sending nothing: the whole ones are kept, the others named. */
+async function checkReports(
+  files: readonly ReportFile[],
+  output: Output,
+): Promise<{ checked: CheckedFile[]; unreadable: number }> {
+  const checked: CheckedFile[] = [];
+  let unreadable = 0;
+  for (const report of files) {
+    try {
+      checked.push({ report, check: await checkReport(report.path, report.shownAs) });
+    } catch (error) {
+      unreadable++;
+      output.error(`${describeFailure(error)} Nothing from it is sent.`);
+    }
+  }
+  return { checked, unreadable };
+}
+
+/** Hands every testcase of the checked reports to core; false if one could not be read again. */
+async function sendReports(
+  checked: readonly CheckedFile[],
+  feeder: ResultFeeder,
+  output: Output,
+): Promise<boolean> {
+  let allSent = true;
+  for (const { report } of checked) {
+    const before = feeder.count;
+    const repeatsBefore = feeder.repeated;
+    try {
+      const { unnamed } = await sendReport(report.path, report.shownAs, feeder);
+      if (unnamed.count > 0) {
+        output.error(
+          `${report.shownAs}:${unnamed.firstLine}: ${plural(unnamed.count, 'testcase has', 'testcases have')} no name attribute; sent as (unnamed).`,
+        );
+      }
+      const repeats = feeder.repeated - repeatsBefore;
+      if (repeats > 0) {
+        output.error(
+          `${report.shownAs}: ${plural(repeats, 'testcase repeats', 'testcases repeat')} an earlier one of its suite; each is sent once, with its last outcome.`,
+        );
+      }
+    } catch (error) {
+      allSent = false;
+      output.error(
+        `${describeFailure(error)} It changed while it was being sent: ${plural(feeder.count - before, 'result')} from it went to the run before that point.`,
+      );
+    }
+  }
+  return allSent;
+}
+
+/** Every result handed to core was delivered or spooled for `testrun replay`: none lost. */
+function allAccountedFor(outcome: DeliverySummary, handedOver: number): boolean {
+  return outcome.delivered + outcome.spooled === handedOver && outcome.failed === 0;
+}
+
+/** The problem as one sentence, ending in a full stop, for more to follow. */
+function describeFailure(error: unknown): string {
+  const message =
+    error instanceof JunitReadError ? error.message : `internal error: ${(error as Error).message}`;
+  return /[.?!]$/.test(message) ? message : `${message}.`;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+}

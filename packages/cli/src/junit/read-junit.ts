@@ -1,0 +1,302 @@
+import fs from 'node:fs';
+import { pipeline, type Readable } from 'node:stream';
+import { TextDecoder } from 'node:util';
+import { createGunzip } from 'node:zlib';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+
+// Reads a JUnit XML report as a stream of events, one chunk at a time: memory stays flat
+// however large the report. Only the structure is read (names, times, outcomes); failure
+// messages and logs are skipped, never held.
+
+export type JunitOutcome = 'passed' | 'failed' | 'skipped';
+
+/** One <testcase>, with what the mapping needs from the elements around it. */
+export interface JunitTestcase {
+  name: string | undefined;
+  classname: string | undefined;
+  /** The testcase's `file` attribute, else the nearest enclosing <testsuite>'s; as written. */
+  file: string | undefined;
+  /** `name` of the nearest enclosing <testsuite>. */
+  suiteName: string | undefined;
+  /** `time` as written: seconds. */
+  time: string | undefined;
+  /** failed: a <failure> or <error> inside; skipped: a <skipped>; else passed. */
+  outcome: JunitOutcome;
+  /** Line of the <testcase> tag, for messages. */
+  line: number;
+}
+
+/** A <testsuite> that holds an <error> or <failure> of its own, outside any testcase: it did not run (or not fully). */
+export interface JunitSuiteFailure {
+  name: string | undefined;
+  file: string | undefined;
+  line: number;
+  /** Failed testcases inside it (nested suites included). */
+  failedTestcases: number;
+}
+
+/** The first elements of the report: what `detectFramework` reads. */
+export interface JunitHead {
+  root: SaxesTagPlain;
+  /** The first <testsuite> (the root itself when it is one). */
+  firstSuite: SaxesTagPlain | undefined;
+}
+
+export type JunitEvent =
+  | { kind: 'head'; head: JunitHead }
+  | { kind: 'testcase'; testcase: JunitTestcase }
+  | { kind: 'suite-failure'; suite: JunitSuiteFailure };
+
+export type JunitReadErrorCode = 'JUNIT_UNREADABLE' | 'JUNIT_MALFORMED' | 'JUNIT_NOT_JUNIT';
+
+/**
+ * A report that cannot be read; the message names the file, and the line where there is
+ * one. Its own codes: core's ErrorCode is about delivery, this is about the input.
+ */
+export class JunitReadError extends Error {
+  readonly code: JunitReadErrorCode;
+  readonly file: string;
+  readonly line: number | undefined;
+
+  constructor(code: JunitReadErrorCode, file: string, message: string, line?: number) {
+    super(message);
+    this.name = 'JunitReadError';
+    this.code = code;
+    this.file = file;
+    this.line = line;
+  }
+}
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+const CHUNK_BYTES = 64 * 1024;
+
+interface SuiteFrame {
+  name: string | undefined;
+  file: string | undefined;
+  line: number;
+  ownFailure: boolean;
+  failedTestcases: number;
+}
+
+type Frame =
+  | { element: 'testsuite'; suite: SuiteFrame }
+  | { element: 'testcase'; testcase: JunitTestcase }
+  | { element: 'other'; name: string };
+
+/**
+ * Reads `file` (plain or gzip'd, by its first bytes) and yields its events a chunk at a
+ * time. Throws a JunitReadError for a file that cannot be opened, is not well-formed XML
+ * or is not a JUnit report; `shownAs` is how messages name the file.
+ */
+export async function* readJunit(file: string, shownAs: string = file): AsyncGenerator<JunitEvent[]> {
+  const stream = await openReport(file, shownAs);
+  const reader = new JunitEventReader(shownAs);
+  let decoder: TextDecoder | undefined;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      decoder ??= decoderFor(chunk, shownAs);
+      reader.write(decoder.decode(chunk, { stream: true }));
+      const events = reader.take();
+      if (events.length > 0) yield events;
+    }
+    if (!decoder) throw new JunitReadError('JUNIT_MALFORMED', shownAs, `${shownAs}: the file is empty.`);
+    reader.write(decoder.decode());
+    reader.close();
+    const events = reader.take();
+    if (events.length > 0) yield events;
+  } catch (error) {
+    if (error instanceof JunitReadError) throw error;
+    throw new JunitReadError('JUNIT_UNREADABLE', shownAs, `${shownAs}: cannot be read: ${describe(error)}`);
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Turns parser callbacks into events; throws a JunitReadError at the first problem. */
+class JunitEventReader {
+  private readonly parser = new SaxesParser();
+  private readonly stack: Frame[] = [];
+  private events: JunitEvent[] = [];
+  private root: SaxesTagPlain | undefined;
+  private headSent = false;
+  private tagLine = 1;
+
+  constructor(private readonly shownAs: string) {
+    this.parser.on('opentagstart', () => {
+      this.tagLine = this.parser.line;
+    });
+    this.parser.on('opentag', (tag) => this.open(tag));
+    this.parser.on('closetag', () => this.closeElement());
+    this.parser.on('error', (error) => {
+      const reason = error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.$/, '');
+      const cutShort = /unclosed tag|unexpected end/.test(reason)
+        ? ' It ends too early: was the test process stopped while writing it?'
+        : '';
+      throw new JunitReadError(
+        'JUNIT_MALFORMED',
+        this.shownAs,
+        `${this.shownAs}:${this.parser.line}:${this.parser.column}: not well-formed XML (${reason}).${cutShort}`,
+        this.parser.line,
+      );
+    });
+  }
+
+  write(text: string): void {
+    this.parser.write(text);
+  }
+
+  close(): void {
+    this.parser.close();
+    if (!this.headSent && this.root) this.sendHead(undefined);
+  }
+
+  take(): JunitEvent[] {
+    const events = this.events;
+    this.events = [];
+    return events;
+  }
+
+  private open(tag: SaxesTagPlain): void {
+    if (!this.root) {
+      this.root = tag;
+      if (tag.name !== 'testsuites' && tag.name !== 'testsuite') {
+        throw new JunitReadError(
+          'JUNIT_NOT_JUNIT',
+          this.shownAs,
+          `${this.shownAs}:${this.tagLine}: not a JUnit XML report: its root element is <${tag.name}>, expected <testsuites> or <testsuite>. Give only JUnit reports to testrun upload.`,
+          this.tagLine,
+        );
+      }
+    }
+    const parent = this.stack.at(-1);
+    const attributes = tag.attributes;
+    switch (tag.name) {
+      case 'testsuite': {
+        const enclosing = this.nearestSuite();
+        this.stack.push({
+          element: 'testsuite',
+          suite: {
+            name: attributes.name,
+            file: attributes.file ?? enclosing?.file,
+            line: this.tagLine,
+            ownFailure: false,
+            failedTestcases: 0,
+          },
+        });
+        if (!this.headSent) this.sendHead(tag);
+        return;
+      }
+      case 'testcase': {
+        const suite = this.nearestSuite();
+        this.stack.push({
+          element: 'testcase',
+          testcase: {
+            name: attributes.name,
+            classname: attributes.classname,
+            file: attributes.file ?? suite?.file,
+            suiteName: suite?.name,
+            time: attributes.time,
+            outcome: 'passed',
+            line: this.tagLine,
+          },
+        });
+        return;
+      }
+      case 'failure':
+      case 'error':
+        if (parent?.element === 'testcase') parent.testcase.outcome = 'failed';
+        else if (parent?.element === 'testsuite') parent.suite.ownFailure = true;
+        break;
+      case 'skipped':
+        if (parent?.element === 'testcase' && parent.testcase.outcome === 'passed') {
+          parent.testcase.outcome = 'skipped';
+        }
+        break;
+    }
+    this.stack.push({ element: 'other', name: tag.name });
+  }
+
+  /** The parser only reports a close tag that matches the open one; anything else is an error first. */
+  private closeElement(): void {
+    const frame = this.stack.pop();
+    if (frame?.element === 'testcase') {
+      const { testcase } = frame;
+      if (testcase.outcome === 'failed') {
+        for (const enclosing of this.stack)
+          if (enclosing.element === 'testsuite') enclosing.suite.failedTestcases++;
+      }
+      this.events.push({ kind: 'testcase', testcase });
+    } else if (frame?.element === 'testsuite' && frame.suite.ownFailure) {
+      const { name, file, line, failedTestcases } = frame.suite;
+      this.events.push({ kind: 'suite-failure', suite: { name, file, line, failedTestcases } });
+    }
+  }
+
+  private nearestSuite(): SuiteFrame | undefined {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const frame = this.stack[i]!;
+      if (frame.element === 'testsuite') return frame.suite;
+    }
+    return undefined;
+  }
+
+  private sendHead(firstSuite: SaxesTagPlain | undefined): void {
+    this.headSent = true;
+    this.events.push({ kind: 'head', head: { root: this.root!, firstSuite } });
+  }
+}
+
+/** A read stream of the report's bytes, gunzipped when the file starts with gzip's magic bytes. */
+async function openReport(file: string, shownAs: string): Promise<Readable> {
+  let first: Buffer;
+  try {
+    const handle = await fs.promises.open(file, 'r');
+    try {
+      first = Buffer.alloc(2);
+      const { bytesRead } = await handle.read(first, 0, 2, 0);
+      first = first.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw new JunitReadError('JUNIT_UNREADABLE', shownAs, `${shownAs}: cannot be read: ${describe(error)}`);
+  }
+  const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
+  if (first[0] !== GZIP_MAGIC[0] || first[1] !== GZIP_MAGIC[1]) return raw;
+  // pipeline hands a read error on to the gunzip stream, whose reader then sees it; the
+  // callback is required and has nothing left to do.
+  return pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {});
+}
+
+/**
+ * UTF-8 unless the report says otherwise: a UTF-16 byte order mark, or an `encoding` in
+ * its XML declaration (ISO-8859-1 and windows-1252 exist in the wild).
+ */
+function decoderFor(firstChunk: Buffer, shownAs: string): TextDecoder {
+  if (firstChunk[0] === 0xff && firstChunk[1] === 0xfe) return new TextDecoder('utf-16le');
+  if (firstChunk[0] === 0xfe && firstChunk[1] === 0xff) return new TextDecoder('utf-16be');
+  const declaration = firstChunk.subarray(0, 200).toString('latin1');
+  const label = /^(?:\uFEFF|ï»¿)?\s*<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(
+    declaration,
+  )?.[1];
+  try {
+    return new TextDecoder(label ?? 'utf-8');
+  } catch {
+    throw new JunitReadError(
+      'JUNIT_UNREADABLE',
+      shownAs,
+      `${shownAs}:1: its XML declaration names the encoding "${label}", which Node cannot decode; write the report as UTF-8.`,
+      1,
+    );
+  }
+}
+
+function describe(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'it is a directory; give files, or a glob such as "reports/**/*.xml"';
+  if (code === 'EACCES') return 'permission denied';
+  if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR')
+    return `it starts like gzip but does not unzip (${message})`;
+  return message;
+}

@@ -1,0 +1,300 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type JunitEvent, JunitReadError, readJunit } from '../../src/junit/read-junit.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-read-junit-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+let written = 0;
+/** `content` in a fresh file; a string is written as UTF-8. */
+function reportFile(content: string | Buffer, name = `report-${written++}.xml`): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+async function eventsOf(file: string): Promise<JunitEvent[]> {
+  const events: JunitEvent[] = [];
+  for await (const chunk of readJunit(file, 'reports/junit.xml')) events.push(...chunk);
+  return events;
+}
+
+async function testcasesOf(file: string) {
+  return (await eventsOf(file)).flatMap((event) => (event.kind === 'testcase' ? [event.testcase] : []));
+}
+
+async function readError(file: string): Promise<JunitReadError> {
+  const error = await eventsOf(file).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(JunitReadError);
+  return error as JunitReadError;
+}
+
+const SMALL_REPORT = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="suite of suites">
+  <testsuite name="math" file="test/math.test.js">
+    <testcase classname="math" name="adds" time="0.012"/>
+    <testcase classname="math" name="divides" time="0.5">
+      <failure message="expected 2">AssertionError: expected 2 &amp; got 3</failure>
+    </testcase>
+    <testcase classname="math" name="multiplies" file="test/other.test.js">
+      <skipped/>
+    </testcase>
+    <testcase classname="math" name="errs"><error message="boom"/></testcase>
+    <testcase classname="math" name="both"><skipped/><failure/></testcase>
+  </testsuite>
+</testsuites>
+`;
+
+describe('reading a JUnit report', () => {
+  it('yields each testcase with its names, time, file, suite and the line of its tag', async () => {
+    const cases = await testcasesOf(reportFile(SMALL_REPORT));
+    expect(cases).toEqual([
+      {
+        name: 'adds',
+        classname: 'math',
+        file: 'test/math.test.js',
+        suiteName: 'math',
+        time: '0.012',
+        outcome: 'passed',
+        line: 4,
+      },
+      {
+        name: 'divides',
+        classname: 'math',
+        file: 'test/math.test.js',
+        suiteName: 'math',
+        time: '0.5',
+        outcome: 'failed',
+        line: 5,
+      },
+      {
+        name: 'multiplies',
+        classname: 'math',
+        file: 'test/other.test.js',
+        suiteName: 'math',
+        time: undefined,
+        outcome: 'skipped',
+        line: 8,
+      },
+      expect.objectContaining({ name: 'errs', outcome: 'failed', line: 11 }),
+      expect.objectContaining({ name: 'both', outcome: 'failed', line: 12 }),
+    ]);
+  });
+
+  it('gives the first elements once, for telling which framework wrote the report', async () => {
+    const heads = (await eventsOf(reportFile(SMALL_REPORT))).filter((event) => event.kind === 'head');
+    expect(heads).toEqual([
+      {
+        kind: 'head',
+        head: {
+          root: expect.objectContaining({ name: 'testsuites', attributes: { name: 'suite of suites' } }),
+          firstSuite: expect.objectContaining({
+            name: 'testsuite',
+            attributes: expect.objectContaining({ name: 'math' }),
+          }),
+        },
+      },
+    ]);
+  });
+
+  it('reads a <testsuite> root and nested suites, each testcase under its nearest suite', async () => {
+    const cases = await testcasesOf(
+      reportFile(`<testsuite name="outer" file="spec/outer.spec.js">
+  <testcase name="top"/>
+  <testsuite name="inner">
+    <testsuite name="innermost" file="spec/innermost.spec.js"><testcase name="deep"/></testsuite>
+    <testcase name="middle"/>
+  </testsuite>
+  <testcase name="after"/>
+</testsuite>`),
+    );
+    expect(cases.map(({ name, suiteName, file }) => ({ name, suiteName, file }))).toEqual([
+      { name: 'top', suiteName: 'outer', file: 'spec/outer.spec.js' },
+      { name: 'deep', suiteName: 'innermost', file: 'spec/innermost.spec.js' },
+      { name: 'middle', suiteName: 'inner', file: 'spec/outer.spec.js' },
+      { name: 'after', suiteName: 'outer', file: 'spec/outer.spec.js' },
+    ]);
+  });
+
+  it('leaves missing attributes undefined rather than guessing', async () => {
+    const [testcase] = await testcasesOf(
+      reportFile('<testsuites><testsuite><testcase/></testsuite></testsuites>'),
+    );
+    expect(testcase).toEqual({
+      name: undefined,
+      classname: undefined,
+      file: undefined,
+      suiteName: undefined,
+      time: undefined,
+      outcome: 'passed',
+      line: 1,
+    });
+  });
+
+  it('reports a suite with an <error> of its own, and how many of its testcases failed', async () => {
+    const events = await eventsOf(
+      reportFile(`<testsuites>
+  <testsuite name="broken.test.js" errors="1" tests="0">
+    <error message="Cannot find module './db'">Error: Cannot find module './db'</error>
+  </testsuite>
+  <testsuite name="half.test.js" file="half.test.js">
+    <testcase name="fails"><failure/></testcase>
+    <failure message="afterAll threw"/>
+  </testsuite>
+</testsuites>`),
+    );
+    expect(events.filter((event) => event.kind === 'suite-failure')).toEqual([
+      {
+        kind: 'suite-failure',
+        suite: { name: 'broken.test.js', file: undefined, line: 2, failedTestcases: 0 },
+      },
+      {
+        kind: 'suite-failure',
+        suite: { name: 'half.test.js', file: 'half.test.js', line: 5, failedTestcases: 1 },
+      },
+    ]);
+  });
+
+  it('ignores what JUnit does not define: properties, logs, reruns, unknown elements', async () => {
+    const cases = await testcasesOf(
+      reportFile(`<testsuite name="s">
+  <properties><property name="java.version" value="21"/></properties>
+  <testcase name="flaky"><flakyFailure message="timeout"><stackTrace>…</stackTrace></flakyFailure><system-out><![CDATA[<failure>not a tag</failure>]]></system-out></testcase>
+  <testcase name="annotated"><properties><property name="owner" value="team-a"/></properties><custom><failure/></custom></testcase>
+  <system-err>noise &lt;error&gt;</system-err>
+</testsuite>`),
+    );
+    expect(cases.map(({ name, outcome }) => ({ name, outcome }))).toEqual([
+      { name: 'flaky', outcome: 'passed' },
+      { name: 'annotated', outcome: 'passed' },
+    ]);
+  });
+
+  it('reads a gzip-compressed report, whatever its name', async () => {
+    const gz = gzipSync(Buffer.from(SMALL_REPORT));
+    const byName = await testcasesOf(reportFile(gz, 'junit.xml.gz'));
+    const byContent = await testcasesOf(reportFile(gz, 'junit-compressed.xml'));
+    expect(byName.map((testcase) => testcase.name)).toEqual([
+      'adds',
+      'divides',
+      'multiplies',
+      'errs',
+      'both',
+    ]);
+    expect(byContent).toEqual(byName);
+  });
+
+  it('decodes UTF-8 with a byte order mark, and the encoding an XML declaration names', async () => {
+    const utf8 = await testcasesOf(
+      reportFile(`\uFEFF<testsuite><testcase name="crème brûlée 🚀"/></testsuite>`),
+    );
+    const latin1 = await testcasesOf(
+      reportFile(
+        Buffer.from(
+          '<?xml version="1.0" encoding="ISO-8859-1"?><testsuite><testcase name="crème brûlée"/></testsuite>',
+          'latin1',
+        ),
+      ),
+    );
+    const utf16 = await testcasesOf(
+      reportFile(
+        Buffer.concat([
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from('<testsuite><testcase name="日本語"/></testsuite>', 'utf16le'),
+        ]),
+      ),
+    );
+    expect([utf8[0]?.name, latin1[0]?.name, utf16[0]?.name]).toEqual([
+      'crème brûlée 🚀',
+      'crème brûlée',
+      '日本語',
+    ]);
+  });
+
+  it('reads a report far larger than one chunk, with names split across chunks', async () => {
+    const count = 20_000;
+    const body = Array.from(
+      { length: count },
+      (_, i) => `<testcase classname="pkg.Class${i % 7}" name="case ${i} é" time="0.001"/>`,
+    ).join('\n');
+    const cases = await testcasesOf(reportFile(`<testsuite name="big">\n${body}\n</testsuite>`));
+    expect(cases).toHaveLength(count);
+    expect(cases[count - 1]).toMatchObject({ name: `case ${count - 1} é`, line: count + 1 });
+  });
+});
+
+describe('a report that cannot be read', () => {
+  it('names the file, line and column of malformed XML and says it ends too early when cut short', async () => {
+    const error = await readError(
+      reportFile('<testsuites>\n  <testsuite name="a">\n    <testcase name="x"/>\n    <testcase name="y'),
+    );
+    expect(error.code).toBe('JUNIT_MALFORMED');
+    expect(error.line).toBe(4);
+    expect(error.message).toMatch(
+      /^reports\/junit\.xml:4:\d+: not well-formed XML \(.+\)\. It ends too early/,
+    );
+  });
+
+  it('names the line of a mismatched close tag', async () => {
+    const error = await readError(
+      reportFile('<testsuites>\n<testsuite name="a">\n<testcase name="x">\n</testsuite>\n</testsuites>'),
+    );
+    expect(error.message).toBe('reports/junit.xml:4:12: not well-formed XML (unexpected close tag).');
+  });
+
+  it('refuses an undefined entity and text after the root', async () => {
+    const entity = await readError(reportFile('<testsuite>\n<testcase name="a &nbsp; b"/>\n</testsuite>'));
+    const trailing = await readError(reportFile('<testsuite></testsuite>\n<testsuite></testsuite>'));
+    expect(entity.message).toMatch(/^reports\/junit\.xml:2:\d+: not well-formed XML \(undefined entity\)/);
+    expect(trailing.message).toMatch(
+      /^reports\/junit\.xml:2:\d+: not well-formed XML \(documents may contain only one root\)/,
+    );
+  });
+
+  it('says which root element it found in XML that is not a JUnit report', async () => {
+    const error = await readError(
+      reportFile('<?xml version="1.0"?>\n<coverage line-rate="0.9"><packages/></coverage>'),
+    );
+    expect(error.code).toBe('JUNIT_NOT_JUNIT');
+    expect(error.message).toBe(
+      'reports/junit.xml:2: not a JUnit XML report: its root element is <coverage>, expected <testsuites> or <testsuite>. Give only JUnit reports to testrun upload.',
+    );
+  });
+
+  it('says an empty file is empty', async () => {
+    const error = await readError(reportFile(''));
+    expect(error.message).toBe('reports/junit.xml: the file is empty.');
+  });
+
+  it('says a missing file is missing and a directory is a directory', async () => {
+    const missing = await readError(path.join(dir, 'nothing-here.xml'));
+    const directory = await readError(dir);
+    expect(missing.code).toBe('JUNIT_UNREADABLE');
+    expect(missing.message).toBe('reports/junit.xml: cannot be read: no such file');
+    expect(directory.message).toBe(
+      'reports/junit.xml: cannot be read: it is a directory; give files, or a glob such as "reports/**/*.xml"',
+    );
+  });
+
+  it('says a truncated gzip file does not unzip', async () => {
+    const gz = gzipSync(Buffer.from(SMALL_REPORT));
+    const error = await readError(reportFile(gz.subarray(0, gz.length - 20), 'cut.xml.gz'));
+    expect(error.code).toBe('JUNIT_UNREADABLE');
+    expect(error.message).toMatch(
+      /^reports\/junit\.xml: cannot be read: it starts like gzip but does not unzip/,
+    );
+  });
+
+  it('names an encoding it cannot decode', async () => {
+    const error = await readError(reportFile('<?xml version="1.0" encoding="EBCDIC-XYZ"?><testsuite/>'));
+    expect(error.message).toBe(
+      'reports/junit.xml:1: its XML declaration names the encoding "EBCDIC-XYZ", which Node cannot decode; write the report as UTF-8.',
+    );
+  });
+});

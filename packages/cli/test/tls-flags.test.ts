@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   createReporter,
+  fixtures,
   hasOpenssl,
   makeResults,
   makeTestCertificates,
@@ -55,6 +59,24 @@ describe.skipIf(!hasOpenssl())('the TLS flags of create-run and replay', () => {
     expect(refused.stderr).toMatch(
       /^testrun create-run: the run could not be created: .*set clientCert and clientKey/,
     );
+  });
+
+  it('upload takes the same flags, and exits 1 naming the TLS failure without them', async () => {
+    const server = await serveWithClientCertificates();
+    const report = path.join(fixtures.junit, 'pytest.xml');
+    const sent = await runCli(['upload', report, ...tlsFlags()], { env: envFor(server) });
+    expect(sent.code).toBe(0);
+    expect(sent.stderr).toMatch(/^testrun: 12 results → run /m);
+    const stored = server.server.store.allResults().length;
+    expect(stored).toBeGreaterThan(0);
+
+    const refused = await runCli(['upload', report], {
+      env: { ...envFor(server), TESTRUN_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-spool-')) },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/certificate is not trusted \(\w+\)/);
+    expect(refused.stderr).toContain('the TLS connection failed (see above): the results are spooled');
+    expect(server.server.store.allResults()).toHaveLength(stored);
   });
 
   it('replay sends a spool to such a service with the same flags', async () => {

@@ -46,7 +46,7 @@ export class RunSession {
   private runId: string | undefined;
   private pageUrl: string | undefined;
   /** Set when the key was refused or TLS failed: nothing more is sent. */
-  private stopped = false;
+  private stopped: DeliverySummary['stopped'];
   private finishing: Promise<DeliverySummary> | undefined;
   private readonly errors: string[] = [];
   private readonly counts = { delivered: 0, spooled: 0, failed: 0 };
@@ -146,6 +146,7 @@ export class RunSession {
       requests: this.http.requests,
       durationMs: Math.round(performance.now() - started),
       spoolFile: this.spool.path,
+      stopped: this.stopped,
       pageUrl: this.pageUrl,
       errors: [...this.errors],
     };
@@ -228,7 +229,7 @@ export class RunSession {
   private handleFailure(failure: SendFailure | { kind: 'no-id'; error: Error }): void {
     if (this.stopped) return;
     if (failure.kind === 'auth' || failure.kind === 'tls') {
-      this.stopped = true;
+      this.stopped = failure.kind === 'auth' ? 'refused-key' : 'tls';
       // Stops every request in flight or waiting to retry: with a refused key or a failed
       // handshake, every further request would fail the same way.
       this.deadline.expire();

@@ -109,6 +109,8 @@ export interface DeliverySummary {
   requests: number;
   durationMs: number;
   spoolFile: string | undefined;
+  /** Why sending stopped before the deadline, when it did: every further request would have failed the same way. */
+  stopped: 'refused-key' | 'tls' | undefined;
   /** The run's page, when the service says it has one (a `Link` header on create-run). */
   pageUrl: string | undefined;
   /** One line per distinct problem, already printed once. */

@@ -38,9 +38,6 @@ ${tlsUsage(23)}
   -h, --help           show this help
 `;
 
-/** How core words a refused key; a replay with the same key would be refused as well. */
-const REFUSED_KEY = 'the service refused the API key';
-
 export const upload = defineCommand({
   name: 'upload',
   summary: 'send JUnit XML reports from any test framework into a run',
@@ -107,10 +104,15 @@ async function uploadReports(
   const notes = unreadable > 0 ? [`${plural(unreadable, 'report')} not sent (see above)`] : [];
   const outcome = await reporter.endRun(notes);
   if (!outcome) return 1;
-  if (outcome.errors.some((error) => error.startsWith(REFUSED_KEY))) {
+  // Spooled, but a replay with the same key or certificates would fail the same way.
+  if (outcome.stopped === 'refused-key') {
     output.error(
       'TESTRUN_API_KEY was refused: the results are spooled, but a replay needs a key the service takes.',
     );
+    return 1;
+  }
+  if (outcome.stopped === 'tls') {
+    output.error('the TLS connection failed (see above): the results are spooled; fix it, then replay them.');
     return 1;
   }
   return allAccountedFor(outcome, feeder.count) && unreadable === 0 && allSent ? 0 : 1;

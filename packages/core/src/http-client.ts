@@ -4,6 +4,7 @@ import { redact, secretPattern } from './redact.js';
 import { TlsAlerts } from './tls-alerts.js';
 import { describeTlsFailure } from './tls-failure.js';
 import type { TlsMaterial } from './tls-material.js';
+import { loadUndiciParts, type UndiciParts } from './undici-parts.js';
 
 export interface HttpResponse {
   status: number;
@@ -75,9 +76,8 @@ export class HttpClient {
     if (options.signal.aborted) stop();
     try {
       const { request, dispatcher } = await this.undici;
-      const response = await request(url, {
+      const response = await request(dispatcher, url, {
         method: 'POST',
-        dispatcher,
         headers: { ...this.headers, 'idempotency-key': options.idempotencyKey },
         body,
         signal: attempt.signal,
@@ -120,7 +120,7 @@ export class HttpClient {
 }
 
 interface Undici {
-  request: typeof import('undici').request;
+  request: UndiciParts['request'];
   dispatcher: Dispatcher;
 }
 
@@ -130,7 +130,7 @@ async function loadUndici(
   tls: TlsMaterial | undefined,
   alerts: TlsAlerts,
 ): Promise<Undici> {
-  const { Agent, EnvHttpProxyAgent, buildConnector, request } = await import('undici');
+  const { Agent, EnvHttpProxyAgent, buildConnector, request } = await loadUndiciParts();
   // `connect` makes a direct connection; `requestTls` is the TLS of the service through a
   // proxy tunnel (there undici makes the connection, so a TLS 1.3 alert stays "other side closed").
   const options = {
@@ -142,7 +142,7 @@ async function loadUndici(
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
   if (!httpProxy && !httpsProxy) return { request, dispatcher: new Agent(options) };
-  const dispatcher = new EnvHttpProxyAgent({
+  const dispatcher = new (EnvHttpProxyAgent())({
     ...options,
     httpProxy,
     httpsProxy: httpsProxy ?? httpProxy,

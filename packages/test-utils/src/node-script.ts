@@ -1,19 +1,25 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { runProcess } from './spawn.js';
 
 /**
  * Runs `source` as an ES module in a fresh Node process (from the repo root, so
  * `@testrun/core` resolves to the build) and parses the last line it prints as JSON.
  * For what only a process of its own shows: exit handlers, signals, garbage collection,
- * what is left running.
+ * what is left running, which modules it loads (`resolved`: every specifier ESM resolved).
  */
 export async function runNodeScript<T>(
   source: string,
   { env = {}, nodeArgs = [] }: { env?: Record<string, string>; nodeArgs?: string[] } = {},
-): Promise<{ code: number | null; stderr: string; result: T }> {
-  const outcome = await runProcess(process.execPath, [...nodeArgs, '--input-type=module', '-e', source], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-  });
+): Promise<{ code: number | null; stderr: string; result: T; resolved: string[] }> {
+  const trace = resolveTracer();
+  const outcome = await runProcess(
+    process.execPath,
+    ['--import', trace.register, ...nodeArgs, '--input-type=module', '-e', source],
+    { cwd: REPO_ROOT, env: { ...process.env, ...env } },
+  );
   const last = outcome.stdout.trim().split('\n').at(-1) ?? '';
   let result: T;
   try {
@@ -23,7 +29,31 @@ export async function runNodeScript<T>(
       `the script printed no JSON last line (exit ${outcome.code}):\n${outcome.stdout}\n${outcome.stderr}`,
     );
   }
-  return { code: outcome.code, stderr: outcome.stderr, result };
+  return { code: outcome.code, stderr: outcome.stderr, result, resolved: trace.read() };
 }
 
 const REPO_ROOT = new URL('../../../', import.meta.url).pathname;
+
+/** A loader hook that writes every specifier the process resolves (import and require) to a file. */
+function resolveTracer(): { register: string; read(): string[] } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-resolved-'));
+  const file = path.join(dir, 'resolved.txt');
+  const hooks = path.join(dir, 'hooks.mjs');
+  fs.writeFileSync(
+    hooks,
+    `import fs from 'node:fs';
+export async function resolve(specifier, context, next) {
+  fs.appendFileSync(${JSON.stringify(file)}, specifier + '\\n');
+  return next(specifier, context);
+}`,
+  );
+  const register = path.join(dir, 'register.mjs');
+  fs.writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  return {
+    register: pathToFileURL(register).href,
+    read: () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : []),
+  };
+}

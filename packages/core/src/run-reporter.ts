@@ -47,6 +47,8 @@ export class RunReporter {
   private readonly config: ResolvedConfig | undefined;
   private session: RunSession | undefined;
   private added = 0;
+  /** testSuites of this run that already hold a failed result: a file gets at most one `(file failed to run)`. */
+  private readonly failedSuites = new Set<string>();
   private lastError: TestrunError | undefined;
   private lastErrorPrinted = false;
   private readonly failOnErrorSet: boolean;
@@ -92,12 +94,18 @@ export class RunReporter {
     this.guard(() => {
       if (this.session) return;
       this.added = 0;
+      this.failedSuites.clear();
       this.session = this.createSession(this.config!);
       this.session.start();
     });
   }
 
-  /** One test file's tests, named by the identity rules, plus `(file failed to run)` when it failed outside them. */
+  /**
+   * One test file's tests, named by the identity rules, plus `(file failed to run)` when it
+   * failed outside them. A file may be reported again later with no tests and
+   * `failedOutsideTests` (an error the framework names it in at the end of the run): it
+   * then gets that one result, unless it already has a failed one.
+   */
   addFile(report: FileReport): void {
     if (!this.config) return;
     this.guard(() => {
@@ -110,9 +118,11 @@ export class RunReporter {
         status,
         duration,
       }));
-      if (report.failedOutsideTests && !results.some((result) => result.status === 'failed')) {
+      const hasFailure = this.failedSuites.has(testSuite) || results.some((r) => r.status === 'failed');
+      if (report.failedOutsideTests && !hasFailure) {
         results.push({ testSuite, testCase: FILE_FAILURE_CASE, status: 'failed', duration: 0 });
       }
+      if (report.failedOutsideTests || hasFailure) this.failedSuites.add(testSuite);
       this.addResults(results, { file, project: project?.name });
     });
   }

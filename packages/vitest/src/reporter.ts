@@ -1,6 +1,15 @@
 import { Logger, RunReporter, type TestrunOptions } from '@testrun/core';
-import type { Reporter, SerializedError, TestModule, Vitest } from 'vitest/node';
-import { mapTestModule } from './map-module.js';
+import type {
+  Reporter,
+  SerializedError,
+  TestModule,
+  TestRunEndReason,
+  TestSpecification,
+  Vitest,
+} from 'vitest/node';
+import { errorsOutsideTests, type ScheduledFile } from './errors-outside-tests.js';
+import { frameworkProject, mapTestModule } from './map-module.js';
+import { configuredProjectCount } from './project-count.js';
 
 export type TestrunVitestOptions = TestrunOptions;
 
@@ -12,8 +21,12 @@ export class TestrunReporter implements Reporter {
   private readonly options: TestrunVitestOptions | undefined;
   private readonly logger = new Logger();
   private run: RunReporter | undefined;
+  /** Set by `dangerouslyIgnoreUnhandledErrors`: Vitest then passes despite errors outside tests. */
+  private ignoresUnhandledErrors = false;
   /** Modules already reported in this run, so the end-of-run sweep adds none twice. */
   private readonly reportedModules = new Set<string>();
+  /** The files this run was to run, in their projects: those that never ran can still be reported. */
+  private scheduled: ScheduledFile[] = [];
 
   constructor(options?: TestrunVitestOptions) {
     this.options = options;
@@ -21,20 +34,26 @@ export class TestrunReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.guard(() => {
-      const { root, watch, shard } = vitest.config;
+      const { root, watch, shard, dangerouslyIgnoreUnhandledErrors } = vitest.config;
+      this.ignoresUnhandledErrors = Boolean(dangerouslyIgnoreUnhandledErrors);
       this.run = new RunReporter({
         options: this.options,
         framework: { name: 'vitest', version: vitest.version },
         rootDir: root,
+        projectCount: configuredProjectCount(vitest),
         watchMode: watch,
         shard: shard ? { index: shard.index, count: shard.count } : undefined,
       });
     });
   }
 
-  onTestRunStart(): void {
+  onTestRunStart(specifications?: ReadonlyArray<TestSpecification>): void {
     this.guard(() => {
       this.reportedModules.clear();
+      this.scheduled = (specifications ?? []).map((specification) => ({
+        file: specification.moduleId,
+        project: frameworkProject(specification.project),
+      }));
       this.run?.startRun();
     });
   }
@@ -46,18 +65,54 @@ export class TestrunReporter implements Reporter {
   async onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<SerializedError>,
+    reason?: TestRunEndReason,
   ): Promise<void> {
     const run = this.run;
     if (!run) return;
     try {
       // Some Vitest versions skip the module hooks of a file that fails to import.
       for (const module of testModules) this.guard(() => this.report(module));
-      await run.endRun(unhandledErrorNotes(unhandledErrors.length));
+      const notes: string[] = [];
+      this.guard(() => notes.push(...this.reportErrorsOutsideTests(testModules, unhandledErrors, reason)));
+      await run.endRun(notes);
       // Set only with failOnError; core has printed the reason.
       if (run.error) process.exitCode = 1;
     } catch (error) {
       this.logger.line(`internal error at the end of the run: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * Errors outside any test, and files that never ran, fail a Vitest run: each becomes a
+   * failed result, of the file it names or of the run (see errors-outside-tests.ts), so a
+   * red build is never green in the service. Returns the note for the summary line.
+   */
+  private reportErrorsOutsideTests(
+    testModules: ReadonlyArray<TestModule>,
+    errors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason | undefined,
+  ): string[] {
+    if (!this.run?.active) return [];
+    const ran = new Set(
+      testModules
+        .filter((module) => module.state() !== 'pending' && module.state() !== 'queued')
+        .map((module) => `${module.project.name}\0${module.moduleId}`),
+    );
+    const finished = ({ file, project }: ScheduledFile) => ran.has(`${project.name ?? ''}\0${file}`);
+    // With dangerouslyIgnoreUnhandledErrors they do not fail the run, so they are no failed results either.
+    const failing = this.ignoresUnhandledErrors ? [] : errors;
+    const { failedFiles, runErrors } = errorsOutsideTests(this.scheduled, finished, failing, reason);
+    for (const { file, project } of failedFiles) {
+      this.run.addFile({ file, project, tests: [], failedOutsideTests: true });
+    }
+    this.run.addRunErrors(runErrors);
+    if (errors.length === 0) return [];
+    const count = `${errors.length} unhandled ${errors.length === 1 ? 'error' : 'errors'}`;
+    return [
+      this.ignoresUnhandledErrors
+        ? `${count}, ignored (dangerouslyIgnoreUnhandledErrors)`
+        : `${count}, reported as failed results`,
+    ];
   }
 
   private report(module: TestModule): void {
@@ -73,10 +128,4 @@ export class TestrunReporter implements Reporter {
       this.logger.line(`internal error, results may be incomplete: ${(error as Error).message}`);
     }
   }
-}
-
-/** Errors outside any test fail a Vitest run but have no test to attach to: say so in the summary. */
-function unhandledErrorNotes(count: number): string[] {
-  if (count === 0) return [];
-  return [`${count} unhandled ${count === 1 ? 'error' : 'errors'}, not counted as results`];
 }

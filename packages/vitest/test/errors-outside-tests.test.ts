@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { errorsOutsideTests, type ScheduledFile } from '../src/errors-outside-tests.js';
+
+// Where an unhandled error of Vitest belongs. The real errors these stand for are in
+// e2e/errors-outside-tests.test.ts; here, the choices with several projects.
+
+const a = (name?: string): ScheduledFile => ({ file: '/repo/src/a.test.ts', project: { name } });
+const b = (name?: string): ScheduledFile => ({ file: '/repo/src/b.test.ts', project: { name } });
+const everyFileRan = () => true;
+
+describe('errorsOutsideTests', () => {
+  it('pins an error caught while a file ran to that file', () => {
+    const outcome = errorsOutsideTests(
+      [a(), b()],
+      everyFileRan,
+      [{ name: 'Error', message: 'late', VITEST_TEST_PATH: '/repo/src/a.test.ts' }],
+      'failed',
+    );
+    expect(outcome).toEqual({ failedFiles: [a()], runErrors: [] });
+  });
+
+  it('pins a worker that failed to start to each file its message names', () => {
+    const message =
+      '[vitest-pool]: Failed to start forks worker for test files /repo/src/a.test.ts, /repo/src/b.test.ts.';
+    const ran = (file: ScheduledFile) => file.file.endsWith('c.test.ts');
+    expect(errorsOutsideTests([a(), b()], ran, [{ message }], 'failed').failedFiles).toEqual([a(), b()]);
+  });
+
+  it('does not take a longer path for the one it starts with', () => {
+    const message = 'Failed to start forks worker for test files /repo/src/a.test.tsx.';
+    expect(errorsOutsideTests([a()], everyFileRan, [{ message }], 'failed')).toEqual({
+      failedFiles: [],
+      runErrors: [message],
+    });
+  });
+
+  it('pins an error in a file run by two projects to the project where it never finished', () => {
+    const edgeNeverRan = (file: ScheduledFile) => file.project.name !== 'edge';
+    const message = 'Failed to start forks worker for test files /repo/src/a.test.ts.';
+    expect(errorsOutsideTests([a('node'), a('edge')], edgeNeverRan, [{ message }], 'failed')).toEqual({
+      failedFiles: [a('edge')],
+      runErrors: [],
+    });
+  });
+
+  it('makes an error in a file that finished in two projects a run error: it cannot tell which', () => {
+    const error = { name: 'Error', message: 'late', VITEST_TEST_PATH: '/repo/src/a.test.ts' };
+    expect(errorsOutsideTests([a('node'), a('edge')], everyFileRan, [error], 'failed')).toEqual({
+      failedFiles: [],
+      runErrors: ['Error: late'],
+    });
+  });
+
+  it('makes an error that names no file a run error, named by its type', () => {
+    const outcome = errorsOutsideTests(
+      [a()],
+      everyFileRan,
+      [{ name: 'TypeError', message: 'x is not a function' }],
+      'failed',
+    );
+    expect(outcome.runErrors).toEqual(['TypeError: x is not a function']);
+  });
+
+  it('fails the files that never finished in a failed run, and not in an interrupted one', () => {
+    const nothingRan = () => false;
+    expect(errorsOutsideTests([a(), b()], nothingRan, [], 'failed').failedFiles).toEqual([a(), b()]);
+    expect(
+      errorsOutsideTests([a(), b()], nothingRan, [{ message: 'boom' }], 'interrupted').failedFiles,
+    ).toEqual([]);
+    expect(errorsOutsideTests([a(), b()], nothingRan, [], 'passed').failedFiles).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FileReport, ProjectLabel, ResultInfo } from '@testrun/core';
+import type { FileReport, ProjectLabel, ResultInfo, TestrunOptions } from '@testrun/core';
 import { RunReporter } from '@testrun/core';
 import { identities, useTestServers } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -17,18 +17,19 @@ async function report(
 ) {
   const { server, url, apiKey } = await start();
   const infos: ResultInfo[] = [];
-  const reporter = new RunReporter({
-    options: {
-      apiKey,
-      baseUrl: url,
-      project: 'core-tests',
-      ciTags: false,
-      projectLabel: init.projectLabel,
-      mapResult: (result, info) => {
-        infos.push(info);
-        return result;
-      },
+  const options: TestrunOptions = {
+    apiKey,
+    baseUrl: url,
+    project: 'core-tests',
+    ciTags: false,
+    projectLabel: init.projectLabel,
+    mapResult: (result, info) => {
+      infos.push(info);
+      return result;
     },
+  };
+  const reporter = new RunReporter({
+    options,
     framework: { name: 'jest', version: '30.0.0' },
     rootDir: repo,
     projectCount: init.projectCount,

@@ -24,8 +24,8 @@ export class TestrunReporter implements Reporter {
   /** Listens while a run is open: Jest exits without ending the run when a test calls process.exit() in band. */
   private readonly onEarlyExit = (code: number) => {
     this.logger.line(
-      `Jest exited (code ${code}) before the run ended, as process.exit() in a test makes it: ` +
-        'results not yet sent are lost, and the run in the service may show no failure.',
+      `Jest exited (code ${code}) before the run ended (process.exit() or a crash in a test run in band): ` +
+        'results not yet sent are lost, and the service may show this run without its failure.',
     );
   };
 

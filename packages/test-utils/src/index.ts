@@ -1,9 +1,13 @@
 // Test utilities shared by every package's tests: one place to start a server, to drive
 // core directly, and to spawn a real Vitest or Jest run on a fixture project.
 export * from './cli.js';
+export * from './framework-report.js';
 export { FRAMEWORKS, type Framework, identities, PASSING_RESULTS } from './frameworks.js';
 export {
   type ExpectedResult,
+  PARITY_PROJECT_RESULTS,
+  PARITY_PROJECTS,
+  PARITY_PROJECTS_CONFIG,
   PARITY_REPORTER_OPTIONS,
   PARITY_RESULTS,
   resultsIn,

@@ -17,8 +17,10 @@ export const fixtures = {
   oddNames: path.join(FIXTURES_DIR, 'odd-names'),
   /** Fast files and one last file that waits until their results are on the server. */
   streaming: path.join(FIXTURES_DIR, 'streaming'),
-  /** Vitest only: a passing test that leaves an unhandled error behind. */
-  unhandledError: path.join(FIXTURES_DIR, 'unhandled-error'),
+  /** Two packages with a src/index.test.js each, and a config for each layout: at the root, in scripts/, per package. */
+  monorepo: path.join(FIXTURES_DIR, 'monorepo'),
+  /** A passing file and one failure outside any test, picked with FIXTURE_CASE (see its cases.cjs). */
+  outsideTests: path.join(FIXTURES_DIR, 'outside-tests'),
 } as const;
 
 /**

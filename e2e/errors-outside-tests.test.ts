@@ -1,0 +1,202 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  AWAIT_RUNS_TIMEOUT_MS,
+  type ExpectedResult,
+  FRAMEWORKS,
+  fixtures,
+  identities,
+  type RunOutcome,
+  reporterEnv,
+  resultsIn,
+  startTestServer,
+  type TestServer,
+  testrunLines,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// A run can fail without a failing test: an error after a test passed, a worker that dies,
+// a setup file or environment that throws, a global setup that throws. The build is red,
+// so the service must not show it green: such a failure becomes a failed result, of the
+// file it belongs to, or of the run.
+
+/** The cases of the outside-tests fixture (its cases.cjs), each a run of its own. */
+const CASES = [
+  'late-error',
+  'rejection',
+  'process-exit',
+  'worker-crash',
+  'no-tests',
+  'setup-file-throws',
+  'global-setup-throws',
+  'environment-fails',
+] as const;
+type Case = (typeof CASES)[number];
+
+const passes = resultsIn('passes.test.js', [['passes', 'passed']]);
+const fileFailed = (file: string) => resultsIn(file, [['(file failed to run)', 'failed']]);
+
+/** What each case stores under this repo's Vitest and Jest; `undefined`: no run at all. */
+const EXPECTED: Record<'vitest' | 'jest', Record<Case, readonly ExpectedResult[] | undefined>> = {
+  vitest: {
+    // Vitest reports these after the test passed, naming the file: it gets a failed result.
+    'late-error': [
+      ...passes,
+      ...resultsIn('cases/late-error.test.js', [
+        ['passes but leaves an error behind', 'passed'],
+        ['(file failed to run)', 'failed'],
+      ]),
+    ],
+    rejection: [
+      ...passes,
+      ...resultsIn('cases/rejection.test.js', [
+        ['passes but leaves a rejected promise behind', 'passed'],
+        ['(file failed to run)', 'failed'],
+      ]),
+    ],
+    // Vitest turns process.exit into a failure of the test.
+    'process-exit': [
+      ...passes,
+      ...resultsIn('cases/process-exit.test.js', [['calls process.exit', 'failed']]),
+    ],
+    // The dead worker's error names no file; the file it ran never finished.
+    'worker-crash': [
+      ...passes,
+      ...resultsIn('cases/worker-crash.test.js', [
+        ['kills its own worker', 'skipped'],
+        ['(file failed to run)', 'failed'],
+      ]),
+      ...resultsIn('(run)', [
+        ['(unhandled error) Error: [vitest-pool]: Worker forks emitted error.', 'failed'],
+      ]),
+    ],
+    'no-tests': [...passes, ...fileFailed('cases/no-tests.test.js')],
+    'setup-file-throws': fileFailed('passes.test.js'),
+    // Vitest ends the run before any file, and hands the reporter no error: every file failed to run.
+    'global-setup-throws': fileFailed('passes.test.js'),
+    'environment-fails': fileFailed('passes.test.js'),
+  },
+  jest: {
+    // Jest fails the test that was running when the error came.
+    'late-error': [
+      ...passes,
+      ...resultsIn('cases/late-error.test.js', [['passes but leaves an error behind', 'failed']]),
+    ],
+    rejection: [
+      ...passes,
+      ...resultsIn('cases/rejection.test.js', [['passes but leaves a rejected promise behind', 'failed']]),
+    ],
+    // In a worker, process.exit and a kill end the worker: Jest fails the file (testExecError).
+    'process-exit': [...passes, ...fileFailed('cases/process-exit.test.js')],
+    'worker-crash': [...passes, ...fileFailed('cases/worker-crash.test.js')],
+    'no-tests': [...passes, ...fileFailed('cases/no-tests.test.js')],
+    'setup-file-throws': fileFailed('passes.test.js'),
+    // Jest runs globalSetup before it creates any reporter: nothing can be reported.
+    'global-setup-throws': undefined,
+    'environment-fails': fileFailed('passes.test.js'),
+  },
+};
+
+/**
+ * Jest runs in band when it has one worker (a 2-core machine) or knows the tests are fast;
+ * a fresh cache and two workers make it use workers, as a bigger suite on a bigger machine does.
+ */
+const jestWorkers = () => [
+  '-w',
+  '2',
+  `--cacheDirectory=${fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'))}`,
+];
+
+describe.each(FRAMEWORKS)('$name failing outside any test', ({ name, run }) => {
+  let server: TestServer;
+  const outcomes = new Map<Case, RunOutcome>();
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await Promise.all(
+      CASES.map(async (fixtureCase) => {
+        const outcome = await run({
+          cwd: fixtures.outsideTests,
+          args: name === 'jest' ? jestWorkers() : [],
+          env: reporterEnv(server, { FIXTURE_CASE: fixtureCase, TESTRUN_TAGS: fixtureCase }),
+        });
+        outcomes.set(fixtureCase, outcome);
+      }),
+    );
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  const storedRun = (fixtureCase: Case) => {
+    const runs = server.server.store.runs().filter((stored) => stored.tags.includes(fixtureCase));
+    expect(runs.length, `runs of ${fixtureCase}`).toBeLessThanOrEqual(1);
+    return runs[0] && server.server.store.results(runs[0].id);
+  };
+
+  it.each(CASES)('%s: stores the failure as a failed result', (fixtureCase) => {
+    const stored = storedRun(fixtureCase);
+    const expected = EXPECTED[name][fixtureCase];
+    const outcome = outcomes.get(fixtureCase)!;
+    expect(stored && identities(stored), `${outcome.stdout}\n${outcome.stderr}`).toEqual(
+      expected && identities(expected),
+    );
+  });
+
+  it('holds a failed result in every stored run whose framework exited non-zero', () => {
+    const failing = CASES.filter((fixtureCase) => outcomes.get(fixtureCase)!.code !== 0);
+    expect(failing).toEqual(CASES);
+    const withoutFailure = failing.filter((fixtureCase) => {
+      const stored = storedRun(fixtureCase);
+      return stored !== undefined && !stored.some((result) => result.status === 'failed');
+    });
+    expect(withoutFailure).toEqual([]);
+  });
+
+  it('keeps the exit code the framework gives without the reporter', async () => {
+    const alone = await Promise.all(
+      CASES.map((fixtureCase) =>
+        run({
+          cwd: fixtures.outsideTests,
+          args: name === 'jest' ? jestWorkers() : [],
+          withoutReporter: true,
+          env: { FIXTURE_CASE: fixtureCase },
+        }),
+      ),
+    );
+    expect(alone.map((outcome) => outcome.code)).toEqual(
+      CASES.map((fixtureCase) => outcomes.get(fixtureCase)!.code),
+    );
+  });
+
+  if (name === 'vitest') {
+    it('says in the summary line that unhandled errors became failed results', () => {
+      expect(testrunLines(outcomes.get('late-error')!.stderr)).toEqual([
+        expect.stringMatching(/^testrun: 3 results → run .*; 1 unhandled error, reported as failed results$/),
+      ]);
+    });
+  }
+});
+
+describe('Jest exiting in the middle of a run', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+
+  afterAll(() => server?.close());
+
+  it('says in one line that results may be missing when process.exit() ends Jest running in band', async () => {
+    const [jest] = FRAMEWORKS.filter((framework) => framework.name === 'jest');
+    const outcome = await jest!.run({
+      cwd: fixtures.outsideTests,
+      args: ['--runInBand'],
+      env: reporterEnv(server, { FIXTURE_CASE: 'process-exit' }),
+    });
+    expect(outcome.code).toBe(3);
+    expect(testrunLines(outcome.stderr)).toEqual([
+      expect.stringMatching(/^testrun: Jest exited \(code 3\) before the run ended/),
+    ]);
+  });
+});

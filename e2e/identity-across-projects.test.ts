@@ -1,0 +1,182 @@
+import path from 'node:path';
+import {
+  AWAIT_RUNS_TIMEOUT_MS,
+  type ExpectedResult,
+  FRAMEWORKS,
+  type FrameworkTest,
+  fixtures,
+  frameworkIdentity,
+  identities,
+  jsonReport,
+  PARITY_PROJECT_RESULTS,
+  PARITY_PROJECTS,
+  PARITY_PROJECTS_CONFIG,
+  PARITY_REPORTER_OPTIONS,
+  REPORTER_OPTIONS_VAR,
+  type RunOutcome,
+  readJsonReport,
+  reporterEnv,
+  resultsIn,
+  sharingProfile,
+  startTestServer,
+  storedIdentity,
+  type TestServer,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// What a result is called when a configuration has several projects, or lives away from
+// the files it runs: the same test must get the same name on every machine, whichever way
+// the run was filtered, and two different tests must never share one.
+
+const FILE_FAILURE = '(file failed to run)';
+
+/** The arguments that run only `project`: Vitest's --project, Jest's --selectProjects. */
+const onlyProject = (framework: 'vitest' | 'jest', project: string) =>
+  framework === 'vitest' ? ['--project', project] : ['--selectProjects', project];
+
+/** A run of the given server that carries `tag` (each run of a block is tagged apart). */
+function storedWithTag(server: TestServer, tag: string) {
+  const runs = server.server.store.runs().filter((run) => run.tags.includes(tag));
+  expect(runs, `runs tagged ${tag}`).toHaveLength(1);
+  return server.server.store.results(runs[0]!.id);
+}
+
+/**
+ * Within the run tagged `tag`, two results share (testSuite, testCase) only if the
+ * framework's own JSON reports (one per project) list two tests with the same file,
+ * project and full name. Results that stand for a file or the run are no framework test.
+ */
+function expectNamesShared(server: TestServer, tag: string, frameworkTests: FrameworkTest[]) {
+  const stored = storedWithTag(server, tag).filter((result) => result.testCase !== FILE_FAILURE);
+  expect(stored.length).toBe(frameworkTests.length);
+  expect(sharingProfile(stored.map(storedIdentity))).toEqual(
+    sharingProfile(frameworkTests.map(frameworkIdentity)),
+  );
+}
+
+describe.each(FRAMEWORKS)('$name running the same files in two projects', ({ name, run }) => {
+  let server: TestServer;
+  const reports = PARITY_PROJECTS.map((project) => ({ project, report: jsonReport(name) }));
+  let outcomes: RunOutcome[];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const config = ['--config', PARITY_PROJECTS_CONFIG[name]];
+    const env = (tag: string, extra: Record<string, string> = {}) =>
+      reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS, TESTRUN_TAGS: tag, ...extra });
+    outcomes = await Promise.all([
+      run({ cwd: fixtures.parity, args: config, env: env('all') }),
+      ...reports.map(({ project, report }) =>
+        run({
+          cwd: fixtures.parity,
+          args: [...config, ...onlyProject(name, project), ...report.args],
+          env: env(project, report.env),
+        }),
+      ),
+    ]);
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('stores every parity result once per project, the project named before the file', () => {
+    expect(identities(storedWithTag(server, 'all'))).toEqual(identities(PARITY_PROJECT_RESULTS));
+  });
+
+  it('names each result in a run filtered to its project as the full run does', () => {
+    for (const project of PARITY_PROJECTS) {
+      const expected = PARITY_PROJECT_RESULTS.filter((result) =>
+        result.testSuite.startsWith(`[${project}] `),
+      );
+      expect(identities(storedWithTag(server, project)), project).toEqual(identities(expected));
+    }
+  });
+
+  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+    const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
+    expectNamesShared(server, 'all', frameworkTests);
+  });
+
+  it('leaves every exit code at 1, for the fixture fails on purpose', () => {
+    expect(outcomes.map((outcome) => outcome.code)).toEqual([1, 1, 1]);
+  });
+});
+
+/** What the monorepo fixture stores when both packages run, each a project of its own. */
+const MONOREPO_RESULTS: readonly ExpectedResult[] = [
+  ...resultsIn('[cart] packages/cart/src/index.test.js', [
+    ['cart > adds an item', 'passed'],
+    ['cart > fails on purpose', 'failed'],
+  ]),
+  ...resultsIn('[pricing] packages/pricing/src/index.test.js', [
+    ['pricing > adds tax', 'passed'],
+    ['pricing > rounds', 'passed'],
+    ['pricing > rounds', 'passed'],
+  ]),
+];
+
+describe.each(FRAMEWORKS)('$name running a monorepo configured three ways', ({ name, run }) => {
+  let server: TestServer;
+  const cwd = fixtures.monorepo;
+  const subfolderConfig =
+    name === 'vitest' ? 'scripts/vitest/vitest.config.mjs' : 'scripts/jest/jest.config.cjs';
+  const reports = ['cart', 'pricing'].map((project) => ({ project, report: jsonReport(name) }));
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const env = (tag: string, extra: Record<string, string> = {}) =>
+      reporterEnv(server, { TESTRUN_TAGS: tag, ...extra });
+    await Promise.all([
+      run({ cwd, env: env('root') }),
+      run({ cwd, args: ['--config', subfolderConfig], env: env('subfolder') }),
+      run({ cwd: path.join(cwd, 'packages', 'cart'), env: env('package') }),
+      ...reports.map(({ project, report }) =>
+        run({ cwd, args: [...onlyProject(name, project), ...report.args], env: env(project, report.env) }),
+      ),
+    ]);
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('names files from the repository, project first, with one config at the root', () => {
+    expect(identities(storedWithTag(server, 'root'))).toEqual(identities(MONOREPO_RESULTS));
+  });
+
+  it('names them the same when the config lives in scripts/ and its projects set the root above it', () => {
+    expect(identities(storedWithTag(server, 'subfolder'))).toEqual(identities(MONOREPO_RESULTS));
+  });
+
+  it('names a package run on its own from the package, without a project label', () => {
+    expect(identities(storedWithTag(server, 'package'))).toEqual(
+      identities(
+        resultsIn('src/index.test.js', [
+          ['cart > adds an item', 'passed'],
+          ['cart > fails on purpose', 'failed'],
+        ]),
+      ),
+    );
+  });
+
+  it('keeps the full run names in a run filtered to one project', () => {
+    for (const project of ['cart', 'pricing']) {
+      const expected = MONOREPO_RESULTS.filter((result) => result.testSuite.startsWith(`[${project}] `));
+      expect(identities(storedWithTag(server, project)), project).toEqual(identities(expected));
+    }
+  });
+
+  it('never stores an absolute path, a backslash or a path that climbs out of the repository', () => {
+    const suites = server.server.store
+      .runs()
+      .flatMap((stored) => server.server.store.results(stored.id))
+      .map((result) => result.testSuite.replace(/^\[[^\]]*\] /, ''));
+    expect(suites.length).toBeGreaterThan(0);
+    expect(
+      suites.filter((suite) => path.isAbsolute(suite) || suite.startsWith('../') || suite.includes('\\')),
+    ).toEqual([]);
+  });
+
+  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+    // pricing has two tests named "rounds": the framework lists both, and both results share a name.
+    const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
+    expectNamesShared(server, 'root', frameworkTests);
+  });
+});

@@ -1,28 +1,43 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
+  type FrameworkTest,
   fixtures,
   frameworkBin,
+  frameworkIdentity,
   identities,
+  jsonReport,
+  PARITY_PROJECT_RESULTS,
+  PARITY_PROJECTS,
+  PARITY_PROJECTS_CONFIG,
   PARITY_REPORTER_OPTIONS,
   PARITY_RESULTS,
   REPORTER_OPTIONS_VAR,
   type RunOptions,
   type RunOutcome,
+  readJsonReport,
   reporterEnv,
   runJest,
   runVitest,
+  sharingProfile,
   startTestServer,
+  storedIdentity,
   type TestServer,
+  testrunLines,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The version matrix: the parity fixture under every supported framework version, held to
-// the same PARITY_RESULTS as the parity test. Vitest 4 and Jest 30 are this repo's own.
-// The others are installed in compat/<install>/; the fixture is copied there, so that
-// `vitest/config`, `jest` and the reporter resolve against that install's version.
+// The version matrix: the fixtures under every supported framework version, held to the
+// same written-down results as the e2e tests (PARITY_RESULTS, PARITY_PROJECT_RESULTS) and
+// to the same properties: a result's name is the same in a full and a filtered run, two
+// tests share a name only when the framework reports the same file, project and full name,
+// no name is absolute, and a run that failed outside its tests holds a failed result.
+// Vitest 4 and Jest 30 are this repo's own. The others are installed in compat/<install>/;
+// each fixture is copied there, so that `vitest/config`, `jest` and the reporter resolve
+// against that install's version.
 
 interface Leg {
   label: string;
@@ -46,23 +61,34 @@ const MATRIX: Leg[] = [
 
 const COMPAT_DIR = path.dirname(fileURLToPath(import.meta.url));
 
+/** How to run `leg` on `fixture`: the fixture copied into the leg's install, its bin and Node. */
+function legRun(leg: Leg, fixture: string, options: Omit<RunOptions, 'cwd'>): Promise<RunOutcome> {
+  const run: RunOptions = { cwd: fixture, ...options };
+  if (leg.install) {
+    const installDir = path.join(COMPAT_DIR, leg.install);
+    run.cwd = copyFixtureInto(installDir, fixture);
+    run.bin = frameworkBin(leg.framework, installDir);
+    if (leg.ownNode) run.nodePath = frameworkBin('node', installDir);
+  }
+  return (leg.framework === 'vitest' ? runVitest : runJest)(run);
+}
+
+/** A run of `server` tagged `tag`: each run of a block carries its own tag. */
+function storedWithTag(server: TestServer, tag: string) {
+  const runs = server.server.store.runs().filter((run) => run.tags.includes(tag));
+  expect(runs, `runs tagged ${tag}`).toHaveLength(1);
+  return server.server.store.results(runs[0]!.id);
+}
+
 describe.each(MATRIX)('the parity fixture under $label', (leg) => {
   let server: TestServer;
   let outcome: RunOutcome;
 
   beforeAll(async () => {
     server = await startTestServer();
-    const options: RunOptions = {
-      cwd: fixtures.parity,
+    outcome = await legRun(leg, fixtures.parity, {
       env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS }),
-    };
-    if (leg.install) {
-      const installDir = path.join(COMPAT_DIR, leg.install);
-      options.cwd = copyFixtureInto(installDir);
-      options.bin = frameworkBin(leg.framework, installDir);
-      if (leg.ownNode) options.nodePath = frameworkBin('node', installDir);
-    }
-    outcome = await (leg.framework === 'vitest' ? runVitest : runJest)(options);
+    });
   }, AWAIT_RUNS_TIMEOUT_MS);
 
   afterAll(() => server?.close());
@@ -90,11 +116,157 @@ describe.each(MATRIX)('the parity fixture under $label', (leg) => {
   });
 });
 
-/** A fresh copy of the parity fixture in `installDir`/fixture (gitignored), where that install resolves. */
-function copyFixtureInto(installDir: string): string {
-  const target = path.join(installDir, 'fixture');
+describe.each(MATRIX)('the parity fixture in two projects under $label', (leg) => {
+  let server: TestServer;
+  let outcomes: RunOutcome[];
+  const reports = PARITY_PROJECTS.map((project) => ({ project, report: jsonReport(leg.framework) }));
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const config = ['--config', PARITY_PROJECTS_CONFIG[leg.framework]];
+    const env = (tag: string, extra: Record<string, string> = {}) =>
+      reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS, TESTRUN_TAGS: tag, ...extra });
+    const only = (project: string) =>
+      leg.framework === 'vitest' ? ['--project', project] : ['--selectProjects', project];
+    outcomes = await Promise.all([
+      legRun(leg, fixtures.parity, { args: config, env: env('all') }),
+      ...reports.map(({ project, report }) =>
+        legRun(leg, fixtures.parity, {
+          args: [...config, ...only(project), ...report.args],
+          env: env(project, report.env),
+        }),
+      ),
+    ]);
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('stores every parity result once per project, the project named before the file', () => {
+    const output = outcomes.map((outcome) => `${outcome.stdout}\n${outcome.stderr}`).join('\n');
+    expect(identities(storedWithTag(server, 'all')), output).toEqual(identities(PARITY_PROJECT_RESULTS));
+  });
+
+  it('names each result in a run filtered to its project as the full run does', () => {
+    for (const project of PARITY_PROJECTS) {
+      const expected = PARITY_PROJECT_RESULTS.filter((result) =>
+        result.testSuite.startsWith(`[${project}] `),
+      );
+      expect(identities(storedWithTag(server, project)), project).toEqual(identities(expected));
+    }
+  });
+
+  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+    const frameworkTests: FrameworkTest[] = reports.flatMap(({ project, report }) =>
+      readJsonReport(report.file, project),
+    );
+    const stored = storedWithTag(server, 'all').filter(
+      (result) => result.testCase !== '(file failed to run)',
+    );
+    expect(stored.length).toBe(frameworkTests.length);
+    expect(sharingProfile(stored.map(storedIdentity))).toEqual(
+      sharingProfile(frameworkTests.map(frameworkIdentity)),
+    );
+  });
+});
+
+describe.each(MATRIX)('a monorepo whose config lives in scripts/ under $label', (leg) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const config =
+      leg.framework === 'vitest' ? 'scripts/vitest/vitest.config.mjs' : 'scripts/jest/jest.config.cjs';
+    await legRun(leg, fixtures.monorepo, { args: ['--config', config], env: reporterEnv(server) });
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('names every file from the repository, apart per package, never absolute', () => {
+    const [run] = server.server.store.runs();
+    const suites = new Set(server.server.store.results(run!.id).map((result) => result.testSuite));
+    expect([...suites].sort()).toEqual([
+      '[cart] packages/cart/src/index.test.js',
+      '[pricing] packages/pricing/src/index.test.js',
+    ]);
+  });
+});
+
+/** The outside-tests fixture's cases (its cases.cjs). */
+const OUTSIDE_TEST_CASES = [
+  'late-error',
+  'rejection',
+  'process-exit',
+  'worker-crash',
+  'no-tests',
+  'setup-file-throws',
+  'global-setup-throws',
+  'environment-fails',
+];
+
+/**
+ * Cases where the framework exits without ending the run, so no reporter can store the
+ * failure; the reporter says so in one line instead. Vitest 3.2 dies itself when a worker
+ * is killed ("Channel closed").
+ */
+const EXITS_BEFORE_RUN_END: Record<string, readonly string[]> = { 'Vitest 3.2': ['worker-crash'] };
+
+describe.each(MATRIX)('failures outside any test under $label', (leg) => {
+  let server: TestServer;
+  const outcomes = new Map<string, RunOutcome>();
+  const exitsEarly = EXITS_BEFORE_RUN_END[leg.label] ?? [];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    // Jest uses workers, as a bigger suite does (see e2e/errors-outside-tests.test.ts).
+    const args = (fixtureCase: string) =>
+      leg.framework === 'jest' ? ['-w', '2', `--cacheDirectory=${freshDir(leg, fixtureCase)}`] : [];
+    await Promise.all(
+      OUTSIDE_TEST_CASES.map(async (fixtureCase) => {
+        const env = reporterEnv(server, { FIXTURE_CASE: fixtureCase, TESTRUN_TAGS: fixtureCase });
+        outcomes.set(fixtureCase, await legRun(leg, fixtures.outsideTests, { args: args(fixtureCase), env }));
+      }),
+    );
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('holds a failed result in every run the framework failed', () => {
+    const failed = OUTSIDE_TEST_CASES.filter((fixtureCase) => outcomes.get(fixtureCase)!.code !== 0);
+    expect(failed).toEqual(OUTSIDE_TEST_CASES);
+    const withoutFailure = failed.filter((fixtureCase) => {
+      if (exitsEarly.includes(fixtureCase)) return false;
+      const run = server.server.store.runs().find((stored) => stored.tags.includes(fixtureCase));
+      // Jest runs a throwing globalSetup before it creates any reporter: there is no run to hold it.
+      if (!run) return !(leg.framework === 'jest' && fixtureCase === 'global-setup-throws');
+      return !server.server.store.results(run.id).some((result) => result.status === 'failed');
+    });
+    expect(withoutFailure).toEqual([]);
+  });
+
+  it.runIf(exitsEarly.length > 0)('says in one line when the framework exits before the run ends', () => {
+    for (const fixtureCase of exitsEarly) {
+      expect(testrunLines(outcomes.get(fixtureCase)!.stderr), fixtureCase).toEqual([
+        expect.stringMatching(/^testrun: Vitest exited \(code 1\) before the run ended/),
+      ]);
+    }
+  });
+});
+
+/** A cache directory of its own, so Jest knows no timings and uses its workers. */
+function freshDir(leg: Leg, name: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `testrun-${leg.label}-${name}-`.replace(/[^\w-]+/g, '-')));
+}
+
+/** Fixtures copied in this process: runs of one leg share a copy, made once. */
+const copied = new Set<string>();
+
+/** A fresh copy of `fixture` in `installDir`/fixture/<name> (gitignored), where that install resolves. */
+function copyFixtureInto(installDir: string, fixture: string): string {
+  const target = path.join(installDir, 'fixture', path.basename(fixture));
+  if (copied.has(target)) return target;
+  copied.add(target);
   fs.rmSync(target, { recursive: true, force: true });
-  fs.cpSync(fixtures.parity, target, {
+  fs.cpSync(fixture, target, {
     recursive: true,
     // Vite's caches of the original, if any, belong to the repo's own Vitest.
     filter: (source) => path.basename(source) !== 'node_modules',

@@ -60,7 +60,8 @@ export class TestrunReporter implements Reporter {
     this.guard(() => {
       if (!this.run?.active) return;
       this.run.startRun();
-      process.on('exit', this.onEarlyExit);
+      // First: a listener before it may call process.exit() again, which ends the process at once.
+      process.prependListener('exit', this.onEarlyExit);
     });
   }
 

@@ -147,7 +147,9 @@ export function testrunLines(output: string): string[] {
 /**
  * The parent's environment without anything that would change how the child reports:
  * our own TESTRUN_* settings, CI detection (it adds tags), and the variables of the Vitest
- * that runs these tests. Colours are off so output can be matched.
+ * that runs these tests. Colours are off so output can be matched. NODE_PATH, which pnpm's
+ * bin shims set to its hidden hoisted packages, goes too: jest-cli's import-local would
+ * find another Jest there (compat/jest-24's) and run it instead of the one asked for.
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -168,6 +170,7 @@ const INHERITED_NOISE = new RegExp(
     'VITEST.*',
     'JEST_WORKER_ID',
     'NODE_ENV',
+    'NODE_PATH',
     'CI',
     'CI_.*',
     'CONTINUOUS_INTEGRATION',

@@ -27,6 +27,13 @@ export class TestrunReporter implements Reporter {
   private readonly reportedModules = new Set<string>();
   /** The files this run was to run, in their projects: those that never ran can still be reported. */
   private scheduled: ScheduledFile[] = [];
+  /** Listens while a run is open: Vitest 3.2 exits without ending the run when a worker is killed. */
+  private readonly onEarlyExit = (code: number) => {
+    this.logger.line(
+      `Vitest exited (code ${code}) before the run ended (a test worker was killed?): ` +
+        'results not yet sent are lost, and the service may show this run without its failure.',
+    );
+  };
 
   constructor(options?: TestrunVitestOptions) {
     this.options = options;
@@ -54,7 +61,10 @@ export class TestrunReporter implements Reporter {
         file: specification.moduleId,
         project: frameworkProject(specification.project),
       }));
-      this.run?.startRun();
+      if (!this.run?.active) return;
+      this.run.startRun();
+      // First: Vitest's own exit listener calls process.exit() again, which ends the process at once.
+      process.prependListener('exit', this.onEarlyExit);
     });
   }
 
@@ -67,6 +77,7 @@ export class TestrunReporter implements Reporter {
     unhandledErrors: ReadonlyArray<SerializedError>,
     reason?: TestRunEndReason,
   ): Promise<void> {
+    process.off('exit', this.onEarlyExit);
     const run = this.run;
     if (!run) return;
     try {

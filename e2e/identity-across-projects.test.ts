@@ -180,3 +180,37 @@ describe.each(FRAMEWORKS)('$name running a monorepo configured three ways', ({ n
     expectNamesShared(server, 'root', frameworkTests);
   });
 });
+
+describe('the monorepo example', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const cwd = path.join(import.meta.dirname, '..', 'examples', 'monorepo');
+    await Promise.all(FRAMEWORKS.map(({ run }) => run({ cwd, env: reporterEnv(server) })));
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('stores the same results from Vitest and Jest, each file once per project that ran it', () => {
+    const [vitest, jest] = ['vitest', 'jest'].map((framework) => {
+      const [run] = server.server.store.runs().filter((stored) => stored.framework === framework);
+      return identities(server.server.store.results(run!.id));
+    });
+    const slug = (project: string) =>
+      resultsIn(`[${project}] packages/text/src/slug.test.js`, [
+        ['slugify > lowercases and joins words with dashes', 'passed'],
+        ['slugify > drops accents', 'passed'],
+        ['knows which runtime it is in', 'passed'],
+      ]);
+    const expected = [
+      ...resultsIn('[money] packages/money/src/money.test.js', [
+        ['money > sums cents', 'passed'],
+        ['money > formats cents as a price', 'passed'],
+      ]),
+      ...slug('text-node'),
+      ...slug('text-edge'),
+    ];
+    expect({ vitest, jest }).toEqual({ vitest: identities(expected), jest: identities(expected) });
+  });
+});

@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 // What a result is called: its testSuite and testCase, for every adapter alike. The rules
-// are in docs/design.md ("Result identity") and the README's mapping table.
+// are written out for users in the root README, "How tests map to results".
 
 /** testCase of the one failed result that stands for a file that could not run. */
 export const FILE_FAILURE_CASE = '(file failed to run)';

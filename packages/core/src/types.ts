@@ -58,7 +58,12 @@ export interface ResultInfo {
   framework: string;
 }
 
-/** When testSuite carries the framework project's name as `[name] `; 'auto': when the run has several projects. */
+/**
+ * When testSuite starts with the framework project's name, `[name] src/a.test.ts`:
+ * 'auto' when the framework's configuration defines more than one project (counted before
+ * any `--project`/`--selectProjects` filter, so a filtered run names results as the full
+ * run does); 'always' for every result of a named project; 'never' not at all.
+ */
 export type ProjectLabel = 'auto' | 'always' | 'never';
 
 export type DurationUnit = 'ms' | 's';
@@ -86,7 +91,9 @@ export interface TestrunOptions {
   durationUnit?: DurationUnit;
   runIdPath?: string;
   allowInsecureHttp?: boolean;
+  /** `[project] ` before testSuite: 'auto' (default: when the configuration has several projects), 'always', 'never'. */
   projectLabel?: ProjectLabel;
+  /** Renames (return a result) or drops (return null) each result before it is sent; `info` says where it came from. */
   mapResult?: (result: TestResult, info: ResultInfo) => TestResult | null | undefined;
 }
 

@@ -148,8 +148,8 @@ export function testrunLines(output: string): string[] {
  * The parent's environment without anything that would change how the child reports:
  * our own TESTRUN_* settings, CI detection (it adds tags), and the variables of the Vitest
  * that runs these tests. Colours are off so output can be matched. NODE_PATH, which pnpm's
- * bin shims set to its hidden hoisted packages, goes too: jest-cli's import-local would
- * find another Jest there (compat/jest-24's) and run it instead of the one asked for.
+ * bin shims point at its hidden hoisted packages, goes too: jest-cli's import-local looks
+ * there, and with an old Jest hoisted (a Jest 24 install did it) runs that instead.
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

@@ -191,6 +191,32 @@ describe.each(MATRIX)('a monorepo whose config lives in scripts/ under $label', 
   });
 });
 
+describe.each(MATRIX.filter((leg) => leg.framework === 'vitest'))('type checking under $label', (leg) => {
+  let server: TestServer;
+  const report = jsonReport('vitest');
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await legRun(leg, fixtures.typecheck, { env: reporterEnv(server, report.env) });
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('names the type-checked run of a file apart from its usual run', () => {
+    const [run] = server.server.store.runs();
+    const stored = server.server.store.results(run!.id);
+    expect(stored.map((result) => result.testSuite).sort()).toEqual([
+      'sum.test.ts',
+      'sum.test.ts (typecheck)',
+      'types.test-d.ts',
+    ]);
+    const frameworkTests = readJsonReport(report.file);
+    expect(sharingProfile(stored.map(storedIdentity))).toEqual(
+      sharingProfile(frameworkTests.map(frameworkIdentity)),
+    );
+  });
+});
+
 /** The outside-tests fixture's cases (its cases.cjs). */
 const OUTSIDE_TEST_CASES = [
   'late-error',

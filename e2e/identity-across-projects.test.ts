@@ -17,6 +17,7 @@ import {
   readJsonReport,
   reporterEnv,
   resultsIn,
+  runVitest,
   sharingProfile,
   startTestServer,
   storedIdentity,
@@ -178,6 +179,36 @@ describe.each(FRAMEWORKS)('$name running a monorepo configured three ways', ({ n
     // pricing has two tests named "rounds": the framework lists both, and both results share a name.
     const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
     expectNamesShared(server, 'root', frameworkTests);
+  });
+});
+
+describe('Vitest type-checking files that also run as usual', () => {
+  let server: TestServer;
+  const report = jsonReport('vitest');
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await runVitest({
+      cwd: fixtures.typecheck,
+      env: reporterEnv(server, { ...report.env, TESTRUN_TAGS: 'all' }),
+    });
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('names the type-checked run of a file apart from its usual run, and a type-only file plainly', () => {
+    expect(identities(storedWithTag(server, 'all'))).toEqual(
+      identities([
+        ...resultsIn('sum.test.ts', [['sum > adds', 'passed']]),
+        ...resultsIn('sum.test.ts (typecheck)', [['sum > adds', 'passed']]),
+        ...resultsIn('types.test-d.ts', [['a string stays a string', 'passed']]),
+      ]),
+    );
+  });
+
+  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+    // Vitest's JSON report puts the file's name above a type-checked test's titles.
+    expectNamesShared(server, 'all', readJsonReport(report.file));
   });
 });
 

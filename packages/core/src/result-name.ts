@@ -39,6 +39,11 @@ export function toTestSuite(file: string, rootDir: string, projectRoot?: string)
   return named.split(path.sep).join('/');
 }
 
+/** `testSuite (variant)`: how a second way of running a file (Vitest's typecheck) sets its results apart. */
+export function withVariant(testSuite: string, variant: string | undefined): string {
+  return variant ? `${testSuite} (${variant})` : testSuite;
+}
+
 /** `[name] testSuite`: how a project's name sets its results apart from another project's. */
 export function withProjectLabel(testSuite: string, project: string | undefined): string {
   return project ? `[${project}] ${testSuite}` : testSuite;

@@ -12,6 +12,7 @@ import {
   toTestCase,
   toTestSuite,
   withProjectLabel,
+  withVariant,
 } from './result-name.js';
 import { RunSession } from './run-session.js';
 import { formatSummary } from './summary.js';
@@ -111,7 +112,8 @@ export class RunReporter {
     this.guard(() => {
       const { file, project, tests } = report;
       const label = this.labelProjects ? project?.name : undefined;
-      const testSuite = withProjectLabel(toTestSuite(file, this.init.rootDir, project?.root), label);
+      const path = withVariant(toTestSuite(file, this.init.rootDir, project?.root), report.variant);
+      const testSuite = withProjectLabel(path, label);
       const results: RawResult[] = tests.map(({ titles, status, duration }) => ({
         testSuite,
         testCase: toTestCase(titles),

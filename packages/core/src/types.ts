@@ -42,6 +42,12 @@ export interface FileReport {
   project?: FrameworkProject;
   tests: readonly RawTest[];
   /**
+   * Set when the framework runs the file's tests a second way in the same project, so
+   * that their results are told apart: 'typecheck' for Vitest's type checking of a file
+   * that also runs as usual. testSuite then ends with ` (typecheck)`.
+   */
+  variant?: string;
+  /**
    * The file failed outside any test: it did not load, a describe body or afterAll threw,
    * its environment or worker did not start. Core adds a `(file failed to run)` result
    * unless a test of the file already failed.

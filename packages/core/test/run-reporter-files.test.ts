@@ -84,6 +84,25 @@ describe('project labels', () => {
   });
 });
 
+describe('a file run a second way in the same project', () => {
+  it('has its variant after the path and the project before it', async () => {
+    const file = at('src', 'a.test.ts');
+    const { stored } = await report(
+      [undefined, 'typecheck'].map((variant) => ({
+        file,
+        project: { name: 'node' },
+        variant,
+        tests: [{ titles: ['adds'], status: 'passed' as const }],
+      })),
+      { projectCount: 2 },
+    );
+    expect(stored.map((result) => result.testSuite)).toEqual([
+      '[node] src/a.test.ts',
+      '[node] src/a.test.ts (typecheck)',
+    ]);
+  });
+});
+
 describe('a file reported again because it failed outside its tests', () => {
   const file = at('src', 'b.test.ts');
 

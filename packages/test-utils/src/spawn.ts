@@ -19,6 +19,8 @@ export const fixtures = {
   streaming: path.join(FIXTURES_DIR, 'streaming'),
   /** Two packages with a src/index.test.js each, and a config for each layout: at the root, in scripts/, per package. */
   monorepo: path.join(FIXTURES_DIR, 'monorepo'),
+  /** Vitest only: a file run as usual and type-checked, and a type-only file. */
+  typecheck: path.join(FIXTURES_DIR, 'typecheck'),
   /** A passing file and one failure outside any test, picked with FIXTURE_CASE (see its cases.cjs). */
   outsideTests: path.join(FIXTURES_DIR, 'outside-tests'),
 } as const;

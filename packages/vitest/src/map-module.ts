@@ -14,9 +14,21 @@ export function mapTestModule(module: TestModule): FileReport {
   return {
     file: module.moduleId,
     project: frameworkProject(module.project),
+    variant: isTypecheckOfRuntimeFile(module) ? 'typecheck' : undefined,
     tests,
     failedOutsideTests: moduleFailed(module),
   };
+}
+
+/**
+ * Whether the module is Vitest's type checking of a file that also runs as usual
+ * (`typecheck.include` overlapping `include`): its tests then carry the same titles as the
+ * runtime ones and need telling apart. Type-only files (`*.test-d.ts`) keep their names.
+ */
+function isTypecheckOfRuntimeFile(module: TestModule): boolean {
+  if ((module.meta() as { typecheck?: unknown }).typecheck !== true) return false;
+  const project = module.project as TestProject & { matchesTestGlob?: (moduleId: string) => boolean };
+  return project.matchesTestGlob?.(module.moduleId) ?? true;
 }
 
 /** A Vitest project as core takes it: its name (empty for the root project) and its root. */

@@ -4,12 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
-  type FrameworkTest,
+  expectNamesShared,
   fixtures,
   frameworkBin,
-  frameworkIdentity,
   identities,
   jsonReport,
+  OUTSIDE_TEST_CASES,
+  onlyProject,
   PARITY_PROJECT_RESULTS,
   PARITY_PROJECTS,
   PARITY_PROJECTS_CONFIG,
@@ -20,11 +21,10 @@ import {
   type RunOutcome,
   readJsonReport,
   reporterEnv,
+  resultsTagged,
   runJest,
   runVitest,
-  sharingProfile,
   startTestServer,
-  storedIdentity,
   type TestServer,
   testrunLines,
 } from '@testrun/test-utils';
@@ -73,13 +73,6 @@ function legRun(leg: Leg, fixture: string, options: Omit<RunOptions, 'cwd'>): Pr
   return (leg.framework === 'vitest' ? runVitest : runJest)(run);
 }
 
-/** A run of `server` tagged `tag`: each run of a block carries its own tag. */
-function storedWithTag(server: TestServer, tag: string) {
-  const runs = server.server.store.runs().filter((run) => run.tags.includes(tag));
-  expect(runs, `runs tagged ${tag}`).toHaveLength(1);
-  return server.server.store.results(runs[0]!.id);
-}
-
 describe.each(MATRIX)('the parity fixture under $label', (leg) => {
   let server: TestServer;
   let outcome: RunOutcome;
@@ -126,13 +119,11 @@ describe.each(MATRIX)('the parity fixture in two projects under $label', (leg) =
     const config = ['--config', PARITY_PROJECTS_CONFIG[leg.framework]];
     const env = (tag: string, extra: Record<string, string> = {}) =>
       reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS, TESTRUN_TAGS: tag, ...extra });
-    const only = (project: string) =>
-      leg.framework === 'vitest' ? ['--project', project] : ['--selectProjects', project];
     outcomes = await Promise.all([
       legRun(leg, fixtures.parity, { args: config, env: env('all') }),
       ...reports.map(({ project, report }) =>
         legRun(leg, fixtures.parity, {
-          args: [...config, ...only(project), ...report.args],
+          args: [...config, ...onlyProject(leg.framework, project), ...report.args],
           env: env(project, report.env),
         }),
       ),
@@ -143,7 +134,7 @@ describe.each(MATRIX)('the parity fixture in two projects under $label', (leg) =
 
   it('stores every parity result once per project, the project named before the file', () => {
     const output = outcomes.map((outcome) => `${outcome.stdout}\n${outcome.stderr}`).join('\n');
-    expect(identities(storedWithTag(server, 'all')), output).toEqual(identities(PARITY_PROJECT_RESULTS));
+    expect(identities(resultsTagged(server, 'all')), output).toEqual(identities(PARITY_PROJECT_RESULTS));
   });
 
   it('names each result in a run filtered to its project as the full run does', () => {
@@ -151,21 +142,13 @@ describe.each(MATRIX)('the parity fixture in two projects under $label', (leg) =
       const expected = PARITY_PROJECT_RESULTS.filter((result) =>
         result.testSuite.startsWith(`[${project}] `),
       );
-      expect(identities(storedWithTag(server, project)), project).toEqual(identities(expected));
+      expect(identities(resultsTagged(server, project)), project).toEqual(identities(expected));
     }
   });
 
   it('gives two results one name only when the framework reports the same file, project and full name', () => {
-    const frameworkTests: FrameworkTest[] = reports.flatMap(({ project, report }) =>
-      readJsonReport(report.file, project),
-    );
-    const stored = storedWithTag(server, 'all').filter(
-      (result) => result.testCase !== '(file failed to run)',
-    );
-    expect(stored.length).toBe(frameworkTests.length);
-    expect(sharingProfile(stored.map(storedIdentity))).toEqual(
-      sharingProfile(frameworkTests.map(frameworkIdentity)),
-    );
+    const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
+    expectNamesShared(resultsTagged(server, 'all'), frameworkTests);
   });
 });
 
@@ -210,24 +193,9 @@ describe.each(MATRIX.filter((leg) => leg.framework === 'vitest'))('type checking
       'sum.test.ts (typecheck)',
       'types.test-d.ts',
     ]);
-    const frameworkTests = readJsonReport(report.file);
-    expect(sharingProfile(stored.map(storedIdentity))).toEqual(
-      sharingProfile(frameworkTests.map(frameworkIdentity)),
-    );
+    expectNamesShared(stored, readJsonReport(report.file));
   });
 });
-
-/** The outside-tests fixture's cases (its cases.cjs). */
-const OUTSIDE_TEST_CASES = [
-  'late-error',
-  'rejection',
-  'process-exit',
-  'worker-crash',
-  'no-tests',
-  'setup-file-throws',
-  'global-setup-throws',
-  'environment-fails',
-];
 
 /**
  * Cases where the framework exits without ending the run, so no reporter can store the

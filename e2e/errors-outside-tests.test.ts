@@ -7,6 +7,8 @@ import {
   FRAMEWORKS,
   fixtures,
   identities,
+  OUTSIDE_TEST_CASES,
+  type OutsideTestCase,
   type RunOutcome,
   reporterEnv,
   resultsIn,
@@ -21,18 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // so the service must not show it green: such a failure becomes a failed result, of the
 // file it belongs to, or of the run.
 
-/** The cases of the outside-tests fixture (its cases.cjs), each a run of its own. */
-const CASES = [
-  'late-error',
-  'rejection',
-  'process-exit',
-  'worker-crash',
-  'no-tests',
-  'setup-file-throws',
-  'global-setup-throws',
-  'environment-fails',
-] as const;
-type Case = (typeof CASES)[number];
+const CASES = OUTSIDE_TEST_CASES;
+type Case = OutsideTestCase;
 
 const passes = resultsIn('passes.test.js', [['passes', 'passed']]);
 const fileFailed = (file: string) => resultsIn(file, [['(file failed to run)', 'failed']]);

@@ -2,12 +2,12 @@ import path from 'node:path';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
   type ExpectedResult,
+  expectNamesShared,
   FRAMEWORKS,
-  type FrameworkTest,
   fixtures,
-  frameworkIdentity,
   identities,
   jsonReport,
+  onlyProject,
   PARITY_PROJECT_RESULTS,
   PARITY_PROJECTS,
   PARITY_PROJECTS_CONFIG,
@@ -17,10 +17,9 @@ import {
   readJsonReport,
   reporterEnv,
   resultsIn,
+  resultsTagged,
   runVitest,
-  sharingProfile,
   startTestServer,
-  storedIdentity,
   type TestServer,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,32 +27,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // What a result is called when a configuration has several projects, or lives away from
 // the files it runs: the same test must get the same name on every machine, whichever way
 // the run was filtered, and two different tests must never share one.
-
-const FILE_FAILURE = '(file failed to run)';
-
-/** The arguments that run only `project`: Vitest's --project, Jest's --selectProjects. */
-const onlyProject = (framework: 'vitest' | 'jest', project: string) =>
-  framework === 'vitest' ? ['--project', project] : ['--selectProjects', project];
-
-/** A run of the given server that carries `tag` (each run of a block is tagged apart). */
-function storedWithTag(server: TestServer, tag: string) {
-  const runs = server.server.store.runs().filter((run) => run.tags.includes(tag));
-  expect(runs, `runs tagged ${tag}`).toHaveLength(1);
-  return server.server.store.results(runs[0]!.id);
-}
-
-/**
- * Within the run tagged `tag`, two results share (testSuite, testCase) only if the
- * framework's own JSON reports (one per project) list two tests with the same file,
- * project and full name. Results that stand for a file or the run are no framework test.
- */
-function expectNamesShared(server: TestServer, tag: string, frameworkTests: FrameworkTest[]) {
-  const stored = storedWithTag(server, tag).filter((result) => result.testCase !== FILE_FAILURE);
-  expect(stored.length).toBe(frameworkTests.length);
-  expect(sharingProfile(stored.map(storedIdentity))).toEqual(
-    sharingProfile(frameworkTests.map(frameworkIdentity)),
-  );
-}
 
 describe.each(FRAMEWORKS)('$name running the same files in two projects', ({ name, run }) => {
   let server: TestServer;
@@ -80,7 +53,7 @@ describe.each(FRAMEWORKS)('$name running the same files in two projects', ({ nam
   afterAll(() => server?.close());
 
   it('stores every parity result once per project, the project named before the file', () => {
-    expect(identities(storedWithTag(server, 'all'))).toEqual(identities(PARITY_PROJECT_RESULTS));
+    expect(identities(resultsTagged(server, 'all'))).toEqual(identities(PARITY_PROJECT_RESULTS));
   });
 
   it('names each result in a run filtered to its project as the full run does', () => {
@@ -88,13 +61,13 @@ describe.each(FRAMEWORKS)('$name running the same files in two projects', ({ nam
       const expected = PARITY_PROJECT_RESULTS.filter((result) =>
         result.testSuite.startsWith(`[${project}] `),
       );
-      expect(identities(storedWithTag(server, project)), project).toEqual(identities(expected));
+      expect(identities(resultsTagged(server, project)), project).toEqual(identities(expected));
     }
   });
 
   it('gives two results one name only when the framework reports the same file, project and full name', () => {
     const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
-    expectNamesShared(server, 'all', frameworkTests);
+    expectNamesShared(resultsTagged(server, 'all'), frameworkTests);
   });
 
   it('leaves every exit code at 1, for the fixture fails on purpose', () => {
@@ -139,15 +112,15 @@ describe.each(FRAMEWORKS)('$name running a monorepo configured three ways', ({ n
   afterAll(() => server?.close());
 
   it('names files from the repository, project first, with one config at the root', () => {
-    expect(identities(storedWithTag(server, 'root'))).toEqual(identities(MONOREPO_RESULTS));
+    expect(identities(resultsTagged(server, 'root'))).toEqual(identities(MONOREPO_RESULTS));
   });
 
   it('names them the same when the config lives in scripts/ and its projects set the root above it', () => {
-    expect(identities(storedWithTag(server, 'subfolder'))).toEqual(identities(MONOREPO_RESULTS));
+    expect(identities(resultsTagged(server, 'subfolder'))).toEqual(identities(MONOREPO_RESULTS));
   });
 
   it('names a package run on its own from the package, without a project label', () => {
-    expect(identities(storedWithTag(server, 'package'))).toEqual(
+    expect(identities(resultsTagged(server, 'package'))).toEqual(
       identities(
         resultsIn('src/index.test.js', [
           ['cart > adds an item', 'passed'],
@@ -160,7 +133,7 @@ describe.each(FRAMEWORKS)('$name running a monorepo configured three ways', ({ n
   it('keeps the full run names in a run filtered to one project', () => {
     for (const project of ['cart', 'pricing']) {
       const expected = MONOREPO_RESULTS.filter((result) => result.testSuite.startsWith(`[${project}] `));
-      expect(identities(storedWithTag(server, project)), project).toEqual(identities(expected));
+      expect(identities(resultsTagged(server, project)), project).toEqual(identities(expected));
     }
   });
 
@@ -178,7 +151,7 @@ describe.each(FRAMEWORKS)('$name running a monorepo configured three ways', ({ n
   it('gives two results one name only when the framework reports the same file, project and full name', () => {
     // pricing has two tests named "rounds": the framework lists both, and both results share a name.
     const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
-    expectNamesShared(server, 'root', frameworkTests);
+    expectNamesShared(resultsTagged(server, 'root'), frameworkTests);
   });
 });
 
@@ -197,7 +170,7 @@ describe('Vitest type-checking files that also run as usual', () => {
   afterAll(() => server?.close());
 
   it('names the type-checked run of a file apart from its usual run, and a type-only file plainly', () => {
-    expect(identities(storedWithTag(server, 'all'))).toEqual(
+    expect(identities(resultsTagged(server, 'all'))).toEqual(
       identities([
         ...resultsIn('sum.test.ts', [['sum > adds', 'passed']]),
         ...resultsIn('sum.test.ts (typecheck)', [['sum > adds', 'passed']]),
@@ -208,7 +181,7 @@ describe('Vitest type-checking files that also run as usual', () => {
 
   it('gives two results one name only when the framework reports the same file, project and full name', () => {
     // Vitest's JSON report puts the file's name above a type-checked test's titles.
-    expectNamesShared(server, 'all', readJsonReport(report.file));
+    expectNamesShared(resultsTagged(server, 'all'), readJsonReport(report.file));
   });
 });
 

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
+import type { TestServer } from './server.js';
 
 // The frameworks' own JSON reports (`vitest --reporter=json`, `jest --json`), to hold
 // what the service stored against what the framework itself says ran.
@@ -73,4 +75,34 @@ export function frameworkIdentity({ file, project, titles }: FrameworkTest): str
 /** A stored result's identity: (testSuite, testCase). */
 export function storedIdentity({ testSuite, testCase }: { testSuite: string; testCase: string }): string {
   return JSON.stringify([testSuite, testCase]);
+}
+
+/** The arguments that run only `project`: Vitest's --project, Jest's --selectProjects. */
+export function onlyProject(framework: 'vitest' | 'jest', project: string): string[] {
+  return framework === 'vitest' ? ['--project', project] : ['--selectProjects', project];
+}
+
+/** The results of the one run of `server` tagged `tag` (TESTRUN_TAGS), so a block can tell its runs apart. */
+export function resultsTagged(server: TestServer, tag: string) {
+  const runs = server.server.store.runs().filter((run) => run.tags.includes(tag));
+  expect(runs, `runs tagged ${tag}`).toHaveLength(1);
+  return server.server.store.results(runs[0]!.id);
+}
+
+/**
+ * The identity property: within the stored `results`, two share (testSuite, testCase) only
+ * if the framework's own reports list two tests with the same file, project and full name.
+ * Results that stand for a file or the run are no framework test, so they are left out.
+ */
+export function expectNamesShared(
+  results: readonly { testSuite: string; testCase: string }[],
+  frameworkTests: readonly FrameworkTest[],
+): void {
+  const tests = results.filter(
+    (result) => result.testCase !== '(file failed to run)' && result.testSuite !== '(run)',
+  );
+  expect(tests.length).toBe(frameworkTests.length);
+  expect(sharingProfile(tests.map(storedIdentity))).toEqual(
+    sharingProfile(frameworkTests.map(frameworkIdentity)),
+  );
 }

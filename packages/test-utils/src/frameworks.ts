@@ -30,3 +30,16 @@ export function identities(results: readonly { testSuite: string; testCase: stri
 }
 
 export { fixtures };
+
+/** The cases of the outside-tests fixture (its cases.cjs): each fails a run outside any test. */
+export const OUTSIDE_TEST_CASES = [
+  'late-error',
+  'rejection',
+  'process-exit',
+  'worker-crash',
+  'no-tests',
+  'setup-file-throws',
+  'global-setup-throws',
+  'environment-fails',
+] as const;
+export type OutsideTestCase = (typeof OUTSIDE_TEST_CASES)[number];

@@ -2,7 +2,14 @@
 // core directly, and to spawn a real Vitest or Jest run on a fixture project.
 export * from './cli.js';
 export * from './framework-report.js';
-export { FRAMEWORKS, type Framework, identities, PASSING_RESULTS } from './frameworks.js';
+export {
+  FRAMEWORKS,
+  type Framework,
+  identities,
+  OUTSIDE_TEST_CASES,
+  type OutsideTestCase,
+  PASSING_RESULTS,
+} from './frameworks.js';
 export {
   type ExpectedResult,
   PARITY_PROJECT_RESULTS,

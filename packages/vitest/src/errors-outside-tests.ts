@@ -36,11 +36,17 @@ export interface ErrorsOutsideTests {
  * `bail`), which leaves files out on purpose.
  */
 export function errorsOutsideTests(
-  scheduled: readonly ScheduledFile[],
-  finished: (file: ScheduledFile) => boolean,
+  run: {
+    /** Every file the run knows of, to pin errors to (with --shard, other shards' files too). */
+    scheduled: readonly ScheduledFile[];
+    /** The files this process was to run (its shard's); unknown: no file is failed for not finishing. */
+    mine: readonly ScheduledFile[] | undefined;
+    finished: (file: ScheduledFile) => boolean;
+    reason: RunEndReason;
+  },
   errors: readonly OutsideError[],
-  reason: RunEndReason,
 ): ErrorsOutsideTests {
+  const { scheduled, mine, finished, reason } = run;
   const failed = new Map<string, ScheduledFile>();
   const fail = (file: ScheduledFile) => failed.set(keyOf(file), file);
   const runErrors: string[] = [];
@@ -59,7 +65,7 @@ export function errorsOutsideTests(
     if (!pinned) runErrors.push(messageOf(error));
   }
   if ((errors.length > 0 || reason === 'failed') && reason !== 'interrupted') {
-    for (const file of scheduled) if (!finished(file)) fail(file);
+    for (const file of mine ?? []) if (!finished(file)) fail(file);
   }
   return { failedFiles: [...failed.values()], runErrors };
 }

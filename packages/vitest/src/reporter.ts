@@ -13,6 +13,10 @@ import { configuredProjectCount } from './project-count.js';
 
 export type TestrunVitestOptions = TestrunOptions;
 
+function scheduledFile(specification: TestSpecification): ScheduledFile {
+  return { file: specification.moduleId, project: frameworkProject(specification.project) };
+}
+
 /**
  * Vitest reporter: streams each test file's results to the service as the file ends.
  * Every hook catches its own errors: a reporting problem must never fail a test run.
@@ -25,8 +29,11 @@ export class TestrunReporter implements Reporter {
   private ignoresUnhandledErrors = false;
   /** Modules already reported in this run, so the end-of-run sweep adds none twice. */
   private readonly reportedModules = new Set<string>();
-  /** The files this run was to run, in their projects: those that never ran can still be reported. */
+  /** The files of this run, in their projects: errors are pinned to them. With --shard, all shards' files. */
   private scheduled: ScheduledFile[] = [];
+  /** The files this process was to run (its shard's): those that never finished can still be reported. */
+  private mine: ScheduledFile[] | undefined;
+  private vitest: Vitest | undefined;
   /** Listens while a run is open: Vitest 3.2 exits without ending the run when a worker is killed. */
   private readonly onEarlyExit = (code: number) => {
     this.logger.line(
@@ -40,6 +47,7 @@ export class TestrunReporter implements Reporter {
   }
 
   onInit(vitest: Vitest): void {
+    this.vitest = vitest;
     this.guard(() => {
       const { root, watch, shard, dangerouslyIgnoreUnhandledErrors } = vitest.config;
       this.ignoresUnhandledErrors = Boolean(dangerouslyIgnoreUnhandledErrors);
@@ -54,18 +62,35 @@ export class TestrunReporter implements Reporter {
     });
   }
 
-  onTestRunStart(specifications?: ReadonlyArray<TestSpecification>): void {
+  async onTestRunStart(specifications?: ReadonlyArray<TestSpecification>): Promise<void> {
     this.guard(() => {
       this.reportedModules.clear();
-      this.scheduled = (specifications ?? []).map((specification) => ({
-        file: specification.moduleId,
-        project: frameworkProject(specification.project),
-      }));
+      this.scheduled = (specifications ?? []).map(scheduledFile);
+      this.mine = undefined;
       if (!this.run?.active) return;
       this.run.startRun();
       // First: Vitest's own exit listener calls process.exit() again, which ends the process at once.
       process.prependListener('exit', this.onEarlyExit);
     });
+    if (this.run?.active) this.mine = await this.ownShare(specifications ?? []);
+  }
+
+  /**
+   * The files this process runs. Vitest hands reporters every file before it shards them,
+   * so with --shard its own sequencer picks this shard's, as Vitest does; if that fails,
+   * the share is unknown.
+   */
+  private async ownShare(
+    specifications: ReadonlyArray<TestSpecification>,
+  ): Promise<ScheduledFile[] | undefined> {
+    try {
+      const config = this.vitest?.config;
+      if (!config?.shard) return specifications.map(scheduledFile);
+      const sequencer = new config.sequence.sequencer(this.vitest!);
+      return (await sequencer.shard([...specifications])).map(scheduledFile);
+    } catch {
+      return undefined;
+    }
   }
 
   onTestModuleEnd(module: TestModule): void {
@@ -112,7 +137,10 @@ export class TestrunReporter implements Reporter {
     const finished = ({ file, project }: ScheduledFile) => ran.has(`${project.name ?? ''}\0${file}`);
     // With dangerouslyIgnoreUnhandledErrors they do not fail the run, so they are no failed results either.
     const failing = this.ignoresUnhandledErrors ? [] : errors;
-    const { failedFiles, runErrors } = errorsOutsideTests(this.scheduled, finished, failing, reason);
+    const { failedFiles, runErrors } = errorsOutsideTests(
+      { scheduled: this.scheduled, mine: this.mine, finished, reason },
+      failing,
+    );
     for (const { file, project } of failedFiles) {
       this.run.addFile({ file, project, tests: [], failedOutsideTests: true });
     }

@@ -1,27 +1,43 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
+  expectNamesShared,
   FRAMEWORKS,
   type Framework,
+  fixtures,
   frameworkBin,
   identities,
+  jsonReport,
+  OUTSIDE_TEST_CASES,
+  onlyProject,
+  PARITY_PROJECT_RESULTS,
+  PARITY_PROJECTS,
+  PARITY_PROJECTS_CONFIG,
   PARITY_REPORTER_OPTIONS,
   REPORTER_OPTIONS_VAR,
   type RunOptions,
   type RunOutcome,
+  readJsonReport,
   reporterEnv,
+  resultsTagged,
   startTestServer,
   type TestServer,
+  testrunLines,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The version matrix: the parity fixture under every supported framework version, held to
-// the same expected list as the parity test (PARITY_RESULTS; Playwright: its own form of
-// the fixture and PLAYWRIGHT_PARITY_RESULTS). Vitest 4, Jest 30 and Playwright 1.65 are
-// this repo's own. The others are installed in compat/<install>/; the fixture is copied
-// there, so that the framework and the reporter resolve against that install's version.
+// The version matrix: the fixtures under every supported framework version, held to the
+// same written-down results as the e2e tests (PARITY_RESULTS, PARITY_PROJECT_RESULTS;
+// Playwright: its own form of the parity fixture and PLAYWRIGHT_PARITY_RESULTS) and to the
+// same properties: a result's name is the same in a full and a filtered run, two tests share
+// a name only when the framework reports the same file, project and full name, no name is
+// absolute, and a run that failed outside its tests holds a failed result. Vitest 4, Jest
+// 30 and Playwright 1.65 are this repo's own. The others are installed in
+// compat/<install>/; each fixture is copied there, so that the framework and the reporter
+// resolve against that install's version.
 
 interface Leg {
   label: string;
@@ -45,26 +61,42 @@ const MATRIX: Leg[] = [
   { label: 'Playwright 1.65', framework: 'playwright', version: /^1\.65\./ },
 ];
 
+/** The legs of the frameworks whose fixtures below (projects, monorepo, errors outside tests) are written for. */
+const VITEST_AND_JEST = MATRIX.filter((leg) => leg.framework !== 'playwright');
+
 const COMPAT_DIR = path.dirname(fileURLToPath(import.meta.url));
 
+function vitestOrJest(leg: Leg): 'vitest' | 'jest' {
+  if (leg.framework === 'playwright') throw new Error(`${leg.label} has no such fixture`);
+  return leg.framework;
+}
+
+function frameworkOf(leg: Leg): Framework {
+  return FRAMEWORKS.find(({ name }) => name === leg.framework)!;
+}
+
+/** How to run `leg` on `fixture`: the fixture copied into the leg's install, its bin and Node. */
+function legRun(leg: Leg, fixture: string, options: Omit<RunOptions, 'cwd'>): Promise<RunOutcome> {
+  const framework = frameworkOf(leg);
+  const run: RunOptions = { cwd: fixture, ...options };
+  if (leg.install) {
+    const installDir = path.join(COMPAT_DIR, leg.install);
+    run.cwd = copyFixtureInto(installDir, fixture);
+    run.bin = frameworkBin(framework.packageName, installDir, framework.binName);
+    if (leg.ownNode) run.nodePath = frameworkBin('node', installDir);
+  }
+  return framework.run(run);
+}
+
 describe.each(MATRIX)('the parity fixture under $label', (leg) => {
-  const framework = FRAMEWORKS.find(({ name }) => name === leg.framework)!;
   let server: TestServer;
   let outcome: RunOutcome;
 
   beforeAll(async () => {
     server = await startTestServer();
-    const options: RunOptions = {
-      cwd: framework.fixtures.parity,
+    outcome = await legRun(leg, frameworkOf(leg).fixtures.parity, {
       env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS }),
-    };
-    if (leg.install) {
-      const installDir = path.join(COMPAT_DIR, leg.install);
-      options.cwd = copyFixtureInto(framework.fixtures.parity, installDir);
-      options.bin = frameworkBin(framework.packageName, installDir, framework.binName);
-      if (leg.ownNode) options.nodePath = frameworkBin('node', installDir);
-    }
-    outcome = await framework.run(options);
+    });
   }, AWAIT_RUNS_TIMEOUT_MS);
 
   afterAll(() => server?.close());
@@ -85,7 +117,7 @@ describe.each(MATRIX)('the parity fixture under $label', (leg) => {
     expect(runs.map((run) => run.framework)).toEqual([leg.framework]);
     const stored = server.server.store.results(runs[0]!.id);
     expect(identities(stored), `${outcome.stdout}\n${outcome.stderr}`).toEqual(
-      identities(framework.parityResults),
+      identities(frameworkOf(leg).parityResults),
     );
   });
 
@@ -94,9 +126,158 @@ describe.each(MATRIX)('the parity fixture under $label', (leg) => {
   });
 });
 
-/** A fresh copy of a parity fixture in `installDir`/fixture (gitignored), where that install resolves. */
-function copyFixtureInto(fixture: string, installDir: string): string {
-  const target = path.join(installDir, 'fixture');
+describe.each(VITEST_AND_JEST)('the parity fixture in two projects under $label', (leg) => {
+  let server: TestServer;
+  let outcomes: RunOutcome[];
+  const reports = PARITY_PROJECTS.map((project) => ({ project, report: jsonReport(vitestOrJest(leg)) }));
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const config = ['--config', PARITY_PROJECTS_CONFIG[vitestOrJest(leg)]];
+    const env = (tag: string, extra: Record<string, string> = {}) =>
+      reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS, TESTRUN_TAGS: tag, ...extra });
+    outcomes = await Promise.all([
+      legRun(leg, fixtures.parity, { args: config, env: env('all') }),
+      ...reports.map(({ project, report }) =>
+        legRun(leg, fixtures.parity, {
+          args: [...config, ...onlyProject(vitestOrJest(leg), project), ...report.args],
+          env: env(project, report.env),
+        }),
+      ),
+    ]);
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('stores every parity result once per project, the project named before the file', () => {
+    const output = outcomes.map((outcome) => `${outcome.stdout}\n${outcome.stderr}`).join('\n');
+    expect(identities(resultsTagged(server, 'all')), output).toEqual(identities(PARITY_PROJECT_RESULTS));
+  });
+
+  it('names each result in a run filtered to its project as the full run does', () => {
+    for (const project of PARITY_PROJECTS) {
+      const expected = PARITY_PROJECT_RESULTS.filter((result) =>
+        result.testSuite.startsWith(`[${project}] `),
+      );
+      expect(identities(resultsTagged(server, project)), project).toEqual(identities(expected));
+    }
+  });
+
+  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+    const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
+    expectNamesShared(resultsTagged(server, 'all'), frameworkTests);
+  });
+});
+
+describe.each(VITEST_AND_JEST)('a monorepo whose config lives in scripts/ under $label', (leg) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const config =
+      leg.framework === 'vitest' ? 'scripts/vitest/vitest.config.mjs' : 'scripts/jest/jest.config.cjs';
+    await legRun(leg, fixtures.monorepo, { args: ['--config', config], env: reporterEnv(server) });
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('names every file from the repository, apart per package, never absolute', () => {
+    const [run] = server.server.store.runs();
+    const suites = new Set(server.server.store.results(run!.id).map((result) => result.testSuite));
+    expect([...suites].sort()).toEqual([
+      '[cart] packages/cart/src/index.test.js',
+      '[pricing] packages/pricing/src/index.test.js',
+    ]);
+  });
+});
+
+describe.each(MATRIX.filter((leg) => leg.framework === 'vitest'))('type checking under $label', (leg) => {
+  let server: TestServer;
+  const report = jsonReport('vitest');
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await legRun(leg, fixtures.typecheck, { env: reporterEnv(server, report.env) });
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('names the type-checked run of a file apart from its usual run', () => {
+    const [run] = server.server.store.runs();
+    const stored = server.server.store.results(run!.id);
+    expect(stored.map((result) => result.testSuite).sort()).toEqual([
+      'sum.test.ts',
+      'sum.test.ts (typecheck)',
+      'types.test-d.ts',
+    ]);
+    expectNamesShared(stored, readJsonReport(report.file));
+  });
+});
+
+/**
+ * Cases where the framework exits without ending the run (Vitest 3.2 dies itself when a
+ * worker is killed: "Channel closed"): no reporter hook stores the failure, so the exit
+ * guard spools what it holds with a failed result of the run, and says so in one line.
+ */
+const EXITS_BEFORE_RUN_END: Record<string, readonly string[]> = { 'Vitest 3.2': ['worker-crash'] };
+
+describe.each(VITEST_AND_JEST)('failures outside any test under $label', (leg) => {
+  let server: TestServer;
+  const outcomes = new Map<string, RunOutcome>();
+  const exitsEarly = EXITS_BEFORE_RUN_END[leg.label] ?? [];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    // Jest uses workers, as a bigger suite does (see e2e/errors-outside-tests.test.ts).
+    const args = (fixtureCase: string) =>
+      leg.framework === 'jest' ? ['-w', '2', `--cacheDirectory=${freshDir(leg, fixtureCase)}`] : [];
+    await Promise.all(
+      OUTSIDE_TEST_CASES.map(async (fixtureCase) => {
+        const env = reporterEnv(server, { FIXTURE_CASE: fixtureCase, TESTRUN_TAGS: fixtureCase });
+        outcomes.set(fixtureCase, await legRun(leg, fixtures.outsideTests, { args: args(fixtureCase), env }));
+      }),
+    );
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('holds a failed result in every run the framework failed', () => {
+    const failed = OUTSIDE_TEST_CASES.filter((fixtureCase) => outcomes.get(fixtureCase)!.code !== 0);
+    expect(failed).toEqual(OUTSIDE_TEST_CASES);
+    const withoutFailure = failed.filter((fixtureCase) => {
+      if (exitsEarly.includes(fixtureCase)) return false;
+      const run = server.server.store.runs().find((stored) => stored.tags.includes(fixtureCase));
+      // Jest runs a throwing globalSetup before it creates any reporter: there is no run to hold it.
+      if (!run) return !(leg.framework === 'jest' && fixtureCase === 'global-setup-throws');
+      return !server.server.store.results(run.id).some((result) => result.status === 'failed');
+    });
+    expect(withoutFailure).toEqual([]);
+  });
+
+  it.runIf(exitsEarly.length > 0)('says in one line when the framework exits before the run ends', () => {
+    for (const fixtureCase of exitsEarly) {
+      expect(testrunLines(outcomes.get(fixtureCase)!.stderr), fixtureCase).toEqual([
+        expect.stringMatching(
+          /^testrun: the process exited \(code 1\) before the run's results were delivered: \d+ results spooled to /,
+        ),
+      ]);
+    }
+  });
+});
+
+/** A cache directory of its own, so Jest knows no timings and uses its workers. */
+function freshDir(leg: Leg, name: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `testrun-${leg.label}-${name}-`.replace(/[^\w-]+/g, '-')));
+}
+
+/** Fixtures copied in this process: runs of one leg share a copy, made once. */
+const copied = new Set<string>();
+
+/** A fresh copy of `fixture` in `installDir`/fixture/<name> (gitignored), where that install resolves. */
+function copyFixtureInto(installDir: string, fixture: string): string {
+  const target = path.join(installDir, 'fixture', path.basename(fixture));
+  if (copied.has(target)) return target;
+  copied.add(target);
   fs.rmSync(target, { recursive: true, force: true });
   fs.cpSync(fixture, target, {
     recursive: true,

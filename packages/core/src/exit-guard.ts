@@ -13,13 +13,16 @@ const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * `onExit`, so the process ends exactly as it would have without us. Returns a function
  * that stops listening.
  */
-export function onProcessExit(onExit: (reason: string) => void): () => void {
+/** How the process is going: by a signal, or by exiting with a code. */
+export type ProcessEnd = { signal: NodeJS.Signals } | { code: number };
+
+export function onProcessExit(onExit: (end: ProcessEnd) => void): () => void {
   let done = false;
   let signalled: NodeJS.Signals | undefined;
-  const run = () => {
+  const run = (code?: number) => {
     if (done) return;
     done = true;
-    onExit(signalled ?? 'exit');
+    onExit(signalled ? { signal: signalled } : { code: code ?? Number(process.exitCode ?? 0) });
   };
   const onSignal = (signal: NodeJS.Signals) => {
     signalled ??= signal;
@@ -33,7 +36,9 @@ export function onProcessExit(onExit: (reason: string) => void): () => void {
     process.off('exit', run);
     for (const signal of SIGNALS) process.off(signal, onSignal);
   };
-  process.on('exit', run);
+  // First in line here too: a framework's own exit listener may call process.exit() again,
+  // which ends the process before later listeners run.
+  process.prependListener('exit', run);
   for (const signal of SIGNALS) process.prependListener(signal, onSignal);
   return dispose;
 }

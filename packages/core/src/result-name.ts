@@ -1,7 +1,8 @@
 import path from 'node:path';
+import type { RawResult } from './types.js';
 
 // What a result is called: its testSuite and testCase, for every adapter alike. The rules
-// are in docs/design.md ("Result identity") and the README's mapping table.
+// are written out for users in the root README, "How tests map to results".
 
 /** testCase of the one failed result that stands for a file that could not run. */
 export const FILE_FAILURE_CASE = '(file failed to run)';
@@ -39,6 +40,11 @@ export function toTestSuite(file: string, rootDir: string, projectRoot?: string)
   return named.split(path.sep).join('/');
 }
 
+/** `testSuite (variant)`: how a second way of running a file (Vitest's typecheck) sets its results apart. */
+export function withVariant(testSuite: string, variant: string | undefined): string {
+  return variant ? `${testSuite} (${variant})` : testSuite;
+}
+
 /** `[name] testSuite`: how a project's name sets its results apart from another project's. */
 export function withProjectLabel(testSuite: string, project: string | undefined): string {
   return project ? `[${project}] ${testSuite}` : testSuite;
@@ -52,6 +58,8 @@ export function toTestCase(titles: readonly unknown[]): string {
 /** `(unhandled error) <first line of the message>`: one error outside any test and file. */
 export function toRunErrorCase(message: unknown): string {
   const firstLine = String(message ?? '')
+    // Frameworks colour their error messages; the colours are no part of the name.
+    .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
     .find((line) => line.trim() !== '');
   return firstLine ? `${RUN_ERROR_CASE} ${firstLine.trim()}` : RUN_ERROR_CASE;
@@ -94,4 +102,9 @@ function commonAncestor(a: string, b: string): string {
   const target = path.resolve(b);
   while (dir !== target && !isInside(dir, target) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return dir;
+}
+
+/** The failed result of the run that stands for one error outside any test and file. */
+export function runErrorResult(message: unknown): RawResult {
+  return { testSuite: RUN_SUITE, testCase: toRunErrorCase(message), status: 'failed', duration: 0 };
 }

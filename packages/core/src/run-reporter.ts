@@ -2,18 +2,18 @@ import { Batcher } from './batcher.js';
 import { ciTags, type Shard } from './ci-tags.js';
 import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './config.js';
 import { TestrunError } from './errors.js';
-import { onProcessExit } from './exit-guard.js';
+import { onProcessExit, type ProcessEnd } from './exit-guard.js';
 import { HttpClient } from './http-client.js';
 import { Logger } from './logger.js';
 import { toDuration, toResult } from './normalize.js';
 import {
   FILE_FAILURE_CASE,
-  RUN_SUITE,
+  runErrorResult,
   toName,
-  toRunErrorCase,
   toTestCase,
   toTestSuite,
   withProjectLabel,
+  withVariant,
 } from './result-name.js';
 import { RunSession } from './run-session.js';
 import { formatSummary, replayCommand } from './summary.js';
@@ -51,6 +51,11 @@ export class RunReporter {
   private batcher: Batcher | undefined;
   private stopExitGuard: (() => void) | undefined;
   private added = 0;
+  /** testSuites of this run that already hold a failed result: a file gets at most one `(file failed to run)`. */
+  private readonly failedSuites = new Set<string>();
+  /** testCases of this run's `(run)` results, at most MAX_RUN_ERROR_RESULTS; beyond, only counted. */
+  private readonly runErrorCases = new Set<string>();
+  private moreRunErrors = 0;
   private lastError: TestrunError | undefined;
   private lastErrorPrinted = false;
   private readonly failOnErrorSet: boolean;
@@ -97,30 +102,41 @@ export class RunReporter {
       if (this.session) return;
       const config = this.config!;
       this.added = 0;
+      this.failedSuites.clear();
+      this.runErrorCases.clear();
+      this.moreRunErrors = 0;
       const session = this.createSession(config);
       this.session = session;
       this.batcher = new Batcher(config.batchSize, config.flushInterval, (batch) => session.send(batch));
-      this.stopExitGuard = onProcessExit((reason) => this.spoolOnExit(session, reason));
+      this.stopExitGuard = onProcessExit((end) => this.spoolOnExit(session, end));
       session.start();
     });
   }
 
-  /** One test file's tests, named by the identity rules, plus `(file failed to run)` when it failed outside them. */
+  /**
+   * One test file's tests, named by the identity rules, plus `(file failed to run)` when it
+   * failed outside them. A file may be reported again later with no tests and
+   * `failedOutsideTests` (an error the framework names it in at the end of the run): it
+   * then gets that one result, unless it already has a failed one.
+   */
   addFile(report: FileReport): void {
     if (!this.config) return;
     this.guard(() => {
       const { file, project, tests } = report;
       const label = this.labelProjects ? project?.name : undefined;
-      const testSuite = withProjectLabel(toTestSuite(file, this.init.rootDir, project?.root), label);
+      const path = withVariant(toTestSuite(file, this.init.rootDir, project?.root), report.variant);
+      const testSuite = withProjectLabel(path, label);
       const results: RawResult[] = tests.map(({ titles, status, duration }) => ({
         testSuite,
         testCase: toTestCase(titles),
         status,
         duration,
       }));
-      if (report.failedOutsideTests && !results.some((result) => result.status === 'failed')) {
+      const hasFailure = this.failedSuites.has(testSuite) || results.some((r) => r.status === 'failed');
+      if (report.failedOutsideTests && !hasFailure) {
         results.push({ testSuite, testCase: FILE_FAILURE_CASE, status: 'failed', duration: 0 });
       }
+      if (report.failedOutsideTests || hasFailure) this.failedSuites.add(testSuite);
       this.addResults(results, { file, project: project?.name });
     });
   }
@@ -133,14 +149,18 @@ export class RunReporter {
   addRunErrors(messages: readonly unknown[]): void {
     if (!this.config || messages.length === 0) return;
     this.guard(() => {
-      const cases = [...new Set(messages.map(toRunErrorCase))];
-      const kept = cases.slice(0, MAX_RUN_ERROR_RESULTS);
-      if (cases.length > kept.length) {
-        kept[kept.length - 1] = `${toRunErrorCase('')} and ${cases.length - kept.length + 1} more errors`;
+      const fresh: RawResult[] = [];
+      for (const message of messages) {
+        const result = runErrorResult(message);
+        if (this.runErrorCases.has(result.testCase as string)) continue;
+        if (this.runErrorCases.size >= MAX_RUN_ERROR_RESULTS) {
+          this.moreRunErrors += 1;
+          continue;
+        }
+        this.runErrorCases.add(result.testCase as string);
+        fresh.push(result);
       }
-      this.addResults(
-        kept.map((testCase) => ({ testSuite: RUN_SUITE, testCase, status: 'failed', duration: 0 })),
-      );
+      this.addResults(fresh);
     });
   }
 
@@ -159,6 +179,7 @@ export class RunReporter {
    * failOnError, also the reason the run is failed. Never rejects.
    */
   async endRun(notes: readonly string[] = []): Promise<DeliverySummary | undefined> {
+    if (this.moreRunErrors > 0) this.addResults([runErrorResult(`${this.moreRunErrors} more errors`)]);
     const session = this.session;
     this.session = undefined;
     this.guard(() => this.batcher?.flush());
@@ -195,15 +216,23 @@ export class RunReporter {
 
   /**
    * The process is going away before the run ended (a cancelled CI job, `process.exit()`
-   * in a test): whatever is not delivered yet goes to the spool now, synchronously.
+   * in a test, a crash): whatever is not delivered yet goes to the spool now,
+   * synchronously. A process that exits with a failing code before the run ended failed
+   * in a way no test result says (the test that called `process.exit()` never reported),
+   * so the spool gets a failed `(run)` result for it: the run never looks green.
    */
-  private spoolOnExit(session: RunSession, reason: string): void {
+  private spoolOnExit(session: RunSession, end: ProcessEnd): void {
     this.guard(() => {
       const buffered = this.batcher?.take() ?? [];
+      const why =
+        'signal' in end ? `the process received ${end.signal}` : `the process exited (code ${end.code})`;
+      if ('code' in end && end.code !== 0) {
+        const result = this.toMappedResult(runErrorResult(`${why} before the run ended`), {});
+        if (result) buffered.push(result);
+      }
       const spooled = session.spoolNow(buffered);
       const file = session.spoolFile;
       if (spooled === 0 || !file) return;
-      const why = reason === 'exit' ? 'the process exited' : `the process received ${reason}`;
       this.logger.line(
         `${why} before the run's results were delivered: ${spooled.toLocaleString('en-US')} results spooled to ${file}: send them with \`${replayCommand(file)}\``,
       );

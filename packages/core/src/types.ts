@@ -42,6 +42,12 @@ export interface FileReport {
   project?: FrameworkProject;
   tests: readonly RawTest[];
   /**
+   * Set when the framework runs the file's tests a second way in the same project, so
+   * that their results are told apart: 'typecheck' for Vitest's type checking of a file
+   * that also runs as usual. testSuite then ends with ` (typecheck)`.
+   */
+  variant?: string;
+  /**
    * The file failed outside any test: it did not load, a describe body or afterAll threw,
    * its environment or worker did not start. Core adds a `(file failed to run)` result
    * unless a test of the file already failed.
@@ -58,7 +64,12 @@ export interface ResultInfo {
   framework: string;
 }
 
-/** When testSuite carries the framework project's name as `[name] `; 'auto': when the run has several projects. */
+/**
+ * When testSuite starts with the framework project's name, `[name] src/a.test.ts`:
+ * 'auto' when the framework's configuration defines more than one project (counted before
+ * any `--project`/`--selectProjects` filter, so a filtered run names results as the full
+ * run does); 'always' for every result of a named project; 'never' not at all.
+ */
 export type ProjectLabel = 'auto' | 'always' | 'never';
 
 export type DurationUnit = 'ms' | 's';
@@ -92,7 +103,9 @@ export interface TestrunOptions {
   clientCert?: string;
   /** Path of the client certificate's private key (unencrypted PEM). */
   clientKey?: string;
+  /** `[project] ` before testSuite: 'auto' (default: when the configuration has several projects), 'always', 'never'. */
   projectLabel?: ProjectLabel;
+  /** Renames (return a result) or drops (return null) each result before it is sent; `info` says where it came from. */
   mapResult?: (result: TestResult, info: ResultInfo) => TestResult | null | undefined;
 }
 

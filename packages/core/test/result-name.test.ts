@@ -8,6 +8,7 @@ import {
   toTestCase,
   toTestSuite,
   withProjectLabel,
+  withVariant,
 } from '../src/result-name.js';
 
 describe('toTestSuite', () => {
@@ -60,6 +61,13 @@ describe('withProjectLabel', () => {
   it('leaves the suite alone without a project name', () => {
     expect(withProjectLabel('src/a.test.ts', undefined)).toBe('src/a.test.ts');
     expect(withProjectLabel('src/a.test.ts', '')).toBe('src/a.test.ts');
+  });
+});
+
+describe('withVariant', () => {
+  it('puts the variant in parentheses after the suite, and nothing without one', () => {
+    expect(withVariant('src/a.test.ts', 'typecheck')).toBe('src/a.test.ts (typecheck)');
+    expect(withVariant('src/a.test.ts', undefined)).toBe('src/a.test.ts');
   });
 });
 

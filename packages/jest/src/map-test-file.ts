@@ -1,21 +1,35 @@
-import type { TestResult } from '@jest/test-result';
-import type { CanonicalStatus, FileReport } from '@testrun/core';
+import type { Test, TestResult } from '@jest/test-result';
+import type { CanonicalStatus, FileReport, FrameworkProject } from '@testrun/core';
 
 type AssertionStatus = TestResult['testResults'][number]['status'];
 
 /** One test file's tests as core takes them; core names them (see "Mapping" in the README). */
-export function mapTestFile(testResult: TestResult): FileReport {
+export function mapTestFile(test: Test | undefined, testResult: TestResult): FileReport {
   return {
     file: testResult.testFilePath,
+    project: test ? frameworkProject(test.context.config) : undefined,
     tests: testResult.testResults.map((assertion) => ({
       titles: [...assertion.ancestorTitles, assertion.title],
       status: STATUS[assertion.status] ?? 'failed',
       duration: assertion.duration ?? 0,
     })),
-    // testExecError: the file failed outside any test (import, describe body, afterAll).
-    // A failed beforeAll needs nothing here: Jest already fails every test under it.
+    // testExecError: the file failed outside any test (import, describe body, afterAll, a
+    // setup file, a crashed worker, no test in it). A failed beforeAll needs nothing here:
+    // Jest already fails every test under it.
     failedOutsideTests: testResult.testExecError != null,
   };
+}
+
+/** A Jest project as core takes it: `displayName` (a string, or `{ name, color }`) and `rootDir`. */
+function frameworkProject(config: Test['context']['config']): FrameworkProject {
+  const displayName: unknown = config.displayName;
+  const name =
+    typeof displayName === 'string'
+      ? displayName
+      : typeof (displayName as { name?: unknown } | undefined)?.name === 'string'
+        ? (displayName as { name: string }).name
+        : undefined;
+  return { name: name || undefined, root: config.rootDir };
 }
 
 const STATUS: Record<AssertionStatus, CanonicalStatus> = {

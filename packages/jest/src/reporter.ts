@@ -1,7 +1,8 @@
-import type { Config, Reporter, Test, TestResult } from '@jest/reporters';
+import type { AggregatedResult, Config, Reporter, Test, TestContext, TestResult } from '@jest/reporters';
 import { Logger, RunReporter, type TestrunOptions } from '@testrun/core';
-import { jestVersion } from './jest-version.js';
+import { isOlderThanSupported, jestVersion, SUPPORTED_JEST_RANGE } from './jest-version.js';
 import { mapTestFile } from './map-test-file.js';
+import { configuredProjectCount } from './project-count.js';
 
 export type TestrunJestOptions = TestrunOptions;
 
@@ -20,7 +21,6 @@ export class TestrunReporter implements Reporter {
   private readonly logger = new Logger();
   private readonly rootDir: string;
   private readonly run: RunReporter | undefined;
-
   constructor(globalConfig: Config.GlobalConfig, options?: TestrunJestOptions) {
     this.rootDir = globalConfig?.rootDir ?? process.cwd();
     this.run = this.guard(() => {
@@ -30,10 +30,18 @@ export class TestrunReporter implements Reporter {
         if (unreportedWatchSetUp) return undefined;
         unreportedWatchSetUp = true;
       }
+      const version = jestVersion(this.rootDir);
+      if (isOlderThanSupported(version)) {
+        this.logger.line(
+          `reporting is off: Jest ${version} is not supported; @testrun/jest needs jest ${SUPPORTED_JEST_RANGE}. The tests run as usual.`,
+        );
+        return undefined;
+      }
       return new RunReporter({
         options,
-        framework: { name: 'jest', version: jestVersion(this.rootDir) },
+        framework: { name: 'jest', version },
         rootDir: this.rootDir,
+        projectCount: configuredProjectCount(globalConfig),
         watchMode,
         shard: shard ? { index: shard.shardIndex, count: shard.shardCount } : undefined,
       });
@@ -41,21 +49,27 @@ export class TestrunReporter implements Reporter {
   }
 
   onRunStart(): void {
-    this.guard(() => this.run?.startRun());
-  }
-
-  onTestFileResult(_test: Test, testResult: TestResult): void {
     this.guard(() => {
       if (!this.run?.active) return;
-      this.run.addFile(mapTestFile(testResult));
+      this.run.startRun();
+    });
+  }
+
+  onTestFileResult(test: Test, testResult: TestResult): void {
+    this.guard(() => {
+      if (!this.run?.active) return;
+      this.run.addFile(mapTestFile(test, testResult));
     });
   }
 
   /** Jest awaits this before it exits, so delivery finishes here. */
-  async onRunComplete(): Promise<void> {
+  async onRunComplete(_contexts?: Set<TestContext>, results?: AggregatedResult): Promise<void> {
     const run = this.run;
     if (!run) return;
     try {
+      // The test runner itself failed (a custom runner that throws, say): no file names it.
+      const runExecError = results?.runExecError;
+      if (runExecError) this.guard(() => run.addRunErrors([runExecError.message]));
       // Jest fails the run on getLastError() but prints nothing about it: core prints the reason.
       await run.endRun();
     } catch (error) {

@@ -71,3 +71,24 @@ export function identities(results: readonly { testSuite: string; testCase: stri
 }
 
 export { fixtures };
+
+/** The cases of the outside-tests fixture (its cases.cjs): each fails a run outside any test. */
+export const OUTSIDE_TEST_CASES = [
+  'late-error',
+  'rejection',
+  'process-exit',
+  'worker-crash',
+  'no-tests',
+  'setup-file-throws',
+  'global-setup-throws',
+  'environment-fails',
+] as const;
+export type OutsideTestCase = (typeof OUTSIDE_TEST_CASES)[number];
+
+/**
+ * Vitest and Jest, for tests whose fixtures use their globals (describe/it), such as the
+ * projects, monorepo and outside-tests fixtures; Playwright's own e2e tests cover it there.
+ */
+export const VITEST_AND_JEST = FRAMEWORKS.filter(
+  (framework): framework is Framework & { name: 'vitest' | 'jest' } => framework.name !== 'playwright',
+);

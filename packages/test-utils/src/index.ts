@@ -2,18 +2,25 @@
 // core directly, and to spawn a real Vitest, Jest or Playwright run on a fixture project.
 export * from './certificates.js';
 export * from './cli.js';
+export * from './framework-report.js';
 export {
   FRAMEWORKS,
   type Framework,
   type FrameworkFixtures,
   identities,
+  OUTSIDE_TEST_CASES,
+  type OutsideTestCase,
   PASSING_RESULTS,
+  VITEST_AND_JEST,
 } from './frameworks.js';
 export { PYTEST_RESULTS, SUREFIRE_RESULTS } from './junit-expected.js';
 export * from './node-script.js';
 export {
   type ExpectedResult,
   LOAD_ERROR_FILES,
+  PARITY_PROJECT_RESULTS,
+  PARITY_PROJECTS,
+  PARITY_PROJECTS_CONFIG,
   PARITY_REPORTER_OPTIONS,
   PARITY_RESULTS,
   PLAYWRIGHT_PARITY_RESULTS,

@@ -92,3 +92,20 @@ export const PLAYWRIGHT_PARITY_RESULTS: readonly ExpectedResult[] = PARITY_RESUL
   }
   return [result];
 });
+
+/** The projects of the parity fixture's two-project configuration, each of which runs every parity file. */
+export const PARITY_PROJECTS = ['node', 'edge'] as const;
+
+/** The config file of the parity fixture's two-project configuration, per framework (`--config`). */
+export const PARITY_PROJECTS_CONFIG = {
+  vitest: 'vitest.projects.config.mjs',
+  jest: 'jest.projects.config.cjs',
+} as const;
+
+/**
+ * Every result of the two-project configuration: each parity result once per project, told
+ * apart by the project's name before the file (projectLabel 'auto' with two projects).
+ */
+export const PARITY_PROJECT_RESULTS: readonly ExpectedResult[] = PARITY_PROJECTS.flatMap((project) =>
+  PARITY_RESULTS.map((result) => ({ ...result, testSuite: `[${project}] ${result.testSuite}` })),
+);

@@ -17,14 +17,18 @@ export const fixtures = {
   oddNames: path.join(FIXTURES_DIR, 'odd-names'),
   /** Fast files and one last file that waits until their results are on the server. */
   streaming: path.join(FIXTURES_DIR, 'streaming'),
-  /** Vitest only: a passing test that leaves an unhandled error behind. */
-  unhandledError: path.join(FIXTURES_DIR, 'unhandled-error'),
   /** A fast file, and a slow one still running when a test cancels the job. */
   cancelled: path.join(FIXTURES_DIR, 'cancelled'),
   /** Jest only: a passing file, then one whose test calls process.exit(). */
   exits: path.join(FIXTURES_DIR, 'exits'),
   /** Hand-written JUnit XML reports for `testrun upload`: pytest.xml, surefire-reports/TEST-*.xml. */
   junit: path.join(FIXTURES_DIR, 'junit'),
+  /** Two packages with a src/index.test.js each, and a config for each layout: at the root, in scripts/, per package. */
+  monorepo: path.join(FIXTURES_DIR, 'monorepo'),
+  /** Vitest only: a file run as usual and type-checked, and a type-only file. */
+  typecheck: path.join(FIXTURES_DIR, 'typecheck'),
+  /** A passing file and one failure outside any test, picked with FIXTURE_CASE (see its cases.cjs). */
+  outsideTests: path.join(FIXTURES_DIR, 'outside-tests'),
 } as const;
 
 /**
@@ -162,7 +166,9 @@ export function testrunLines(output: string): string[] {
 /**
  * The parent's environment without anything that would change how the child reports:
  * our own TESTRUN_* settings, CI detection (it adds tags), and the variables of the Vitest
- * that runs these tests. Colours are off so output can be matched.
+ * that runs these tests. Colours are off so output can be matched. NODE_PATH, which pnpm's
+ * bin shims point at its hidden hoisted packages, goes too: jest-cli's import-local looks
+ * there, and with an old Jest hoisted (a Jest 24 install did it) runs that instead.
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -187,6 +193,7 @@ const INHERITED_NOISE = new RegExp(
     'PWTEST_.*',
     'PW_TEST_.*',
     'NODE_ENV',
+    'NODE_PATH',
     'CI',
     'CI_.*',
     'CONTINUOUS_INTEGRATION',

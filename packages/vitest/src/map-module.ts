@@ -1,5 +1,5 @@
-import type { CanonicalStatus, FileReport, RawTest } from '@testrun/core';
-import type { TestCase, TestModule, TestSuite } from 'vitest/node';
+import type { CanonicalStatus, FileReport, FrameworkProject, RawTest } from '@testrun/core';
+import type { TestCase, TestModule, TestProject, TestSuite } from 'vitest/node';
 
 /** One test file's tests as core takes them; core names them (see "Mapping" in the README). */
 export function mapTestModule(module: TestModule): FileReport {
@@ -11,7 +11,29 @@ export function mapTestModule(module: TestModule): FileReport {
       duration: test.diagnostic()?.duration ?? 0,
     });
   }
-  return { file: module.moduleId, tests, failedOutsideTests: moduleFailed(module) };
+  return {
+    file: module.moduleId,
+    project: frameworkProject(module.project),
+    variant: isTypecheckOfRuntimeFile(module) ? 'typecheck' : undefined,
+    tests,
+    failedOutsideTests: moduleFailed(module),
+  };
+}
+
+/**
+ * Whether the module is Vitest's type checking of a file that also runs as usual
+ * (`typecheck.include` overlapping `include`): its tests then carry the same titles as the
+ * runtime ones and need telling apart. Type-only files (`*.test-d.ts`) keep their names.
+ */
+function isTypecheckOfRuntimeFile(module: TestModule): boolean {
+  if ((module.meta() as { typecheck?: unknown }).typecheck !== true) return false;
+  const project = module.project as TestProject & { matchesTestGlob?: (moduleId: string) => boolean };
+  return project.matchesTestGlob?.(module.moduleId) ?? true;
+}
+
+/** A Vitest project as core takes it: its name (empty for the root project) and its root. */
+export function frameworkProject(project: TestProject): FrameworkProject {
+  return { name: project.name || undefined, root: project.config.root };
 }
 
 /** Names of the enclosing describe blocks, outermost first (names, not fullName, which joins with '>'). */

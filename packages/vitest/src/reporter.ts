@@ -1,8 +1,21 @@
 import { Logger, RunReporter, type TestrunOptions } from '@testrun/core';
-import type { Reporter, SerializedError, TestModule, Vitest } from 'vitest/node';
-import { mapTestModule } from './map-module.js';
+import type {
+  Reporter,
+  SerializedError,
+  TestModule,
+  TestRunEndReason,
+  TestSpecification,
+  Vitest,
+} from 'vitest/node';
+import { errorsOutsideTests, type ScheduledFile } from './errors-outside-tests.js';
+import { frameworkProject, mapTestModule } from './map-module.js';
+import { configuredProjectCount } from './project-count.js';
 
 export type TestrunVitestOptions = TestrunOptions;
+
+function scheduledFile(specification: TestSpecification): ScheduledFile {
+  return { file: specification.moduleId, project: frameworkProject(specification.project) };
+}
 
 /**
  * Vitest reporter: streams each test file's results to the service as the file ends.
@@ -12,31 +25,62 @@ export class TestrunReporter implements Reporter {
   private readonly options: TestrunVitestOptions | undefined;
   private readonly logger = new Logger();
   private run: RunReporter | undefined;
+  /** Set by `dangerouslyIgnoreUnhandledErrors`: Vitest then passes despite errors outside tests. */
+  private ignoresUnhandledErrors = false;
   /** Modules already reported in this run, so the end-of-run sweep adds none twice. */
   private readonly reportedModules = new Set<string>();
-
+  /** The files of this run, in their projects: errors are pinned to them. With --shard, all shards' files. */
+  private scheduled: ScheduledFile[] = [];
+  /** The files this process was to run (its shard's): those that never finished can still be reported. */
+  private mine: ScheduledFile[] | undefined;
+  private vitest: Vitest | undefined;
   constructor(options?: TestrunVitestOptions) {
     this.options = options;
   }
 
   onInit(vitest: Vitest): void {
+    this.vitest = vitest;
     this.guard(() => {
-      const { root, watch, shard } = vitest.config;
+      const { root, watch, shard, dangerouslyIgnoreUnhandledErrors } = vitest.config;
+      this.ignoresUnhandledErrors = Boolean(dangerouslyIgnoreUnhandledErrors);
       this.run = new RunReporter({
         options: this.options,
         framework: { name: 'vitest', version: vitest.version },
         rootDir: root,
+        projectCount: configuredProjectCount(vitest),
         watchMode: watch,
         shard: shard ? { index: shard.index, count: shard.count } : undefined,
       });
     });
   }
 
-  onTestRunStart(): void {
+  async onTestRunStart(specifications?: ReadonlyArray<TestSpecification>): Promise<void> {
     this.guard(() => {
       this.reportedModules.clear();
-      this.run?.startRun();
+      this.scheduled = (specifications ?? []).map(scheduledFile);
+      this.mine = undefined;
+      if (!this.run?.active) return;
+      this.run.startRun();
     });
+    if (this.run?.active) this.mine = await this.ownShare(specifications ?? []);
+  }
+
+  /**
+   * The files this process runs. Vitest hands reporters every file before it shards them,
+   * so with --shard its own sequencer picks this shard's, as Vitest does; if that fails,
+   * the share is unknown.
+   */
+  private async ownShare(
+    specifications: ReadonlyArray<TestSpecification>,
+  ): Promise<ScheduledFile[] | undefined> {
+    try {
+      const config = this.vitest?.config;
+      if (!config?.shard) return specifications.map(scheduledFile);
+      const sequencer = new config.sequence.sequencer(this.vitest!);
+      return (await sequencer.shard([...specifications])).map(scheduledFile);
+    } catch {
+      return undefined;
+    }
   }
 
   onTestModuleEnd(module: TestModule): void {
@@ -46,18 +90,57 @@ export class TestrunReporter implements Reporter {
   async onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<SerializedError>,
+    reason?: TestRunEndReason,
   ): Promise<void> {
     const run = this.run;
     if (!run) return;
     try {
       // Some Vitest versions skip the module hooks of a file that fails to import.
       for (const module of testModules) this.guard(() => this.report(module));
-      await run.endRun(unhandledErrorNotes(unhandledErrors.length));
+      const notes: string[] = [];
+      this.guard(() => notes.push(...this.reportErrorsOutsideTests(testModules, unhandledErrors, reason)));
+      await run.endRun(notes);
       // Set only with failOnError; core has printed the reason.
       if (run.error) process.exitCode = 1;
     } catch (error) {
       this.logger.line(`internal error at the end of the run: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * Errors outside any test, and files that never ran, fail a Vitest run: each becomes a
+   * failed result, of the file it names or of the run (see errors-outside-tests.ts), so a
+   * red build is never green in the service. Returns the note for the summary line.
+   */
+  private reportErrorsOutsideTests(
+    testModules: ReadonlyArray<TestModule>,
+    errors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason | undefined,
+  ): string[] {
+    if (!this.run?.active) return [];
+    const ran = new Set(
+      testModules
+        .filter((module) => module.state() !== 'pending' && module.state() !== 'queued')
+        .map((module) => `${module.project.name}\0${module.moduleId}`),
+    );
+    const finished = ({ file, project }: ScheduledFile) => ran.has(`${project.name ?? ''}\0${file}`);
+    // With dangerouslyIgnoreUnhandledErrors they do not fail the run, so they are no failed results either.
+    const failing = this.ignoresUnhandledErrors ? [] : errors;
+    const { failedFiles, runErrors } = errorsOutsideTests(
+      { scheduled: this.scheduled, mine: this.mine, finished, reason },
+      failing,
+    );
+    for (const { file, project } of failedFiles) {
+      this.run.addFile({ file, project, tests: [], failedOutsideTests: true });
+    }
+    this.run.addRunErrors(runErrors);
+    if (errors.length === 0) return [];
+    const count = `${errors.length} unhandled ${errors.length === 1 ? 'error' : 'errors'}`;
+    return [
+      this.ignoresUnhandledErrors
+        ? `${count}, ignored (dangerouslyIgnoreUnhandledErrors)`
+        : `${count}, reported as failed results`,
+    ];
   }
 
   private report(module: TestModule): void {
@@ -73,10 +156,4 @@ export class TestrunReporter implements Reporter {
       this.logger.line(`internal error, results may be incomplete: ${(error as Error).message}`);
     }
   }
-}
-
-/** Errors outside any test fail a Vitest run but have no test to attach to: say so in the summary. */
-function unhandledErrorNotes(count: number): string[] {
-  if (count === 0) return [];
-  return [`${count} unhandled ${count === 1 ? 'error' : 'errors'}, not counted as results`];
 }

@@ -1,0 +1,205 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  AWAIT_RUNS_TIMEOUT_MS,
+  type ExpectedResult,
+  fixtures,
+  identities,
+  OUTSIDE_TEST_CASES,
+  type OutsideTestCase,
+  type RunOutcome,
+  reporterEnv,
+  resultsIn,
+  runCli,
+  startTestServer,
+  type TestServer,
+  testrunLines,
+  VITEST_AND_JEST,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// A run can fail without a failing test: an error after a test passed, a worker that dies,
+// a setup file or environment that throws, a global setup that throws. The build is red,
+// so the service must not show it green: such a failure becomes a failed result, of the
+// file it belongs to, or of the run.
+
+const CASES = OUTSIDE_TEST_CASES;
+type Case = OutsideTestCase;
+
+const passes = resultsIn('passes.test.js', [['passes', 'passed']]);
+const fileFailed = (file: string) => resultsIn(file, [['(file failed to run)', 'failed']]);
+
+/** What each case stores under this repo's Vitest and Jest; `undefined`: no run at all. */
+const EXPECTED: Record<'vitest' | 'jest', Record<Case, readonly ExpectedResult[] | undefined>> = {
+  vitest: {
+    // Vitest reports these after the test passed, naming the file: it gets a failed result.
+    'late-error': [
+      ...passes,
+      ...resultsIn('cases/late-error.test.js', [
+        ['passes but leaves an error behind', 'passed'],
+        ['(file failed to run)', 'failed'],
+      ]),
+    ],
+    rejection: [
+      ...passes,
+      ...resultsIn('cases/rejection.test.js', [
+        ['passes but leaves a rejected promise behind', 'passed'],
+        ['(file failed to run)', 'failed'],
+      ]),
+    ],
+    // Vitest turns process.exit into a failure of the test.
+    'process-exit': [
+      ...passes,
+      ...resultsIn('cases/process-exit.test.js', [['calls process.exit', 'failed']]),
+    ],
+    // The dead worker's error names no file; the file it ran never finished.
+    'worker-crash': [
+      ...passes,
+      ...resultsIn('cases/worker-crash.test.js', [
+        ['kills its own worker', 'skipped'],
+        ['(file failed to run)', 'failed'],
+      ]),
+      ...resultsIn('(run)', [
+        ['(unhandled error) Error: [vitest-pool]: Worker forks emitted error.', 'failed'],
+      ]),
+    ],
+    'no-tests': [...passes, ...fileFailed('cases/no-tests.test.js')],
+    'setup-file-throws': fileFailed('passes.test.js'),
+    // Vitest ends the run before any file, and hands the reporter no error: every file failed to run.
+    'global-setup-throws': fileFailed('passes.test.js'),
+    'environment-fails': fileFailed('passes.test.js'),
+  },
+  jest: {
+    // Jest fails the test that was running when the error came.
+    'late-error': [
+      ...passes,
+      ...resultsIn('cases/late-error.test.js', [['passes but leaves an error behind', 'failed']]),
+    ],
+    rejection: [
+      ...passes,
+      ...resultsIn('cases/rejection.test.js', [['passes but leaves a rejected promise behind', 'failed']]),
+    ],
+    // In a worker, process.exit and a kill end the worker: Jest fails the file (testExecError).
+    'process-exit': [...passes, ...fileFailed('cases/process-exit.test.js')],
+    'worker-crash': [...passes, ...fileFailed('cases/worker-crash.test.js')],
+    'no-tests': [...passes, ...fileFailed('cases/no-tests.test.js')],
+    'setup-file-throws': fileFailed('passes.test.js'),
+    // Jest runs globalSetup before it creates any reporter: nothing can be reported.
+    'global-setup-throws': undefined,
+    'environment-fails': fileFailed('passes.test.js'),
+  },
+};
+
+/**
+ * Jest runs in band when it has one worker (a 2-core machine) or knows the tests are fast;
+ * a fresh cache and two workers make it use workers, as a bigger suite on a bigger machine does.
+ */
+const jestWorkers = () => [
+  '-w',
+  '2',
+  `--cacheDirectory=${fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'))}`,
+];
+
+describe.each(VITEST_AND_JEST)('$name failing outside any test', ({ name, run }) => {
+  let server: TestServer;
+  const outcomes = new Map<Case, RunOutcome>();
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await Promise.all(
+      CASES.map(async (fixtureCase) => {
+        const outcome = await run({
+          cwd: fixtures.outsideTests,
+          args: name === 'jest' ? jestWorkers() : [],
+          env: reporterEnv(server, { FIXTURE_CASE: fixtureCase, TESTRUN_TAGS: fixtureCase }),
+        });
+        outcomes.set(fixtureCase, outcome);
+      }),
+    );
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  const storedRun = (fixtureCase: Case) => {
+    const runs = server.server.store.runs().filter((stored) => stored.tags.includes(fixtureCase));
+    expect(runs.length, `runs of ${fixtureCase}`).toBeLessThanOrEqual(1);
+    return runs[0] && server.server.store.results(runs[0].id);
+  };
+
+  it.each(CASES)('%s: stores the failure as a failed result', (fixtureCase) => {
+    const stored = storedRun(fixtureCase);
+    const expected = EXPECTED[name][fixtureCase];
+    const outcome = outcomes.get(fixtureCase)!;
+    expect(stored && identities(stored), `${outcome.stdout}\n${outcome.stderr}`).toEqual(
+      expected && identities(expected),
+    );
+  });
+
+  it('holds a failed result in every stored run whose framework exited non-zero', () => {
+    const failing = CASES.filter((fixtureCase) => outcomes.get(fixtureCase)!.code !== 0);
+    expect(failing).toEqual(CASES);
+    const withoutFailure = failing.filter((fixtureCase) => {
+      const stored = storedRun(fixtureCase);
+      return stored !== undefined && !stored.some((result) => result.status === 'failed');
+    });
+    expect(withoutFailure).toEqual([]);
+  });
+
+  it('keeps the exit code the framework gives without the reporter', async () => {
+    const alone = await Promise.all(
+      CASES.map((fixtureCase) =>
+        run({
+          cwd: fixtures.outsideTests,
+          args: name === 'jest' ? jestWorkers() : [],
+          withoutReporter: true,
+          env: { FIXTURE_CASE: fixtureCase },
+        }),
+      ),
+    );
+    expect(alone.map((outcome) => outcome.code)).toEqual(
+      CASES.map((fixtureCase) => outcomes.get(fixtureCase)!.code),
+    );
+  });
+
+  if (name === 'vitest') {
+    it('says in the summary line that unhandled errors became failed results', () => {
+      expect(testrunLines(outcomes.get('late-error')!.stderr)).toEqual([
+        expect.stringMatching(/^testrun: 3 results → run .*; 1 unhandled error, reported as failed results$/),
+      ]);
+    });
+  }
+});
+
+describe('Jest exiting in the middle of a run', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+
+  afterAll(() => server?.close());
+
+  it('spools what it holds with a failed result of the run when process.exit() ends Jest running in band', async () => {
+    const [jest] = VITEST_AND_JEST.filter((framework) => framework.name === 'jest');
+    const env = reporterEnv(server, { FIXTURE_CASE: 'process-exit' });
+    const outcome = await jest!.run({ cwd: fixtures.outsideTests, args: ['--runInBand'], env });
+    expect(outcome.code).toBe(3);
+    expect(testrunLines(outcome.stderr)).toEqual([
+      expect.stringMatching(
+        /^testrun: the process exited \(code 3\) before the run's results were delivered: \d+ results spooled to /,
+      ),
+    ]);
+    const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
+      env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+    });
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(server.server.store.allResults()).toContainEqual(
+      expect.objectContaining({
+        testSuite: '(run)',
+        testCase: '(unhandled error) the process exited (code 3) before the run ended',
+        status: 'failed',
+      }),
+    );
+  });
+});

@@ -1,0 +1,220 @@
+import path from 'node:path';
+import {
+  AWAIT_RUNS_TIMEOUT_MS,
+  type ExpectedResult,
+  expectNamesShared,
+  fixtures,
+  identities,
+  jsonReport,
+  onlyProject,
+  PARITY_PROJECT_RESULTS,
+  PARITY_PROJECTS,
+  PARITY_PROJECTS_CONFIG,
+  PARITY_REPORTER_OPTIONS,
+  REPORTER_OPTIONS_VAR,
+  type RunOutcome,
+  readJsonReport,
+  reporterEnv,
+  resultsIn,
+  resultsTagged,
+  runVitest,
+  startTestServer,
+  type TestServer,
+  VITEST_AND_JEST,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// What a result is called when a configuration has several projects, or lives away from
+// the files it runs: the same test must get the same name on every machine, whichever way
+// the run was filtered, and two different tests must never share one.
+
+describe.each(VITEST_AND_JEST)('$name running the same files in two projects', ({ name, run }) => {
+  let server: TestServer;
+  const reports = PARITY_PROJECTS.map((project) => ({ project, report: jsonReport(name) }));
+  let outcomes: RunOutcome[];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const config = ['--config', PARITY_PROJECTS_CONFIG[name]];
+    const env = (tag: string, extra: Record<string, string> = {}) =>
+      reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS, TESTRUN_TAGS: tag, ...extra });
+    outcomes = await Promise.all([
+      run({ cwd: fixtures.parity, args: config, env: env('all') }),
+      ...reports.map(({ project, report }) =>
+        run({
+          cwd: fixtures.parity,
+          args: [...config, ...onlyProject(name, project), ...report.args],
+          env: env(project, report.env),
+        }),
+      ),
+    ]);
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('stores every parity result once per project, the project named before the file', () => {
+    expect(identities(resultsTagged(server, 'all'))).toEqual(identities(PARITY_PROJECT_RESULTS));
+  });
+
+  it('names each result in a run filtered to its project as the full run does', () => {
+    for (const project of PARITY_PROJECTS) {
+      const expected = PARITY_PROJECT_RESULTS.filter((result) =>
+        result.testSuite.startsWith(`[${project}] `),
+      );
+      expect(identities(resultsTagged(server, project)), project).toEqual(identities(expected));
+    }
+  });
+
+  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+    const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
+    expectNamesShared(resultsTagged(server, 'all'), frameworkTests);
+  });
+
+  it('leaves every exit code at 1, for the fixture fails on purpose', () => {
+    expect(outcomes.map((outcome) => outcome.code)).toEqual([1, 1, 1]);
+  });
+});
+
+/** What the monorepo fixture stores when both packages run, each a project of its own. */
+const MONOREPO_RESULTS: readonly ExpectedResult[] = [
+  ...resultsIn('[cart] packages/cart/src/index.test.js', [
+    ['cart > adds an item', 'passed'],
+    ['cart > fails on purpose', 'failed'],
+  ]),
+  ...resultsIn('[pricing] packages/pricing/src/index.test.js', [
+    ['pricing > adds tax', 'passed'],
+    ['pricing > rounds', 'passed'],
+    ['pricing > rounds', 'passed'],
+  ]),
+];
+
+describe.each(VITEST_AND_JEST)('$name running a monorepo configured three ways', ({ name, run }) => {
+  let server: TestServer;
+  const cwd = fixtures.monorepo;
+  const subfolderConfig =
+    name === 'vitest' ? 'scripts/vitest/vitest.config.mjs' : 'scripts/jest/jest.config.cjs';
+  const reports = ['cart', 'pricing'].map((project) => ({ project, report: jsonReport(name) }));
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const env = (tag: string, extra: Record<string, string> = {}) =>
+      reporterEnv(server, { TESTRUN_TAGS: tag, ...extra });
+    await Promise.all([
+      run({ cwd, env: env('root') }),
+      run({ cwd, args: ['--config', subfolderConfig], env: env('subfolder') }),
+      run({ cwd: path.join(cwd, 'packages', 'cart'), env: env('package') }),
+      ...reports.map(({ project, report }) =>
+        run({ cwd, args: [...onlyProject(name, project), ...report.args], env: env(project, report.env) }),
+      ),
+    ]);
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('names files from the repository, project first, with one config at the root', () => {
+    expect(identities(resultsTagged(server, 'root'))).toEqual(identities(MONOREPO_RESULTS));
+  });
+
+  it('names them the same when the config lives in scripts/ and its projects set the root above it', () => {
+    expect(identities(resultsTagged(server, 'subfolder'))).toEqual(identities(MONOREPO_RESULTS));
+  });
+
+  it('names a package run on its own from the package, without a project label', () => {
+    expect(identities(resultsTagged(server, 'package'))).toEqual(
+      identities(
+        resultsIn('src/index.test.js', [
+          ['cart > adds an item', 'passed'],
+          ['cart > fails on purpose', 'failed'],
+        ]),
+      ),
+    );
+  });
+
+  it('keeps the full run names in a run filtered to one project', () => {
+    for (const project of ['cart', 'pricing']) {
+      const expected = MONOREPO_RESULTS.filter((result) => result.testSuite.startsWith(`[${project}] `));
+      expect(identities(resultsTagged(server, project)), project).toEqual(identities(expected));
+    }
+  });
+
+  it('never stores an absolute path, a backslash or a path that climbs out of the repository', () => {
+    const suites = server.server.store
+      .runs()
+      .flatMap((stored) => server.server.store.results(stored.id))
+      .map((result) => result.testSuite.replace(/^\[[^\]]*\] /, ''));
+    expect(suites.length).toBeGreaterThan(0);
+    expect(
+      suites.filter((suite) => path.isAbsolute(suite) || suite.startsWith('../') || suite.includes('\\')),
+    ).toEqual([]);
+  });
+
+  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+    // pricing has two tests named "rounds": the framework lists both, and both results share a name.
+    const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
+    expectNamesShared(resultsTagged(server, 'root'), frameworkTests);
+  });
+});
+
+describe('Vitest type-checking files that also run as usual', () => {
+  let server: TestServer;
+  const report = jsonReport('vitest');
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await runVitest({
+      cwd: fixtures.typecheck,
+      env: reporterEnv(server, { ...report.env, TESTRUN_TAGS: 'all' }),
+    });
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('names the type-checked run of a file apart from its usual run, and a type-only file plainly', () => {
+    expect(identities(resultsTagged(server, 'all'))).toEqual(
+      identities([
+        ...resultsIn('sum.test.ts', [['sum > adds', 'passed']]),
+        ...resultsIn('sum.test.ts (typecheck)', [['sum > adds', 'passed']]),
+        ...resultsIn('types.test-d.ts', [['a string stays a string', 'passed']]),
+      ]),
+    );
+  });
+
+  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+    // Vitest's JSON report puts the file's name above a type-checked test's titles.
+    expectNamesShared(resultsTagged(server, 'all'), readJsonReport(report.file));
+  });
+});
+
+describe('the monorepo example', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const cwd = path.join(import.meta.dirname, '..', 'examples', 'monorepo');
+    await Promise.all(VITEST_AND_JEST.map(({ run }) => run({ cwd, env: reporterEnv(server) })));
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('stores the same results from Vitest and Jest, each file once per project that ran it', () => {
+    const [vitest, jest] = ['vitest', 'jest'].map((framework) => {
+      const [run] = server.server.store.runs().filter((stored) => stored.framework === framework);
+      return identities(server.server.store.results(run!.id));
+    });
+    const slug = (project: string) =>
+      resultsIn(`[${project}] packages/text/src/slug.test.js`, [
+        ['slugify > lowercases and joins words with dashes', 'passed'],
+        ['slugify > drops accents', 'passed'],
+        ['knows which runtime it is in', 'passed'],
+      ]);
+    const expected = [
+      ...resultsIn('[money] packages/money/src/money.test.js', [
+        ['money > sums cents', 'passed'],
+        ['money > formats cents as a price', 'passed'],
+      ]),
+      ...slug('text-node'),
+      ...slug('text-edge'),
+    ];
+    expect({ vitest, jest }).toEqual({ vitest: identities(expected), jest: identities(expected) });
+  });
+});

@@ -130,7 +130,7 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', ({ name, run, f
 });
 
 describe('jest -i with a test that calls process.exit()', () => {
-  it('keeps the results of the files before it: delivered or spooled, stored once after replay', async () => {
+  it('keeps the results of the files before it, and a failed result of the run for the exit, stored once after replay', async () => {
     const server = await start();
     const env = reporterEnv(server, { FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 60_000 }) });
     const cacheDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'));
@@ -146,7 +146,7 @@ describe('jest -i with a test that calls process.exit()', () => {
     expect(withReporter.code).toBe(without.code);
     expect(testrunLines(withReporter.stderr)).toContainEqual(
       expect.stringMatching(
-        /^testrun: the process exited before the run's results were delivered: 3 results spooled/,
+        /^testrun: the process exited \(code 1\) before the run's results were delivered: 4 results spooled/,
       ),
     );
     const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
@@ -154,13 +154,18 @@ describe('jest -i with a test that calls process.exit()', () => {
     });
     expect(replayed.code).toBe(0);
     expect(identities(server.server.store.allResults())).toEqual(
-      identities(
-        ['first', 'second', 'third'].map((t) => ({
+      identities([
+        ...['first', 'second', 'third'].map((t) => ({
           testSuite: 'passes.test.js',
           testCase: `passes > ${t}`,
           status: 'passed',
         })),
-      ),
+        {
+          testSuite: '(run)',
+          testCase: '(unhandled error) the process exited (code 1) before the run ended',
+          status: 'failed',
+        },
+      ]),
     );
   });
 });

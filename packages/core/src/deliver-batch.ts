@@ -4,10 +4,26 @@ import type { HttpClient } from './http-client.js';
 import { type RetryPolicy, type SendFailure, sendWithRetries } from './send-with-retries.js';
 import type { TestResult } from './types.js';
 
-/** Results sent in one request, with the Idempotency-Key every attempt of that body carries. */
+/**
+ * Results sent in one request, with the Idempotency-Key every attempt of that body carries.
+ * The body is serialized once, when the batch is made: it is what waits in the overflow,
+ * goes out on every attempt, and is written to the spool (bench/README.md, finding 5).
+ */
 export interface Batch {
   idempotencyKey: string;
-  results: TestResult[];
+  /** How many results `body` holds. */
+  count: number;
+  /** `{"results":[…]}`, the request body. */
+  body: string;
+}
+
+export function makeBatch(results: readonly TestResult[], idempotencyKey: string): Batch {
+  return { idempotencyKey, count: results.length, body: JSON.stringify({ results }) };
+}
+
+/** The results of a batch, for the rare paths that need them as objects (a 413 split). */
+export function resultsOf(batch: Batch): TestResult[] {
+  return (JSON.parse(batch.body) as { results: TestResult[] }).results;
 }
 
 /** How a batch ended: what the service accepted, and the parts it did not, each with its own key. */
@@ -27,7 +43,7 @@ export function resultsPath(runId: string): string {
 /**
  * Sends one batch of a run, with retries (send-with-retries.ts), and splits it in half on
  * a 413 until the service takes it or a part of one result is refused (docs/design.md,
- * "Batching and 413"). Used by the run session and by replay alike.
+ * "413, refused keys, TLS"). Used by the run session and by replay alike.
  */
 export async function deliverBatch(
   http: HttpClient,
@@ -36,17 +52,10 @@ export async function deliverBatch(
   policy: RetryPolicy,
   deadline: Deadline,
 ): Promise<BatchDelivery> {
-  const body = JSON.stringify({ results: batch.results });
-  const outcome = await sendWithRetries(
-    http,
-    resultsPath(runId),
-    body,
-    batch.idempotencyKey,
-    policy,
-    deadline,
-  );
-  if (outcome.kind === 'ok') return { delivered: batch.results.length, left: [], failure: undefined };
-  if (outcome.kind !== 'too-large' || batch.results.length < 2) {
+  const path = resultsPath(runId);
+  const outcome = await sendWithRetries(http, path, batch.body, batch.idempotencyKey, policy, deadline);
+  if (outcome.kind === 'ok') return { delivered: batch.count, left: [], failure: undefined };
+  if (outcome.kind !== 'too-large' || batch.count < 2) {
     return { delivered: 0, left: [batch], failure: outcome };
   }
   const total: BatchDelivery = { delivered: 0, left: [], failure: undefined };
@@ -70,10 +79,11 @@ export async function deliverBatch(
  * batch again sends the same keys and the service recognises a half it already stored.
  */
 export function splitBatch(batch: Batch): [Batch, Batch] {
-  const middle = Math.ceil(batch.results.length / 2);
+  const results = resultsOf(batch);
+  const middle = Math.ceil(results.length / 2);
   return [
-    { idempotencyKey: deriveKey(batch.idempotencyKey, 0), results: batch.results.slice(0, middle) },
-    { idempotencyKey: deriveKey(batch.idempotencyKey, 1), results: batch.results.slice(middle) },
+    makeBatch(results.slice(0, middle), deriveKey(batch.idempotencyKey, 0)),
+    makeBatch(results.slice(middle), deriveKey(batch.idempotencyKey, 1)),
   ];
 }
 

@@ -1,12 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TestResult } from './types.js';
-
-export interface OverflowBatch {
-  results: TestResult[];
-  idempotencyKey: string;
-}
+import type { Batch } from './deliver-batch.js';
 
 /**
  * Batches that wait while the service is slower than the tests, kept on disk so the
@@ -24,22 +19,30 @@ export class Overflow {
     return this.entries.length - this.head;
   }
 
-  push(batch: OverflowBatch): void {
-    const line = Buffer.from(JSON.stringify(batch));
+  /** As `key<TAB>count<TAB>body`: the body is JSON already and holds no raw newline or tab. */
+  push(batch: Batch): void {
+    const line = Buffer.from(`${batch.idempotencyKey}\t${batch.count}\t${batch.body}`);
     if (this.fd === undefined) this.open();
     fs.writeSync(this.fd!, line, 0, line.length, this.end);
     this.entries.push({ offset: this.end, length: line.length });
     this.end += line.length;
   }
 
-  shift(): OverflowBatch | undefined {
+  shift(): Batch | undefined {
     const entry = this.entries[this.head];
     if (!entry) return undefined;
     this.head += 1;
     const buffer = Buffer.alloc(entry.length);
     fs.readSync(this.fd!, buffer, 0, entry.length, entry.offset);
     if (this.size === 0) this.reset();
-    return JSON.parse(buffer.toString('utf8')) as OverflowBatch;
+    const line = buffer.toString('utf8');
+    const first = line.indexOf('\t');
+    const second = line.indexOf('\t', first + 1);
+    return {
+      idempotencyKey: line.slice(0, first),
+      count: Number(line.slice(first + 1, second)),
+      body: line.slice(second + 1),
+    };
   }
 
   /** Removes the file; whatever was still in it is gone, so drain it first. */

@@ -1,6 +1,6 @@
 import { createRun } from './create-run.js';
 import { Deadline } from './deadline.js';
-import { type Batch, deliverBatch } from './deliver-batch.js';
+import { type Batch, deliverBatch, makeBatch, resultsOf } from './deliver-batch.js';
 import { HttpClient } from './http-client.js';
 import { OPTION_SPECS } from './option-specs.js';
 import { type ClaimedSpool, claimSpool, releaseSpool } from './spool.js';
@@ -103,16 +103,21 @@ async function replayFile(
     spool.run.runId = outcome.runId;
   }
   const left: Batch[] = [];
-  for (const batch of spool.batches) {
+  for (const record of spool.batches) {
+    const batch = makeBatch(record.results, record.idempotencyKey);
     const delivery = await deliverBatch(http, spool.run.runId, batch, POLICY, deadline);
     summary.delivered += delivery.delivered;
     left.push(...delivery.left);
     const message = delivery.failure && `${spool.file}: ${delivery.failure.error.message}`;
     if (message && !summary.errors.includes(message)) summary.errors.push(message);
   }
-  spool.batches = left.map((batch) => ({ type: 'batch', ...batch }));
+  spool.batches = left.map((batch) => ({
+    type: 'batch',
+    idempotencyKey: batch.idempotencyKey,
+    results: resultsOf(batch),
+  }));
 }
 
-function countResults(batches: readonly Batch[]): number {
+function countResults(batches: readonly { results: readonly unknown[] }[]): number {
   return batches.reduce((sum, batch) => sum + batch.results.length, 0);
 }

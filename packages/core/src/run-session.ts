@@ -3,7 +3,7 @@ import PQueue from 'p-queue';
 import type { ResolvedConfig } from './config.js';
 import { createRun } from './create-run.js';
 import { Deadline } from './deadline.js';
-import { type Batch, deliverBatch } from './deliver-batch.js';
+import { type Batch, deliverBatch, makeBatch } from './deliver-batch.js';
 import type { HttpClient } from './http-client.js';
 import { Overflow } from './overflow.js';
 import type { SendFailure } from './send-with-retries.js';
@@ -86,7 +86,7 @@ export class RunSession {
   /** One batch to deliver; it waits on disk while the queue is full. */
   send(results: TestResult[]): void {
     this.start();
-    const batch = { results, idempotencyKey: randomUUID() };
+    const batch = makeBatch(results, randomUUID());
     if (this.closed) {
       this.fail(`${results.length} results arrived after the run ended and were spooled`);
       this.spoolBatch(batch);
@@ -114,7 +114,7 @@ export class RunSession {
     const before = this.counts.spooled;
     this.closed = true;
     this.deadline.expire();
-    if (buffered.length > 0) this.spoolBatch({ results: buffered, idempotencyKey: randomUUID() });
+    if (buffered.length > 0) this.spoolBatch(makeBatch(buffered, randomUUID()));
     this.spoolEverything();
     return this.counts.spooled - before;
   }
@@ -259,10 +259,10 @@ export class RunSession {
   private spoolBatch(batch: Batch): void {
     this.settle(batch);
     try {
-      this.spool.writeBatch({ type: 'batch', idempotencyKey: batch.idempotencyKey, results: batch.results });
-      this.counts.spooled += batch.results.length;
+      this.spool.writeBatch(batch);
+      this.counts.spooled += batch.count;
     } catch (error) {
-      this.counts.failed += batch.results.length;
+      this.counts.failed += batch.count;
       this.fail((error as Error).message);
     }
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Batch } from './deliver-batch.js';
 import { TestrunError } from './errors.js';
 import type { TestResult } from './types.js';
 
@@ -71,9 +72,12 @@ export class SpoolWriter {
     return this.closedFile;
   }
 
-  /** Appends one batch; the run record goes first. Throws a TestrunError when the disk refuses. */
-  writeBatch(batch: SpoolBatchRecord): void {
-    this.write(`${JSON.stringify(batch)}\n`);
+  /** Appends one batch as a SpoolBatchRecord; the run record goes first. Throws a TestrunError when the disk refuses. */
+  writeBatch(batch: Batch): void {
+    // `{"results":[…]}` becomes `{"type":"batch","idempotencyKey":"…","results":[…]}` without parsing it again.
+    this.write(
+      `{"type":"batch","idempotencyKey":${JSON.stringify(batch.idempotencyKey)},${batch.body.slice(1)}\n`,
+    );
   }
 
   /** Makes sure the file exists even with no batch, for a run that was never created. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { makeResults, useTestServers } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
-import { deliverBatch, splitBatch } from '../src/deliver-batch.js';
+import { type Batch, deliverBatch, makeBatch, resultsOf, splitBatch } from '../src/deliver-batch.js';
 import { HttpClient } from '../src/http-client.js';
 import { toResult } from '../src/normalize.js';
 import type { TestResult } from '../src/types.js';
@@ -18,10 +18,7 @@ function results(count: number): TestResult[] {
   return makeResults(count).map((raw) => toResult(raw, options));
 }
 
-async function deliverTo(
-  server: Awaited<ReturnType<typeof start>>,
-  batch: { idempotencyKey: string; results: TestResult[] },
-) {
+async function deliverTo(server: Awaited<ReturnType<typeof start>>, batch: Batch) {
   const http = new HttpClient({ baseUrl: server.url, apiKey: server.apiKey, userAgent: 'test', env: {} });
   const runId = server.server.store.runs()[0]?.id ?? (await createRunOn(server));
   try {
@@ -42,23 +39,21 @@ async function createRunOn(server: Awaited<ReturnType<typeof start>>): Promise<s
 
 describe('splitBatch', () => {
   it('halves a batch, the first half taking the odd one', () => {
-    const [first, second] = splitBatch({ idempotencyKey: 'k', results: results(5) });
-    expect([first.results.length, second.results.length]).toEqual([3, 2]);
+    const [first, second] = splitBatch(makeBatch(results(5), 'k'));
+    expect([first.count, second.count]).toEqual([3, 2]);
+    expect([...resultsOf(first), ...resultsOf(second)]).toEqual(results(5));
   });
 
   it('gives each half a new key of UUID shape', () => {
     const parent = randomUUID();
-    const keys = splitBatch({ idempotencyKey: parent, results: results(2) }).map(
-      (half) => half.idempotencyKey,
-    );
+    const keys = splitBatch(makeBatch(results(2), parent)).map((half) => half.idempotencyKey);
     for (const key of keys)
       expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(new Set([parent, ...keys]).size).toBe(3);
   });
 
   it('splits the same batch into the same keys every time, so a resumed replay is recognised', () => {
-    const keysOf = (key: string) =>
-      splitBatch({ idempotencyKey: key, results: results(2) }).map((h) => h.idempotencyKey);
+    const keysOf = (key: string) => splitBatch(makeBatch(results(2), key)).map((h) => h.idempotencyKey);
     expect(keysOf('parent-key')).toEqual(keysOf('parent-key'));
     expect(keysOf('parent-key')).not.toEqual(keysOf('other-key'));
   });
@@ -67,20 +62,20 @@ describe('splitBatch', () => {
 describe('deliverBatch against the local server', () => {
   it('halves a batch the service finds too large until every part is stored, each result once', async () => {
     const server = await start({ maxResultsPerRequest: 30 });
-    const batch = { idempotencyKey: randomUUID(), results: results(100) };
-    const { runId, delivery } = await deliverTo(server, batch);
+    const sent = results(100);
+    const { runId, delivery } = await deliverTo(server, makeBatch(sent, randomUUID()));
     expect(delivery).toEqual({ delivered: 100, left: [], failure: undefined });
     const stored = server.server.store.results(runId).map((result) => result.testCase);
-    expect(stored.sort()).toEqual(batch.results.map((result) => result.testCase).sort());
+    expect(stored.sort()).toEqual(sent.map((result) => result.testCase).sort());
   });
 
   it('leaves a single result the service refuses, with the reason', async () => {
     const server = await start({ maxResultsPerRequest: 1, maxBodyBytes: 600 });
-    const batch = { idempotencyKey: randomUUID(), results: results(2) };
-    batch.results[1]!.testCase = 'x'.repeat(1_000);
-    const { delivery } = await deliverTo(server, batch);
+    const sent = results(2);
+    sent[1]!.testCase = 'x'.repeat(1_000);
+    const { delivery } = await deliverTo(server, makeBatch(sent, randomUUID()));
     expect(delivery.delivered).toBe(1);
-    expect(delivery.left.map((part) => part.results[0]!.testCase)).toEqual(['x'.repeat(1_000)]);
+    expect(delivery.left.map((part) => resultsOf(part)[0]!.testCase)).toEqual(['x'.repeat(1_000)]);
     expect(delivery.failure?.kind).toBe('too-large');
   });
 
@@ -89,11 +84,10 @@ describe('deliverBatch against the local server', () => {
     server.server.setFaults((request) =>
       request.route === 'submitResults' && request.n >= 1 ? { status: 401 } : undefined,
     );
-    const batch = { idempotencyKey: randomUUID(), results: results(8) };
-    const { delivery } = await deliverTo(server, batch);
+    const { delivery } = await deliverTo(server, makeBatch(results(8), randomUUID()));
     expect(delivery.failure?.kind).toBe('auth');
     expect(delivery.delivered).toBe(0);
-    expect(delivery.left.flatMap((part) => part.results)).toHaveLength(8);
+    expect(delivery.left.flatMap(resultsOf)).toHaveLength(8);
     // The first 413, then one half refused: the other half is not sent with a refused key.
     expect(server.server.requests.filter((request) => request.route === 'submitResults')).toHaveLength(2);
   });

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { makeBatch } from '../src/deliver-batch.js';
 import { Overflow } from '../src/overflow.js';
 
-const batch = (n: number) => ({
-  idempotencyKey: `key-${n}`,
-  results: [{ testSuite: 's', testCase: `case ${n} 🚀`, status: 'passed', duration: n }],
-});
+const batch = (n: number) =>
+  makeBatch([{ testSuite: 's', testCase: `case ${n} 🚀\ttab`, status: 'passed', duration: n }], `key-${n}`);
 
 describe('Overflow', () => {
   it('gives batches back first in, first out, exactly as they went in', () => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { closedPortUrl, createReporter, makeResults } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
+import { makeBatch } from '../src/deliver-batch.js';
 import { claimSpool, releaseSpool, SpoolWriter } from '../src/spool.js';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-spool-test-'));
@@ -14,11 +15,14 @@ const runRecord = () => ({
   baseUrl: 'https://svc.example.com',
   createdAt: new Date().toISOString(),
 });
-const batch = (n: number) => ({
+/** Batch n as the spool keeps it… */
+const record = (n: number) => ({
   type: 'batch' as const,
   idempotencyKey: `key-${n}`,
   results: [{ testSuite: 's', testCase: `case ${n}`, status: 'passed', duration: n }],
 });
+/** …and as the session hands it over. */
+const batch = (n: number) => makeBatch(record(n).results, record(n).idempotencyKey);
 
 describe('SpoolWriter', () => {
   it('writes under a name replay leaves alone, and hands the file over when closed', () => {
@@ -77,16 +81,16 @@ describe('claimSpool', () => {
     const second = claimSpool(dir);
     expect(first.claimed).toHaveLength(1);
     expect(second.claimed).toEqual([]);
-    expect(first.claimed[0]!.batches).toEqual([batch(1)]);
+    expect(first.claimed[0]!.batches).toEqual([record(1)]);
   });
 
   it('takes over the open file of a writer that died, keeping the batches before a cut last line', () => {
     const dir = tempDir();
-    const record = { ...runRecord(), pid: 2 ** 22 + 12_345, host: os.hostname() };
+    const runLine = { ...runRecord(), pid: 2 ** 22 + 12_345, host: os.hostname() };
     const file = path.join(dir, '2026-01-01T00-00-00-000Z-dead.ndjson.open');
-    fs.writeFileSync(file, `${JSON.stringify(record)}\n${JSON.stringify(batch(1))}\n{"type":"batch","idem`);
+    fs.writeFileSync(file, `${JSON.stringify(runLine)}\n${JSON.stringify(record(1))}\n{"type":"batch","idem`);
     const { claimed } = claimSpool(dir);
-    expect(claimed.map((spool) => spool.batches)).toEqual([[batch(1)]]);
+    expect(claimed.map((spool) => spool.batches)).toEqual([[record(1)]]);
     claimed[0]!.batches = [];
     releaseSpool(claimed[0]!);
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -99,10 +103,11 @@ describe('claimSpool', () => {
     writer.writeBatch(batch(2));
     writer.close();
     const [spool] = claimSpool(dir).claimed;
-    spool!.batches = [batch(2)];
+    expect(spool!.batches).toEqual([record(1), record(2)]);
+    spool!.batches = [record(2)];
     releaseSpool(spool!);
     expect(fs.readdirSync(dir)).toEqual([path.basename(writer.path!)]);
-    expect(claimSpool(dir).claimed[0]!.batches).toEqual([batch(2)]);
+    expect(claimSpool(dir).claimed[0]!.batches).toEqual([record(2)]);
   });
 });
 

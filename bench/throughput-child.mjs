@@ -26,11 +26,13 @@ const chunks = chunksOf(TOTAL);
 
 /** The floor: JSON.stringify of the same request bodies (batches of 500), nothing else. */
 function stringifyFloor() {
-  const options = {
-    statusMap: { passed: 'passed', failed: 'failed', skipped: 'skipped', todo: 'skipped' },
-    durationUnit: 'ms',
-  };
-  const all = chunks.flat().map((raw) => core.toResult(raw, options));
+  // The generated results are clean already: the four fields, as core would send them.
+  const all = chunks.flat().map(({ testSuite, testCase, status, duration }) => ({
+    testSuite,
+    testCase,
+    status,
+    duration,
+  }));
   const batches = [];
   for (let i = 0; i < all.length; i += BATCH) batches.push(all.slice(i, i + BATCH));
   const times = [];

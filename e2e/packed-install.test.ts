@@ -22,7 +22,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 const PACKAGES = ['core', 'vitest', 'jest', 'playwright', 'server', 'cli'] as const;
 type PackageDir = (typeof PACKAGES)[number];
 
-const PACKAGES_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGES_DIR = fileURLToPath(new URL('../packages/', import.meta.url));
 /** Reused between runs so that only the first npm install downloads anything. */
 const NPM_CACHE = path.join(os.tmpdir(), 'testrun-npm-cache');
 const CONSUMER_NAME = 'packed-consumer';

@@ -2,7 +2,7 @@
 // into a local @testrun/server running in a child process (its CPU is measured apart).
 // Prints one JSON line. `node bench/throughput-child.mjs`, or under `node --cpu-prof`
 // (bench/profile.mjs) to profile core; BENCH_FLOOR=0 leaves out the JSON.stringify floor.
-import { chunksOf, core, createReporter, nextTick } from './lib/results.mjs';
+import { chunksOf, createReporter, nextTick } from './lib/results.mjs';
 import { startServer } from './lib/server.mjs';
 import { median } from './lib/stats.mjs';
 

@@ -9,16 +9,14 @@ import {
   startTestServer,
   type TestServer,
 } from '@testrun/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 // One distinctive key, sent through every path that prints, logs, spools or fails, with
 // debug logging on; then everything those paths produced is searched for it.
 const KEY = 'trk_LEAKCHECK_5f1e9a7c3b2d';
 
+/** Every server of the test, to search what each received; each closes when the test ends. */
 const servers: TestServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-});
 
 async function server(options: Parameters<typeof startTestServer>[0] = {}) {
   const started = await startTestServer({ apiKey: KEY, ...options });

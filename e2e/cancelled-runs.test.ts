@@ -11,12 +11,10 @@ import {
   reporterEnv,
   runCli,
   runJest,
+  startTestServer,
   testrunLines,
-  useTestServers,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-
-const start = useTestServers();
 
 const FAST_RESULTS = ['fast > adds', 'fast > subtracts', 'fast > multiplies'].map((testCase) => ({
   testSuite: 'fast.test.js',
@@ -59,14 +57,14 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', ({ name, run, f
       async () => {
         const url = await closedPortUrl();
         // It comes back elsewhere: the spool names the old address.
-        const comeBack = () => start({ apiKey: 'cancel-key-4711' });
+        const comeBack = () => startTestServer({ apiKey: 'cancel-key-4711' });
         return { url, apiKey: 'cancel-key-4711', comeBack, replayArgs: ['--ignore-recorded-url'] };
       },
     ],
     [
       'slow',
       async () => {
-        const server = await start({
+        const server = await startTestServer({
           faults: (r) => (r.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
         });
         const comeBack = async () => {
@@ -131,7 +129,7 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', ({ name, run, f
 
 describe('jest -i with a test that calls process.exit()', () => {
   it('keeps the results of the files before it, and a failed result of the run for the exit, stored once after replay', async () => {
-    const server = await start();
+    const server = await startTestServer();
     const env = reporterEnv(server, { FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 60_000 }) });
     const cacheDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'));
     const args = ['-i', `--cacheDirectory=${cacheDirectory}`];

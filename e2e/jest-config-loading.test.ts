@@ -1,5 +1,5 @@
 import { fixtures, reporterEnv, runJest, startTestServer, type TestServer } from '@testrun/test-utils';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 
 // @testrun/jest is an ES module package. Jest loads reporters with require(), which reads
 // ES modules on Node >= 20.19, or falls back to import(); either way the default export
@@ -9,8 +9,6 @@ let server: TestServer;
 beforeEach(async () => {
   server = await startTestServer();
 });
-
-afterEach(() => server.close());
 
 it.each([
   ['a CommonJS jest.config.js', []],

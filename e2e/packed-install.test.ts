@@ -11,7 +11,7 @@ import {
   startTestServer,
   type TestServer,
 } from '@testrun/test-utils';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 // What a user gets from the registry: each package packed the way `pnpm release` publishes
 // it, installed with plain npm into a project outside the workspace (no workspace links, no
@@ -127,8 +127,6 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
   beforeEach(async () => {
     server = await startTestServer();
   });
-
-  afterEach(() => server.close());
 
   /** The reporter's environment, aimed at this test's server, spooling into a dir removed afterwards. */
   function envFor(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

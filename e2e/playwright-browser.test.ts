@@ -4,7 +4,7 @@ import {
   playwrightFixtures,
   reporterEnv,
   runPlaywright,
-  useTestServers,
+  startTestServer,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
@@ -18,11 +18,9 @@ if (!haveChromium) {
   );
 }
 
-const startServer = useTestServers();
-
 describe.skipIf(!haveChromium)('a Playwright run that drives Chromium', () => {
   it('stores the results of the tests that used a page', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const outcome = await runPlaywright({
       cwd: playwrightFixtures.browser,
       env: reporterEnv(server, { CHROMIUM_PATH: CHROMIUM }),

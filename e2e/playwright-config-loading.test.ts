@@ -4,21 +4,19 @@ import {
   playwrightFixtures,
   reporterEnv,
   runPlaywright,
+  startTestServer,
   testrunLines,
-  useTestServers,
 } from '@testrun/test-utils';
 import { expect, it } from 'vitest';
 
 // @testrun/playwright is an ES module package. Playwright loads reporters named in any
 // kind of config file; each of these names it the same way: '@testrun/playwright'.
-const startServer = useTestServers();
-
 it.each([
   ['an ES module playwright.config.mjs', []],
   ['a CommonJS config (.cjs)', ['--config', 'commonjs.config.cjs']],
   ['a TypeScript config (.ts)', ['--config', 'typescript.config.ts']],
 ])('loads the reporter from %s', async (_config, args) => {
-  const server = await startServer();
+  const server = await startTestServer();
   const outcome = await runPlaywright({ cwd: playwrightFixtures.passing, args, env: reporterEnv(server) });
 
   const [run] = server.server.store.runs();

@@ -3,7 +3,7 @@ import {
   playwrightFixtures,
   reporterEnv,
   runPlaywright,
-  useTestServers,
+  startTestServer,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
@@ -11,12 +11,11 @@ import { describe, expect, it } from 'vitest';
 // show it: one in a test file becomes that file's `(file failed to run)`, one in no test
 // file a `(run)` result, as for Vitest and Jest. Files that fail to load: see the parity test.
 
-const startServer = useTestServers();
 const cwd = playwrightFixtures.errors;
 
 describe('Playwright errors outside any test', () => {
   it('reports a worker error in a spec file as that file failing, beside its passed test', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const [outcome, alone] = await Promise.all([
       runPlaywright({ cwd, env: reporterEnv(server) }),
       runPlaywright({ cwd, withoutReporter: true }),
@@ -34,7 +33,7 @@ describe('Playwright errors outside any test', () => {
   });
 
   it('reports a globalSetup that throws as one failed result of the run', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const env = { FIXTURE_FAILING_GLOBAL_SETUP: '1' };
     const [outcome, alone] = await Promise.all([
       runPlaywright({ cwd, env: reporterEnv(server, env) }),

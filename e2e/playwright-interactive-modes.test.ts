@@ -6,8 +6,8 @@ import {
   REPORTER_OPTIONS_VAR,
   reporterEnv,
   runPlaywright,
+  startTestServer,
   testrunLines,
-  useTestServers,
 } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
@@ -15,7 +15,6 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 // nothing is reported (one notice per session) unless the `watch` option says so.
 // `--list` runs no test at all, so there is nothing to report and nothing to say.
 
-const startServer = useTestServers();
 const cwd = playwrightFixtures.passing;
 const NOTICE =
   'testrun: watch mode: results are not reported. Set the watch option to true to report a run per rerun.';
@@ -23,7 +22,7 @@ const withWatch = { [REPORTER_OPTIONS_VAR]: JSON.stringify({ watch: true }) };
 
 describe('playwright test --ui', () => {
   it('reports none of the runs started from the UI, and says so once per session', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const ui = await openPlaywrightUi({ cwd, env: reporterEnv(server) });
     onTestFinished(() => ui.stop());
 
@@ -35,7 +34,7 @@ describe('playwright test --ui', () => {
   });
 
   it('reports each run started from the UI with watch: true', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const ui = await openPlaywrightUi({ cwd, env: reporterEnv(server, withWatch) });
     onTestFinished(() => ui.stop());
 
@@ -56,7 +55,7 @@ describe('playwright test --debug', () => {
     ['--debug=cli', { args: ['--debug=cli'] }],
     ['PWDEBUG=1', { env: { PWDEBUG: '1' } }],
   ])('%s reports nothing, with one notice, and keeps the exit code', async (_how, { args, env }) => {
-    const server = await startServer();
+    const server = await startTestServer();
     const outcome = await runPlaywright({ cwd, args, env: reporterEnv(server, env) });
 
     expect(testrunLines(outcome.stderr)).toEqual([NOTICE]);
@@ -65,7 +64,7 @@ describe('playwright test --debug', () => {
   });
 
   it('reports the run with watch: true', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     await runPlaywright({ cwd, args: ['--debug'], env: reporterEnv(server, withWatch) });
 
     const [run] = server.server.store.runs();
@@ -75,7 +74,7 @@ describe('playwright test --debug', () => {
 
 describe('playwright test --list', () => {
   it('creates no run and prints nothing of ours', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const outcome = await runPlaywright({ cwd, args: ['--list'], env: reporterEnv(server) });
 
     expect(outcome.stdout).toContain('Total: 7 tests in 2 files');

@@ -8,9 +8,9 @@ import {
   reporterEnv,
   runCli,
   runPlaywright,
+  startTestServer,
   type TestServer,
   testrunLines,
-  useTestServers,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
@@ -20,7 +20,6 @@ import { describe, expect, it } from 'vitest';
 // The fixture runs in one worker: three passing tests, one failing, then a test that
 // never ends and one after it that never starts.
 
-const startServer = useTestServers();
 const cwd = playwrightFixtures.interrupted;
 
 const FINISHED = [
@@ -38,7 +37,7 @@ function storedOnce(server: TestServer) {
 
 describe('a Playwright run stopped before its end', () => {
   it('delivers what finished before --max-failures stopped it, and says what did not run', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const outcome = await runPlaywright({ cwd, args: ['--max-failures=1'], env: reporterEnv(server) });
 
     expect(storedOnce(server), outcome.stderr).toEqual(identities(FINISHED));
@@ -60,7 +59,7 @@ describe('a Playwright run stopped before its end', () => {
     expect(identities(spooled.flatMap((line) => line.results as never[]))).toEqual(identities(FINISHED));
     expect(outcome.code).toBe(1);
 
-    const server = await startServer({ apiKey });
+    const server = await startTestServer({ apiKey });
     const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!, '--ignore-recorded-url'], {
       env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: server.url },
     });
@@ -70,7 +69,7 @@ describe('a Playwright run stopped before its end', () => {
   });
 
   it('delivers what finished before Ctrl-C (SIGINT), and exits as Playwright does', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     let pid: number | undefined;
     const running = runPlaywright({ cwd, env: reporterEnv(server), onSpawn: (child) => (pid = child.pid) });
     // The files before the endless test have finished once their results are on the server.
@@ -86,7 +85,7 @@ describe('a Playwright run stopped before its end', () => {
   });
 
   it('delivers what finished before --global-timeout, and the timeout as a failed result of the run', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const running = runPlaywright({ cwd, args: ['--global-timeout=8000'], env: reporterEnv(server) });
     const outcome = await running;
 

@@ -7,16 +7,14 @@ import {
   readPem,
   readSpoolLines,
   reporterEnv,
+  startTestServer,
   type TestCertificates,
   testrunLines,
-  useTestServers,
 } from '@testrun/test-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 // "Private CA and mutual TLS" (README), through real Vitest and Jest processes against a
 // real HTTPS server whose certificates are made for this test.
-
-const start = useTestServers();
 
 describe.skipIf(!hasOpenssl())('a service with a private CA', () => {
   let certs: TestCertificates;
@@ -25,7 +23,7 @@ describe.skipIf(!hasOpenssl())('a service with a private CA', () => {
   });
 
   const serve = (clientCa?: boolean) =>
-    start({
+    startTestServer({
       https: {
         cert: readPem(certs.server.cert),
         key: readPem(certs.server.key),

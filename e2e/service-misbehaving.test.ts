@@ -14,21 +14,14 @@ import {
   type TestServer,
   testrunLines,
 } from '@testrun/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 // The promise of "When the service misbehaves" (README), held through real Vitest, Jest
 // and Playwright processes: no result lost or duplicated, the exit code unchanged, and the reporter
 // done within its deadline.
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serverWith(faults?: FaultHook, options: Parameters<typeof startTestServer>[0] = {}) {
-  const started = await startTestServer({ ...options, faults });
-  servers.push(started);
-  return started;
+function serverWith(faults?: FaultHook, options: Parameters<typeof startTestServer>[0] = {}) {
+  return startTestServer({ ...options, faults });
 }
 
 /** Reporter env for `server` with the given reporter options. */

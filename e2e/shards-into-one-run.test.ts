@@ -9,7 +9,7 @@ import {
   type TestServer,
   testrunLines,
 } from '@testrun/test-utils';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 
 // The CI recipe for shards: one job creates the run with `testrun create-run`, each shard
 // reports into it through TESTRUN_RUN_ID. Three shards of the parity fixture must add up
@@ -21,8 +21,6 @@ let server: TestServer;
 beforeEach(async () => {
   server = await startTestServer();
 });
-
-afterEach(() => server.close());
 
 it.each(FRAMEWORKS)('$name: three shards fill the one run testrun create-run made', async (framework) => {
   const { name, run, fixtures, parityResults } = framework;

@@ -1,11 +1,10 @@
 import { FRAMEWORKS, reporterEnv, startTestServer, type TestServer } from '@testrun/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 // The fixture's last file waits, inside its only test, until the nine results of the
 // other files are stored, and expects exactly nine: it can only pass if results stream
 // in per file while the run is still going.
 let server: TestServer | undefined;
-afterEach(() => server?.close());
 
 describe.each(FRAMEWORKS)('$name', ({ run, fixtures }) => {
   it('delivers the results of finished files while another file is still running', async () => {

@@ -44,8 +44,7 @@ beforeEach(async () => {
   cwd = copyFixture(fixtures.passing);
 });
 
-afterEach(async () => {
-  await server.close();
+afterEach(() => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 

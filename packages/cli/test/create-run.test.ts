@@ -1,11 +1,7 @@
 import { runCli, startTestServer, type TestServer } from '@testrun/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 let started: TestServer | undefined;
-afterEach(async () => {
-  await started?.close();
-  started = undefined;
-});
 
 function envFor(server: TestServer, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url, ...extra };

@@ -7,13 +7,9 @@ import {
   startTestServer,
   type TestServer,
 } from '@testrun/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 let started: TestServer | undefined;
-afterEach(async () => {
-  await started?.close();
-  started = undefined;
-});
 
 /** A spool written by a real session that could not reach its service. */
 async function spoolFromDeadServer(

@@ -9,12 +9,10 @@ import {
   makeTestCertificates,
   readPem,
   runCli,
+  startTestServer,
   type TestCertificates,
-  useTestServers,
 } from '@testrun/test-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
-
-const start = useTestServers();
 
 describe.skipIf(!hasOpenssl())('the TLS flags of create-run and replay', () => {
   let certs: TestCertificates;
@@ -23,7 +21,7 @@ describe.skipIf(!hasOpenssl())('the TLS flags of create-run and replay', () => {
   });
 
   const serveWithClientCertificates = () =>
-    start({
+    startTestServer({
       https: {
         cert: readPem(certs.server.cert),
         key: readPem(certs.server.key),

@@ -8,7 +8,7 @@ import {
   identities,
   PYTEST_RESULTS,
   runCli,
-  useTestServers,
+  startTestServer,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
@@ -16,7 +16,6 @@ import { describe, expect, it } from 'vitest';
 // as the reporters meet it: retried, spooled, replayable. Each fault is injected into a
 // real server.
 
-const startServer = useTestServers();
 const pytestReport = path.join(fixtures.junit, 'pytest.xml');
 
 function spoolDir(): string {
@@ -29,7 +28,7 @@ function env(url: string, apiKey: string, spool: string) {
 
 describe('testrun upload when the service misbehaves', () => {
   it('retries 5xx answers and stores every result exactly once', async () => {
-    const server = await startServer({
+    const server = await startTestServer({
       faults: ({ route, n }) =>
         (route === 'createRun' && n === 0) || (route === 'submitResults' && n < 2)
           ? { status: 503 }
@@ -68,7 +67,7 @@ describe('testrun upload when the service misbehaves', () => {
     expect(fs.readFileSync(path.join(spool, fs.readdirSync(spool)[0]!), 'utf8')).not.toContain(apiKey);
 
     // The service is back at another address: the spool was recorded for the dead one.
-    const server = await startServer({ apiKey });
+    const server = await startTestServer({ apiKey });
     const replayEnv = env(server.url, apiKey, spool);
     const replay = ['replay', '--dir', spool, '--ignore-recorded-url'];
     const first = await runCli(replay, { env: replayEnv });
@@ -82,7 +81,7 @@ describe('testrun upload when the service misbehaves', () => {
   }, 60_000);
 
   it('exits 1 naming TESTRUN_API_KEY when the service refuses the key, spooling the results unprinted', async () => {
-    const server = await startServer({ apiKey: 'the-right-key-9021' });
+    const server = await startTestServer({ apiKey: 'the-right-key-9021' });
     const spool = spoolDir();
     const wrongKey = 'a-wrong-key-5532';
     const { code, stdout, stderr } = await runCli(['upload', pytestReport], {

@@ -9,12 +9,11 @@ import {
   PYTEST_RESULTS,
   runCli,
   SUREFIRE_RESULTS,
+  startTestServer,
   type TestServer,
-  useTestServers,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
-const startServer = useTestServers();
 const pytestReport = path.join(fixtures.junit, 'pytest.xml');
 
 /** The environment of a CI step that uploads to `server`, spooling into a fresh directory. */
@@ -39,7 +38,7 @@ function onlyRun(server: TestServer) {
 
 describe('testrun upload', () => {
   it('stores every testcase of a pytest report as the mapping says, in a pytest run', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const { code, stderr } = await runCli(['upload', pytestReport, '--project', 'shop-api'], {
       env: uploadEnv(server),
     });
@@ -55,7 +54,7 @@ describe('testrun upload', () => {
   });
 
   it('expands a quoted glob itself, and stores each Surefire class as a suite in a surefire run', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const { code, stderr } = await runCli(['upload', 'surefire-reports/TEST-*.xml'], {
       env: uploadEnv(server),
       cwd: fixtures.junit,
@@ -73,7 +72,7 @@ describe('testrun upload', () => {
   it('reads gzip-compressed reports as they are', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'pytest.xml.gz'), gzipSync(fs.readFileSync(pytestReport)));
-    const server = await startServer();
+    const server = await startTestServer();
     const { code } = await runCli(['upload', 'pytest.xml.gz'], { env: uploadEnv(server), cwd: dir });
 
     expect(code).toBe(0);
@@ -81,7 +80,7 @@ describe('testrun upload', () => {
   });
 
   it('sends several reports into one run, under the framework given, with the tags given', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const { code } = await runCli(
       [
         'upload',
@@ -102,7 +101,7 @@ describe('testrun upload', () => {
   });
 
   it('calls a run of reports from different frameworks junit', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const { code } = await runCli(['upload', 'pytest.xml', 'surefire-reports/*.xml'], {
       env: uploadEnv(server),
       cwd: fixtures.junit,
@@ -112,7 +111,7 @@ describe('testrun upload', () => {
   });
 
   it('reports into an existing run from --run-id or TESTRUN_RUN_ID, creating none', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const env = uploadEnv(server);
     const created = await fetch(`${server.url}/api/v1/runs`, {
       method: 'POST',
@@ -146,7 +145,7 @@ describe('testrun upload', () => {
 </testsuites>
 `,
     );
-    const server = await startServer();
+    const server = await startTestServer();
     const { code, stderr } = await runCli(['upload', 'odd.xml'], { env: uploadEnv(server), cwd: dir });
 
     expect(code).toBe(0);
@@ -188,7 +187,7 @@ describe('testrun upload', () => {
 </testsuites>
 `,
     );
-    const server = await startServer();
+    const server = await startTestServer();
     const { code } = await runCli(['upload', 'reports/phpunit.xml'], { env: uploadEnv(server), cwd: dir });
 
     expect(code).toBe(0);
@@ -210,7 +209,7 @@ describe('testrun upload with reports it cannot read', () => {
       path.join(dir, 'cut-short.xml'),
       '<testsuites>\n  <testsuite name="api">\n    <testcase classname="api.Users" name="lists users"/>\n    <testcase classname="api.Users" name="adds a us',
     );
-    const server = await startServer();
+    const server = await startTestServer();
     const { code, stderr } = await runCli(['upload', '*.xml'], { env: uploadEnv(server), cwd: dir });
 
     expect(code).toBe(1);
@@ -224,7 +223,7 @@ describe('testrun upload with reports it cannot read', () => {
   it('creates no run and sends nothing when no report can be read', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'coverage.xml'), '<?xml version="1.0"?>\n<coverage line-rate="0.8"/>\n');
-    const server = await startServer();
+    const server = await startTestServer();
     const { code, stderr } = await runCli(['upload', 'coverage.xml', 'missing.xml'], {
       env: uploadEnv(server),
       cwd: dir,
@@ -243,7 +242,7 @@ describe('testrun upload with reports it cannot read', () => {
   });
 
   it('names a glob that matches nothing, and exits 1 only when nothing matched at all', async () => {
-    const server = await startServer();
+    const server = await startTestServer();
     const some = await runCli(['upload', 'pytest.xml', 'go-reports/*.xml'], {
       env: uploadEnv(server),
       cwd: fixtures.junit,

@@ -1,9 +1,8 @@
-import { createReporter, makeResults, useTestServers } from '@testrun/test-utils';
+import { createReporter, makeResults, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config.js';
 import { redact, secretPattern } from '../src/redact.js';
 
-const start = useTestServers();
 const KEY = 'SECRETKEY/zq7+XvB93==';
 
 /** Every way the key could be written back to us. */
@@ -34,7 +33,7 @@ describe('a service that echoes the Authorization header', () => {
     ['lower-cased', (auth: string) => `<p>bad header: ${auth.toLowerCase()}</p>`],
     ['URL-encoded', (auth: string) => `next=${encodeURIComponent(auth)}`],
   ])('never gets the key into a line when it answers with it %s', async (_how, echo) => {
-    const { url } = await start({
+    const { url } = await startTestServer({
       apiKeys: [KEY],
       faults: (request) => ({ status: 400, body: echo(String(request.headers.authorization)) }),
     });
@@ -76,7 +75,7 @@ describe('a key that cannot go in a header', () => {
   ])(
     'turns reporting off with one line naming TESTRUN_API_KEY for %s, and sends nothing',
     async (_what, key, message) => {
-      const { server, url } = await start();
+      const { server, url } = await startTestServer();
       const { reporter, lines } = createReporter(url, key);
       reporter.startRun();
       reporter.addResults(makeResults(2));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { makeResults, useTestServers } from '@testrun/test-utils';
+import { makeResults, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { type Batch, deliverBatch, makeBatch, resultsOf, splitBatch } from '../src/deliver-batch.js';
@@ -7,7 +7,6 @@ import { HttpClient } from '../src/http-client.js';
 import { toResult } from '../src/normalize.js';
 import type { TestResult } from '../src/types.js';
 
-const start = useTestServers();
 const POLICY = { maxRetries: 2, requestTimeout: 5_000 };
 
 function results(count: number): TestResult[] {
@@ -18,7 +17,7 @@ function results(count: number): TestResult[] {
   return makeResults(count).map((raw) => toResult(raw, options));
 }
 
-async function deliverTo(server: Awaited<ReturnType<typeof start>>, batch: Batch) {
+async function deliverTo(server: Awaited<ReturnType<typeof startTestServer>>, batch: Batch) {
   const http = new HttpClient({ baseUrl: server.url, apiKey: server.apiKey, userAgent: 'test', env: {} });
   const runId = server.server.store.runs()[0]?.id ?? (await createRunOn(server));
   try {
@@ -28,7 +27,7 @@ async function deliverTo(server: Awaited<ReturnType<typeof start>>, batch: Batch
   }
 }
 
-async function createRunOn(server: Awaited<ReturnType<typeof start>>): Promise<string> {
+async function createRunOn(server: Awaited<ReturnType<typeof startTestServer>>): Promise<string> {
   const response = await fetch(`${server.url}/api/v1/runs`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
@@ -61,7 +60,7 @@ describe('splitBatch', () => {
 
 describe('deliverBatch against the local server', () => {
   it('halves a batch the service finds too large until every part is stored, each result once', async () => {
-    const server = await start({ maxResultsPerRequest: 30 });
+    const server = await startTestServer({ maxResultsPerRequest: 30 });
     const sent = results(100);
     const { runId, delivery } = await deliverTo(server, makeBatch(sent, randomUUID()));
     expect(delivery).toEqual({ delivered: 100, left: [], failure: undefined });
@@ -70,7 +69,7 @@ describe('deliverBatch against the local server', () => {
   });
 
   it('leaves a single result the service refuses, with the reason', async () => {
-    const server = await start({ maxResultsPerRequest: 1, maxBodyBytes: 600 });
+    const server = await startTestServer({ maxResultsPerRequest: 1, maxBodyBytes: 600 });
     const sent = results(2);
     sent[1]!.testCase = 'x'.repeat(1_000);
     const { delivery } = await deliverTo(server, makeBatch(sent, randomUUID()));
@@ -80,7 +79,7 @@ describe('deliverBatch against the local server', () => {
   });
 
   it('stops splitting once the key is refused', async () => {
-    const server = await start({ maxResultsPerRequest: 2 });
+    const server = await startTestServer({ maxResultsPerRequest: 2 });
     server.server.setFaults((request) =>
       request.route === 'submitResults' && request.n >= 1 ? { status: 401 } : undefined,
     );

@@ -6,11 +6,9 @@ import {
   makeResults,
   readSpoolLines,
   seededFaults,
-  useTestServers,
+  startTestServer,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-
-const start = useTestServers();
 
 /** Asserts every case in `expected` is stored exactly once and nothing else is. */
 function expectStoredOnce(stored: readonly { testCase: string }[], expectedCount: number): void {
@@ -27,7 +25,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
 
 describe('when the service misbehaves', () => {
   it('delivers every result exactly once through 30% 5xx answers and 10% dropped connections', async () => {
-    const { server, url, apiKey } = await start({
+    const { server, url, apiKey } = await startTestServer({
       faults: seededFaults({ seed: 42, rates: { status5xx: 0.3, drop: 0.1 } }),
     });
     const { reporter } = createReporter(url, apiKey, { batchSize: 40, maxRetries: 12, requestTimeout: 2000 });
@@ -45,7 +43,7 @@ describe('when the service misbehaves', () => {
   });
 
   it('waits the Retry-After seconds of a 429 before the next attempt', async () => {
-    const { server, url, apiKey } = await start({
+    const { server, url, apiKey } = await startTestServer({
       faults: (req) =>
         req.route === 'submitResults' && req.n === 0
           ? { status: 429, headers: { 'retry-after': '1' } }
@@ -64,7 +62,7 @@ describe('when the service misbehaves', () => {
 
   it('waits until the HTTP date of a 429 Retry-After before the next attempt', async () => {
     let retryAt = 0;
-    const { server, url, apiKey } = await start({
+    const { server, url, apiKey } = await startTestServer({
       faults: (req) => {
         if (req.route !== 'submitResults' || req.n > 0) return undefined;
         retryAt = (Math.floor(Date.now() / 1000) + 2) * 1000;
@@ -82,7 +80,7 @@ describe('when the service misbehaves', () => {
   });
 
   it('retries a 409 answered while an attempt with the same idempotency key is still in flight', async () => {
-    const { server, url, apiKey } = await start({
+    const { server, url, apiKey } = await startTestServer({
       faults: (req) =>
         req.route === 'submitResults' && req.n === 0
           ? { status: 409, body: { error: { code: 'idempotency_key_in_flight', message: 'in flight' } } }
@@ -99,7 +97,7 @@ describe('when the service misbehaves', () => {
   });
 
   it('stops retrying every batch once the key is refused', async () => {
-    const { server, url, apiKey } = await start({
+    const { server, url, apiKey } = await startTestServer({
       faults: (req) => {
         if (req.route !== 'submitResults') return undefined;
         return req.n === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 401 };
@@ -118,7 +116,7 @@ describe('when the service misbehaves', () => {
   });
 
   it('keeps a Location header with a malformed escape as the run id instead of failing', async () => {
-    const { url, apiKey } = await start({
+    const { url, apiKey } = await startTestServer({
       faults: (req) =>
         req.route === 'createRun'
           ? { status: 201, headers: { location: '/api/v1/runs/%E0%A4%A' }, body: '' }
@@ -134,7 +132,7 @@ describe('when the service misbehaves', () => {
   });
 
   it('splits a batch answered 413 until the server accepts every part', async () => {
-    const { server, url, apiKey } = await start({ maxResultsPerRequest: 7 });
+    const { server, url, apiKey } = await startTestServer({ maxResultsPerRequest: 7 });
     const { reporter } = createReporter(url, apiKey, { batchSize: 50 });
     reporter.startRun();
     reporter.addResults(makeResults(120));
@@ -147,7 +145,7 @@ describe('when the service misbehaves', () => {
   });
 
   it('stores a batch once when the connection drops after the server stored it', async () => {
-    const { server, url, apiKey } = await start({
+    const { server, url, apiKey } = await startTestServer({
       faults: (req) => (req.route === 'submitResults' && req.n === 0 ? { drop: 'after' } : undefined),
     });
     const { reporter } = createReporter(url, apiKey);
@@ -162,7 +160,7 @@ describe('when the service misbehaves', () => {
   });
 
   it('abandons attempts slower than requestTimeout and retries them', async () => {
-    const { server, url, apiKey } = await start({
+    const { server, url, apiKey } = await startTestServer({
       faults: (req) => (req.route === 'submitResults' && req.n < 2 ? { delayMs: 1500 } : undefined),
     });
     const { reporter } = createReporter(url, apiKey, { requestTimeout: 300 });
@@ -175,7 +173,7 @@ describe('when the service misbehaves', () => {
   });
 
   it('ends the flush within flushTimeout + 1 s against a server that never answers in time, spooling all', async () => {
-    const { url, apiKey } = await start({
+    const { url, apiKey } = await startTestServer({
       faults: (req) => (req.route === 'submitResults' ? { delayMs: 20_000 } : undefined),
     });
     const { reporter, spoolDir } = createReporter(url, apiKey, { requestTimeout: 500, flushTimeout: 2000 });
@@ -192,7 +190,7 @@ describe('when the service misbehaves', () => {
   });
 
   it('spools each waiting batch exactly once at the deadline, from memory and from the overflow', async () => {
-    const { server, url, apiKey } = await start({
+    const { server, url, apiKey } = await startTestServer({
       faults: (req) => (req.route === 'submitResults' ? { delayMs: 20_000 } : undefined),
     });
     const { reporter, spoolDir } = createReporter(url, apiKey, {
@@ -233,7 +231,7 @@ describe('when the service misbehaves', () => {
       run: { project: 'core-tests', framework: 'vitest' },
     });
 
-    const { server, url, apiKey } = await start({ apiKeys: ['key-for-a-dead-server'] });
+    const { server, url, apiKey } = await startTestServer({ apiKeys: ['key-for-a-dead-server'] });
     // The service is back on another port: the spool names the dead one.
     const replay = () =>
       replaySpool({
@@ -254,7 +252,7 @@ describe('when the service misbehaves', () => {
   });
 
   it('replays a spooled batch that had in fact been stored without storing it twice', async () => {
-    const { server, url, apiKey } = await start({
+    const { server, url, apiKey } = await startTestServer({
       faults: (req) => (req.route === 'submitResults' ? { drop: 'after' } : undefined),
     });
     const { reporter, spoolDir } = createReporter(url, apiKey, { maxRetries: 0 });
@@ -279,7 +277,7 @@ describe('when the service misbehaves', () => {
   it.each([401, 403])(
     'stops after a %i, names TESTRUN_API_KEY once and spools the results',
     async (status) => {
-      const { server, url } = await start();
+      const { server, url } = await startTestServer();
       const { reporter, lines, spoolDir } = createReporter(url, 'wrong-key-123', { batchSize: 5 });
       server.setFaults(
         status === 403 ? () => ({ status: 403, body: { error: { code: 'forbidden' } } }) : undefined,
@@ -310,7 +308,7 @@ describe('when the service misbehaves', () => {
   ])(
     'explains a create-run answered 200 with %s and spools the results',
     async (_kind, headers, body, message) => {
-      const { url, apiKey } = await start({
+      const { url, apiKey } = await startTestServer({
         faults: (req) => (req.route === 'createRun' ? { status: 200, headers, body } : undefined),
       });
       const { reporter, lines, spoolDir } = createReporter(url, apiKey);
@@ -325,7 +323,7 @@ describe('when the service misbehaves', () => {
   );
 
   it('does not retry a 400 and quotes the server body', async () => {
-    const { server, url, apiKey } = await start({ statuses: ['passed'] });
+    const { server, url, apiKey } = await startTestServer({ statuses: ['passed'] });
     const { reporter, lines } = createReporter(url, apiKey);
     reporter.startRun();
     reporter.addResults([{ testSuite: 's', testCase: 'c', status: 'failed', duration: 1 }]);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestServer, type TestServer } from '@testrun/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -27,7 +27,6 @@ console.log(JSON.stringify({ delivered: summary.delivered, left }));
 `;
 
 let server: TestServer | undefined;
-afterEach(() => server?.close());
 
 describe('after endRun', () => {
   it.each([

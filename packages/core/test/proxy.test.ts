@@ -5,17 +5,11 @@ import {
   startForwardProxy,
   startTestServer,
 } from '@testrun/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
-
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((thing) => thing.close()));
-});
+import { describe, expect, it } from 'vitest';
 
 async function serverAndProxy() {
   const started = await startTestServer();
   const proxy: ForwardProxy = await startForwardProxy();
-  open.push(started, proxy);
   // The proxy must be used for 127.0.0.1 too, so the service is addressed by a name
   // that only the proxy resolves: localhost.
   const url = started.url.replace('127.0.0.1', 'localhost');

@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runNodeScript, useTestServers } from '@testrun/test-utils';
+import { runNodeScript, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-
-const start = useTestServers();
 
 // Node 20 can collect an AbortSignal.timeout() before it fires, so a hung attempt was
 // not abandoned at requestTimeout and its batch waited for the flush deadline. Frequent
@@ -33,7 +31,7 @@ console.log(JSON.stringify({ delivered: summary.delivered, spooled: summary.spoo
 describe('requestTimeout', () => {
   it('abandons and retries a hung request even while garbage is collected all the time', async () => {
     // The first submit never answers; the retry is answered at once.
-    const { server, url, apiKey } = await start({
+    const { server, url, apiKey } = await startTestServer({
       faults: (request) =>
         request.route === 'submitResults' && request.n === 0 ? { delayMs: 60_000 } : undefined,
     });

@@ -1,13 +1,12 @@
 import path from 'node:path';
 import type { FileReport, ProjectLabel, ResultInfo, TestrunOptions } from '@testrun/core';
 import { RunReporter } from '@testrun/core';
-import { identities, useTestServers } from '@testrun/test-utils';
+import { identities, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
 // RunReporter.addFile / addRunErrors against a real server: what a file and an error
 // outside any file become, whichever adapter hands them over.
 
-const start = useTestServers();
 const repo = path.resolve('/repo');
 const at = (...parts: string[]) => path.join(repo, ...parts);
 
@@ -15,7 +14,7 @@ async function report(
   reports: readonly FileReport[],
   init: { projectCount?: number; projectLabel?: ProjectLabel; runErrors?: string[] } = {},
 ) {
-  const { server, url, apiKey } = await start();
+  const { server, url, apiKey } = await startTestServer();
   const infos: ResultInfo[] = [];
   const options: TestrunOptions = {
     apiKey,
@@ -165,7 +164,7 @@ describe('errors outside any file', () => {
   });
 
   it('count across calls: an adapter may hand them over one at a time', async () => {
-    const { server, url, apiKey } = await start();
+    const { server, url, apiKey } = await startTestServer();
     const reporter = new RunReporter({
       options: { apiKey, baseUrl: url, project: 'core-tests', ciTags: false },
       framework: { name: 'playwright', version: '1.65.0' },

@@ -1,7 +1,5 @@
-import { createReporter, makeResults, useTestServers } from '@testrun/test-utils';
+import { createReporter, makeResults, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-
-const start = useTestServers();
 
 function stripDurations(results: readonly { testSuite: string; testCase: string; status: string }[]) {
   return results.map(({ testSuite, testCase, status }) => ({ testSuite, testCase, status }));
@@ -9,7 +7,7 @@ function stripDurations(results: readonly { testSuite: string; testCase: string;
 
 describe('RunSession against the local server', () => {
   it('creates a run and stores exactly the results that were sent', async () => {
-    const { server, url, apiKey } = await start();
+    const { server, url, apiKey } = await startTestServer();
     const { reporter } = createReporter(url, apiKey, { tags: ['nightly'] });
     reporter.startRun();
     reporter.addResults([
@@ -30,7 +28,7 @@ describe('RunSession against the local server', () => {
   });
 
   it('sends N results in ceil(N / batchSize) result requests and stores them all once', async () => {
-    const { server, url, apiKey } = await start();
+    const { server, url, apiKey } = await startTestServer();
     const { reporter } = createReporter(url, apiKey, { batchSize: 100 });
     reporter.startRun();
     const sent = makeResults(1234);
@@ -45,7 +43,7 @@ describe('RunSession against the local server', () => {
   });
 
   it('delivers results added before create-run has answered', async () => {
-    const { server, url, apiKey } = await start({
+    const { server, url, apiKey } = await startTestServer({
       faults: (req) => (req.route === 'createRun' ? { delayMs: 400 } : undefined),
     });
     const { reporter } = createReporter(url, apiKey, { flushInterval: 10, batchSize: 5 });
@@ -57,7 +55,7 @@ describe('RunSession against the local server', () => {
   });
 
   it('streams a batch after flushInterval without waiting for the end of the run', async () => {
-    const { server, url, apiKey } = await start();
+    const { server, url, apiKey } = await startTestServer();
     const { reporter } = createReporter(url, apiKey, { flushInterval: 20 });
     reporter.startRun();
     reporter.addResults(makeResults(3));
@@ -68,7 +66,7 @@ describe('RunSession against the local server', () => {
   });
 
   it('submits into an existing run given by runId and creates none', async () => {
-    const { server, url, apiKey } = await start();
+    const { server, url, apiKey } = await startTestServer();
     const first = createReporter(url, apiKey);
     first.reporter.startRun();
     const { runId } = (await first.reporter.endRun())!;
@@ -82,7 +80,7 @@ describe('RunSession against the local server', () => {
   });
 
   it('sends the spec headers, a User-Agent and an Idempotency-Key on every request', async () => {
-    const { server, url, apiKey } = await start();
+    const { server, url, apiKey } = await startTestServer();
     const { reporter } = createReporter(url, apiKey, { batchSize: 2 });
     reporter.startRun();
     reporter.addResults(makeResults(4));
@@ -98,7 +96,7 @@ describe('RunSession against the local server', () => {
   });
 
   it('maps, renames and drops results through mapResult', async () => {
-    const { server, url, apiKey } = await start();
+    const { server, url, apiKey } = await startTestServer();
     const { reporter } = createReporter(url, apiKey, {
       mapResult: (result) =>
         result.testCase === 'case 1' ? null : { ...result, testCase: `[web] ${result.testCase}` },
@@ -113,7 +111,7 @@ describe('RunSession against the local server', () => {
   });
 
   it('prints the summary line with the delivered count and the run id', async () => {
-    const { url, apiKey } = await start();
+    const { url, apiKey } = await startTestServer();
     const { reporter, lines } = createReporter(url, apiKey);
     reporter.startRun();
     reporter.addResults(makeResults(1500));
@@ -128,7 +126,7 @@ describe('RunSession against the local server', () => {
   });
 
   it('prints no page link when the service does not say it has one, even on this machine', async () => {
-    const { url, apiKey } = await start({
+    const { url, apiKey } = await startTestServer({
       faults: (request) =>
         request.route === 'createRun' ? { status: 201, body: { id: 'run-without-a-page' } } : undefined,
     });
@@ -143,7 +141,7 @@ describe('RunSession against the local server', () => {
   });
 
   it('stays off with one line and sends nothing when options are invalid', async () => {
-    const { server, url, apiKey } = await start();
+    const { server, url, apiKey } = await startTestServer();
     const { reporter, lines } = createReporter(url, apiKey, { batchSize: -3 } as never);
     reporter.startRun();
     reporter.addResults(makeResults(2));

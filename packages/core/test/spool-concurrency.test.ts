@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli, runNodeScript, startTestServer, type TestServer } from '@testrun/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 let server: TestServer | undefined;
-afterEach(() => server?.close());
 
 // A reporter that spools batch after batch while replays run in the same directory.
 const reporterScript = `

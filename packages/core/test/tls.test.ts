@@ -5,12 +5,10 @@ import {
   makeTestCertificates,
   readPem,
   startForwardProxy,
-  useTestServers,
+  startTestServer,
 } from '@testrun/test-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config.js';
-
-const start = useTestServers();
 
 describe.skipIf(!hasOpenssl())('a service behind a private CA', () => {
   let certs: ReturnType<typeof makeTestCertificates>;
@@ -19,7 +17,7 @@ describe.skipIf(!hasOpenssl())('a service behind a private CA', () => {
   });
 
   const serve = (server = certs.server, clientCa?: string) =>
-    start({ https: { cert: readPem(server.cert), key: readPem(server.key), clientCa } });
+    startTestServer({ https: { cert: readPem(server.cert), key: readPem(server.key), clientCa } });
 
   it('delivers everything when the ca option names the CA', async () => {
     const { server, url, apiKey } = await serve();

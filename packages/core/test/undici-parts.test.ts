@@ -1,13 +1,11 @@
-import { runNodeScript, useTestServers } from '@testrun/test-utils';
+import { runNodeScript, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-
-const start = useTestServers();
 
 // undici's whole package costs the framework's main process ~80 ms more CPU than the parts
 // the reporter uses; a release that moved those parts would fall back to it unnoticed.
 describe('the HTTP client', () => {
   it("loads undici's dispatcher and request on their own, not the whole package", async () => {
-    const { url, apiKey, server } = await start();
+    const { url, apiKey, server } = await startTestServer();
     const { result, resolved } = await runNodeScript<{ delivered: number }>(
       `
 import { RunReporter } from '@testrun/core';

@@ -1,15 +1,14 @@
-import { createServer, type ServerOptions, type TestrunServer } from '@testrun/server';
-import { onTestFinished } from 'vitest';
+import type { ServerOptions, TestrunServer } from '@testrun/server';
+import { startTestServer } from '@testrun/test-utils';
 
 // Real HTTP against a real server on loopback: the helpers only save typing.
 
 export const KEY = 'server-test-key';
 
-/** Starts a server with KEY accepted, closed when the current test finishes. */
+/** A test server (test-utils' startTestServer) that accepts KEY, closed when the current test finishes. */
 export async function startServer(options: ServerOptions = {}): Promise<TestrunServer> {
-  const server = await createServer({ apiKeys: [KEY], ...options });
-  onTestFinished(() => server.close());
-  return server;
+  // Keys given replace KEY, as createServer's apiKeys do.
+  return (await startTestServer(options.apiKeys ? options : { apiKey: KEY, ...options })).server;
 }
 
 export interface Answer {

@@ -1,6 +1,8 @@
+import { fixtures } from './fixtures.js';
 import { type ExpectedResult, PARITY_RESULTS, PLAYWRIGHT_PARITY_RESULTS } from './parity-expected.js';
 import { playwrightFixtures, runPlaywright } from './playwright.js';
-import { fixtures, type RunOptions, type RunOutcome, runJest, runVitest } from './spawn.js';
+import type { RunOutcome } from './process.js';
+import { type RunOptions, runJest, runVitest } from './run-framework.js';
 
 /** The fixtures every framework has, each holding the same tests in that framework's own form. */
 export interface FrameworkFixtures {

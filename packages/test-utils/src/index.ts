@@ -2,6 +2,8 @@
 // core directly, and to spawn a real Vitest, Jest or Playwright run on a fixture project.
 export * from './certificates.js';
 export * from './cli.js';
+export * from './environment.js';
+export * from './fixtures.js';
 export * from './framework-report.js';
 export {
   FRAMEWORKS,
@@ -27,7 +29,9 @@ export {
   resultsIn,
 } from './parity-expected.js';
 export * from './playwright.js';
+export * from './process.js';
 export * from './proxy.js';
 export * from './reporter.js';
+export * from './run-framework.js';
 export * from './server.js';
-export * from './spawn.js';
+export * from './watch.js';

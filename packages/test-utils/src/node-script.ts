@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runProcess } from './spawn.js';
+import { runProcess } from './process.js';
 
 /**
  * Runs `source` as an ES module in a fresh Node process (from the repo root, so

@@ -3,14 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WebSocket } from 'undici';
-import {
-  cleanEnv,
-  FIXTURES_DIR,
-  frameworkBin,
-  type RunOptions,
-  type RunOutcome,
-  runProcess,
-} from './spawn.js';
+import { cleanEnv } from './environment.js';
+import { FIXTURES_DIR } from './fixtures.js';
+import { frameworkBin, type RunOutcome, runProcess } from './process.js';
+import type { RunOptions } from './run-framework.js';
 
 const PLAYWRIGHT_FIXTURES_DIR = path.join(FIXTURES_DIR, 'playwright');
 

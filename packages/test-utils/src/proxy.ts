@@ -1,6 +1,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { onTestFinished } from 'vitest';
 
 export interface ForwardProxy {
   url: string;
@@ -44,15 +45,19 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    forwarded,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+    return closed;
   };
+  // As test servers are (server.ts): started in a test, closed when it finishes.
+  try {
+    onTestFinished(close);
+  } catch {}
+  return { url: `http://127.0.0.1:${port}`, forwarded, close };
 }
 
 function splitHostPort(authority: string): [string, number] {

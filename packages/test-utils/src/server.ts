@@ -7,7 +7,7 @@ import {
   type ServerOptions,
   type TestrunServer,
 } from '@testrun/server';
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 
 /** A URL on which nothing listens, for a server that is down: a port that was free a moment ago. */
 export async function closedPortUrl(): Promise<string> {
@@ -30,22 +30,10 @@ export interface TestServer {
 }
 
 /**
- * For a test file: returns `startTestServer`, and closes every server it started after
- * each test.
+ * Starts a @testrun/server on 127.0.0.1 and an ephemeral port: the one way tests start
+ * one. Started in a test or a `beforeEach`, it is closed when that test finishes; started
+ * in a `beforeAll`, the suite closes it (`afterAll(() => server.close())`).
  */
-export function useTestServers(): (options?: Parameters<typeof startTestServer>[0]) => Promise<TestServer> {
-  const started: TestServer[] = [];
-  afterEach(async () => {
-    await Promise.all(started.splice(0).map((server) => server.close()));
-  });
-  return async (options) => {
-    const server = await startTestServer(options);
-    started.push(server);
-    return server;
-  };
-}
-
-/** Starts a @testrun/server, by default on 127.0.0.1 and an ephemeral port. */
 export async function startTestServer(
   options: ServerOptions & { apiKey?: string } = {},
 ): Promise<TestServer> {
@@ -53,7 +41,17 @@ export async function startTestServer(
   const apiKey = requestedKey ?? serverOptions.apiKeys?.[0] ?? TEST_API_KEY;
   const apiKeys = [...new Set([apiKey, ...(serverOptions.apiKeys ?? [])])];
   const server = await createServer({ host: '127.0.0.1', port: 0, ...serverOptions, apiKeys });
-  return { server, url: server.url, apiKey, close: () => server.close() };
+  const started = { server, url: server.url, apiKey, close: () => server.close() };
+  closeWhenTheTestEnds(started);
+  return started;
+}
+
+function closeWhenTheTestEnds(server: TestServer): void {
+  try {
+    onTestFinished(() => server.close());
+  } catch {
+    // Not in a test: a beforeAll, whose suite closes it.
+  }
 }
 
 export interface SeededFaultsOptions {

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const requireFromHere = createRequire(import.meta.url);
+
+/** Fixture projects shared by the adapters' tests; each runs under Vitest and under Jest. */
+export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/', import.meta.url));
+export const fixtures = {
+  /** Every mapping case, with failures: both frameworks exit 1. */
+  parity: path.join(FIXTURES_DIR, 'parity'),
+  /** Two files, all passing apart from one skipped and one todo test. */
+  passing: path.join(FIXTURES_DIR, 'passing'),
+  /** Empty, 10 KB, multi-line, NUL and emoji names; NaN, negative, missing and infinite durations; a retried test. */
+  oddNames: path.join(FIXTURES_DIR, 'odd-names'),
+  /** Fast files and one last file that waits until their results are on the server. */
+  streaming: path.join(FIXTURES_DIR, 'streaming'),
+  /** A fast file, and a slow one still running when a test cancels the job. */
+  cancelled: path.join(FIXTURES_DIR, 'cancelled'),
+  /** Jest only: a passing file, then one whose test calls process.exit(). */
+  exits: path.join(FIXTURES_DIR, 'exits'),
+  /** Hand-written JUnit XML reports for `testrun upload`: pytest.xml, surefire-reports/TEST-*.xml. */
+  junit: path.join(FIXTURES_DIR, 'junit'),
+  /** Two packages with a src/index.test.js each, and a config for each layout: at the root, in scripts/, per package. */
+  monorepo: path.join(FIXTURES_DIR, 'monorepo'),
+  /** Vitest only: a file run as usual and type-checked, and a type-only file. */
+  typecheck: path.join(FIXTURES_DIR, 'typecheck'),
+  /** A passing file and one failure outside any test, picked with FIXTURE_CASE (see its cases.cjs). */
+  outsideTests: path.join(FIXTURES_DIR, 'outside-tests'),
+} as const;
+
+/**
+ * A fresh copy of `fixture` in a temp dir, for a test that edits its files. Its node_modules
+ * links this repo's frameworks and reporters, so they resolve as they do from the original.
+ */
+export function copyFixture(fixture: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `testrun-${path.basename(fixture)}-`));
+  fs.cpSync(fixture, dir, { recursive: true, filter: (source) => path.basename(source) !== 'node_modules' });
+  for (const name of [
+    'vitest',
+    'jest',
+    '@playwright/test',
+    '@testrun/vitest',
+    '@testrun/jest',
+    '@testrun/playwright',
+  ]) {
+    const link = path.join(dir, 'node_modules', name);
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    fs.symlinkSync(path.dirname(requireFromHere.resolve(`${name}/package.json`)), link, 'dir');
+  }
+  return dir;
+}
+
+/** Fixture configs read reporter options from this variable, so a test can set them per run. */
+export const REPORTER_OPTIONS_VAR = 'FIXTURE_REPORTER_OPTIONS';

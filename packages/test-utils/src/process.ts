@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const requireFromHere = createRequire(import.meta.url);
+
+export interface RunOutcome {
+  code: number | null;
+  /** The signal that ended the process, if one did. */
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+}
+
+/** A run still going after this long is killed, and its promise rejects with its output. */
+export const RUN_TIMEOUT_MS = 90_000;
+/** For a hook that awaits runs: long enough for a stuck run to time out with its output first. */
+export const AWAIT_RUNS_TIMEOUT_MS = RUN_TIMEOUT_MS + 15_000;
+
+/**
+ * The file a package's `bin` of the same name (or `binName`) points to, as installed for `fromDir`
+ * (this repo's install by default); the frameworks are run with Node directly from it:
+ * no shell, no .bin shims. For the `node` package, that file is Node itself.
+ */
+export function frameworkBin(packageName: string, fromDir?: string, binName = packageName): string {
+  const require = fromDir ? createRequire(path.join(fromDir, 'package.json')) : requireFromHere;
+  const manifestPath = require.resolve(`${packageName}/package.json`);
+  const { bin } = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as {
+    bin: string | Record<string, string>;
+  };
+  const relative = typeof bin === 'string' ? bin : bin[binName];
+  if (!relative) throw new Error(`${packageName} has no bin named ${binName}`);
+  return path.join(path.dirname(manifestPath), relative);
+}
+
+/**
+ * Runs a program (no shell) to completion and collects its output; it is killed, and the
+ * promise rejects with what it printed, when it is still running after `timeoutMs`.
+ */
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  {
+    cwd,
+    env = process.env,
+    timeoutMs = RUN_TIMEOUT_MS,
+    onSpawn,
+  }: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+    onSpawn?: (child: ChildProcess) => void;
+  } = {},
+): Promise<RunOutcome> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    onSpawn?.(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      const what = `${path.basename(command)} ${args.join(' ')}`;
+      reject(
+        new Error(`${what} timed out after ${timeoutMs} ms in ${cwd ?? process.cwd()}\n${stdout}\n${stderr}`),
+      );
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, durationMs: Math.round(performance.now() - started) });
+    });
+  });
+}

@@ -8,6 +8,7 @@ import {
   type RunOutcome,
   reporterEnv,
   resultsIn,
+  resultsOfFramework,
   runJest,
   runVitest,
   startTestServer,
@@ -39,11 +40,7 @@ describe('the parity fixture, run under Vitest and under Jest', () => {
 
   afterAll(() => server?.close());
 
-  const storedBy = (framework: string) => {
-    const runs = server.server.store.runs().filter((run) => run.framework === framework);
-    expect(runs).toHaveLength(1);
-    return server.server.store.results(runs[0]!.id);
-  };
+  const storedBy = (framework: string) => resultsOfFramework(server, framework);
 
   it('creates one run per framework', () => {
     expect(

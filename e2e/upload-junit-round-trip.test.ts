@@ -9,6 +9,7 @@ import {
   fixtures,
   identities,
   PARITY_RESULTS,
+  resultsOfFramework,
   runJest,
   runProcess,
   runVitest,
@@ -104,11 +105,7 @@ describe('JUnit XML of the parity fixture, uploaded', () => {
     fs.rmSync(reports, { recursive: true, force: true });
   });
 
-  const storedFor = (framework: string) => {
-    const runs = server.server.store.runs().filter((run) => run.framework === framework);
-    expect(runs).toHaveLength(1);
-    return server.server.store.results(runs[0]!.id);
-  };
+  const storedFor = (framework: string) => resultsOfFramework(server, framework);
 
   it('creates one run per report, named after the framework the report says wrote it', () => {
     expect(

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
+import { collectOutput } from './process.js';
 
 /** The built `testrun` command, for a hook that runs it with runProcess (runCli works inside a test only). */
 export const CLI_BIN = fileURLToPath(new URL('../../cli/bin/testrun.js', import.meta.url));
@@ -26,14 +27,7 @@ export function startCli(
     env: options.env ?? process.env,
     cwd: options.cwd,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
+  const output = collectOutput(child);
   const exit = once(child, 'exit').then(([code]) => code as number | null);
   onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -41,20 +35,20 @@ export function startCli(
 
   return {
     child,
-    stdout: () => stdout,
-    stderr: () => stderr,
+    stdout: output.stdout,
+    stderr: output.stderr,
     exited: () => exit,
     waitForStdout: (pattern) =>
       new Promise((resolve, reject) => {
         const check = () => {
-          const match = stdout.match(pattern);
+          const match = output.stdout().match(pattern);
           if (!match) return;
           child.stdout.off('data', check);
           resolve(match);
         };
         child.stdout.on('data', check);
         exit.then((code) =>
-          reject(new Error(`testrun exited (${code}) before printing ${pattern}:\n${stderr}`)),
+          reject(new Error(`testrun exited (${code}) before printing ${pattern}:\n${output.stderr()}`)),
         );
         check();
       }),

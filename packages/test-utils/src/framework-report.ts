@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { StoredRun } from '@testrun/server';
 import { expect } from 'vitest';
 import type { TestServer } from './server.js';
 
@@ -84,8 +85,17 @@ export function onlyProject(framework: 'vitest' | 'jest', project: string): stri
 
 /** The results of the one run of `server` tagged `tag` (TESTRUN_TAGS), so a block can tell its runs apart. */
 export function resultsTagged(server: TestServer, tag: string) {
-  const runs = server.server.store.runs().filter((run) => run.tags.includes(tag));
-  expect(runs, `runs tagged ${tag}`).toHaveLength(1);
+  return resultsOfTheRun(server, (run) => run.tags.includes(tag), `runs tagged ${tag}`);
+}
+
+/** The results of the one run `framework` made on `server` (failing the test unless there is exactly one). */
+export function resultsOfFramework(server: TestServer, framework: string) {
+  return resultsOfTheRun(server, (run) => run.framework === framework, `runs of ${framework}`);
+}
+
+function resultsOfTheRun(server: TestServer, which: (run: StoredRun) => boolean, what: string) {
+  const runs = server.server.store.runs().filter(which);
+  expect(runs, what).toHaveLength(1);
   return server.server.store.results(runs[0]!.id);
 }
 

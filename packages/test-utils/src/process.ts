@@ -58,19 +58,14 @@ export function runProcess(
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     onSpawn?.(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
+    const output = collectOutput(child);
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       const what = `${path.basename(command)} ${args.join(' ')}`;
       reject(
-        new Error(`${what} timed out after ${timeoutMs} ms in ${cwd ?? process.cwd()}\n${stdout}\n${stderr}`),
+        new Error(
+          `${what} timed out after ${timeoutMs} ms in ${cwd ?? process.cwd()}\n${output.stdout()}\n${output.stderr()}`,
+        ),
       );
     }, timeoutMs);
     child.on('error', (error) => {
@@ -79,7 +74,21 @@ export function runProcess(
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, durationMs: Math.round(performance.now() - started) });
+      const durationMs = Math.round(performance.now() - started);
+      resolve({ code, signal, stdout: output.stdout(), stderr: output.stderr(), durationMs });
     });
   });
+}
+
+/** What a child process printed so far, on stdout and on stderr. */
+export function collectOutput(child: ChildProcess): { stdout(): string; stderr(): string } {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return { stdout: () => stdout, stderr: () => stderr };
 }

@@ -1,18 +1,20 @@
+import { type CiInfo, knownProvider } from './ci-providers.js';
+
 export interface Shard {
   index: number;
   count: number;
 }
 
 /**
- * Tags that say where a run came from. Provider detection is env-ci's (semantic-release's
- * library, 30+ providers, kept current by its users) rather than a table of our own.
- * Outside a known provider only the shard tag is added: a developer's machine is no CI.
- * env-ci costs ~80 ms of CPU to import and can spawn `git`, so it is loaded only when a
- * CI variable is set; on a developer's machine nothing of it runs.
+ * Tags that say where a run came from. The common providers are read from their own
+ * variables (ci-providers.ts); any other is env-ci's (semantic-release's library, 30+
+ * providers, kept current by its users). env-ci costs ~80 ms of CPU to import and can spawn
+ * `git`, so it is loaded only in a CI that is none of those; on a developer's machine
+ * nothing of it runs. Outside CI only the shard tag is added: a developer's machine is no CI.
  */
 export async function ciTags(env: NodeJS.ProcessEnv, cwd: string, shard?: Shard): Promise<string[]> {
   const tags: string[] = [];
-  const ci = inCi(env) ? await detect(env, cwd) : undefined;
+  const ci = knownProvider(env) ?? (inCi(env) ? await detect(env, cwd) : undefined);
   if (ci) {
     tags.push(`ci:${ci.service}`);
     if (ci.branch) tags.push(`branch:${ci.branch}`);
@@ -64,13 +66,6 @@ const CI_VARIABLES = [
 
 export function inCi(env: NodeJS.ProcessEnv): boolean {
   return CI_VARIABLES.some((name) => env[name]);
-}
-
-interface CiInfo {
-  service: string;
-  branch?: string;
-  commit?: string;
-  build?: string;
 }
 
 async function detect(env: NodeJS.ProcessEnv, cwd: string): Promise<CiInfo | undefined> {

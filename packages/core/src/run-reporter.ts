@@ -16,7 +16,7 @@ import {
   withVariant,
 } from './result-name.js';
 import { RunSession } from './run-session.js';
-import { formatSummary, replayCommand } from './summary.js';
+import { formatCount, formatSummary, replayCommand } from './summary.js';
 import type { DeliverySummary, FileReport, RawResult, ResultInfo, TestResult } from './types.js';
 import { userAgent } from './version.js';
 
@@ -234,7 +234,7 @@ export class RunReporter {
       const file = session.spoolFile;
       if (spooled === 0 || !file) return;
       this.logger.line(
-        `${why} before the run's results were delivered: ${spooled.toLocaleString('en-US')} results spooled to ${file}: send them with \`${replayCommand(file)}\``,
+        `${why} before the run's results were delivered: ${formatCount(spooled)} results spooled to ${file}: send them with \`${replayCommand(file)}\``,
       );
     });
   }

@@ -5,15 +5,15 @@ import type { DeliverySummary } from './types.js';
 /** The one line a user sees at the end of a run. */
 export function formatSummary(summary: DeliverySummary, notes: readonly string[] = []): string {
   const parts = [
-    `${count(summary.delivered)} ${summary.delivered === 1 ? 'result' : 'results'} → run ${summary.runId ?? '(not created)'}`,
-    `(${count(summary.requests)} ${summary.requests === 1 ? 'request' : 'requests'}, ${(summary.durationMs / 1000).toFixed(2)} s)`,
+    `${formatCount(summary.delivered)} ${summary.delivered === 1 ? 'result' : 'results'} → run ${summary.runId ?? '(not created)'}`,
+    `(${formatCount(summary.requests)} ${summary.requests === 1 ? 'request' : 'requests'}, ${(summary.durationMs / 1000).toFixed(2)} s)`,
   ];
   if (summary.pageUrl && summary.runId) parts.push(summary.pageUrl);
   let line = parts.join(' ');
   if (summary.spooled > 0 && summary.spoolFile) {
-    line += `; ${count(summary.spooled)} spooled to ${summary.spoolFile}: send them with \`${replayCommand(summary.spoolFile)}\``;
+    line += `; ${formatCount(summary.spooled)} spooled to ${summary.spoolFile}: send them with \`${replayCommand(summary.spoolFile)}\``;
   }
-  if (summary.failed > 0) line += `; ${count(summary.failed)} lost (the spool could not be written)`;
+  if (summary.failed > 0) line += `; ${formatCount(summary.failed)} lost (the spool could not be written)`;
   for (const note of notes) line += `; ${note}`;
   return line;
 }
@@ -26,6 +26,10 @@ export function replayCommand(spoolFile: string): string {
   return `npx testrun replay --dir ${relative.startsWith('..') || relative === '' ? dir : relative}`;
 }
 
-function count(value: number): string {
-  return value.toLocaleString('en-US');
+/**
+ * `1,234`: thousands separated as `toLocaleString('en-US')` does, without it: its first call
+ * loads ICU's locale data, ~20 ms of CPU at the end of every run.
+ */
+export function formatCount(value: number): string {
+  return String(Math.trunc(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

@@ -55,6 +55,44 @@ describe('ciTags', () => {
     expect(await ciTags(env, cwd)).toEqual(expected);
   });
 
+  it.each([
+    [
+      'a GitHub pull request',
+      {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_REF: 'refs/pull/7/merge',
+        GITHUB_HEAD_REF: 'fix/x',
+        GITHUB_SHA: 'p1',
+        GITHUB_RUN_ID: '8',
+      },
+      ['ci:github', 'branch:fix/x', 'commit:p1', 'build:8'],
+    ],
+    [
+      'a GitLab merge request',
+      {
+        GITLAB_CI: 'true',
+        CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature',
+        CI_COMMIT_REF_NAME: 'main',
+        CI_COMMIT_SHA: 'g1',
+        CI_PIPELINE_ID: '9',
+      },
+      ['ci:gitlab', 'branch:feature', 'commit:g1', 'build:9'],
+    ],
+    [
+      'an Azure pull request',
+      {
+        BUILD_BUILDURI: 'vstfs:///x',
+        SYSTEM_PULLREQUEST_SOURCEBRANCH: 'refs/heads/topic',
+        BUILD_SOURCEBRANCH: 'refs/pull/3/merge',
+        BUILD_SOURCEVERSION: 'a2',
+        BUILD_BUILDNUMBER: '5',
+      },
+      ['ci:azure-pipelines', 'branch:topic', 'commit:a2', 'build:5'],
+    ],
+  ])('tags %s with the branch of the change, from the provider variables', async (_name, env, expected) => {
+    expect(await ciTags(env, cwd)).toEqual(expected);
+  });
+
   it('adds the shard when the run is one of several shards', async () => {
     expect(await ciTags({}, cwd, { index: 2, count: 3 })).toEqual(['shard:2/3']);
     expect(await ciTags({}, cwd, { index: 1, count: 1 })).toEqual([]);
@@ -75,7 +113,7 @@ describe('CI detection outside CI', () => {
     expect(inCi({ JENKINS_URL: 'http://jenkins' })).toBe(true);
   });
 
-  it('never loads env-ci, the one thing that spawns git, on a machine that is no CI', async () => {
+  it('never loads env-ci, the one thing that spawns git, outside CI nor on a provider it reads itself', async () => {
     const script = (env: object) => `
 import { ciTags } from '@testrun/core';
 console.log(JSON.stringify(await ciTags(${JSON.stringify(env)}, process.cwd())));`;
@@ -84,8 +122,15 @@ console.log(JSON.stringify(await ciTags(${JSON.stringify(env)}, process.cwd())))
     expect(outside.resolved).toContain('@testrun/core');
     expect(outside.resolved).not.toContain('env-ci');
 
-    const inside = await runNodeScript<string[]>(script({ GITHUB_ACTIONS: 'true', GITHUB_SHA: 'abc' }));
-    expect(inside.result).toEqual(['ci:github', 'commit:abc']);
-    expect(inside.resolved).toContain('env-ci');
+    const github = await runNodeScript<string[]>(script({ GITHUB_ACTIONS: 'true', GITHUB_SHA: 'abc' }));
+    expect(github.result).toEqual(['ci:github', 'commit:abc']);
+    expect(github.resolved).not.toContain('env-ci');
+
+    // Drone is env-ci's.
+    const drone = await runNodeScript<string[]>(
+      script({ DRONE: 'true', DRONE_BRANCH: 'main', DRONE_COMMIT_SHA: 'd1', DRONE_BUILD_NUMBER: '3' }),
+    );
+    expect(drone.result).toEqual(['ci:drone', 'branch:main', 'commit:d1', 'build:3']);
+    expect(drone.resolved).toContain('env-ci');
   });
 });

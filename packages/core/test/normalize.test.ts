@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toDuration, toResult } from '../src/normalize.js';
 import { DEFAULT_STATUS_MAP } from '../src/option-specs.js';
+import { formatCount } from '../src/summary.js';
 
 describe('toDuration', () => {
   it.each([Number.NaN, -5, Number.POSITIVE_INFINITY, undefined, '12', null])('turns %s into 0', (value) => {
@@ -29,5 +30,13 @@ describe('toResult', () => {
     const options = { statusMap, durationUnit: 'ms' as const };
     expect(toResult({ testSuite: 's', testCase: 'c', status: 'todo' }, options).status).toBe('pending');
     expect(toResult({ testSuite: 's', testCase: 'c', status: 'failed' }, options).status).toBe('broken');
+  });
+});
+
+describe('formatCount', () => {
+  it('separates thousands as en-US does', () => {
+    for (const value of [0, 7, 999, 1000, 12_345, 1_234_567, 100_000_000]) {
+      expect(formatCount(value)).toBe(value.toLocaleString('en-US'));
+    }
   });
 });

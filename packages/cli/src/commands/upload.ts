@@ -1,4 +1,4 @@
-import { type DeliverySummary, RunReporter, type TestrunOptions } from '@testrun/core';
+import { type DeliverySummary, formatCount, RunReporter, type TestrunOptions } from '@testrun/core';
 import { resolveCliConfig, TLS_FLAGS, tlsOptions, tlsUsage } from '../cli-config.js';
 import { defineCommand, type Output, UsageError } from '../command.js';
 import { chooseFramework } from '../junit/detect-framework.js';
@@ -184,5 +184,5 @@ function describeFailure(error: unknown): string {
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }

@@ -1,0 +1,45 @@
+// Part of `pnpm build`, after `tsc -b`: @testrun/core's dist/index.js becomes one file.
+// tsc's one module per source file costs the test framework's main process ~80 ms of CPU to
+// load; one bundled file ~25 ms (bench/README.md, "Fixed cost"). p-queue (with
+// eventemitter3) is bundled in for the same reason, its licence kept; undici and env-ci stay
+// dependencies, loaded only when a run needs them. The declarations stay tsc's.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+// The licences of what is bundled in, as their MIT licences ask, at the end of the file.
+const requireFromCore = createRequire(new URL('../packages/core/package.json', import.meta.url));
+const requireFromPQueue = createRequire(requireFromCore.resolve('p-queue'));
+const bundled = [
+  ['p-queue', requireFromCore],
+  ['eventemitter3', requireFromPQueue],
+  ['p-timeout', requireFromPQueue],
+];
+const licences = bundled.map(([name, require]) => {
+  const dir = packageDir(require.resolve(name));
+  const file = fs.readdirSync(dir).find((entry) => /^licen[cs]e/i.test(entry));
+  return `${name}:\n${fs.readFileSync(path.join(dir, file), 'utf8').trim()}`;
+});
+
+/** The folder of the package a resolved file belongs to (their exports maps hide package.json). */
+function packageDir(file) {
+  let dir = path.dirname(file);
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+}
+
+await build({
+  entryPoints: ['packages/core/src/index.ts'],
+  outfile: 'packages/core/dist/index.js',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  external: ['undici', 'undici/*', 'env-ci'],
+  legalComments: 'inline',
+  footer: {
+    js: `/*!\n * Bundled in: ${bundled.map(([name]) => name).join(', ')}.\n\n${licences.join('\n\n')}\n */`,
+  },
+  logLevel: 'warning',
+});

@@ -185,8 +185,15 @@ export async function run({ rounds = 5, log = console.log, frameworks = ['vitest
 
       const baseWall = median(runs.base.filter((r) => r.ok).map((r) => r.wallMs));
       // Within one round the runs are seconds apart: their ratio cancels most of the machine's drift.
-      const pairedRatios = (mode) =>
-        runs[mode].flatMap((r, i) => (r.ok && runs.base[i]?.ok ? [r.wallMs / runs.base[i].wallMs] : []));
+      const pairedRatios = (mode, key = 'wallMs') =>
+        runs[mode].flatMap((r, i) =>
+          r.ok && runs.base[i]?.ok && r[key] && runs.base[i][key] ? [r[key] / runs.base[i][key]] : [],
+        );
+      // The spread of a round's ratio around their median: an overhead well inside it is noise.
+      const spread = (ratios) => {
+        const m = median(ratios);
+        return median(ratios.map((r) => Math.abs(r - m)));
+      };
       const baseCpu = median(runs.base.filter((r) => r.ok && r.cpuMs).map((r) => r.cpuMs));
       for (const mode of CONFIGS) {
         const good = runs[mode].filter((r) => r.ok);
@@ -205,6 +212,9 @@ export async function run({ rounds = 5, log = console.log, frameworks = ['vitest
         };
         row.ratio = row.medianMs / baseWall;
         row.pairedRatio = mode === 'base' ? 1 : median(pairedRatios(mode));
+        row.pairedNoise = mode === 'base' ? 0 : spread(pairedRatios(mode));
+        row.pairedCpuRatio = mode === 'base' ? 1 : median(pairedRatios(mode, 'cpuMs'));
+        row.pairedCpuNoise = mode === 'base' ? 0 : spread(pairedRatios(mode, 'cpuMs'));
         row.noise = relativeMad(walls);
         row.cpuRatio = row.medianCpuMs / baseCpu;
         if (mode === 'testrun') {

@@ -2,7 +2,7 @@
 // into a local @testrun/server running in a child process (its CPU is measured apart).
 // Prints one JSON line. `node bench/throughput-child.mjs`, or under `node --cpu-prof`
 // (bench/profile.mjs) to profile core; BENCH_FLOOR=0 leaves out the JSON.stringify floor.
-import { chunksOf, createReporter, nextTick } from './lib/results.mjs';
+import { chunksOf, createReporter, fileReport, nextTick } from './lib/results.mjs';
 import { startServer } from './lib/server.mjs';
 import { median } from './lib/stats.mjs';
 
@@ -14,6 +14,9 @@ const CONCURRENCY = 4;
 // 'tight': all results in one synchronous loop.
 const MODE = process.env.BENCH_MODE ?? 'file';
 const FLOOR = process.env.BENCH_FLOOR !== '0';
+// 'raw': finished results (`addResults`); 'report': per-file reports as the adapters hand
+// them (`addFile`), so core also names every result: the whole per-result path.
+const INPUT = process.env.BENCH_INPUT ?? 'raw';
 
 // BENCH_SERVER_PROF=<dir>: the server process writes its own CPU profile there.
 const serverProf = process.env.BENCH_SERVER_PROF;
@@ -23,6 +26,7 @@ const server = await startServer({
     : [],
 });
 const chunks = chunksOf(TOTAL);
+const reports = INPUT === 'report' ? chunks.map((chunk, file) => fileReport(file, chunk.length)) : [];
 
 /** The floor: JSON.stringify of the same request bodies (batches of 500), nothing else. */
 function stringifyFloor() {
@@ -53,9 +57,10 @@ async function once(total) {
   const started = performance.now();
   reporter.startRun();
   let added = 0;
-  for (const chunk of chunks) {
+  for (const [file, chunk] of chunks.entries()) {
     if (added >= total) break;
-    reporter.addResults(chunk);
+    if (INPUT === 'report') reporter.addFile(reports[file]);
+    else reporter.addResults(chunk);
     added += chunk.length;
     if (MODE === 'file') await nextTick();
   }
@@ -94,6 +99,7 @@ await server.close();
 const out = {
   total: TOTAL,
   mode: MODE,
+  input: INPUT,
   floorMs: floor.ms,
   bytes: floor.bytes,
   ms: mid.ms,

@@ -3,7 +3,27 @@
 import { createServer } from '@testrun/server';
 
 const apiKey = process.env.BENCH_API_KEY;
-const server = await createServer({ apiKeys: [apiKey], port: 0 });
+// Which test files each results request carried, by Idempotency-Key (retries share one), so
+// `acks` can say when each file's results were acknowledged.
+const suitesByKey = new Map();
+const recordSuites = ({ route, headers, body }) => {
+  if (route !== 'submitResults' || !Array.isArray(body?.results)) return;
+  suitesByKey.set(headers['idempotency-key'], new Set(body.results.map((r) => r.testSuite)));
+};
+const server = await createServer({ apiKeys: [apiKey], port: 0, faults: recordSuites });
+
+/** Per test file (testSuite) of run `runId`: when the last 2xx answer that carried its results was sent. */
+function acks(runId) {
+  const ackedAt = {};
+  for (const record of server.requests) {
+    if (record.path !== `/api/v1/runs/${runId}/results`) continue;
+    if (typeof record.status !== 'number' || record.status >= 300) continue;
+    for (const suite of suitesByKey.get(record.idempotencyKey) ?? []) {
+      ackedAt[suite] = Math.max(ackedAt[suite] ?? 0, record.answeredAt);
+    }
+  }
+  return ackedAt;
+}
 
 /** Counts of what the server answered and stored; distinct result names only for `runIds`. */
 function stats(runIds = []) {
@@ -42,6 +62,7 @@ function stats(runIds = []) {
 
 process.on('message', async (message) => {
   if (message.type === 'stats') process.send({ type: 'stats', id: message.id, stats: stats(message.runIds) });
+  if (message.type === 'acks') process.send({ type: 'acks', id: message.id, acks: acks(message.runId) });
   if (message.type === 'close') {
     await server.close();
     process.send({ type: 'closed', id: message.id }, () => process.exit(0));

@@ -43,6 +43,8 @@ export async function startServer({ execArgv = [] } = {}) {
     pid: child.pid,
     /** Counts of requests, statuses and stored results; `runIds`: runs to also count distinct results of. */
     stats: async (runIds = []) => (await ask('stats', { runIds })).stats,
+    /** Per testSuite of run `runId`: ms since the epoch when its results were last acknowledged (2xx). */
+    acks: async (runId) => (await ask('acks', { runId })).acks,
     close: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -10,6 +10,8 @@ export interface RequestRecord {
   status: number | 'dropped' | 'pending';
   /** When the request arrived, ms since the epoch. */
   at: number;
+  /** When the answer was sent (or the socket dropped), ms since the epoch. */
+  answeredAt?: number;
   /** Whether the request carried a valid bearer key. */
   authorized: boolean;
   idempotencyKey?: string;

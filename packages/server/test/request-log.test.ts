@@ -24,6 +24,7 @@ describe('requests log', () => {
         route: 'submitResults',
         status: 201,
         at: expect.any(Number),
+        answeredAt: expect.any(Number),
         authorized: true,
         idempotencyKey: 'batch-1',
         userAgent: 'testrun/0.1.0 (vitest/4.1.0; node/20.20.0)',
@@ -38,6 +39,7 @@ describe('requests log', () => {
       }),
     ]);
     expect(server.requests[0]?.at).toBeGreaterThanOrEqual(before);
+    expect(server.requests[0]?.answeredAt).toBeGreaterThanOrEqual(server.requests[0]?.at ?? Infinity);
   });
 
   it('never records the API key', async () => {

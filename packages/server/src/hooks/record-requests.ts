@@ -35,6 +35,7 @@ export function registerRequestRecording(
 
   app.addHook('onSend', async (request, reply, payload) => {
     const context = requestContext(request);
+    context.record.answeredAt = Date.now();
     if (context.dropResponse) {
       // A `drop: 'after'` fault: everything is handled and stored; the client loses the answer.
       context.record.status = 'dropped';

@@ -68,13 +68,24 @@ function generateProjects() {
       `${JSON.stringify({ name: `testrun-bench-fixed-${framework}`, private: true, ...(esm ? { type: 'module' } : {}) }, null, 2)}\n`,
     );
     if (esm) {
+      // Named directly, '@testrun/vitest' resolved to the workspace link in the monorepo's root
+      // node_modules (a CPU profile showed packages/vitest/dist, transformed by Vite), not to
+      // the copy. A one-line package found only here, whose import Node resolves natively
+      // from where it lies, reaches the copy.
+      const shim = path.join(dir, 'node_modules', 'testrun-bench-reporter');
+      fs.mkdirSync(shim);
+      fs.writeFileSync(
+        path.join(shim, 'package.json'),
+        '{ "name": "testrun-bench-reporter", "private": true, "type": "module", "main": "index.js" }\n',
+      );
+      fs.writeFileSync(path.join(shim, 'index.js'), "export { default } from '@testrun/vitest';\n");
       fs.writeFileSync(
         path.join(dir, 'one.test.js'),
         "import { expect, test } from 'vitest';\n\ntest('one', () => expect(1).toBe(1));\n",
       );
       fs.writeFileSync(
         path.join(dir, 'vitest.config.mjs'),
-        "export default { test: { include: ['*.test.js'], reporters: process.env.BENCH_MODE === 'on' ? ['dot', '@testrun/vitest'] : ['dot'] } };\n",
+        "export default { test: { include: ['*.test.js'], reporters: process.env.BENCH_MODE === 'on' ? ['dot', 'testrun-bench-reporter'] : ['dot'] } };\n",
       );
     } else {
       fs.writeFileSync(path.join(dir, 'one.test.js'), "test('one', () => expect(1).toBe(1));\n");

@@ -51,10 +51,14 @@ function generateProjects() {
     fs.rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true });
     fs.mkdirSync(path.join(dir, 'node_modules', '@testrun'), { recursive: true });
     for (const pkg of ['core', framework]) {
+      // BENCH_PACKAGES: another build's node_modules to copy from (node-http-experiment.mjs).
+      const source = process.env.BENCH_PACKAGES
+        ? path.join(process.env.BENCH_PACKAGES, '@testrun', pkg)
+        : path.join(root, 'packages', pkg);
       const target = path.join(dir, 'node_modules', '@testrun', pkg);
       fs.mkdirSync(target);
-      fs.copyFileSync(path.join(root, 'packages', pkg, 'package.json'), path.join(target, 'package.json'));
-      fs.cpSync(path.join(root, 'packages', pkg, 'dist'), path.join(target, 'dist'), { recursive: true });
+      fs.copyFileSync(path.join(source, 'package.json'), path.join(target, 'package.json'));
+      fs.cpSync(path.join(source, 'dist'), path.join(target, 'dist'), { recursive: true });
     }
     for (const dep of ['undici', 'env-ci']) {
       fs.symlinkSync(

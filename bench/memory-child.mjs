@@ -3,8 +3,8 @@
 // BENCH_API_KEY), so only the reporter's memory is in this heap. Results are made per file
 // as a framework makes them and dropped after being handed over. BENCH_MODE 'file' yields to
 // the event loop after each file; 'tight' adds everything in one synchronous loop.
-// With BENCH_LIVE=1 it collects garbage after every 10th file and keeps the largest heap left
-// after a collection: what the reporter really holds during the run, garbage not counted.
+// With BENCH_LIVE=1 the peak is taken differently: garbage is collected before each sample,
+// after every 10th file, so it is what the reporter really holds during the run.
 // Prints one JSON line.
 import v8 from 'node:v8';
 import { createReporter, fileResults, nextTick, TESTS_PER_FILE } from './lib/results.mjs';
@@ -18,13 +18,8 @@ if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc')
 const heapUsed = () => v8.getHeapStatistics().used_heap_size;
 let peak = 0;
 const sample = () => {
-  const used = heapUsed();
-  if (used > peak) peak = used;
-};
-let peakLive = 0;
-const sampleLive = () => {
-  globalThis.gc();
-  peakLive = Math.max(peakLive, heapUsed());
+  if (LIVE) globalThis.gc();
+  peak = Math.max(peak, heapUsed());
 };
 
 // Everything loaded and one small run done first, so code and connection pools are in the baseline.
@@ -40,18 +35,15 @@ for (let i = 0; i < 3; i += 1) globalThis.gc();
 const baseline = heapUsed();
 const baselineRss = process.memoryUsage().rss;
 peak = baseline;
-peakLive = baseline;
 const sampler = LIVE ? undefined : setInterval(sample, 2);
 
 reporter.startRun();
 for (let file = 0, added = 0; added < TOTAL; file += 1, added += TESTS_PER_FILE) {
   reporter.addResults(fileResults(file, Math.min(TESTS_PER_FILE, TOTAL - added)));
-  if (!LIVE) sample();
-  else if (file % 10 === 9) sampleLive();
+  if (!LIVE || file % 10 === 9) sample();
   if (MODE === 'file') await nextTick();
 }
-if (LIVE) sampleLive();
-else sample();
+sample();
 // What the reporter still holds once every result is handed over, garbage collected.
 globalThis.gc();
 const retained = heapUsed() - baseline;
@@ -61,8 +53,7 @@ if (process.env.BENCH_SPACES) {
   }
 }
 const summary = await reporter.endRun();
-if (LIVE) sampleLive();
-else sample();
+sample();
 clearInterval(sampler);
 cleanup();
 const rss = process.memoryUsage().rss;
@@ -71,9 +62,7 @@ process.stdout.write(
     total: TOTAL,
     mode: MODE,
     baseline,
-    live: LIVE,
     peakGrowth: peak - baseline,
-    peakLiveGrowth: peakLive - baseline,
     retained,
     rssGrowth: rss - baselineRss,
     delivered: summary?.delivered,

@@ -52,7 +52,7 @@ export async function run({ repetitions = 3, log = console.log } = {}) {
           mode,
           total,
           peakGrowth: median(samples.map((s) => s.peakGrowth)),
-          peakLiveGrowth: median(liveSamples.map((s) => s.peakLiveGrowth)),
+          peakLiveGrowth: median(liveSamples.map((s) => s.peakGrowth)),
           retained: median(samples.map((s) => s.retained)),
           rssGrowth: median(samples.map((s) => s.rssGrowth)),
           requests: median(samples.map((s) => s.requests)),

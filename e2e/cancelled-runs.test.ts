@@ -5,8 +5,10 @@ import path from 'node:path';
 import {
   closedPortUrl,
   FRAMEWORKS,
+  type Framework,
   fixtures,
   identities,
+  type RunOutcome,
   readSpoolLines,
   reporterEnv,
   runCli,
@@ -16,115 +18,176 @@ import {
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
-const FAST_RESULTS = ['fast > adds', 'fast > subtracts', 'fast > multiplies'].map((testCase) => ({
-  testSuite: 'fast.test.js',
-  testCase,
-  status: 'passed',
-}));
+/** What a cancelled run must keep: every test that had finished when the signal came. */
+const FINISHED_RESULTS = [
+  ...['fast > adds', 'fast > subtracts', 'fast > multiplies'].map((testCase) => ({
+    testSuite: 'fast.test.js',
+    testCase,
+    status: 'passed',
+  })),
+  { testSuite: 'slow.test.js', testCase: 'slow > finishes before the job is cancelled', status: 'passed' },
+];
 
-function fastOnly<T extends { testSuite: string }>(results: readonly T[]): T[] {
-  return results.filter((result) => result.testSuite === 'fast.test.js');
-}
-
-/**
- * Sends `signal`, once, a second after `ready` holds for what the process printed so far:
- * by then the slow file runs (Playwright could miss a SIGINT that came while its worker
- * was still starting the next file, on a busy machine).
- */
-function signalWhen(ready: (output: string) => boolean, signal: NodeJS.Signals) {
-  return (child: ChildProcess) => {
-    let output = '';
-    let sent = false;
-    const check = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (sent || !ready(output)) return;
-      sent = true;
-      setTimeout(() => child.kill(signal), 1000);
-    };
-    child.stdout?.on('data', check);
-    child.stderr?.on('data', check);
-  };
-}
+const WAITING_CASE = 'slow > waits for the job to be cancelled';
 
 /** Vitest and Jest print a line per file; Playwright one per test, in order. */
 const fastFileDone = (output: string) =>
   /✓ fast\.test\.js|PASS \.?\/?fast\.test\.js|fast\.test\.js:\d+:\d+ › fast › multiplies/.test(output);
 
-describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', ({ name, run, fixtures: own }) => {
-  describe.each([
-    [
-      'down',
-      async () => {
-        const url = await closedPortUrl();
-        // It comes back elsewhere: the spool names the old address.
-        const comeBack = () => startTestServer({ apiKey: 'cancel-key-4711' });
-        return { url, apiKey: 'cancel-key-4711', comeBack, replayArgs: ['--ignore-recorded-url'] };
-      },
-    ],
-    [
-      'slow',
-      async () => {
+/**
+ * Sends `signal` once the fast file is done and the slow file's second test is waiting
+ * (it writes `waitingFile`), so every framework has had the finished tests in hand.
+ */
+function cancelWhenWaiting(waitingFile: string, signal: NodeJS.Signals) {
+  return (child: ChildProcess) => {
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    const poll = setInterval(() => {
+      if (!fastFileDone(output) || !fs.existsSync(waitingFile)) return;
+      clearInterval(poll);
+      // A moment for the framework to hear of the finished test (Vitest and Jest batch their worker events).
+      setTimeout(() => child.kill(signal), 300);
+    }, 50);
+    child.on('exit', () => clearInterval(poll));
+  };
+}
+
+/** Other software in the framework's process that listens for signals (see fixtures/signal-listeners.cjs). */
+const NEIGHBOURS = {
+  'no other listener': {},
+  'a signal-exit v4 listener (execa 6+)': { FIXTURE_SIGNAL_LISTENER: 'signal-exit' },
+  'a signal-exit v3 listener (execa 5)': { FIXTURE_SIGNAL_LISTENER: 'signal-exit-3' },
+  'a handler that cleans up and exits': { FIXTURE_SIGNAL_LISTENER: 'handler' },
+  'a second testrun reporter': { FIXTURE_REPORTERS: '2' },
+} as Record<string, Record<string, string>>;
+
+/** The run without the reporter: how the process must end with it too. Reporters are not signal listeners here. */
+const withoutReporter = new Map<string, Promise<RunOutcome>>();
+function runWithoutReporter(framework: Framework, env: Record<string, string>, signal: NodeJS.Signals) {
+  const listener = env.FIXTURE_SIGNAL_LISTENER ?? 'none';
+  const key = `${framework.name} ${listener} ${signal}`;
+  if (!withoutReporter.has(key)) {
+    const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
+    withoutReporter.set(
+      key,
+      framework.run({
+        cwd: framework.fixtures.cancelled,
+        withoutReporter: true,
+        env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
+        onSpawn: cancelWhenWaiting(waitingFile, signal),
+      }),
+    );
+  }
+  return withoutReporter.get(key)!;
+}
+
+function cancel(framework: Framework, env: Record<string, string | undefined>, signal: NodeJS.Signals) {
+  const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
+  return framework.run({
+    cwd: framework.fixtures.cancelled,
+    env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
+    onSpawn: cancelWhenWaiting(waitingFile, signal),
+  });
+}
+
+type SpooledResult = { testSuite: string; testCase: string; status: string };
+
+/** The results in each spool file of `dir`, one list per file (per reporter). */
+function spooledPerFile(dir: string): SpooledResult[][] {
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.ndjson'))
+    .map((name) =>
+      readSpoolLines(dir, name)
+        .filter((line) => line.type === 'batch')
+        .flatMap((line) => line.results as SpooledResult[]),
+    );
+}
+
+/**
+ * The finished tests, each once. Besides them, at most the waiting test (Playwright reports
+ * the test it stopped) and, when a handler ended the process with a failing code, the failed
+ * `(run)` result that says so.
+ */
+function expectFinishedTestsKept(results: readonly SpooledResult[]): void {
+  const extra = (result: SpooledResult) =>
+    result.testCase === WAITING_CASE ||
+    /^\(unhandled error\) the process exited \(code \d+\)/.test(result.testCase);
+  expect(results.filter(extra).length).toBeLessThanOrEqual(2);
+  expect(identities(results.filter((result) => !extra(result)))).toEqual(identities(FINISHED_RESULTS));
+}
+
+describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => {
+  describe.each(Object.entries(NEIGHBOURS))('beside %s', (_neighbour, neighbourEnv) => {
+    it.each(['SIGTERM', 'SIGINT'] as const)(
+      'ends on %s as it would without the reporter, with every finished test spooled',
+      async (signal) => {
+        // A service that never answers: every result is still in hand when the signal comes.
         const server = await startTestServer({
           faults: (r) => (r.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
         });
-        const comeBack = async () => {
-          server.server.setFaults(undefined);
-          return server;
-        };
-        return { url: server.url, apiKey: server.apiKey, comeBack, replayArgs: [] as string[] };
-      },
-    ],
-  ])('with the service %s', (_state, service) => {
-    it.each(['SIGTERM', 'SIGINT'] as const)(
-      'spools the results of finished files on %s and says so, ending as it would without the reporter',
-      async (signal) => {
-        const { url, apiKey, comeBack, replayArgs } = await service();
-        const env = reporterEnv(
-          { url, apiKey },
-          { FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }) },
-        );
+        const env = reporterEnv(server, {
+          ...neighbourEnv,
+          FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }),
+        });
         const [withReporter, without] = await Promise.all([
-          run({ cwd: own.cancelled, env, onSpawn: signalWhen(fastFileDone, signal) }),
-          run({ cwd: own.cancelled, withoutReporter: true, onSpawn: signalWhen(fastFileDone, signal) }),
+          cancel(framework, env, signal),
+          runWithoutReporter(framework, neighbourEnv, signal),
         ]);
         expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({
           code: without.code,
           signal: without.signal,
         });
-        // Vitest and Jest leave at once: the exit guard spools and says so. Playwright ends
-        // its run first and calls the reporter's end, which spools at flushTimeout.
-        // Vitest and Jest (and Playwright on SIGTERM) leave at once: the exit guard spools and
-        // says so. Playwright ends its run on SIGINT and calls the reporter's end, which
-        // spools at flushTimeout.
-        const said =
-          name === 'playwright' && signal === 'SIGINT'
-            ? /^testrun: 0 results → run .*; [34] spooled to .*\.ndjson: send them with `npx testrun replay --dir /
-            : new RegExp(
-                `^testrun: the process received ${signal} before the run's results were delivered: [34] results spooled to .*\\.ndjson: send them with \`npx testrun replay --dir `,
-              );
-        expect(testrunLines(withReporter.stderr)).toContainEqual(expect.stringMatching(said));
-        // The slow file's test may be stored too (Playwright reports a test it stopped);
-        // the fast file's results must all be there.
-        const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!).filter((line) => line.type === 'batch');
-        const spooledResults = spooled.flatMap((line) => line.results as { testSuite: string }[]);
-        expect(identities(fastOnly(spooledResults as never[]))).toEqual(identities(FAST_RESULTS));
-        expect(
-          spooledResults.filter((result) => result.testSuite !== 'fast.test.js').length,
-        ).toBeLessThanOrEqual(1);
-
-        // Replayed once the service is back, each result is stored once, even one that the
-        // slow service was still working on.
-        const target = await comeBack();
-        const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!, ...replayArgs], {
-          env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: target.url },
-        });
-        expect(replayed.stderr).toBe('');
-        const stored = target.server.store.allResults();
-        expect(identities(fastOnly(stored))).toEqual(identities(FAST_RESULTS));
-        expect(stored).toHaveLength(spooledResults.length);
+        const reporters = Number(neighbourEnv.FIXTURE_REPORTERS ?? 1);
+        const files = spooledPerFile(env.TESTRUN_SPOOL_DIR!);
+        expect(files).toHaveLength(reporters);
+        for (const results of files) expectFinishedTestsKept(results);
+        expect(testrunLines(withReporter.stderr).filter((line) => / spooled to /.test(line))).toHaveLength(
+          reporters,
+        );
       },
     );
   });
+
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
+    'with the service down, says on %s where the results went, and a replay stores each once',
+    async (signal) => {
+      const url = await closedPortUrl();
+      const apiKey = 'cancel-key-4711';
+      const env = reporterEnv(
+        { url, apiKey },
+        { FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }) },
+      );
+      const [withReporter, without] = await Promise.all([
+        cancel(framework, env, signal),
+        runWithoutReporter(framework, {}, signal),
+      ]);
+      expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({
+        code: without.code,
+        signal: without.signal,
+      });
+      // Whoever ends the run (the exit guard, or Playwright's own end on SIGINT), the
+      // results of a cancelled job go to the spool at once, and one line says so.
+      const said = new RegExp(
+        `^testrun: the process received ${signal} before the run's results were delivered: [45] results spooled to .*\\.ndjson: send them with \`npx testrun replay --dir `,
+      );
+      expect(testrunLines(withReporter.stderr)).toContainEqual(expect.stringMatching(said));
+      const [spooled = []] = spooledPerFile(env.TESTRUN_SPOOL_DIR!);
+      expectFinishedTestsKept(spooled);
+
+      // It comes back elsewhere: the spool names the old address.
+      const target = await startTestServer({ apiKey });
+      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!, '--ignore-recorded-url'], {
+        env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: target.url },
+      });
+      expect(replayed.stderr).toBe('');
+      expect(identities(target.server.store.allResults())).toEqual(identities(spooled));
+    },
+  );
 });
 
 describe('jest -i with a test that calls process.exit()', () => {

@@ -25,8 +25,13 @@ const licences = bundled.map(([name, require]) => {
 /** The folder of the package a resolved file belongs to (their exports maps hide package.json). */
 function packageDir(file) {
   let dir = path.dirname(file);
-  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  // dist/cjs/package.json (signal-exit's) only sets the module type: the package's own has a name.
+  while (!hasName(path.join(dir, 'package.json'))) dir = path.dirname(dir);
   return dir;
+}
+
+function hasName(manifest) {
+  return fs.existsSync(manifest) && Boolean(JSON.parse(fs.readFileSync(manifest, 'utf8')).name);
 }
 
 await build({

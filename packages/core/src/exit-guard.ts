@@ -1,44 +1,149 @@
+import { EventEmitter } from 'node:events';
+import { constants } from 'node:os';
+
 // docs/design.md, "A process on its way out".
 
-/** Signals a cancelled CI job or a Ctrl-C sends; the framework may or may not handle them. */
-const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-/**
- * Calls `onExit` synchronously when the process is on its way out: `process.exit()`, an
- * emptied event loop, or one of SIGNALS that nobody else handles. Only synchronous work is
- * done in time then, so `onExit` must be synchronous. A signal the framework handles is
- * left to it (Vitest and Playwright end the run and call the reporter's end hook, which
- * can still deliver); if the process then exits before the run ended, `onExit` runs on the
- * way out, told which signal it was. A signal nobody else handles is raised again after
- * `onExit`, so the process ends exactly as it would have without us. Returns a function
- * that stops listening.
- */
 /** How the process is going: by a signal, or by exiting with a code. */
 export type ProcessEnd = { signal: NodeJS.Signals } | { code: number };
 
+/** The signals a cancelled CI job, a Ctrl-C or a closed terminal send. */
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+type ExitCallback = (code: number | null | undefined, signal: string | null | undefined) => void;
+
+/**
+ * Calls `onExit` synchronously when the process is on its way out: `process.exit()`, an
+ * emptied event loop, or one of SIGNALS. Only synchronous work is done in time then, so
+ * `onExit` must be synchronous. The process then ends exactly as it would have without us,
+ * whatever else listens for the signal. Returns a function that stops listening.
+ */
 export function onProcessExit(onExit: (end: ProcessEnd) => void): () => void {
-  let done = false;
-  let signalled: NodeJS.Signals | undefined;
-  const run = (code?: number) => {
-    if (done) return;
-    done = true;
-    onExit(signalled ? { signal: signalled } : { code: code ?? Number(process.exitCode ?? 0) });
+  const entry = { onExit };
+  guard.entries.add(entry);
+  guard.install();
+  return () => {
+    guard.entries.delete(entry);
+    if (guard.entries.size === 0) guard.uninstall();
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    signalled ??= signal;
-    // First in line, so the framework's own `once` listeners are still counted here.
-    if (process.listenerCount(signal) > 1) return;
-    run();
-    dispose();
-    process.kill(process.pid, signal);
-  };
-  const dispose = () => {
-    process.off('exit', run);
+}
+
+/**
+ * The signal the process received while a reporter listened, if any, though another handler
+ * took it: the framework then ends its run (Playwright on SIGINT), and a cancelled job
+ * wants it to end at once, as it would without the reporter, not after delivery.
+ */
+export function receivedSignal(): NodeJS.Signals | undefined {
+  return guard.received;
+}
+
+/**
+ * One listener per signal for the whole process, however many reporters share it. It takes
+ * part in signal-exit's protocol, the one execa and many tools rely on (v3 and v4, any
+ * number of copies): each participant counts itself in a shared emitter, and a signal
+ * whose listeners are all participants is one nobody else handles, so it ends the process.
+ * Measured with signal-exit v4 itself as the guard (e2e/cancelled-runs.test.ts): a `once`
+ * listener that runs before it (Vitest's own) is removed before it is called and so not
+ * counted, and a v3 copy loaded after it never counts it; either way the process ended
+ * otherwise than without the reporter, or not at all. So this listener is first in line,
+ * where every other listener is still there to be counted, and counts itself in v3's
+ * emitter, which every v3 and v4 copy reads.
+ */
+const guard = {
+  entries: new Set<{ onExit: (end: ProcessEnd) => void }>(),
+  installed: false,
+  done: false,
+  /** The first signal that came, handled by us or by someone else. */
+  received: undefined as NodeJS.Signals | undefined,
+
+  install(): void {
+    if (this.installed) return;
+    this.installed = true;
+    this.done = false;
+    participants().count += 1;
+    for (const signal of SIGNALS) process.prependListener(signal, onSignal);
+    // First in line too: a framework's own exit listener may call process.exit() again,
+    // which ends the process before later listeners run.
+    process.prependListener('exit', onExitEvent);
+  },
+
+  uninstall(): void {
+    if (!this.installed) return;
+    this.installed = false;
+    participants().count -= 1;
     for (const signal of SIGNALS) process.off(signal, onSignal);
-  };
-  // First in line here too: a framework's own exit listener may call process.exit() again,
-  // which ends the process before later listeners run.
-  process.prependListener('exit', run);
-  for (const signal of SIGNALS) process.prependListener(signal, onSignal);
-  return dispose;
+    process.off('exit', onExitEvent);
+    for (const emitter of signalExitEmitters()) emitter.removeListener('exit', onSignalExitEnd);
+  },
+
+  /** Tells every reporter once; a signal's own handler then ends the process in one step. */
+  end(end: ProcessEnd): void {
+    if (this.done) return;
+    this.done = true;
+    if ('signal' in end) this.uninstall();
+    for (const entry of [...this.entries]) entry.onExit(end);
+  },
+};
+
+function onSignal(signal: NodeJS.Signals): void {
+  guard.received ??= signal;
+  if (guard.done) return;
+  // Whichever signal-exit copy handles this signal tells its callbacks before it re-raises
+  // it: so do we, and step aside, so its re-raise ends the process at once.
+  for (const emitter of signalExitEmitters()) {
+    emitter.removeListener('exit', onSignalExitEnd);
+    emitter.on('exit', onSignalExitEnd);
+  }
+  const listeners = process.listeners(signal).length;
+  if (listeners !== countedParticipants()) return; // Someone else handles it; if they exit, onExitEvent runs.
+  guard.end({ signal });
+  // Nobody else listens: end the process by the signal itself, as it would have ended.
+  if (process.listeners(signal).length === 0) process.kill(process.pid, signal);
+}
+
+function onExitEvent(code: number): void {
+  guard.end(fromExitCode(Number(code ?? process.exitCode ?? 0)));
+}
+
+const onSignalExitEnd: ExitCallback = (code, signal) => {
+  guard.end(signal ? { signal: signal as NodeJS.Signals } : fromExitCode(Number(code ?? 0)));
+};
+
+/** What signal-exit keeps on the process: v3's emitter (an EventEmitter) and v4's. */
+interface SignalExitEmitter {
+  count: number;
+  on(event: 'exit', callback: ExitCallback): unknown;
+  removeListener(event: 'exit', callback: ExitCallback): unknown;
+}
+
+const V4_EMITTER = Symbol.for('signal-exit emitter');
+
+function signalExitEmitters(): SignalExitEmitter[] {
+  const v4 = (globalThis as Record<symbol, SignalExitEmitter | undefined>)[V4_EMITTER];
+  return v4 ? [v4, participants()] : [participants()];
+}
+
+/** Participants v4 counts: its own copies and v3's count, in which we count ourselves. */
+function countedParticipants(): number {
+  return signalExitEmitters().reduce((sum, emitter) => sum + emitter.count, 0);
+}
+
+/** v3's emitter, made as v3 makes it when no copy of v3 has yet: a later v3 uses it as its own. */
+function participants(): SignalExitEmitter {
+  const holder = process as { __signal_exit_emitter__?: SignalExitEmitter };
+  if (!holder.__signal_exit_emitter__) {
+    const emitter = Object.assign(new EventEmitter(), { count: 0, emitted: {}, infinite: true });
+    emitter.setMaxListeners(Number.POSITIVE_INFINITY);
+    holder.__signal_exit_emitter__ = emitter;
+  }
+  return holder.__signal_exit_emitter__;
+}
+
+/**
+ * A handler that ends the process over a signal exits with 128 + the signal's number, as a
+ * shell reports a process the signal killed (Vitest does so on SIGINT and SIGTERM): such an
+ * exit is told as the signal it stands for.
+ */
+function fromExitCode(code: number): ProcessEnd {
+  const signal = SIGNALS.find((name) => constants.signals[name] === code - 128);
+  return signal ? { signal } : { code };
 }

@@ -2,7 +2,7 @@ import { Batcher } from './batcher.js';
 import { ciTags, type Shard } from './ci-tags.js';
 import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './config.js';
 import { TestrunError } from './errors.js';
-import { onProcessExit, type ProcessEnd } from './exit-guard.js';
+import { onProcessExit, type ProcessEnd, receivedSignal } from './exit-guard.js';
 import { HttpClient } from './http-client.js';
 import { Logger } from './logger.js';
 import { toDuration, toResult } from './normalize.js';
@@ -16,7 +16,7 @@ import {
   withVariant,
 } from './result-name.js';
 import { RunSession } from './run-session.js';
-import { formatCount, formatSummary, replayCommand } from './summary.js';
+import { countOf, formatCount, formatSummary, replayCommand } from './summary.js';
 import type { DeliverySummary, FileReport, RawResult, ResultInfo, TestResult } from './types.js';
 import { userAgent } from './version.js';
 
@@ -33,6 +33,21 @@ export interface RunReporterInit {
   write?: (text: string) => void;
   watchMode?: boolean;
   shard?: Shard;
+  /**
+   * Called synchronously when the process exits before the run ended, before core spools what
+   * it holds: hand core (`addFile`) the finished tests the adapter still holds, such as those
+   * of a file that was still running (Playwright reports files once all their tests ended).
+   */
+  flushOnExit?: () => void;
+}
+
+/** One run from `startRun` to the end of `endRun`: its session, its batcher and its exit guard. */
+interface ActiveRun {
+  session: RunSession;
+  batcher: Batcher;
+  stopExitGuard: () => void;
+  /** Set once `endRun` began: results that still arrive go to the session directly, never to a new run. */
+  ending: boolean;
 }
 
 /** At most this many results stand for errors outside any test and file, however many there were. */
@@ -47,9 +62,8 @@ export class RunReporter {
   private readonly init: RunReporterInit;
   private readonly logger: Logger;
   private readonly config: ResolvedConfig | undefined;
-  private session: RunSession | undefined;
-  private batcher: Batcher | undefined;
-  private stopExitGuard: (() => void) | undefined;
+  /** The run results go to: the current one, or the one that ended last (late results are spooled in its name). */
+  private run: ActiveRun | undefined;
   private added = 0;
   /** testSuites of this run that already hold a failed result: a file gets at most one `(file failed to run)`. */
   private readonly failedSuites = new Set<string>();
@@ -58,6 +72,7 @@ export class RunReporter {
   private moreRunErrors = 0;
   private lastError: TestrunError | undefined;
   private lastErrorPrinted = false;
+  private asyncMapResultSaid = false;
   private readonly failOnErrorSet: boolean;
 
   constructor(init: RunReporterInit) {
@@ -96,19 +111,21 @@ export class RunReporter {
     return this.failOnErrorSet;
   }
 
+  /** Starts a run, unless one is under way; a run whose end has begun (a watch-mode rerun) makes way for a new one. */
   startRun(): void {
     if (!this.config) return;
     this.guard(() => {
-      if (this.session) return;
+      if (this.run && !this.run.ending) return;
       const config = this.config!;
       this.added = 0;
       this.failedSuites.clear();
       this.runErrorCases.clear();
       this.moreRunErrors = 0;
       const session = this.createSession(config);
-      this.session = session;
-      this.batcher = new Batcher(config.batchSize, config.flushInterval, (batch) => session.send(batch));
-      this.stopExitGuard = onProcessExit((end) => this.spoolOnExit(session, end));
+      const batcher = new Batcher(config.batchSize, config.flushInterval, (batch) => session.send(batch));
+      const run: ActiveRun = { session, batcher, ending: false, stopExitGuard: () => {} };
+      run.stopExitGuard = onProcessExit((end) => this.spoolOnExit(run, end));
+      this.run = run;
       session.start();
     });
   }
@@ -167,10 +184,18 @@ export class RunReporter {
   addResults(results: readonly RawResult[], info: Omit<ResultInfo, 'framework'> = {}): void {
     if (!this.config) return;
     this.guard(() => {
-      if (!this.session) this.startRun();
+      if (!this.run) this.startRun();
+      const run = this.run;
+      if (!run) return;
       const mapped = results.map((raw) => this.toMappedResult(raw, info)).filter((r) => r !== null);
       this.added += mapped.length;
-      this.batcher?.add(mapped);
+      // A file that ends while the run's end is delivering (Jest --bail, a slow service) still
+      // belongs to this run: its session delivers it within the deadline, or spools it.
+      if (run.ending) {
+        if (mapped.length > 0) run.session.send(mapped);
+      } else {
+        run.batcher.add(mapped);
+      }
     });
   }
 
@@ -179,14 +204,24 @@ export class RunReporter {
    * failOnError, also the reason the run is failed. Never rejects.
    */
   async endRun(notes: readonly string[] = []): Promise<DeliverySummary | undefined> {
-    if (this.moreRunErrors > 0) this.addResults([runErrorResult(`${this.moreRunErrors} more errors`)]);
-    const session = this.session;
-    this.session = undefined;
-    this.guard(() => this.batcher?.flush());
-    this.batcher = undefined;
-    const summary = session && this.config ? await this.finish(session, this.config, notes) : undefined;
-    this.stopExitGuard?.();
-    this.stopExitGuard = undefined;
+    const run = this.run && !this.run.ending ? this.run : undefined;
+    let summary: DeliverySummary | undefined;
+    if (run && this.config) {
+      if (this.moreRunErrors > 0) this.addResults([runErrorResult(`${this.moreRunErrors} more errors`)]);
+      run.ending = true;
+      const signal = receivedSignal();
+      if (signal) {
+        // A cancelled job whose framework handles the signal and ends the run (Playwright on
+        // SIGINT): everything goes to the spool now, so the process ends as soon as it would
+        // have without the reporter, not after flushTimeout.
+        this.spoolOnExit(run, { signal });
+        summary = await run.session.finish();
+      } else {
+        this.guard(() => run.batcher.flush());
+        summary = await this.finish(run.session, this.config, notes);
+      }
+      run.stopExitGuard();
+    }
     if (this.lastError && !this.lastErrorPrinted) {
       this.lastErrorPrinted = true;
       this.logger.line(`failing the test run because failOnError is set: ${this.lastError.message}`);
@@ -202,7 +237,7 @@ export class RunReporter {
       if (config.failOnError && (undelivered > 0 || summary.runId === undefined)) {
         this.lastError = new TestrunError(
           'TESTRUN_UNDELIVERED',
-          `${undelivered} of ${this.added} results were not delivered: ${summary.errors[0] ?? 'see above'}`,
+          `${formatCount(undelivered)} of ${countOf(this.added, 'result')} not delivered: ${summary.errors[0] ?? 'see above'}`,
         );
       }
       return summary;
@@ -221,9 +256,11 @@ export class RunReporter {
    * in a way no test result says (the test that called `process.exit()` never reported),
    * so the spool gets a failed `(run)` result for it: the run never looks green.
    */
-  private spoolOnExit(session: RunSession, end: ProcessEnd): void {
+  private spoolOnExit(run: ActiveRun, end: ProcessEnd): void {
+    if (!run.ending) this.guard(() => this.init.flushOnExit?.());
     this.guard(() => {
-      const buffered = this.batcher?.take() ?? [];
+      const { session } = run;
+      const buffered = run.batcher.take();
       const why =
         'signal' in end ? `the process received ${end.signal}` : `the process exited (code ${end.code})`;
       if ('code' in end && end.code !== 0) {
@@ -234,7 +271,7 @@ export class RunReporter {
       const file = session.spoolFile;
       if (spooled === 0 || !file) return;
       this.logger.line(
-        `${why} before the run's results were delivered: ${formatCount(spooled)} results spooled to ${file}: send them with \`${replayCommand(file)}\``,
+        `${why} before the run's results were delivered: ${countOf(spooled, 'result')} spooled to ${file}: send them with \`${replayCommand(file)}\``,
       );
     });
   }
@@ -294,6 +331,7 @@ export class RunReporter {
     try {
       const mapped = config.mapResult(result, { ...info, framework: this.init.framework.name });
       if (mapped === null || mapped === undefined) return null;
+      if (isThenable(mapped)) return this.refuseAsyncMapResult(mapped, result);
       return {
         testSuite: toName(mapped.testSuite),
         testCase: toName(mapped.testCase),
@@ -307,6 +345,22 @@ export class RunReporter {
     }
   }
 
+  /**
+   * Results go out as the tests end, so mapResult must answer at once: a Promise (an `async`
+   * function) is not waited for. Said once; each such result is sent unchanged, as when
+   * mapResult throws, and the Promise's own failure is not left unhandled.
+   */
+  private refuseAsyncMapResult(promise: PromiseLike<unknown>, result: TestResult): TestResult {
+    Promise.resolve(promise).catch(() => {});
+    if (!this.asyncMapResultSaid) {
+      this.asyncMapResultSaid = true;
+      this.logger.line(
+        'mapResult returned a Promise; it must return the result itself (not an async function). Results are sent unchanged.',
+      );
+    }
+    return result;
+  }
+
   private guard(action: () => void): void {
     try {
       action();
@@ -314,4 +368,8 @@ export class RunReporter {
       this.logger.line(`internal error, results may be incomplete: ${(error as Error).message}`);
     }
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown }).then === 'function';
 }

@@ -1,22 +1,35 @@
-import type { Test, TestResult } from '@jest/test-result';
-import type { CanonicalStatus, FileReport, FrameworkProject } from '@testrun/core';
+import type { AssertionResult, Test, TestResult } from '@jest/test-result';
+import type { CanonicalStatus, FileReport, FrameworkProject, RawTest } from '@testrun/core';
 
-type AssertionStatus = TestResult['testResults'][number]['status'];
+type AssertionStatus = AssertionResult['status'];
 
-/** One test file's tests as core takes them; core names them (see "Mapping" in the README). */
+/** One test file's tests as core takes them; core names them (see "How tests map to results" in the README). */
 export function mapTestFile(test: Test | undefined, testResult: TestResult): FileReport {
   return {
     file: testResult.testFilePath,
     project: test ? frameworkProject(test.context.config) : undefined,
-    tests: testResult.testResults.map((assertion) => ({
-      titles: [...assertion.ancestorTitles, assertion.title],
-      status: STATUS[assertion.status] ?? 'failed',
-      duration: assertion.duration ?? 0,
-    })),
+    tests: testResult.testResults.map(mapAssertion),
     // testExecError: the file failed outside any test (import, describe body, afterAll, a
     // setup file, a crashed worker, no test in it). A failed beforeAll needs nothing here:
     // Jest already fails every test under it.
     failedOutsideTests: testResult.testExecError != null,
+  };
+}
+
+/** The tests of a file that has not ended, as far as they ran: for a process cancelled mid-file. */
+export function mapUnfinishedFile(test: Test, assertions: readonly AssertionResult[]): FileReport {
+  return {
+    file: test.path,
+    project: frameworkProject(test.context.config),
+    tests: assertions.map(mapAssertion),
+  };
+}
+
+function mapAssertion(assertion: AssertionResult): RawTest {
+  return {
+    titles: [...assertion.ancestorTitles, assertion.title],
+    status: STATUS[assertion.status] ?? 'failed',
+    duration: assertion.duration ?? 0,
   };
 }
 

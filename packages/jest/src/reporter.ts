@@ -1,7 +1,15 @@
-import type { AggregatedResult, Config, Reporter, Test, TestContext, TestResult } from '@jest/reporters';
+import type {
+  AggregatedResult,
+  Config,
+  Reporter,
+  Test,
+  TestCaseResult,
+  TestContext,
+  TestResult,
+} from '@jest/reporters';
 import { Logger, RunReporter, type TestrunOptions } from '@testrun/core';
 import { isOlderThanSupported, jestVersion, SUPPORTED_JEST_RANGE } from './jest-version.js';
-import { mapTestFile } from './map-test-file.js';
+import { mapTestFile, mapUnfinishedFile } from './map-test-file.js';
 import { configuredProjectCount } from './project-count.js';
 
 export type TestrunJestOptions = TestrunOptions;
@@ -21,6 +29,9 @@ export class TestrunReporter implements Reporter {
   private readonly logger = new Logger();
   private readonly rootDir: string;
   private readonly run: RunReporter | undefined;
+  /** Tests that ended in files still running: what a cancelled process hands over (flushOnExit). */
+  private readonly unfinished = new Map<string, { test: Test; assertions: TestCaseResult[] }>();
+
   constructor(globalConfig: Config.GlobalConfig, options?: TestrunJestOptions) {
     this.rootDir = globalConfig?.rootDir ?? process.cwd();
     this.run = this.guard(() => {
@@ -44,6 +55,7 @@ export class TestrunReporter implements Reporter {
         projectCount: configuredProjectCount(globalConfig),
         watchMode,
         shard: shard ? { index: shard.shardIndex, count: shard.shardCount } : undefined,
+        flushOnExit: () => this.reportUnfinishedFiles(),
       });
     });
   }
@@ -55,11 +67,30 @@ export class TestrunReporter implements Reporter {
     });
   }
 
+  /** Only kept (a push), not mapped: the work is done when the file ends, or if the process is cancelled first. */
+  onTestCaseResult(test: Test, testCaseResult: TestCaseResult): void {
+    this.guard(() => {
+      if (!this.run?.active) return;
+      const file = this.unfinished.get(test.path) ?? { test, assertions: [] };
+      file.assertions.push(testCaseResult);
+      this.unfinished.set(test.path, file);
+    });
+  }
+
   onTestFileResult(test: Test, testResult: TestResult): void {
+    this.unfinished.delete(testResult.testFilePath);
     this.guard(() => {
       if (!this.run?.active) return;
       this.run.addFile(mapTestFile(test, testResult));
     });
+  }
+
+  /** The process is going away mid-run (a cancelled job): the tests that ended in files still running are kept too. */
+  private reportUnfinishedFiles(): void {
+    for (const { test, assertions } of this.unfinished.values()) {
+      this.guard(() => this.run?.addFile(mapUnfinishedFile(test, assertions)));
+    }
+    this.unfinished.clear();
   }
 
   /** Jest awaits this before it exits, so delivery finishes here. */

@@ -69,6 +69,9 @@ export class TestrunReporter implements Reporter {
         projectCount: config.projects.length,
         watchMode: interactive !== undefined,
         shard: config.shard ? { index: config.shard.current, count: config.shard.total } : undefined,
+        // A signal Playwright does not handle (SIGTERM, SIGHUP) ends the process before onEnd:
+        // the finished tests of files still running are handed over then, to be spooled.
+        flushOnExit: () => this.reportOpenFiles(),
       });
       if (!this.run.active) return;
       this.files = new TestFiles(suite);
@@ -113,19 +116,27 @@ export class TestrunReporter implements Reporter {
     const run = this.run;
     if (!run) return;
     try {
-      let notRun = 0;
-      // Files still open: the run was interrupted (Ctrl-C, --max-failures, globalTimeout)
-      // or a worker died. What finished is reported; what never ran is not.
-      for (const file of this.files?.all() ?? []) {
-        if (file.reported) continue;
-        notRun += file.tests.filter((test) => mapTest(test) === undefined).length;
-        this.guard(() => this.report(file));
-      }
+      const notRun = this.reportOpenFiles();
       run.addRunErrors(this.runErrors);
       await run.endRun(this.notes(notRun));
     } catch (error) {
       this.logger.line(`internal error at the end of the run: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * Files still open: the run was interrupted (Ctrl-C, --max-failures, globalTimeout, a
+   * signal) or a worker died. What finished is reported; what never ran is not, and is
+   * counted in the return value.
+   */
+  private reportOpenFiles(): number {
+    let notRun = 0;
+    for (const file of this.files?.all() ?? []) {
+      if (file.reported) continue;
+      notRun += file.tests.filter((test) => mapTest(test) === undefined).length;
+      this.guard(() => this.report(file));
+    }
+    return notRun;
   }
 
   private report(file: TestFile): void {

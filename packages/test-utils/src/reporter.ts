@@ -39,12 +39,12 @@ export function makeResults(count: number, suite = 'suite.test.ts'): RawResult[]
   }));
 }
 
-/** Lines of every spool file in `dir`, parsed. */
-export function readSpoolLines(dir: string): Record<string, unknown>[] {
+/** Lines of every spool file in `dir` (or of `file` in it), parsed. */
+export function readSpoolLines(dir: string, file?: string): Record<string, unknown>[] {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
-    .filter((name) => name.endsWith('.ndjson'))
+    .filter((name) => (file === undefined ? name.endsWith('.ndjson') : name === file))
     .flatMap((name) => fs.readFileSync(path.join(dir, name), 'utf8').split('\n').filter(Boolean))
     .map((line) => JSON.parse(line));
 }

@@ -1,10 +1,15 @@
 import type { CanonicalStatus, FileReport, FrameworkProject, RawTest } from '@testrun/core';
 import type { TestCase, TestModule, TestProject, TestSuite } from 'vitest/node';
 
-/** One test file's tests as core takes them; core names them (see "Mapping" in the README). */
-export function mapTestModule(module: TestModule): FileReport {
+/**
+ * One test file's tests as core takes them; core names them (see "How tests map to results"
+ * in the README). `unfinished`: the file is still running (the process is being cancelled),
+ * so only the tests that ended are taken, and nothing is said about the file as a whole.
+ */
+export function mapTestModule(module: TestModule, { unfinished = false } = {}): FileReport {
   const tests: RawTest[] = [];
   for (const test of module.children.allTests()) {
+    if (unfinished && test.result().state === 'pending') continue;
     tests.push({
       titles: [...describeTitles(test), test.name],
       status: statusOf(test),
@@ -16,7 +21,7 @@ export function mapTestModule(module: TestModule): FileReport {
     project: frameworkProject(module.project),
     variant: isTypecheckOfRuntimeFile(module) ? 'typecheck' : undefined,
     tests,
-    failedOutsideTests: moduleFailed(module),
+    failedOutsideTests: !unfinished && moduleFailed(module),
   };
 }
 

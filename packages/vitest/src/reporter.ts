@@ -50,6 +50,7 @@ export class TestrunReporter implements Reporter {
         projectCount: configuredProjectCount(vitest),
         watchMode: watch,
         shard: shard ? { index: shard.index, count: shard.count } : undefined,
+        flushOnExit: () => this.reportUnfinishedModules(),
       });
     });
   }
@@ -141,6 +142,15 @@ export class TestrunReporter implements Reporter {
         ? `${count}, ignored (dangerouslyIgnoreUnhandledErrors)`
         : `${count}, reported as failed results`,
     ];
+  }
+
+  /** The process is going away mid-run (a cancelled job): the tests that ended in files still running are kept too. */
+  private reportUnfinishedModules(): void {
+    for (const module of this.vitest?.state.getTestModules() ?? []) {
+      if (this.reportedModules.has(module.id)) continue;
+      this.reportedModules.add(module.id);
+      this.guard(() => this.run?.addFile(mapTestModule(module, { unfinished: true })));
+    }
   }
 
   private report(module: TestModule): void {

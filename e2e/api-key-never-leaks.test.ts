@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   closedPortUrl,
   FRAMEWORKS,
+  fixtures,
   REPORTER_OPTIONS_VAR,
   reporterEnv,
   runCli,
@@ -12,8 +13,19 @@ import {
 import { describe, expect, it } from 'vitest';
 
 // One distinctive key, sent through every path that prints, logs, spools or fails, with
-// debug logging on; then everything those paths produced is searched for it.
-const KEY = 'trk_LEAKCHECK_5f1e9a7c3b2d';
+// debug logging on; then everything those paths produced is searched for it, in every form a
+// service could echo it in. `+`, `/` and `=` are what JSON encoders escape differently.
+const KEY = 'trk+LEAK/CHECK=5f1e9a7c3b2d';
+
+/** The key with `+`, `/` and `=` written `\u002B`, as ASP.NET's System.Text.Json writes them. */
+function systemTextJson(text: string, lowerHex = false): string {
+  return text.replace(/[+/=]/g, (character) => {
+    const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${lowerHex ? hex : hex.toUpperCase()}`;
+  });
+}
+
+const FORMS_OF_THE_KEY = [KEY, systemTextJson(KEY), systemTextJson(KEY, true), encodeURIComponent(KEY)];
 
 /** Every server of the test, to search what each received; each closes when the test ends. */
 const servers: TestServer[] = [];
@@ -44,21 +56,37 @@ describe('the API key', () => {
 
     const healthy = await server();
     const refusing = await server({ faults: () => ({ status: 401 }) });
+    // Echoes the Authorization header in its error body, as an ASP.NET service's problem details might.
+    const echoing = await server({
+      faults: (request) => ({
+        status: 400,
+        body: systemTextJson(JSON.stringify({ title: 'bad', header: request.headers.authorization })),
+      }),
+    });
     const dead = { url: await closedPortUrl() };
 
-    for (const { run, fixtures } of FRAMEWORKS) {
+    for (const { run, fixtures: own } of FRAMEWORKS) {
       const outcomes = await Promise.all([
-        run({ cwd: fixtures.parity, env: debugEnv(healthy) }),
-        run({ cwd: fixtures.passing, env: debugEnv(refusing) }),
+        run({ cwd: own.parity, env: debugEnv(healthy) }),
+        run({ cwd: own.passing, env: debugEnv(refusing) }),
+        run({ cwd: own.passing, env: debugEnv(echoing) }),
         run({
-          cwd: fixtures.passing,
+          cwd: own.passing,
           env: debugEnv(dead, { [REPORTER_OPTIONS_VAR]: '{"flushTimeout":800}' }),
         }),
         run({
-          cwd: fixtures.passing,
+          cwd: own.passing,
           env: debugEnv(healthy, { [REPORTER_OPTIONS_VAR]: '{"batchSize":"x"}' }),
         }),
-        run({ cwd: fixtures.passing, env: debugEnv({ url: 'http://testrun.example.com' }) }),
+        run({ cwd: own.passing, env: debugEnv({ url: 'http://testrun.example.com' }) }),
+        // A service that takes the key in its address too: the spool records where to replay, without it.
+        run({
+          cwd: own.passing,
+          env: debugEnv(
+            { url: `${dead.url}/tenants/${KEY}` },
+            { [REPORTER_OPTIONS_VAR]: '{"flushTimeout":800}' },
+          ),
+        }),
       ]);
       for (const outcome of outcomes) collected.push(outcome.stdout, outcome.stderr);
     }
@@ -69,9 +97,12 @@ describe('the API key', () => {
       TESTRUN_BASE_URL: target.url,
       TESTRUN_DEBUG: '1',
     });
-    for (const target of [healthy, refusing]) {
+    for (const target of [healthy, refusing, echoing]) {
       const created = await runCli(['create-run', '--framework', 'vitest'], { env: cliEnv(target) });
-      collected.push(created.stdout, created.stderr);
+      const uploaded = await runCli(['upload', path.join(fixtures.junit, 'pytest.xml')], {
+        env: cliEnv(target),
+      });
+      collected.push(created.stdout, created.stderr, uploaded.stdout, uploaded.stderr);
     }
     for (const dir of spoolDirs) collected.push(spoolText(dir));
     const deadSpools = spoolDirs.filter((dir) => spoolText(dir).includes('"type":"batch"'));
@@ -94,6 +125,7 @@ describe('the API key', () => {
     expect(everything).toContain('option batchSize must be');
     expect(everything).toContain('must use https://');
     expect(deadSpools.length).toBeGreaterThan(0);
-    expect(everything).not.toContain(KEY);
+    expect(everything).toContain('answered 400');
+    for (const form of FORMS_OF_THE_KEY) expect(everything).not.toContain(form);
   });
 });

@@ -1,3 +1,4 @@
+import { wallClockNow } from './clock.js';
 /**
  * 4xx statuses worth another attempt. 409 is here because the IETF Idempotency-Key draft
  * answers it while an earlier attempt with the same key is still being processed (a retry
@@ -30,7 +31,10 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
  * `Retry-After` is either delay-seconds or an HTTP date. Returns milliseconds to wait,
  * or undefined when the header is absent or unreadable (then backoff applies).
  */
-export function parseRetryAfter(header: string | undefined, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  header: string | undefined,
+  now: number = wallClockNow(),
+): number | undefined {
   if (header === undefined) return undefined;
   const value = header.trim();
   if (/^\d+(\.\d+)?$/.test(value)) return Math.min(MAX_RETRY_AFTER_MS, Math.ceil(Number(value) * 1000));

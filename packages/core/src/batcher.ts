@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from './clock.js';
 import type { TestResult } from './types.js';
 
 /**

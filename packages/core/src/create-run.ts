@@ -30,7 +30,7 @@ export async function createRun(
   );
   if (outcome.kind !== 'ok') return outcome;
   const { response } = outcome;
-  const runId = extractRunId(parseJson(response.body), response.headers.location, policy.runIdPath);
+  const runId = extractRunId(response.body, response.headers.location, policy.runIdPath);
   if (runId === undefined) {
     return { kind: 'no-id', error: new RunIdError(response.status, response.body, policy.runIdPath) };
   }
@@ -54,12 +54,4 @@ export function runPageUrl(link: string | undefined, baseUrl: string): string | 
     } catch {}
   }
   return undefined;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

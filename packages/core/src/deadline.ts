@@ -1,7 +1,9 @@
+import { clearTimeout, monotonicNow, setTimeout } from './clock.js';
+
 /**
  * The one end-of-run deadline (flushTimeout). Until `start` is called nothing is due; after
  * it, requests are aborted at the deadline and waits that would end past it end at once,
- * so every retry and Retry-After fits inside the flush budget.
+ * so every retry and Retry-After fits inside the flush budget. Measured on the monotonic clock.
  */
 export class Deadline {
   private readonly controller = new AbortController();
@@ -19,19 +21,19 @@ export class Deadline {
 
   /** Milliseconds left; Infinity before the deadline is set. */
   remaining(): number {
-    return this.at - Date.now();
+    return this.at - monotonicNow();
   }
 
   start(ms: number): void {
     if (this.at !== Number.POSITIVE_INFINITY) return;
-    this.at = Date.now() + ms;
+    this.at = monotonicNow() + ms;
     this.timer = setTimeout(() => this.expire(), ms);
     for (const sleeper of this.sleepers) if (sleeper.end > this.at) sleeper.wake(false);
   }
 
   /** Resolves true after `ms`, or false as soon as it is clear the deadline comes first. */
   sleep(ms: number): Promise<boolean> {
-    const end = Date.now() + ms;
+    const end = monotonicNow() + ms;
     if (this.passed || end > this.at) return Promise.resolve(false);
     return new Promise((resolve) => {
       const sleeper = {

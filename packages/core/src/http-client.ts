@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { clearTimeout, monotonicNow, setTimeout } from './clock.js';
 import { NetworkError, TlsError } from './errors.js';
 import { redact, secretPattern } from './redact.js';
 import { TlsAlerts } from './tls-alerts.js';
@@ -66,7 +67,7 @@ export class HttpClient {
    */
   async post(path: string, body: string, options: PostOptions): Promise<HttpResponse> {
     const url = this.baseUrl + path;
-    const started = performance.now();
+    const started = monotonicNow();
     this.requests += 1;
     const attempt = new AbortController();
     const timer = setTimeout(() => attempt.abort(), options.timeoutMs);
@@ -177,5 +178,5 @@ function errorCode(error: unknown): string | undefined {
 }
 
 function elapsed(started: number): string {
-  return `${Math.round(performance.now() - started)} ms`;
+  return `${Math.round(monotonicNow() - started)} ms`;
 }

@@ -18,6 +18,6 @@ export { DEFAULT_REPLAY_TIMEOUT_MS, type ReplaySummary, replaySpool } from './re
 export { FILE_FAILURE_CASE, RUN_ERROR_CASE, RUN_SUITE, TITLE_SEPARATOR } from './result-name.js';
 export { RunReporter, type RunReporterInit } from './run-reporter.js';
 export { checkBaseUrl } from './service-address.js';
-export { formatCount } from './summary.js';
+export { countOf, formatCount } from './summary.js';
 export type * from './types.js';
 export { CORE_VERSION, userAgent } from './version.js';

@@ -1,21 +1,19 @@
 /**
- * Every form in which a secret can come back to us inside text: as it is, JSON-escaped
- * (`\/` too, as PHP's json_encode writes it), URL-encoded, in any letter case (a service
- * that echoes headers may lower-case them). A secret of fewer than 4 characters is not
- * redacted: it would blank out ordinary words.
+ * A pattern that finds a secret in text however it came back to us: as it is, or with any of
+ * its characters escaped the way a JSON encoder (`\u002B`, `\u002b`, `\/`, as ASP.NET's
+ * System.Text.Json and PHP's json_encode write them), a URL (`%2B`, `+` for a space) or HTML
+ * (`&#43;`, `&#x2B;`, `&amp;`) escapes it, in any letter case (a service that echoes headers
+ * may lower-case them). The pattern is built per character, so a mix of escaped and plain
+ * characters matches too. A secret of fewer than 4 characters is not redacted: it would
+ * blank out ordinary words.
  */
 export function secretPattern(secrets: readonly string[]): RegExp | undefined {
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    const json = JSON.stringify(secret).slice(1, -1);
-    for (const form of [secret, json, json.replaceAll('/', '\\/'), encodeURIComponent(secret)]) {
-      forms.add(form);
-    }
-  }
-  if (forms.size === 0) return undefined;
-  // Longest first, so a form that contains another is replaced whole.
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const alternatives = [...new Set(secrets)]
+    .filter((secret) => secret.length >= 4)
+    // Longest first, so a secret that contains another is replaced whole.
+    .sort((a, b) => b.length - a.length)
+    .map((secret) => Array.from(secret, anyEscapeOf).join(''));
+  if (alternatives.length === 0) return undefined;
   return new RegExp(alternatives.join('|'), 'gi');
 }
 
@@ -24,6 +22,52 @@ export function redact(text: string, pattern: RegExp | undefined): string {
   return pattern ? text.replace(pattern, '***') : text;
 }
 
+/** One character as a pattern that matches it plain or escaped in any of the ways above. */
+function anyEscapeOf(character: string): string {
+  const code = character.codePointAt(0)!;
+  const hex = code.toString(16);
+  const forms = [
+    escapeRegExp(character),
+    `\\\\u0*${hex}`, // JSON, JavaScript: \u002B
+    `\\\\u\\{0*${hex}\\}`, // JavaScript: \u{2B}
+    `\\\\x0*${hex}`, // JavaScript, Python, C: \x2B
+    `&#0*${code};`, // HTML: &#43;
+    `&#x0*${hex};`, // HTML: &#x2B;
+    ...utf8Bytes(character), // URL: %2B, %C3%A9
+  ];
+  const json = JSON_SHORT_ESCAPES[character];
+  if (json) forms.push(escapeRegExp(json));
+  const entity = HTML_ENTITIES[character];
+  if (entity) forms.push(entity);
+  if (character === ' ') forms.push('\\+');
+  return `(?:${forms.join('|')})`;
+}
+
+/** The character's UTF-8 bytes percent-encoded, as one pattern: `%C3%A9`. */
+function utf8Bytes(character: string): string[] {
+  const bytes = [...Buffer.from(character, 'utf8')];
+  return [bytes.map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')];
+}
+
+const JSON_SHORT_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '/': '\\/',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+const HTML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
 function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }

@@ -66,7 +66,7 @@ export function toRunErrorCase(message: unknown): string {
 }
 
 /**
- * Control characters (NUL, newlines, tabs) become spaces, text is NFC and well formed
+ * Control characters (C0 such as NUL, newlines and tabs; DEL; C1) become spaces, text is NFC and well formed
  * (no lone surrogates), empty names get a visible placeholder and long ones are cut on a
  * code point boundary.
  */
@@ -78,7 +78,7 @@ export function toName(value: unknown): string {
   const clean = text
     .toWellFormed()
     .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f]/g, ' ');
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
   if (clean.trim() === '') return EMPTY_NAME;
   const codePoints = Array.from(clean);
   return codePoints.length > MAX_NAME_LENGTH

@@ -1,20 +1,59 @@
 /**
  * The spec does not say where create-run puts the new run's id, so we look where
- * services usually put it (docs/design.md, "Run id extraction"): well-known body fields, the same nested under
- * `data` or `run`, then the last segment of a `Location` header.
+ * services usually put it (docs/design.md, "Run id extraction"): `runIdPath` when given; a
+ * `Location` header that names the run (`…/runs/{id}`); well-known body fields, the same
+ * nested under `data` or `run`; then the last segment of any `Location` header. The id is
+ * always the text the service wrote: a numeric id is never rounded (see readJson).
  */
 const ID_FIELDS = ['id', 'runId', 'run_id', 'uuid'] as const;
 const CONTAINERS = ['data', 'run'] as const;
 
 export function extractRunId(
-  body: unknown,
+  bodyText: string,
   location: string | undefined,
   runIdPath?: string,
 ): string | undefined {
+  const body = readJson(bodyText);
   if (runIdPath) return asId(valueAtPath(body, runIdPath));
   const fromBody = idIn(body) ?? firstOf(CONTAINERS.map((key) => idIn(field(body, key))));
-  return fromBody ?? idFromLocation(location);
+  return idFromRunLocation(location) ?? fromBody ?? idFromLocation(location);
 }
+
+/**
+ * A JSON answer with every number kept as the text the service wrote, or undefined when it
+ * is not JSON. An id such as 9007199254740993 is past a double's precision: read as a
+ * number it becomes …992, and every batch would go to a run that does not exist.
+ */
+export function readJson(text: string): unknown {
+  try {
+    JSON.parse(text);
+    return JSON.parse(quoteNumbers(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Valid JSON with each number token written as a string of itself. */
+function quoteNumbers(json: string): string {
+  let quoted = '';
+  let copiedUpTo = 0;
+  for (let i = 0; i < json.length; i += 1) {
+    const character = json[i]!;
+    if (character === '"') {
+      // Skip the string, escapes included: digits inside it are text already.
+      for (i += 1; i < json.length && json[i] !== '"'; i += json[i] === '\\' ? 2 : 1);
+    } else if (character === '-' || (character >= '0' && character <= '9')) {
+      let end = i + 1;
+      while (end < json.length && NUMBER_CHARACTER.test(json[end]!)) end += 1;
+      quoted += `${json.slice(copiedUpTo, i)}"${json.slice(i, end)}"`;
+      copiedUpTo = end;
+      i = end - 1;
+    }
+  }
+  return quoted + json.slice(copiedUpTo);
+}
+
+const NUMBER_CHARACTER = /[0-9eE+\-.]/;
 
 function idIn(value: unknown): string | undefined {
   return firstOf(ID_FIELDS.map((key) => asId(field(value, key))));
@@ -35,8 +74,13 @@ function valueAtPath(value: unknown, path: string): unknown {
 
 function asId(value: unknown): string | undefined {
   if (typeof value === 'string' && value.trim() !== '') return value.trim();
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
+}
+
+/** `…/runs/{id}`: a Location that names the run it created. */
+function idFromRunLocation(location: string | undefined): string | undefined {
+  const segments = (location?.split(/[?#]/)[0] ?? '').split('/').filter(Boolean);
+  return segments.at(-2) === 'runs' ? asId(decodeSegment(segments.at(-1)!)) : undefined;
 }
 
 function idFromLocation(location: string | undefined): string | undefined {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
+import { clearTimeout, monotonicNow, setTimeout } from './clock.js';
 import type { ResolvedConfig } from './config.js';
 import { createRun } from './create-run.js';
 import { Deadline } from './deadline.js';
@@ -8,6 +9,7 @@ import type { HttpClient } from './http-client.js';
 import { Overflow } from './overflow.js';
 import type { SendFailure } from './send-with-retries.js';
 import { type RunPayload, SpoolWriter } from './spool.js';
+import { countOf } from './summary.js';
 import type { DeliverySummary, TestResult } from './types.js';
 
 /** How long `finish` waits past the deadline for aborted requests to settle before spooling them itself. */
@@ -88,7 +90,7 @@ export class RunSession {
     this.start();
     const batch = makeBatch(results, randomUUID());
     if (this.closed) {
-      this.fail(`${results.length} results arrived after the run ended and were spooled`);
+      this.fail(`${countOf(results.length, 'result')} came after the run ended: spooled`);
       this.spoolBatch(batch);
       this.spool.close();
     } else if (this.queue.size >= this.config.concurrency || this.overflow.size > 0) {
@@ -120,7 +122,7 @@ export class RunSession {
   }
 
   private async drain(): Promise<DeliverySummary> {
-    const started = performance.now();
+    const started = monotonicNow();
     this.start();
     this.deadline.start(this.config.flushTimeout);
     const runId = await Promise.race([this.runIdPromise, this.deadline.expired().then(() => undefined)]);
@@ -144,7 +146,7 @@ export class RunSession {
       runId: this.runId,
       ...this.counts,
       requests: this.http.requests,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(monotonicNow() - started),
       spoolFile: this.spool.path,
       stopped: this.stopped,
       pageUrl: this.pageUrl,

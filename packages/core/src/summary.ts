@@ -5,8 +5,8 @@ import type { DeliverySummary } from './types.js';
 /** The one line a user sees at the end of a run. */
 export function formatSummary(summary: DeliverySummary, notes: readonly string[] = []): string {
   const parts = [
-    `${formatCount(summary.delivered)} ${summary.delivered === 1 ? 'result' : 'results'} → run ${summary.runId ?? '(not created)'}`,
-    `(${formatCount(summary.requests)} ${summary.requests === 1 ? 'request' : 'requests'}, ${(summary.durationMs / 1000).toFixed(2)} s)`,
+    `${countOf(summary.delivered, 'result')} → run ${summary.runId ?? '(not created)'}`,
+    `(${countOf(summary.requests, 'request')}, ${(summary.durationMs / 1000).toFixed(2)} s)`,
   ];
   if (summary.pageUrl && summary.runId) parts.push(summary.pageUrl);
   let line = parts.join(' ');
@@ -32,4 +32,9 @@ export function replayCommand(spoolFile: string): string {
  */
 export function formatCount(value: number): string {
   return String(Math.trunc(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** `1 result`, `1,234 results`: a count with its noun in the right number. */
+export function countOf(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }

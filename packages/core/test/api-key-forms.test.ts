@@ -5,6 +5,14 @@ import { redact, secretPattern } from '../src/redact.js';
 
 const KEY = 'SECRETKEY/zq7+XvB93==';
 
+/** `\u002B`-style escapes of the characters `which` picks, as System.Text.Json writes `+`, `/` and `=`. */
+function unicodeEscaped(text: string, which: RegExp, lowerHex = false): string {
+  return text.replace(which, (character) => {
+    const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${lowerHex ? hex : hex.toUpperCase()}`;
+  });
+}
+
 /** Every way the key could be written back to us. */
 const FORMS = [
   KEY,
@@ -13,6 +21,11 @@ const FORMS = [
   'SECRETKEY\\/zq7+XvB93==',
   encodeURIComponent(KEY),
   encodeURIComponent(KEY).toLowerCase(),
+  unicodeEscaped(KEY, /[+/=]/g),
+  unicodeEscaped(KEY, /[+/=]/g, true),
+  unicodeEscaped(KEY, /[^A-Z]/g),
+  'SECRETKEY&#47;zq7&#x2b;XvB93&#61;&#x3D;',
+  'SECRETKEY%2Fzq7+XvB93%3d%3D',
 ];
 
 describe('redact', () => {
@@ -32,6 +45,11 @@ describe('a service that echoes the Authorization header', () => {
     ['JSON-escaped as PHP writes it', (auth: string) => JSON.stringify({ auth }).replaceAll('/', '\\/')],
     ['lower-cased', (auth: string) => `<p>bad header: ${auth.toLowerCase()}</p>`],
     ['URL-encoded', (auth: string) => `next=${encodeURIComponent(auth)}`],
+    [
+      "escaped as ASP.NET's System.Text.Json writes it",
+      (auth: string) => unicodeEscaped(JSON.stringify({ auth }), /[+/=]/g),
+    ],
+    ['in HTML', (auth: string) => `<p>${auth.replace(/[+/=]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`],
   ])('never gets the key into a line when it answers with it %s', async (_how, echo) => {
     const { url } = await startTestServer({
       apiKeys: [KEY],

@@ -346,6 +346,6 @@ describe('when the service misbehaves', () => {
     strict.reporter.addResults(makeResults(2));
     await strict.reporter.endRun();
     expect(strict.reporter.error?.code).toBe('TESTRUN_UNDELIVERED');
-    expect(strict.reporter.error?.message).toMatch(/2 of 2 results were not delivered/);
+    expect(strict.reporter.error?.message).toMatch(/2 of 2 results not delivered/);
   });
 });

@@ -105,6 +105,11 @@ describe('toName', () => {
     expect(toName('a\u0000b\nc\r\nd\te')).toBe('a b c  d e');
   });
 
+  it('turns C1 controls and DEL into spaces as it does C0 ones', () => {
+    // U+009B is the one-character CSI: a terminal would take what follows as a command.
+    expect(toName('a\u0080b\u009b31mc\u009fd\u007fe')).toBe('a b 31mc d e');
+  });
+
   it('gives empty and blank names a visible placeholder', () => {
     expect(toName('')).toBe(EMPTY_NAME);
     expect(toName('   ')).toBe(EMPTY_NAME);

@@ -110,6 +110,25 @@ describe('RunSession against the local server', () => {
     ]);
   });
 
+  it('refuses an async mapResult with one line and sends each result unchanged', async () => {
+    const { server, url, apiKey } = await startTestServer();
+    const { reporter, lines } = createReporter(url, apiKey, {
+      // Not allowed by the type, but a JavaScript config can pass it.
+      mapResult: (async (result: { testCase: string }) => ({ ...result, testCase: 'renamed' })) as never,
+    });
+    reporter.startRun();
+    reporter.addResults(makeResults(3));
+    const summary = await reporter.endRun();
+    expect(server.store.results(summary!.runId!).map((r) => [r.testCase, r.duration])).toEqual([
+      ['case 0', 0],
+      ['case 1', 1],
+      ['case 2', 2],
+    ]);
+    expect(lines.filter((line) => line.includes('mapResult'))).toEqual([
+      'testrun: mapResult returned a Promise; it must return the result itself (not an async function). Results are sent unchanged.',
+    ]);
+  });
+
   it('prints the summary line with the delivered count and the run id', async () => {
     const { url, apiKey } = await startTestServer();
     const { reporter, lines } = createReporter(url, apiKey);

@@ -1,4 +1,4 @@
-import { type DeliverySummary, formatCount, RunReporter, type TestrunOptions } from '@testrun/core';
+import { countOf, type DeliverySummary, RunReporter, type TestrunOptions } from '@testrun/core';
 import { resolveCliConfig, TLS_FLAGS, tlsOptions, tlsUsage } from '../cli-config.js';
 import { defineCommand, type Output, UsageError } from '../command.js';
 import { chooseFramework } from '../junit/detect-framework.js';
@@ -101,7 +101,7 @@ async function uploadReports(
   const feeder = new ResultFeeder(reporter, cwd);
   const allSent = await sendReports(checked, feeder, output);
 
-  const notes = unreadable > 0 ? [`${plural(unreadable, 'report')} not sent (see above)`] : [];
+  const notes = unreadable > 0 ? [`${countOf(unreadable, 'report')} not sent (see above)`] : [];
   const outcome = await reporter.endRun(notes);
   if (!outcome) return 1;
   // Spooled, but a replay with the same key or certificates would fail the same way.
@@ -152,19 +152,19 @@ async function sendReports(
       const { unnamed } = await sendReport(report.path, report.shownAs, feeder);
       if (unnamed.count > 0) {
         output.error(
-          `${report.shownAs}:${unnamed.firstLine}: ${plural(unnamed.count, 'testcase has', 'testcases have')} no name attribute; sent as (unnamed).`,
+          `${report.shownAs}:${unnamed.firstLine}: ${countOf(unnamed.count, 'testcase has', 'testcases have')} no name attribute; sent as (unnamed).`,
         );
       }
       const repeats = feeder.repeated - repeatsBefore;
       if (repeats > 0) {
         output.error(
-          `${report.shownAs}: ${plural(repeats, 'testcase repeats', 'testcases repeat')} an earlier one of its suite; each is sent once, with its last outcome.`,
+          `${report.shownAs}: ${countOf(repeats, 'testcase repeats', 'testcases repeat')} an earlier one of its suite; each is sent once, with its last outcome.`,
         );
       }
     } catch (error) {
       allSent = false;
       output.error(
-        `${describeFailure(error)} It changed while it was being sent: ${plural(feeder.count - before, 'result')} from it went to the run before that point.`,
+        `${describeFailure(error)} It changed while it was being sent: ${countOf(feeder.count - before, 'result')} from it went to the run before that point.`,
       );
     }
   }
@@ -181,8 +181,4 @@ function describeFailure(error: unknown): string {
   const message =
     error instanceof JunitReadError ? error.message : `internal error: ${(error as Error).message}`;
   return /[.?!]$/.test(message) ? message : `${message}.`;
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }

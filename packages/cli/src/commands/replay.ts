@@ -64,15 +64,13 @@ export const replay = defineCommand({
       userAgent: userAgent('cli'),
       log: (line) => output.error(line),
     });
-    if (result.files === 0 && result.errors.length === 0) {
-      output.out(`testrun replay: nothing to send in ${dir}\n`);
-      return 0;
-    }
     output.out(
-      `testrun replay: ${result.delivered} results delivered from ${result.files} spool files; ${result.remaining} remain in ${dir}\n`,
+      result.files === 0
+        ? `testrun replay: nothing to send in ${dir}\n`
+        : `testrun replay: ${result.delivered} results delivered from ${result.files} spool files; ${result.remaining} remain in ${dir}\n`,
     );
     if (result.errors.length === 0 && result.remaining === 0) return 0;
-    // A set-aside file's line says how to fix it; running again changes nothing for it.
+    // A set-aside file's own line says how to fix it: running again changes nothing for it.
     if (result.remaining > 0 || result.held > 0 || result.errors.length > result.setAside) {
       output.error('some results could not be sent; they stay in the spool. Run it again later.');
     }

@@ -344,7 +344,7 @@ describe('testrun replay and a spool file that is not what a reporter writes', (
         baseUrl: deadUrl,
         createdAt: '2000-01-01T00:00:00.000Z',
       }),
-      JSON.stringify({ type: 'batch', idempotencyKey: 'k1', results: { count: 3 } }),
+      JSON.stringify({ type: 'batch', idempotencyKey: 'k1', results: null }),
       '',
     ].join('\n');
     fs.writeFileSync(bad, badText);
@@ -352,7 +352,7 @@ describe('testrun replay and a spool file that is not what a reporter writes', (
 
     const first = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], { env });
     expect(first.stderr).toBe(
-      `testrun replay: ${bad} is not a spool file a reporter writes (line 2: results must be a non-empty array, got an object); it was set aside as ${bad}.bad and not sent. Fix that line and rename the file back to send it, or delete it.\n`,
+      `testrun replay: ${bad} is not a spool file a reporter writes (line 2: results must be a non-empty array, got null); it was set aside as ${bad}.bad and not sent. Fix that line and rename the file back to send it, or delete it.\n`,
     );
     expect(first.code).toBe(1);
     expect(first.stdout).toBe(

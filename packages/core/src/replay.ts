@@ -87,7 +87,7 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
         summary.errors.push(`${spool.file}: ${(error as Error).message}`);
       } finally {
         summary.remaining += countResults(spool.batches);
-        giveBack(spool, summary);
+        release(spool, summary);
       }
     }
   } finally {
@@ -117,7 +117,7 @@ function problemsFound(scan: SpoolScan): string[] {
 }
 
 /** Gives a file back to the spool; a file that cannot be given back is taken over by a later replay. */
-function giveBack(spool: ClaimedSpool, summary: ReplaySummary): void {
+function release(spool: ClaimedSpool, summary: ReplaySummary): void {
   try {
     releaseSpool(spool);
   } catch (error) {

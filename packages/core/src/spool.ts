@@ -198,8 +198,17 @@ export function releaseSpool(spool: ClaimedSpool): void {
   }
   const lines = [spool.run, ...spool.batches].map((record) => JSON.stringify(record)).join('\n');
   const temporary = `${spool.claim}.tmp`;
-  fs.writeFileSync(temporary, `${lines}\n`, { mode: 0o600 });
-  fs.renameSync(temporary, spool.claim);
+  try {
+    fs.writeFileSync(temporary, `${lines}\n`, { mode: 0o600 });
+    fs.renameSync(temporary, spool.claim);
+  } catch (error) {
+    // Given back as it was read: batches delivered meanwhile go again, under their keys, and are stored once.
+    giveBack(spool.claim, spool.file);
+    try {
+      fs.rmSync(temporary, { force: true });
+    } catch {}
+    throw error;
+  }
   fs.renameSync(spool.claim, spool.file);
 }
 

@@ -112,6 +112,21 @@ describe('claimSpool', () => {
     expect(fs.readdirSync(dir)).toEqual([path.basename(writer.path!)]);
     expect(claimSpool(dir, until()).claimed[0]!.batches).toEqual([record(2)]);
   });
+  it('gives a file back as it was read when what is left cannot be written, never leaving it claimed', () => {
+    const dir = tempDir();
+    const writer = new SpoolWriter(dir, runRecord);
+    writer.writeBatch(batch(1));
+    writer.writeBatch(batch(2));
+    writer.close();
+    const before = fs.readFileSync(writer.path!, 'utf8');
+    const [spool] = claimSpool(dir, until()).claimed;
+    fs.mkdirSync(`${spool!.claim}.tmp`); // where what is left would be written
+    spool!.batches = [record(2)];
+    expect(() => releaseSpool(spool!)).toThrow(/EISDIR/);
+    fs.rmdirSync(`${spool!.claim}.tmp`);
+    expect(fs.readdirSync(dir)).toEqual([path.basename(writer.path!)]);
+    expect(fs.readFileSync(writer.path!, 'utf8')).toBe(before);
+  });
 });
 
 describe('claimSpool and the process that holds a file', () => {

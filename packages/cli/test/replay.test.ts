@@ -152,6 +152,20 @@ async function replayHoldingTheSpool(spoolDir: string, server: TestServer) {
   return { holder, claim };
 }
 
+/** The replay sent the whole spool, once, and left the directory empty. */
+function expectEverythingSent(
+  replay: { code: number | null; stdout: string; stderr: string },
+  spoolDir: string,
+  server: TestServer,
+  count: number,
+): void {
+  expect(replay.stderr).toBe('');
+  expect(replay.code).toBe(0);
+  expect(replay.stdout).toContain(`${count} results delivered from 1 spool files; 0 remain`);
+  expect(fs.readdirSync(spoolDir)).toEqual([]);
+  expect(server.server.store.allResults()).toHaveLength(count);
+}
+
 async function kill(child: ChildProcess): Promise<void> {
   const exited = once(child, 'exit');
   child.kill('SIGKILL');
@@ -206,11 +220,7 @@ describe('testrun replay and the files of processes that died', () => {
     const later = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
       env: replayEnv(server),
     });
-    expect(later.stderr).toBe('');
-    expect(later.code).toBe(0);
-    expect(later.stdout).toContain('5 results delivered from 1 spool files; 0 remain');
-    expect(fs.readdirSync(spoolDir)).toEqual([]);
-    expect(server.server.store.allResults()).toHaveLength(5);
+    expectEverythingSent(later, spoolDir, server, 5);
   });
 
   it('takes over the claim of a killed replay whose pid now belongs to another running process', async () => {
@@ -228,11 +238,7 @@ describe('testrun replay and the files of processes that died', () => {
     const later = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
       env: replayEnv(server),
     });
-    expect(later.stderr).toBe('');
-    expect(later.code).toBe(0);
-    expect(later.stdout).toContain('5 results delivered from 1 spool files; 0 remain');
-    expect(fs.readdirSync(spoolDir)).toEqual([]);
-    expect(server.server.store.allResults()).toHaveLength(5);
+    expectEverythingSent(later, spoolDir, server, 5);
   });
 
   it.runIf(canUnshare)(
@@ -259,11 +265,7 @@ describe('testrun replay and the files of processes that died', () => {
       const expired = claim.replace(/-\d+\.replaying$/, `-${Date.now() - 3_600_000}.replaying`);
       fs.renameSync(path.join(spoolDir, claim), path.join(spoolDir, expired));
       const later = await replayAsPidOne(args, replayEnv(server)).exited;
-      expect(later.stderr).toBe('');
-      expect(later.code).toBe(0);
-      expect(later.stdout).toContain('5 results delivered from 1 spool files; 0 remain');
-      expect(fs.readdirSync(spoolDir)).toEqual([]);
-      expect(server.server.store.allResults()).toHaveLength(5);
+      expectEverythingSent(later, spoolDir, server, 5);
     },
   );
 
@@ -293,11 +295,7 @@ describe('testrun replay and the files of processes that died', () => {
     const later = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
       env: replayEnv(started),
     });
-    expect(later.stderr).toBe('');
-    expect(later.code).toBe(0);
-    expect(later.stdout).toContain('10 results delivered from 1 spool files; 0 remain');
-    expect(fs.readdirSync(spoolDir)).toEqual([]);
-    expect(started.server.store.allResults()).toHaveLength(10);
+    expectEverythingSent(later, spoolDir, started, 10);
   });
 });
 

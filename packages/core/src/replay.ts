@@ -52,15 +52,6 @@ const POLICY = {
  */
 export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
   const timeoutMs = init.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS;
-  const deadline = new Deadline();
-  deadline.start(timeoutMs);
-  const http = new HttpClient({
-    baseUrl: init.baseUrl,
-    apiKey: init.apiKey,
-    userAgent: init.userAgent,
-    env: init.env ?? process.env,
-    tls: init.tls,
-  });
   // Claims carry the wall-clock time this replay ends by: a replay on another machine
   // compares it with its own clock (spool.ts).
   const scan = claimSpool(init.dir, Date.now() + timeoutMs);
@@ -72,30 +63,54 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
     setAside: scan.setAside.length + scan.badFiles.length,
     errors: problemsFound(scan),
   };
+  const stillClaimed = new Set(scan.claimed);
+  const deadline = new Deadline();
+  deadline.start(timeoutMs);
+  let http: HttpClient | undefined;
   try {
+    http = new HttpClient({
+      baseUrl: init.baseUrl,
+      apiKey: init.apiKey,
+      userAgent: init.userAgent,
+      env: init.env ?? process.env,
+      tls: init.tls,
+    });
     for (const spool of scan.claimed) {
-      try {
-        if (isForAnotherService(spool, init)) {
-          summary.errors.push(
-            `${spool.file} was recorded for ${spool.run.baseUrl}, not ${init.baseUrl}; it was left in place. Set TESTRUN_BASE_URL to that service, or pass --ignore-recorded-url to send it to ${init.baseUrl}.`,
-          );
-        } else {
-          await replayFile(spool, http, init, summary, deadline);
-        }
-      } catch (error) {
-        // Whatever went wrong with one file, the others are still sent and every file given back.
-        summary.errors.push(`${spool.file}: ${(error as Error).message}`);
-      } finally {
-        summary.remaining += countResults(spool.batches);
-        release(spool, summary);
-      }
+      await sendFile(spool, http, init, summary, deadline);
+      release(spool, summary);
+      stillClaimed.delete(spool);
     }
+  } catch (error) {
+    summary.errors.push(`the replay stopped: ${(error as Error).message}`);
   } finally {
+    // Whatever happened, no file stays claimed by a replay that ended.
+    for (const spool of stillClaimed) release(spool, summary);
     deadline.dispose();
-    await http.close();
+    await http?.close();
   }
   for (const error of summary.errors) init.log(error);
   return summary;
+}
+
+/** Sends one file; whatever goes wrong with it is one line, and the other files are still sent. */
+async function sendFile(
+  spool: ClaimedSpool,
+  http: HttpClient,
+  init: ReplayInit,
+  summary: ReplaySummary,
+  deadline: Deadline,
+): Promise<void> {
+  try {
+    if (isForAnotherService(spool, init)) {
+      summary.errors.push(
+        `${spool.file} was recorded for ${spool.run.baseUrl}, not ${init.baseUrl}; it was left in place. Set TESTRUN_BASE_URL to that service, or pass --ignore-recorded-url to send it to ${init.baseUrl}.`,
+      );
+    } else {
+      await replayFile(spool, http, init, summary, deadline);
+    }
+  } catch (error) {
+    summary.errors.push(`${spool.file}: ${(error as Error).message}`);
+  }
 }
 
 /** One line for every file the scan did not claim, saying why and what to do. */
@@ -116,8 +131,9 @@ function problemsFound(scan: SpoolScan): string[] {
   ];
 }
 
-/** Gives a file back to the spool; a file that cannot be given back is taken over by a later replay. */
+/** Gives a file back to the spool with what is left; a file that cannot be given back is taken over by a later replay. */
 function release(spool: ClaimedSpool, summary: ReplaySummary): void {
+  summary.remaining += countResults(spool.batches);
   try {
     releaseSpool(spool);
   } catch (error) {

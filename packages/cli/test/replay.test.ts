@@ -1,13 +1,22 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import {
+  CLI_BIN,
   closedPortUrl,
+  collectOutput,
   createReporter,
   makeResults,
   runCli,
+  startCli,
   startTestServer,
   type TestServer,
 } from '@testrun/test-utils';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 let started: TestServer | undefined;
 
@@ -24,6 +33,25 @@ async function spoolFromDeadServer(
   expect(summary).toMatchObject({ spooled: count });
   return { spoolDir, deadUrl };
 }
+
+/** What `testrun replay` needs to send to `server`. */
+const replayEnv = (server: TestServer) => ({
+  PATH: process.env.PATH,
+  TESTRUN_API_KEY: server.apiKey,
+  TESTRUN_BASE_URL: server.url,
+});
+
+/** Waits until `find` finds something. */
+async function waitFor<T>(what: string, find: () => T | undefined): Promise<T> {
+  for (let waited = 0; waited < 60_000; waited += 20) {
+    const found = find();
+    if (found) return found;
+    await sleep(20);
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+const claimIn = (dir: string) => fs.readdirSync(dir).find((name) => name.endsWith('.replaying'));
 
 describe('testrun replay', () => {
   it('delivers a spool exactly once, empties it, and finds nothing the second time', async () => {
@@ -105,5 +133,240 @@ describe('testrun replay and the service a spool was recorded for', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/^testrun replay: option baseUrl \(TESTRUN_BASE_URL\) is required/);
     expect(fs.readdirSync(spoolDir)).toHaveLength(1);
+  });
+});
+
+/** A server whose create-run hangs while `stall.on`: a replay sending to it holds its claim meanwhile. */
+async function stallingServer(): Promise<{ server: TestServer; stall: { on: boolean } }> {
+  const stall = { on: true };
+  const server = await startTestServer({
+    faults: ({ route }) => (stall.on && route === 'createRun' ? { delayMs: 60_000 } : undefined),
+  });
+  return { server, stall };
+}
+
+/** Starts a replay that claims the spool and hangs on the stalled server; resolves with it and its claim. */
+async function replayHoldingTheSpool(spoolDir: string, server: TestServer) {
+  const holder = startCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], { env: replayEnv(server) });
+  const claim = await waitFor('the claim', () => claimIn(spoolDir));
+  return { holder, claim };
+}
+
+/** The replay sent the whole spool, once, and left the directory empty. */
+function expectEverythingSent(
+  replay: { code: number | null; stdout: string; stderr: string },
+  spoolDir: string,
+  server: TestServer,
+  count: number,
+): void {
+  expect(replay.stderr).toBe('');
+  expect(replay.code).toBe(0);
+  expect(replay.stdout).toContain(`${count} results delivered from 1 spool files; 0 remain`);
+  expect(fs.readdirSync(spoolDir)).toEqual([]);
+  expect(server.server.store.allResults()).toHaveLength(count);
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+}
+
+const UNSHARE_NEW_PID_NAMESPACE = ['--pid', '--fork', '--mount-proc', '--kill-child'];
+const canUnshare =
+  process.platform === 'linux' && spawnSync('unshare', [...UNSHARE_NEW_PID_NAMESPACE, 'true']).status === 0;
+
+/** `testrun replay` as the first process of a new pid namespace, as in a container: it is pid 1. */
+function replayAsPidOne(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(
+    'unshare',
+    [...UNSHARE_NEW_PID_NAMESPACE, process.execPath, CLI_BIN, 'replay', ...args],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const output = collectOutput(child);
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const exited = once(child, 'close').then(([code]) => ({
+    code: code as number | null,
+    stdout: output.stdout(),
+    stderr: output.stderr(),
+  }));
+  return { child, exited };
+}
+
+describe('testrun replay and the files of processes that died', () => {
+  it('leaves a file a running replay holds alone and exits 1, and takes it over once that replay was killed', async () => {
+    const { server, stall } = await stallingServer();
+    started = server;
+    const { spoolDir } = await spoolFromDeadServer(server.apiKey, 5);
+    const { holder, claim } = await replayHoldingTheSpool(spoolDir, server);
+
+    const meanwhile = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
+      env: replayEnv(server),
+    });
+    expect(meanwhile.code).toBe(1);
+    expect(meanwhile.stdout).toBe(`testrun replay: nothing to send in ${spoolDir}\n`);
+    expect(meanwhile.stderr).toContain(
+      `${path.join(spoolDir, claim.replace(/\.ndjson\..*/, '.ndjson'))} is held by a running replay (pid ${holder.child.pid}); it was left alone.`,
+    );
+    expect(fs.readdirSync(spoolDir)).toEqual([claim]);
+
+    await kill(holder.child);
+    stall.on = false;
+    const later = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
+      env: replayEnv(server),
+    });
+    expectEverythingSent(later, spoolDir, server, 5);
+  });
+
+  it('takes over the claim of a killed replay whose pid now belongs to another running process', async () => {
+    const { server, stall } = await stallingServer();
+    started = server;
+    const { spoolDir } = await spoolFromDeadServer(server.apiKey, 5);
+    const { holder, claim } = await replayHoldingTheSpool(spoolDir, server);
+    await kill(holder.child);
+    // The pid comes back as another process (this one), which is running: the claim a
+    // real replay left now names it, as after pid reuse. Everything else stays as recorded.
+    const reused = claim.replace(/\.ndjson\.\d+/, `.ndjson.${process.pid}`);
+    fs.renameSync(path.join(spoolDir, claim), path.join(spoolDir, reused));
+
+    stall.on = false;
+    const later = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
+      env: replayEnv(server),
+    });
+    expectEverythingSent(later, spoolDir, server, 5);
+  });
+
+  it.runIf(canUnshare)(
+    'takes over the claim of a killed replay that was pid 1 from a later replay that is pid 1 too, as in containers, once its --timeout has passed',
+    async () => {
+      const { server, stall } = await stallingServer();
+      started = server;
+      const { spoolDir } = await spoolFromDeadServer(server.apiKey, 5);
+      const args = ['--dir', spoolDir, '--ignore-recorded-url'];
+      const first = replayAsPidOne(args, replayEnv(server));
+      const claim = await waitFor('the claim', () => claimIn(spoolDir));
+      await kill(first.child);
+      stall.on = false;
+
+      // Another container cannot see whether that replay still runs: its claim holds until its --timeout ends.
+      const meanwhile = await replayAsPidOne(args, replayEnv(server)).exited;
+      expect(meanwhile.code).toBe(1);
+      expect(meanwhile.stderr).toMatch(
+        /is held by a replay on another machine or in another container \(pid 1\) until \S+Z; it was left alone/,
+      );
+      expect(fs.readdirSync(spoolDir)).toEqual([claim]);
+
+      // As though that --timeout had ended an hour ago: the time is all that is faked.
+      const expired = claim.replace(/-\d+\.replaying$/, `-${Date.now() - 3_600_000}.replaying`);
+      fs.renameSync(path.join(spoolDir, claim), path.join(spoolDir, expired));
+      const later = await replayAsPidOne(args, replayEnv(server)).exited;
+      expectEverythingSent(later, spoolDir, server, 5);
+    },
+  );
+
+  it('takes over the open spool file of a killed reporter whose pid now belongs to another running process', async () => {
+    started = await startTestServer();
+    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-killed-reporter-'));
+    const reporter = spawn(process.execPath, ['--input-type=module', '-e', SPOOLING_REPORTER], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, KEY: started.apiKey, URL: await closedPortUrl(), SPOOL: spoolDir },
+      stdio: 'ignore',
+    });
+    onTestFinished(() => {
+      if (reporter.exitCode === null && reporter.signalCode === null) reporter.kill('SIGKILL');
+    });
+    const open = await waitFor('both batches in the open spool file', () => {
+      const name = fs.readdirSync(spoolDir).find((file) => file.endsWith('.ndjson.open'));
+      const lines = name ? fs.readFileSync(path.join(spoolDir, name), 'utf8').split('\n') : [];
+      return lines.filter((line) => line.startsWith('{"type":"batch"')).length === 2 ? name : undefined;
+    });
+    await kill(reporter);
+    const file = path.join(spoolDir, open);
+    const [runLine, ...batches] = fs.readFileSync(file, 'utf8').split('\n');
+    // The pid comes back as another running process (this one); the rest stays as the reporter wrote it.
+    const reused = { ...JSON.parse(runLine!), pid: process.pid };
+    fs.writeFileSync(file, [JSON.stringify(reused), ...batches].join('\n'));
+
+    const later = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
+      env: replayEnv(started),
+    });
+    expectEverythingSent(later, spoolDir, started, 10);
+  });
+});
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** A reporter whose service is down: it spools two batches as it goes, then runs on until killed. */
+const SPOOLING_REPORTER = `
+import { RunReporter } from '@testrun/core';
+const reporter = new RunReporter({
+  options: { apiKey: process.env.KEY, baseUrl: process.env.URL, ciTags: false, spoolDir: process.env.SPOOL, batchSize: 5, flushInterval: 0, maxRetries: 0 },
+  framework: { name: 'vitest', version: '4.0.0' },
+  rootDir: process.cwd(),
+  env: {},
+  write: () => {},
+});
+reporter.startRun();
+reporter.addResults(Array.from({ length: 10 }, (_, i) => ({ testSuite: 's', testCase: 'case ' + i, status: 'passed', duration: 1 })));
+setInterval(() => {}, 1000);
+`;
+
+describe('testrun replay and a spool file that is not what a reporter writes', () => {
+  it('sets it aside as .bad, names it and its line, sends every other file, and leaves nothing claimed', async () => {
+    started = await startTestServer();
+    const deadUrl = await closedPortUrl();
+    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-bad-spool-'));
+    for (const suite of ['a.test.ts', 'b.test.ts']) {
+      const { reporter } = createReporter(deadUrl, started.apiKey, {
+        spoolDir,
+        flushTimeout: 300,
+        batchSize: 10,
+      });
+      reporter.startRun();
+      reporter.addResults(makeResults(5, suite));
+      await reporter.endRun();
+    }
+    // Valid JSON of the wrong shape, first in line: before, every replay crashed on it.
+    const bad = path.join(spoolDir, '2000-01-01T00-00-00-000Z-bad00001.ndjson');
+    const badText = [
+      JSON.stringify({
+        type: 'run',
+        runId: null,
+        run: { project: 'p', framework: 'vitest', tags: [] },
+        idempotencyKey: 'k',
+        baseUrl: deadUrl,
+        createdAt: '2000-01-01T00:00:00.000Z',
+      }),
+      JSON.stringify({ type: 'batch', idempotencyKey: 'k1', results: null }),
+      '',
+    ].join('\n');
+    fs.writeFileSync(bad, badText);
+    const env = replayEnv(started);
+
+    const first = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], { env });
+    expect(first.stderr).toBe(
+      `testrun replay: ${bad} is not a spool file a reporter writes (line 2: results must be a non-empty array, got null); it was set aside as ${bad}.bad and not sent. Fix that line and rename the file back to send it, or delete it.\n`,
+    );
+    expect(first.code).toBe(1);
+    expect(first.stdout).toBe(
+      `testrun replay: 10 results delivered from 2 spool files; 0 remain in ${spoolDir}\n`,
+    );
+    expect(fs.readdirSync(spoolDir)).toEqual([`${path.basename(bad)}.bad`]);
+    expect(fs.readFileSync(`${bad}.bad`, 'utf8')).toBe(badText);
+    expect(started.server.store.runs()).toHaveLength(2);
+    expect(started.server.store.allResults()).toHaveLength(10);
+
+    // It stays named, and the exit code says results remain, until someone fixes or deletes it.
+    const again = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], { env });
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe(`testrun replay: nothing to send in ${spoolDir}\n`);
+    expect(again.stderr).toBe(
+      `testrun replay: ${bad}.bad was set aside by an earlier replay: its lines are not what a reporter writes. Fix it and rename it to ${bad} to send it, or delete it.\n`,
+    );
   });
 });

@@ -63,7 +63,9 @@ export function resolveConfig({
 
   config.apiKey = apiKey ?? '';
   config.project ??= defaultProject(rootDir);
-  config.spoolDir = path.resolve(rootDir, config.spoolDir);
+  // One place for every adapter and the CLI: where the command was started, not the
+  // framework's root (Playwright's is its testDir), so `npx testrun replay` run there finds it.
+  config.spoolDir = path.resolve(process.cwd(), config.spoolDir);
   const baseUrl = values.baseUrl as string | undefined;
   config.baseUrl = '';
   if (apiKey !== undefined) {

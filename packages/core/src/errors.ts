@@ -18,6 +18,8 @@ export type ErrorCode =
   | 'TESTRUN_GAVE_UP'
   /** The spool directory cannot be written: undelivered results are lost. */
   | 'TESTRUN_SPOOL'
+  /** A spool file holds lines that are not what a reporter writes: replay sets it aside. */
+  | 'TESTRUN_BAD_SPOOL_FILE'
   /** failOnError: results were not delivered. */
   | 'TESTRUN_UNDELIVERED'
   /** A bug in testrun. */

@@ -140,7 +140,7 @@ export const OPTION_SPECS = {
     env: 'TESTRUN_SPOOL_DIR',
     default: '.testrun/spool',
     defaultText: '`.testrun/spool`',
-    doc: 'Where undelivered results wait for `testrun replay`.',
+    doc: 'Where undelivered results wait for `testrun replay`; relative to the working directory.',
   },
   failOnError: {
     kind: 'boolean',

@@ -3,7 +3,7 @@ import { Deadline } from './deadline.js';
 import { type Batch, deliverBatch, makeBatch, resultsOf } from './deliver-batch.js';
 import { HttpClient } from './http-client.js';
 import { OPTION_SPECS } from './option-specs.js';
-import { type ClaimedSpool, claimSpool, releaseSpool } from './spool.js';
+import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './spool.js';
 import type { TlsMaterial } from './tls-material.js';
 
 export interface ReplayInit {
@@ -24,10 +24,16 @@ export interface ReplayInit {
 }
 
 export interface ReplaySummary {
+  /** Spool files this replay read and tried to send. */
   files: number;
   delivered: number;
-  /** Results still in the spool afterwards. */
+  /** Results still in those files afterwards. */
   remaining: number;
+  /** Files a running reporter or replay holds, left alone: their results remain too. */
+  held: number;
+  /** `.bad` files, set aside now or by an earlier replay: never sent until fixed. */
+  setAside: number;
+  /** One line per problem, each naming its file and the fix; printed through `log`. */
   errors: string[];
 }
 
@@ -45,41 +51,94 @@ const POLICY = {
  * another replay holds, are left alone (spool.ts). See docs/design.md, "Replay".
  */
 export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
+  const timeoutMs = init.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS;
+  // Claims carry the wall-clock time this replay ends by: a replay on another machine
+  // compares it with its own clock (spool.ts).
+  const scan = claimSpool(init.dir, Date.now() + timeoutMs);
+  const summary: ReplaySummary = {
+    files: scan.claimed.length,
+    delivered: 0,
+    remaining: 0,
+    held: scan.held.length,
+    setAside: scan.setAside.length + scan.badFiles.length,
+    errors: problemsFound(scan),
+  };
+  const stillClaimed = new Set(scan.claimed);
   const deadline = new Deadline();
-  deadline.start(init.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS);
-  const http = new HttpClient({
-    baseUrl: init.baseUrl,
-    apiKey: init.apiKey,
-    userAgent: init.userAgent,
-    env: init.env ?? process.env,
-    tls: init.tls,
-  });
-  const { claimed, unreadable } = claimSpool(init.dir);
-  const summary: ReplaySummary = { files: claimed.length, delivered: 0, remaining: 0, errors: [] };
-  for (const { file, reason } of unreadable) {
-    summary.errors.push(`${file} could not be read (${reason}); it was left in place.`);
-  }
+  deadline.start(timeoutMs);
+  let http: HttpClient | undefined;
   try {
-    for (const spool of claimed) {
-      try {
-        if (isForAnotherService(spool, init)) {
-          summary.errors.push(
-            `${spool.file} was recorded for ${spool.run.baseUrl}, not ${init.baseUrl}; it was left in place. Set TESTRUN_BASE_URL to that service, or pass --ignore-recorded-url to send it to ${init.baseUrl}.`,
-          );
-        } else {
-          await replayFile(spool, http, init, summary, deadline);
-        }
-      } finally {
-        summary.remaining += countResults(spool.batches);
-        releaseSpool(spool);
-      }
+    http = new HttpClient({
+      baseUrl: init.baseUrl,
+      apiKey: init.apiKey,
+      userAgent: init.userAgent,
+      env: init.env ?? process.env,
+      tls: init.tls,
+    });
+    for (const spool of scan.claimed) {
+      await sendFile(spool, http, init, summary, deadline);
+      release(spool, summary);
+      stillClaimed.delete(spool);
     }
+  } catch (error) {
+    summary.errors.push(`the replay stopped: ${(error as Error).message}`);
   } finally {
+    // Whatever happened, no file stays claimed by a replay that ended.
+    for (const spool of stillClaimed) release(spool, summary);
     deadline.dispose();
-    await http.close();
+    await http?.close();
   }
   for (const error of summary.errors) init.log(error);
   return summary;
+}
+
+/** Sends one file; whatever goes wrong with it is one line, and the other files are still sent. */
+async function sendFile(
+  spool: ClaimedSpool,
+  http: HttpClient,
+  init: ReplayInit,
+  summary: ReplaySummary,
+  deadline: Deadline,
+): Promise<void> {
+  try {
+    if (isForAnotherService(spool, init)) {
+      summary.errors.push(
+        `${spool.file} was recorded for ${spool.run.baseUrl}, not ${init.baseUrl}; it was left in place. Set TESTRUN_BASE_URL to that service, or pass --ignore-recorded-url to send it to ${init.baseUrl}.`,
+      );
+    } else {
+      await replayFile(spool, http, init, summary, deadline);
+    }
+  } catch (error) {
+    summary.errors.push(`${spool.file}: ${(error as Error).message}`);
+  }
+}
+
+/** One line for every file the scan did not claim, saying why and what to do. */
+function problemsFound(scan: SpoolScan): string[] {
+  return [
+    ...scan.setAside.map(
+      ({ file, reason }) =>
+        `${file.slice(0, -'.bad'.length)} is not a spool file a reporter writes (${reason}); it was set aside as ${file} and not sent. Fix that line and rename the file back to send it, or delete it.`,
+    ),
+    ...scan.badFiles.map(
+      (file) =>
+        `${file} was set aside by an earlier replay: its lines are not what a reporter writes. Fix it and rename it to ${file.slice(0, -'.bad'.length)} to send it, or delete it.`,
+    ),
+    ...scan.unreadable.map(
+      ({ file, reason }) => `${file} could not be read (${reason}); it was left in place.`,
+    ),
+    ...scan.held.map(({ file, holder }) => `${file} is held by ${holder}; it was left alone.`),
+  ];
+}
+
+/** Gives a file back to the spool with what is left; a file that cannot be given back is taken over by a later replay. */
+function release(spool: ClaimedSpool, summary: ReplaySummary): void {
+  summary.remaining += countResults(spool.batches);
+  try {
+    releaseSpool(spool);
+  } catch (error) {
+    summary.errors.push(`${spool.file} could not be given back to the spool: ${(error as Error).message}`);
+  }
 }
 
 function isForAnotherService(spool: ClaimedSpool, init: ReplayInit): boolean {

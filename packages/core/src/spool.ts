@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Batch } from './deliver-batch.js';
 import { TestrunError } from './errors.js';
-import type { TestResult } from './types.js';
+import { type OwnerState, ownerState, pidOnlyOwnerState, thisProcess } from './spool-owner.js';
+import { parseSpoolFile, type SpoolBatchRecord, type SpoolRunRecord } from './spool-records.js';
 
 // The spool: undelivered work, one ndjson file per session, for `testrun replay`. The
 // format and the rules that let reporters and replays share a directory safely are in
@@ -12,45 +13,27 @@ import type { TestResult } from './types.js';
 //
 //   <stamp>-<id>.ndjson.open     being written by a live reporter: replay leaves it alone
 //   <stamp>-<id>.ndjson          closed: ready for replay
-//   <stamp>-<id>.ndjson.<pid>.replaying   claimed by the replay with that pid
+//   <stamp>-<id>.ndjson.<pid>-<start>-<machine>-<until>.replaying
+//                                claimed by a replay (spool-owner.ts), until its --timeout ends
+//   <stamp>-<id>.ndjson.bad      not what a reporter writes: set aside, never sent
 //
 // Every step from one name to the next is a rename, which is atomic, so a file is only
 // ever in one hand. A file whose writer or replayer died is taken over by the next replay.
 
-/** First line of a spool file: which run its batches belong to. Never holds the API key. */
-export interface SpoolRunRecord {
-  type: 'run';
-  /** The run's id, or null when it was never created (replay creates it). */
-  runId: string | null;
-  run: RunPayload;
-  /** The key create-run was sent with, so a replayed create is not a second run. */
-  idempotencyKey: string;
-  /** Where this service's create-run answer keeps the id, when the reporter was told. */
-  runIdPath?: string | undefined;
-  baseUrl: string;
-  createdAt: string;
-  /** The writing process, so a replay can tell an abandoned `.open` file from a live one. */
-  pid?: number;
-  host?: string;
-}
-
-export interface SpoolBatchRecord {
-  type: 'batch';
-  idempotencyKey: string;
-  results: TestResult[];
-}
-
-export interface RunPayload {
-  project: string;
-  framework: string;
-  tags: string[];
-}
+export type { RunPayload, SpoolBatchRecord, SpoolRunRecord } from './spool-records.js';
 
 const OPEN = '.open';
 const CLOSED = '.ndjson';
-const CLAIMED = /^(.+\.ndjson)\.(\d+)\.replaying$/;
-/** An open file from another host is taken over once it has not changed for this long. */
+const BAD = '.bad';
+/** Today's claims, and the `<file>.<pid>.replaying` of earlier versions (no start, machine or end). */
+const CLAIMED = /^(.+\.ndjson)\.(\d+)(?:-(\d+|x)-([0-9a-f]{12})-(\d+))?\.replaying$/;
+/** An open file from another machine is taken over once it has not changed for this long. */
 const FOREIGN_OPEN_FILE_AGE_MS = 24 * 60 * 60_000;
+/** A claim from another machine is taken over this long after its replay's --timeout ended: clocks differ. */
+const FOREIGN_CLAIM_GRACE_MS = 60_000;
+
+/** The run record's fields that say which process writes the file. */
+type Owner = 'pid' | 'host' | 'processStart' | 'machine';
 
 /**
  * Writes one session's undelivered work. Writes are synchronous so they finish even when
@@ -64,7 +47,7 @@ export class SpoolWriter {
 
   constructor(
     private readonly dir: string,
-    private readonly runRecord: () => Omit<SpoolRunRecord, 'pid' | 'host'>,
+    private readonly runRecord: () => Omit<SpoolRunRecord, Owner>,
   ) {}
 
   /** Where the spool is, or will be once closed. */
@@ -111,14 +94,16 @@ export class SpoolWriter {
     makeDirectory(this.dir);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const closed = path.join(this.dir, `${stamp}-${randomUUID().slice(0, 8)}${CLOSED}`);
-    const record: SpoolRunRecord = { ...this.runRecord(), pid: process.pid, host: os.hostname() };
+    const { pid, start, machine } = thisProcess();
+    const owner = { pid, host: os.hostname(), processStart: start, machine };
+    const record: SpoolRunRecord = { ...this.runRecord(), ...owner };
     fs.writeFileSync(closed + OPEN, `${JSON.stringify(record)}\n`, { mode: 0o600, flag: 'wx' });
     this.openFile = closed + OPEN;
     this.closedFile = closed;
   }
 }
 
-/** A spool file this replay has claimed: nobody else reads or writes it until `release`. */
+/** A spool file this replay has claimed: nobody else reads or writes it until `releaseSpool`. */
 export interface ClaimedSpool {
   /** The file's name once released. */
   file: string;
@@ -127,54 +112,111 @@ export interface ClaimedSpool {
   claim: string;
 }
 
+/** What one look at the spool directory found. */
+export interface SpoolScan {
+  claimed: ClaimedSpool[];
+  /** Files whose lines are not what a reporter writes: moved aside, now, to `file` (`….ndjson.bad`). */
+  setAside: { file: string; reason: string }[];
+  /** `.bad` files set aside by earlier replays, waiting to be fixed or deleted. */
+  badFiles: string[];
+  /** Files that could not be read; left as they were. */
+  unreadable: { file: string; reason: string }[];
+  /** Files a running reporter or replay holds: left alone. */
+  held: { file: string; holder: string }[];
+}
+
 /**
  * Claims every spool file in `dir` that is ready for replay: closed files, and the files
- * of writers or replays that died. Oldest first. A file that cannot be parsed is released
- * untouched and reported, never skipped silently.
+ * of writers or replays that died. Oldest first. Claims say they are held until `until`
+ * (ms since the epoch), when the replay's --timeout ends. Every file not claimed is
+ * accounted for in the scan, never skipped silently.
  */
-export function claimSpool(dir: string): {
-  claimed: ClaimedSpool[];
-  unreadable: { file: string; reason: string }[];
-} {
-  const claimed: ClaimedSpool[] = [];
-  const unreadable: { file: string; reason: string }[] = [];
+export function claimSpool(dir: string, until: number): SpoolScan {
+  const scan: SpoolScan = { claimed: [], setAside: [], badFiles: [], unreadable: [], held: [] };
   let names: string[];
   try {
     names = fs.readdirSync(dir);
   } catch {
-    return { claimed, unreadable };
+    return scan;
   }
+  const owner = thisProcess();
   for (const name of names.sort()) {
-    const file = path.join(dir, closedName(name) ?? '');
+    if (name.endsWith(CLOSED + BAD)) scan.badFiles.push(path.join(dir, name));
+    const closed = closedName(name);
+    if (!closed) continue;
+    const file = path.join(dir, closed);
     const source = path.join(dir, name);
-    if (!closedName(name) || !isReady(source, name)) continue;
-    const claim = `${file}.${process.pid}.replaying`;
+    const holder = holderOf(source, name);
+    if (holder) {
+      scan.held.push({ file, holder });
+      continue;
+    }
+    const claim = `${file}.${owner.pid}-${owner.start ?? 'x'}-${owner.machine}-${Math.ceil(until)}.replaying`;
     try {
       fs.renameSync(source, claim);
     } catch {
       continue; // Another replay took it first.
     }
+    readClaimed(file, claim, scan);
+  }
+  return scan;
+}
+
+function readClaimed(file: string, claim: string, scan: SpoolScan): void {
+  let text: string;
+  try {
+    text = fs.readFileSync(claim, 'utf8');
+  } catch (error) {
+    scan.unreadable.push({ file, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
+    giveBack(claim, file);
+    return;
+  }
+  try {
+    scan.claimed.push({ file, claim, ...parseSpoolFile(text) });
+  } catch (error) {
+    const reason = (error as Error).message;
     try {
-      claimed.push({ file, claim, ...parseSpoolFile(fs.readFileSync(claim, 'utf8')) });
-    } catch (error) {
-      unreadable.push({ file, reason: (error as Error).message });
-      fs.renameSync(claim, file);
+      fs.renameSync(claim, file + BAD);
+      scan.setAside.push({ file: file + BAD, reason });
+    } catch (renameError) {
+      const code = (renameError as NodeJS.ErrnoException).code;
+      scan.unreadable.push({ file, reason: `${reason}; it could not be set aside (${code})` });
+      giveBack(claim, file);
     }
   }
-  return { claimed, unreadable };
 }
 
 /** Gives a claimed file back with what is still undelivered, or removes it when nothing is. */
 export function releaseSpool(spool: ClaimedSpool): void {
+  if (!fs.existsSync(spool.claim)) {
+    // Held past its --timeout (a suspended process): another replay took it over, and sends it.
+    throw new Error("another replay took it over once this replay's --timeout had passed");
+  }
   if (spool.batches.length === 0 && spool.run.runId !== null) {
     fs.rmSync(spool.claim, { force: true });
     return;
   }
   const lines = [spool.run, ...spool.batches].map((record) => JSON.stringify(record)).join('\n');
   const temporary = `${spool.claim}.tmp`;
-  fs.writeFileSync(temporary, `${lines}\n`, { mode: 0o600 });
-  fs.renameSync(temporary, spool.claim);
+  try {
+    fs.writeFileSync(temporary, `${lines}\n`, { mode: 0o600 });
+    fs.renameSync(temporary, spool.claim);
+  } catch (error) {
+    // Given back as it was read: batches delivered meanwhile go again, under their keys, and are stored once.
+    giveBack(spool.claim, spool.file);
+    try {
+      fs.rmSync(temporary, { force: true });
+    } catch {}
+    throw error;
+  }
   fs.renameSync(spool.claim, spool.file);
+}
+
+/** Puts a claimed file back untouched; a file that cannot be renamed stays claimed, and the next replay takes it over. */
+function giveBack(claim: string, file: string): void {
+  try {
+    fs.renameSync(claim, file);
+  } catch {}
 }
 
 /** The closed file's name for any state of a spool file; undefined for anything else. */
@@ -184,27 +226,56 @@ function closedName(name: string): string | undefined {
   return CLAIMED.exec(name)?.[1];
 }
 
-/** Closed files are ready; open and claimed ones only when the process behind them is gone. */
-function isReady(source: string, name: string): boolean {
-  if (name.endsWith(CLOSED)) return true;
-  const claimedBy = CLAIMED.exec(name)?.[2];
-  if (claimedBy) return !isRunning(Number(claimedBy));
+/**
+ * Who holds an open or claimed file, while they may still be at it; undefined when the
+ * file is ready for replay: closed, or its writer or replay is gone.
+ */
+function holderOf(source: string, name: string): string | undefined {
+  if (name.endsWith(CLOSED)) return undefined;
+  const claim = CLAIMED.exec(name);
+  if (claim) {
+    const [, , pid, start, machine, until] = claim;
+    if (!machine)
+      return pidOnlyOwnerState(Number(pid)) === 'alive' ? `a running replay (pid ${pid})` : undefined;
+    const state = ownerState({ pid: Number(pid), start: start === 'x' ? undefined : start, machine });
+    if (state === 'alive') return `a running replay (pid ${pid})`;
+    if (state === 'dead' || Date.now() > Number(until) + FOREIGN_CLAIM_GRACE_MS) return undefined;
+    return `a replay on another machine or in another container (pid ${pid}) until ${new Date(Number(until)).toISOString()}`;
+  }
+  const writer = readWriter(source);
+  const state = writer ? writerState(writer) : 'elsewhere';
+  if (state === 'alive') return `a running reporter (pid ${writer!.pid})`;
+  if (state === 'dead') return undefined;
+  if (unchangedForMs(source) > FOREIGN_OPEN_FILE_AGE_MS) return undefined;
+  return 'a reporter on another machine or in another container, until it has not changed for 24 hours';
+}
+
+type Writer = Pick<SpoolRunRecord, Owner> & { pid: number };
+
+/** Who writes an open file, from its run record; undefined while that cannot be read (yet). */
+function readWriter(source: string): Writer | undefined {
   try {
-    const { pid, host } = JSON.parse(firstLine(source)) as Partial<SpoolRunRecord>;
-    if (host === os.hostname() && typeof pid === 'number') return !isRunning(pid);
-    return Date.now() - fs.statSync(source).mtimeMs > FOREIGN_OPEN_FILE_AGE_MS;
+    const record = JSON.parse(firstLine(source)) as Partial<SpoolRunRecord>;
+    return typeof record.pid === 'number' ? (record as Writer) : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-function isRunning(pid: number): boolean {
-  if (pid === process.pid) return true;
+/** Files of earlier versions name only pid and host: on this host the pid alone decides. */
+function writerState({ pid, host, processStart, machine }: Writer): OwnerState {
+  if (typeof machine === 'string') {
+    return ownerState({ pid, start: typeof processStart === 'string' ? processStart : undefined, machine });
+  }
+  return host === os.hostname() ? pidOnlyOwnerState(pid) : 'elsewhere';
+}
+
+/** Infinity for a file that is gone: another replay claimed it meanwhile, and our rename fails. */
+function unchangedForMs(file: string): number {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return Date.now() - fs.statSync(file).mtimeMs;
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }
 
@@ -217,24 +288,6 @@ function firstLine(file: string): string {
   } finally {
     fs.closeSync(fd);
   }
-}
-
-function parseSpoolFile(text: string): { run: SpoolRunRecord; batches: SpoolBatchRecord[] } {
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
-  // A process killed mid-write can leave a cut last line; the batches before it are whole.
-  const records: (SpoolRunRecord | SpoolBatchRecord)[] = [];
-  for (const [i, line] of lines.entries()) {
-    try {
-      records.push(JSON.parse(line));
-    } catch (error) {
-      if (i < lines.length - 1 || i === 0) throw error;
-    }
-  }
-  const [run, ...batches] = records;
-  if (run?.type !== 'run') throw new Error('the first line is not a run record');
-  if (batches.some((batch) => batch.type !== 'batch'))
-    throw new Error('a line after the first is not a batch');
-  return { run, batches: batches as SpoolBatchRecord[] };
 }
 
 /**

@@ -18,7 +18,7 @@ export function formatSummary(summary: DeliverySummary, notes: readonly string[]
   return line;
 }
 
-/** `testrun replay` looks in ./.testrun/spool; a spool elsewhere (another root, TESTRUN_SPOOL_DIR) needs --dir. */
+/** `testrun replay` looks in ./.testrun/spool, where reporters spool by default; a spool elsewhere (spoolDir, TESTRUN_SPOOL_DIR) needs --dir. */
 export function replayCommand(spoolFile: string): string {
   const dir = path.dirname(spoolFile);
   if (dir === path.resolve(OPTION_SPECS.spoolDir.default)) return 'npx testrun replay';

@@ -42,7 +42,7 @@ describe('resolveConfig', () => {
       requestTimeout: 10_000,
       flushTimeout: 30_000,
       maxRetries: 5,
-      spoolDir: path.join(rootDir, '.testrun/spool'),
+      spoolDir: path.join(process.cwd(), '.testrun/spool'),
       failOnError: false,
       debug: false,
       watch: false,
@@ -66,6 +66,14 @@ describe('resolveConfig', () => {
     });
     expect(enabled({ apiKey: 'opt-key', baseUrl: 'https://other.example/' }).baseUrl).toBe(
       'https://other.example',
+    );
+  });
+
+  it("resolves a relative spool dir against the working directory, not the framework's root", () => {
+    expect(rootDir).not.toBe(process.cwd());
+    expect(enabled({ spoolDir: 'out/spool' }).spoolDir).toBe(path.join(process.cwd(), 'out/spool'));
+    expect(enabled({}, { ...keyEnv, TESTRUN_SPOOL_DIR: 'env/spool' }).spoolDir).toBe(
+      path.join(process.cwd(), 'env/spool'),
     );
   });
 

@@ -5,7 +5,10 @@ import { closedPortUrl, createReporter, makeResults } from '@testrun/test-utils'
 import { describe, expect, it } from 'vitest';
 import { makeBatch } from '../src/deliver-batch.js';
 import { claimSpool, releaseSpool, SpoolWriter } from '../src/spool.js';
+import { thisProcess } from '../src/spool-owner.js';
 
+/** When a replay's --timeout would end: what its claims record. */
+const until = () => Date.now() + 60_000;
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-spool-test-'));
 const runRecord = () => ({
   type: 'run' as const,
@@ -30,7 +33,7 @@ describe('SpoolWriter', () => {
     const writer = new SpoolWriter(dir, runRecord);
     writer.writeBatch(batch(1));
     expect(fs.readdirSync(dir)).toEqual([expect.stringMatching(/\.ndjson\.open$/)]);
-    expect(claimSpool(dir).claimed).toEqual([]);
+    expect(claimSpool(dir, until()).claimed).toEqual([]);
     writer.close();
     expect(fs.readdirSync(dir)).toEqual([path.basename(writer.path!)]);
     expect(writer.path).toMatch(/\.ndjson$/);
@@ -77,8 +80,8 @@ describe('claimSpool', () => {
     const writer = new SpoolWriter(dir, runRecord);
     writer.writeBatch(batch(1));
     writer.close();
-    const first = claimSpool(dir);
-    const second = claimSpool(dir);
+    const first = claimSpool(dir, until());
+    const second = claimSpool(dir, until());
     expect(first.claimed).toHaveLength(1);
     expect(second.claimed).toEqual([]);
     expect(first.claimed[0]!.batches).toEqual([record(1)]);
@@ -89,7 +92,7 @@ describe('claimSpool', () => {
     const runLine = { ...runRecord(), pid: 2 ** 22 + 12_345, host: os.hostname() };
     const file = path.join(dir, '2026-01-01T00-00-00-000Z-dead.ndjson.open');
     fs.writeFileSync(file, `${JSON.stringify(runLine)}\n${JSON.stringify(record(1))}\n{"type":"batch","idem`);
-    const { claimed } = claimSpool(dir);
+    const { claimed } = claimSpool(dir, until());
     expect(claimed.map((spool) => spool.batches)).toEqual([[record(1)]]);
     claimed[0]!.batches = [];
     releaseSpool(claimed[0]!);
@@ -102,12 +105,168 @@ describe('claimSpool', () => {
     writer.writeBatch(batch(1));
     writer.writeBatch(batch(2));
     writer.close();
-    const [spool] = claimSpool(dir).claimed;
+    const [spool] = claimSpool(dir, until()).claimed;
     expect(spool!.batches).toEqual([record(1), record(2)]);
     spool!.batches = [record(2)];
     releaseSpool(spool!);
     expect(fs.readdirSync(dir)).toEqual([path.basename(writer.path!)]);
-    expect(claimSpool(dir).claimed[0]!.batches).toEqual([record(2)]);
+    expect(claimSpool(dir, until()).claimed[0]!.batches).toEqual([record(2)]);
+  });
+  it('gives a file back as it was read when what is left cannot be written, never leaving it claimed', () => {
+    const dir = tempDir();
+    const writer = new SpoolWriter(dir, runRecord);
+    writer.writeBatch(batch(1));
+    writer.writeBatch(batch(2));
+    writer.close();
+    const before = fs.readFileSync(writer.path!, 'utf8');
+    const [spool] = claimSpool(dir, until()).claimed;
+    fs.mkdirSync(`${spool!.claim}.tmp`); // where what is left would be written
+    spool!.batches = [record(2)];
+    expect(() => releaseSpool(spool!)).toThrow(/EISDIR/);
+    fs.rmdirSync(`${spool!.claim}.tmp`);
+    expect(fs.readdirSync(dir)).toEqual([path.basename(writer.path!)]);
+    expect(fs.readFileSync(writer.path!, 'utf8')).toBe(before);
+  });
+});
+
+describe('claimSpool and the process that holds a file', () => {
+  const writeFile = (dir: string, name: string, lines: unknown[]) =>
+    fs.writeFileSync(path.join(dir, name), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+
+  it("takes over an open file whose writer's pid now belongs to another process", () => {
+    const dir = tempDir();
+    const { machine } = thisProcess();
+    // Our own pid, with a start time that is not ours: the writer died and the pid came back.
+    const writer = { pid: process.pid, host: os.hostname(), processStart: '1', machine };
+    writeFile(dir, 'a.ndjson.open', [{ ...runRecord(), ...writer }, record(1)]);
+    const scan = claimSpool(dir, until());
+    expect(scan.held).toEqual([]);
+    expect(scan.claimed.map((spool) => spool.batches)).toEqual([[record(1)]]);
+  });
+
+  it('leaves the open file of a writer that is still running alone, saying who holds it', () => {
+    const dir = tempDir();
+    const writer = new SpoolWriter(dir, runRecord);
+    writer.writeBatch(batch(1));
+    const scan = claimSpool(dir, until());
+    expect(scan.claimed).toEqual([]);
+    expect(scan.held).toEqual([{ file: writer.path, holder: `a running reporter (pid ${process.pid})` }]);
+  });
+
+  it("does not take an earlier version's open file or claim for ours because it names our pid", () => {
+    const dir = tempDir();
+    writeFile(dir, 'a.ndjson.open', [{ ...runRecord(), pid: process.pid, host: os.hostname() }, record(1)]);
+    writeFile(dir, `b.ndjson.${process.pid}.replaying`, [runRecord(), record(2)]);
+    const scan = claimSpool(dir, until());
+    expect(scan.claimed.map((spool) => path.basename(spool.file))).toEqual(['a.ndjson', 'b.ndjson']);
+  });
+
+  it("leaves another machine's claim alone until a minute after that replay's --timeout ended", () => {
+    const dir = tempDir();
+    const inTenMinutes = Date.now() + 10 * 60_000;
+    const twoMinutesAgo = Date.now() - 2 * 60_000;
+    writeFile(dir, `a.ndjson.1-100-ffffffffffff-${inTenMinutes}.replaying`, [runRecord(), record(1)]);
+    writeFile(dir, `b.ndjson.1-100-ffffffffffff-${twoMinutesAgo}.replaying`, [runRecord(), record(2)]);
+    const scan = claimSpool(dir, until());
+    expect(scan.held).toEqual([
+      {
+        file: path.join(dir, 'a.ndjson'),
+        holder: `a replay on another machine or in another container (pid 1) until ${new Date(inTenMinutes).toISOString()}`,
+      },
+    ]);
+    expect(scan.claimed.map((spool) => spool.batches)).toEqual([[record(2)]]);
+  });
+});
+
+describe('claimSpool and files whose lines are not what a reporter writes', () => {
+  const run = JSON.stringify(runRecord());
+  const result = record(1).results[0]!;
+  const line = (value: unknown) => JSON.stringify(value);
+
+  it.each([
+    ['an empty file', '', 'the file is empty'],
+    ['a first line that is a batch', line(record(1)), 'line 1 is not a run record ({"type":"run",…})'],
+    ['a first line that is not an object', 'null', 'line 1 is not a run record ({"type":"run",…})'],
+    [
+      'a run that is a string',
+      line({ ...runRecord(), run: 'p' }),
+      'line 1: run must be an object, got a string',
+    ],
+    [
+      'tags that are not strings',
+      line({ ...runRecord(), run: { project: 'p', framework: 'f', tags: [1] } }),
+      'line 1: run.tags must be an array of strings, got an array',
+    ],
+    [
+      'a run id that is a number',
+      line({ ...runRecord(), runId: 7 }),
+      'line 1: runId must be a non-empty string or null, got a number',
+    ],
+    ['a line in the middle that is not JSON', `${run}\n{"type":\n${line(record(2))}`, 'line 2 is not JSON'],
+    ['a second run record', `${run}\n${run}`, 'line 2 is not a batch record ({"type":"batch",…})'],
+    [
+      'a batch without a key',
+      `${run}\n${line({ ...record(1), idempotencyKey: 5 })}`,
+      'line 2: idempotencyKey must be a non-empty string, got a number',
+    ],
+    [
+      'results that are an object',
+      `${run}\n${line({ ...record(1), results: {} })}`,
+      'line 2: results must be a non-empty array, got an object',
+    ],
+    [
+      'no results',
+      `${run}\n\n${line({ ...record(1), results: [] })}`,
+      'line 3: results must be a non-empty array, got an empty array',
+    ],
+    [
+      'a result that is a string',
+      `${run}\n${line({ ...record(1), results: [result, 'x'] })}`,
+      'line 2: results[1] must be an object, got a string',
+    ],
+    [
+      'a result without its duration',
+      `${run}\n${line({ ...record(1), results: [{ ...result, duration: undefined }] })}`,
+      'line 2: results[0].duration must be a number, got nothing',
+    ],
+    [
+      'a result whose status is empty',
+      `${run}\n${line({ ...record(1), results: [{ ...result, status: '' }] })}`,
+      'line 2: results[0].status must be a non-empty string, got an empty string',
+    ],
+    [
+      'a result whose name is a number',
+      `${run}\n${line({ ...record(1), results: [{ ...result, testCase: 3 }] })}`,
+      'line 2: results[0].testCase must be a string, got a number',
+    ],
+  ])(
+    'sets aside %s as .bad, unchanged, naming the line, and claims the files after it',
+    (_what, text, reason) => {
+      const dir = tempDir();
+      const bad = path.join(dir, '1999-01-01T00-00-00-000Z-bad00001.ndjson');
+      fs.writeFileSync(bad, text);
+      const writer = new SpoolWriter(dir, runRecord);
+      writer.writeBatch(batch(1));
+      writer.close();
+
+      const scan = claimSpool(dir, until());
+      expect(scan.setAside).toEqual([{ file: `${bad}.bad`, reason }]);
+      expect(scan.claimed.map((spool) => spool.batches)).toEqual([[record(1)]]);
+      expect(fs.readFileSync(`${bad}.bad`, 'utf8')).toBe(text);
+      expect(claimSpool(dir, until()).badFiles).toEqual([`${bad}.bad`]);
+    },
+  );
+
+  it('reads fields it does not know, from an earlier or a later version, and keeps them', () => {
+    const dir = tempDir();
+    const later = { ...runRecord(), runId: null, addedLater: { x: 1 } };
+    const laterBatch = { ...record(1), note: 'kept', results: [{ ...result, error: 'kept too' }] };
+    fs.writeFileSync(path.join(dir, 'a.ndjson'), `${line(later)}\n${line(laterBatch)}\n`);
+    const [spool] = claimSpool(dir, until()).claimed;
+    expect(spool!.run).toEqual(later);
+    expect(spool!.batches).toEqual([laterBatch]);
+    releaseSpool(spool!);
+    expect(fs.readFileSync(path.join(dir, 'a.ndjson'), 'utf8')).toBe(`${line(later)}\n${line(laterBatch)}\n`);
   });
 });
 

@@ -11,7 +11,9 @@ Sends the runs and results that reporters spooled when the service could not tak
 them, with the idempotency keys they were first sent with, so nothing is stored
 twice. Delivered batches leave the spool; the rest stay for the next try. Exits 1
 when something remains. Files a running reporter is still writing, or another
-replay holds, are left alone.
+replay holds, are left alone; those of a reporter or replay that died are taken
+over. A file whose lines are not what a reporter writes is set aside as
+<file>.bad, named, and not sent.
 
 Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment. The key is sent
 only to TESTRUN_BASE_URL: a spool file recorded for another service is skipped
@@ -19,7 +21,7 @@ with a line saying so, unless --ignore-recorded-url is given.
 
 Options:
   --dir <dir>              the spool directory (default: TESTRUN_SPOOL_DIR, else
-                           .testrun/spool)
+                           .testrun/spool; relative to the current directory)
   --timeout <seconds>      give up after this long; what is not sent stays in the
                            spool (default: ${DEFAULT_TIMEOUT_SECONDS})
   --ignore-recorded-url    send every spool file to TESTRUN_BASE_URL, whatever
@@ -62,17 +64,16 @@ export const replay = defineCommand({
       userAgent: userAgent('cli'),
       log: (line) => output.error(line),
     });
-    if (result.files === 0 && result.errors.length === 0) {
-      output.out(`testrun replay: nothing to send in ${dir}\n`);
-      return 0;
-    }
     output.out(
-      `testrun replay: ${result.delivered} results delivered from ${result.files} spool files; ${result.remaining} remain in ${dir}\n`,
+      result.files === 0
+        ? `testrun replay: nothing to send in ${dir}\n`
+        : `testrun replay: ${result.delivered} results delivered from ${result.files} spool files; ${result.remaining} remain in ${dir}\n`,
     );
-    if (result.remaining > 0 || result.errors.length > 0) {
+    if (result.errors.length === 0 && result.remaining === 0) return 0;
+    // A set-aside file's own line says how to fix it: running again changes nothing for it.
+    if (result.remaining > 0 || result.held > 0 || result.errors.length > result.setAside) {
       output.error('some results could not be sent; they stay in the spool. Run it again later.');
-      return 1;
     }
-    return 0;
+    return 1;
   },
 });

@@ -1,13 +1,16 @@
 import type { CanonicalStatus, FileReport, FrameworkProject, RawTest } from '@testrun/core';
 import type { TestCase, TestModule, TestProject, TestSuite } from 'vitest/node';
 
-/** One test file's tests as core takes them; core names them (see "Mapping" in the README). */
-export function mapTestModule(module: TestModule): FileReport {
+/**
+ * One test file's tests as core takes them; core names them (see "Mapping" in the README).
+ * `merged`: the module comes from blob reports (`--merge-reports`), not from a run.
+ */
+export function mapTestModule(module: TestModule, merged = false): FileReport {
   const tests: RawTest[] = [];
   for (const test of module.children.allTests()) {
     tests.push({
       titles: [...describeTitles(test), test.name],
-      status: statusOf(test),
+      status: statusOf(test, merged),
       duration: test.diagnostic()?.duration ?? 0,
     });
   }
@@ -45,18 +48,24 @@ function describeTitles(test: TestCase): string[] {
   return titles;
 }
 
-function statusOf(test: TestCase): CanonicalStatus {
+function statusOf(test: TestCase, merged: boolean): CanonicalStatus {
   if (test.options.mode === 'todo') return 'todo';
   const { state } = test.result();
   if (state === 'passed' || state === 'failed') return state;
   // Vitest skips the tests under a failed beforeAll, where Jest fails them; a test that was
   // meant to run and could not because its block failed is a failure in both adapters.
-  if (state === 'skipped' && isMeantToRun(test) && blockFailed(test)) return 'failed';
+  if (state === 'skipped' && isMeantToRun(test, merged) && blockFailed(test)) return 'failed';
   return 'skipped';
 }
 
-function isMeantToRun(test: TestCase): boolean {
-  return test.options.mode === 'run' || test.options.mode === 'only';
+/**
+ * Whether the test was to run: its mode as collected. A blob holds tests as they ended,
+ * where the runner has set every test under a failed block to mode 'skip': there, a test
+ * skipped on purpose (`it.skip` inside a block whose beforeAll threw) can no longer be
+ * told from one the failure skipped, and counts as meant to run.
+ */
+function isMeantToRun(test: TestCase, merged: boolean): boolean {
+  return merged || test.options.mode === 'run' || test.options.mode === 'only';
 }
 
 /** Whether a describe block around the test, or its file, failed outside of any test. */

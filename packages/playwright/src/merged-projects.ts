@@ -36,7 +36,7 @@ export async function mergedProjectCount(
     let count = names;
     for (const file of configFiles) {
       // Shards run without a configuration file have one project, Playwright's default.
-      count = Math.max(count, file === undefined ? 1 : await configuredProjects(file));
+      count = Math.max(count, file === undefined ? 1 : await configuredProjects(file, argv[1] ?? ''));
     }
     return { count };
   } catch (error) {
@@ -107,12 +107,10 @@ interface PlaywrightConfigLoader {
   loadConfigFromFile(file: string): Promise<{ projects: readonly unknown[] }>;
 }
 
-/** How many projects `file` defines, as the Playwright that runs this reporter loads it. */
-async function configuredProjects(file: string): Promise<number> {
+/** How many projects `file` defines, as the Playwright running this merge (argv[1], its CLI) loads it. */
+async function configuredProjects(file: string, cli: string): Promise<number> {
   if (!fs.existsSync(file)) throw new Error(`${file} is not there`);
-  const requirePlaywright = createRequire(
-    createRequire(import.meta.url).resolve('@playwright/test/package.json'),
-  );
+  const requirePlaywright = createRequire(fs.realpathSync(cli));
   const { configLoader } = requirePlaywright('playwright/lib/common') as {
     configLoader: PlaywrightConfigLoader;
   };

@@ -61,7 +61,7 @@ function statusOf(test: TestCase, merged: boolean): CanonicalStatus {
 /**
  * Whether the test was to run: its mode as collected. A blob holds tests as they ended,
  * where the runner has set every test under a failed block to mode 'skip': there, a test
- * skipped on purpose (`it.skip` inside a block whose beforeAll threw) can no longer be
+ * skipped on purpose (`it.skip`, `it.todo` inside a block whose beforeAll threw) can no longer be
  * told from one the failure skipped, and counts as meant to run.
  */
 function isMeantToRun(test: TestCase, merged: boolean): boolean {

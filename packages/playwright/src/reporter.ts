@@ -12,6 +12,7 @@ import { type FileReport, Logger, type RawTest, RunReporter, type TestrunOptions
 import { errorOrigin } from './error-origin.js';
 import { interactiveMode } from './interactive-mode.js';
 import { mapTest } from './map-test.js';
+import { type MergedProjectCount, mergedProjectCount } from './merged-projects.js';
 import { type TestFile, TestFiles } from './test-files.js';
 
 export type TestrunPlaywrightOptions = TestrunOptions;
@@ -31,6 +32,12 @@ let unreportedSessionSetUp = false;
 export class TestrunReporter implements Reporter {
   private readonly options: Record<string, unknown>;
   private readonly listMode: boolean;
+  /** `playwright merge-reports`: the run is read from blob reports, no test runs in this process. */
+  private readonly mergeMode: boolean;
+  /** In merge mode, the count that names results, read from the shards' configuration until the end. */
+  private mergedProjects: Promise<MergedProjectCount> | undefined;
+  /** In merge mode, errors held until the run exists at the end. */
+  private readonly mergedErrors: [TestError, WorkerInfo | undefined][] = [];
   private readonly logger = new Logger();
   private config: FullConfig | undefined;
   private run: RunReporter | undefined;
@@ -45,6 +52,7 @@ export class TestrunReporter implements Reporter {
     this.options = user;
     // `playwright test --list` only lists the tests: there is no run to report.
     this.listMode = own._mode === 'list';
+    this.mergeMode = own._mode === 'merge';
   }
 
   /** Playwright keeps its own terminal output (list or line) when no reporter prints to stdout. */
@@ -61,22 +69,43 @@ export class TestrunReporter implements Reporter {
         unreportedSessionSetUp = true;
       }
       this.config = config;
-      this.run = new RunReporter({
-        options: this.options,
-        framework: { name: 'playwright', version: config.version },
-        rootDir: config.rootDir,
-        // The configured projects, not those `--project` selected: a filter must not rename results.
-        projectCount: config.projects.length,
-        watchMode: interactive !== undefined,
-        shard: config.shard ? { index: config.shard.current, count: config.shard.total } : undefined,
-        // A signal Playwright does not handle (SIGTERM, SIGHUP) ends the process before onEnd:
-        // the finished tests of files still running are handed over then, to be spooled.
-        flushOnExit: () => this.reportOpenFiles(),
-      });
+      if (this.mergeMode) {
+        // The shards have ended: there is nothing to stream, and how results are named
+        // depends on the shards' configuration, read meanwhile. The run starts at the end.
+        this.mergedProjects = mergedProjectCount(config, process.argv, process.cwd());
+        this.files = new TestFiles(suite);
+        return;
+      }
+      // The configured projects, not those `--project` selected: a filter must not rename results.
+      this.run = this.createRun(config, config.projects.length, interactive !== undefined);
       if (!this.run.active) return;
       this.files = new TestFiles(suite);
       this.run.startRun();
     });
+  }
+
+  private createRun(config: FullConfig, projectCount: number, watchMode: boolean): RunReporter {
+    return new RunReporter({
+      options: this.options,
+      framework: { name: 'playwright', version: config.version },
+      rootDir: config.rootDir,
+      projectCount,
+      watchMode,
+      shard: config.shard ? { index: config.shard.current, count: config.shard.total } : undefined,
+      // A signal Playwright does not handle (SIGTERM, SIGHUP) ends the process before onEnd:
+      // the finished tests of files still running are handed over then, to be spooled.
+      flushOnExit: () => this.reportOpenFiles(),
+    });
+  }
+
+  /** Merge mode: the run, once the shards' configuration says how many projects name results; then the errors held. */
+  private async startMergedRun(config: FullConfig, projects: Promise<MergedProjectCount>): Promise<void> {
+    const { count, problem } = await projects;
+    this.run = this.createRun(config, count, false);
+    if (!this.run.active) return;
+    if (problem) this.logger.line(problem);
+    this.run.startRun();
+    for (const [error, workerInfo] of this.mergedErrors) this.guard(() => this.placeError(error, workerInfo));
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -91,11 +120,17 @@ export class TestrunReporter implements Reporter {
   onError(error: TestError, workerInfo?: WorkerInfo): void {
     this.guard(() => {
       if (!this.files || !this.config || this.ending) return;
-      const origin = errorOrigin(error, workerInfo, this.config);
-      if (origin.kind === 'run') this.runErrors.push(origin.message);
-      if (origin.kind !== 'file') return;
-      for (const project of origin.projects) this.fileFailed(origin.file, project);
+      if (this.mergeMode) this.mergedErrors.push([error, workerInfo]);
+      else this.placeError(error, workerInfo);
     });
+  }
+
+  private placeError(error: TestError, workerInfo: WorkerInfo | undefined): void {
+    if (!this.config) return;
+    const origin = errorOrigin(error, workerInfo, this.config);
+    if (origin.kind === 'run') this.runErrors.push(origin.message);
+    if (origin.kind !== 'file') return;
+    for (const project of origin.projects) this.fileFailed(origin.file, project);
   }
 
   /** Playwright awaits this before it exits: delivery finishes here, within flushTimeout. */
@@ -113,9 +148,10 @@ export class TestrunReporter implements Reporter {
   }
 
   private async end(): Promise<void> {
-    const run = this.run;
-    if (!run) return;
     try {
+      if (this.config && this.mergedProjects) await this.startMergedRun(this.config, this.mergedProjects);
+      const run = this.run;
+      if (!run) return;
       const notRun = this.reportOpenFiles();
       run.addRunErrors(this.runErrors);
       await run.endRun(this.notes(notRun));

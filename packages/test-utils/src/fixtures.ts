@@ -38,6 +38,12 @@ export const fixtures = {
 export function copyFixture(fixture: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `testrun-${path.basename(fixture)}-`));
   fs.cpSync(fixture, dir, { recursive: true, filter: (source) => path.basename(source) !== 'node_modules' });
+  linkFrameworks(dir);
+  return dir;
+}
+
+/** Links this repo's frameworks and reporters into `dir`'s node_modules, so they resolve from there. */
+export function linkFrameworks(dir: string): void {
   for (const name of [
     'vitest',
     'jest',
@@ -50,7 +56,6 @@ export function copyFixture(fixture: string): string {
     fs.mkdirSync(path.dirname(link), { recursive: true });
     fs.symlinkSync(path.dirname(requireFromHere.resolve(`${name}/package.json`)), link, 'dir');
   }
-  return dir;
 }
 
 /** Fixture configs read reporter options from this variable, so a test can set them per run. */

@@ -36,6 +36,8 @@ export const playwrightFixtures = {
   cancelled: path.join(PLAYWRIGHT_FIXTURES_DIR, 'cancelled'),
   /** One test that drives a real Chromium (Debian's, at CHROMIUM_PATH). */
   browser: path.join(PLAYWRIGHT_FIXTURES_DIR, 'browser'),
+  /** Two projects (one in one-project.config.mjs), for blob reports merged; a web server that fails, by env. */
+  merged: path.join(PLAYWRIGHT_FIXTURES_DIR, 'merged'),
 } as const;
 
 /**
@@ -64,6 +66,22 @@ export async function runPlaywright({
   } finally {
     fs.rmSync(outputDir, { recursive: true, force: true });
   }
+}
+
+/** `playwright merge-reports [args] <dir>` in `cwd`, as a real child process: merges the blob reports in `dir`. */
+export function mergePlaywrightReports({
+  dir,
+  args = [],
+  cwd,
+  env = {},
+  timeoutMs,
+}: Pick<RunOptions, 'args' | 'cwd' | 'env' | 'timeoutMs'> & { dir: string }): Promise<RunOutcome> {
+  const bin = frameworkBin('@playwright/test', undefined, 'playwright');
+  return runProcess(process.execPath, [bin, 'merge-reports', ...args, dir], {
+    cwd,
+    env: cleanEnv(env),
+    timeoutMs,
+  });
 }
 
 /** A `playwright test --ui` session, driven the way its web page drives it. */

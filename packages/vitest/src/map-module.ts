@@ -3,16 +3,17 @@ import type { TestCase, TestModule, TestProject, TestSuite } from 'vitest/node';
 
 /**
  * One test file's tests as core takes them; core names them (see "How tests map to results"
- * in the README). `unfinished`: the file is still running (the process is being cancelled),
- * so only the tests that ended are taken, and nothing is said about the file as a whole.
+ * in the README). `merged`: the module comes from blob reports (`--merge-reports`), not from
+ * a run. `unfinished`: the file is still running (the process is being cancelled), so only
+ * the tests that ended are taken, and nothing is said about the file as a whole.
  */
-export function mapTestModule(module: TestModule, { unfinished = false } = {}): FileReport {
+export function mapTestModule(module: TestModule, { merged = false, unfinished = false } = {}): FileReport {
   const tests: RawTest[] = [];
   for (const test of module.children.allTests()) {
     if (unfinished && test.result().state === 'pending') continue;
     tests.push({
       titles: [...describeTitles(test), test.name],
-      status: statusOf(test),
+      status: statusOf(test, merged),
       duration: test.diagnostic()?.duration ?? 0,
     });
   }
@@ -50,18 +51,24 @@ function describeTitles(test: TestCase): string[] {
   return titles;
 }
 
-function statusOf(test: TestCase): CanonicalStatus {
+function statusOf(test: TestCase, merged: boolean): CanonicalStatus {
   if (test.options.mode === 'todo') return 'todo';
   const { state } = test.result();
   if (state === 'passed' || state === 'failed') return state;
   // Vitest skips the tests under a failed beforeAll, where Jest fails them; a test that was
   // meant to run and could not because its block failed is a failure in both adapters.
-  if (state === 'skipped' && isMeantToRun(test) && blockFailed(test)) return 'failed';
+  if (state === 'skipped' && isMeantToRun(test, merged) && blockFailed(test)) return 'failed';
   return 'skipped';
 }
 
-function isMeantToRun(test: TestCase): boolean {
-  return test.options.mode === 'run' || test.options.mode === 'only';
+/**
+ * Whether the test was to run: its mode as collected. A blob holds tests as they ended,
+ * where the runner has set every test under a failed block to mode 'skip': there, a test
+ * skipped on purpose (`it.skip`, `it.todo` inside a block whose beforeAll threw) can no longer be
+ * told from one the failure skipped, and counts as meant to run.
+ */
+function isMeantToRun(test: TestCase, merged: boolean): boolean {
+  return merged || test.options.mode === 'run' || test.options.mode === 'only';
 }
 
 /** Whether a describe block around the test, or its file, failed outside of any test. */

@@ -34,6 +34,9 @@ export class TestrunReporter implements Reporter {
   /** The files this process was to run (its shard's): those that never finished can still be reported. */
   private mine: ScheduledFile[] | undefined;
   private vitest: Vitest | undefined;
+  /** `--merge-reports`: the run is read from blob reports, no test runs in this process. */
+  private merged = false;
+
   constructor(options?: TestrunVitestOptions) {
     this.options = options;
   }
@@ -41,7 +44,8 @@ export class TestrunReporter implements Reporter {
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
     this.guard(() => {
-      const { root, watch, shard, dangerouslyIgnoreUnhandledErrors } = vitest.config;
+      const { root, watch, shard, dangerouslyIgnoreUnhandledErrors, mergeReports } = vitest.config;
+      this.merged = Boolean(mergeReports);
       this.ignoresUnhandledErrors = Boolean(dangerouslyIgnoreUnhandledErrors);
       this.run = new RunReporter({
         options: this.options,
@@ -69,11 +73,14 @@ export class TestrunReporter implements Reporter {
   /**
    * The files this process runs. Vitest hands reporters every file before it shards them,
    * so with --shard its own sequencer picks this shard's, as Vitest does; if that fails,
-   * the share is unknown.
+   * the share is unknown. A merge of blob reports runs no file: the blobs say how each
+   * ended, and one Vitest leaves out of its end (it does so outside the shards' folder) has
+   * not failed.
    */
   private async ownShare(
     specifications: ReadonlyArray<TestSpecification>,
   ): Promise<ScheduledFile[] | undefined> {
+    if (this.merged) return undefined;
     try {
       const config = this.vitest?.config;
       if (!config?.shard) return specifications.map(scheduledFile);
@@ -156,7 +163,7 @@ export class TestrunReporter implements Reporter {
   private report(module: TestModule): void {
     if (!this.run?.active || this.reportedModules.has(module.id)) return;
     this.reportedModules.add(module.id);
-    this.run.addFile(mapTestModule(module));
+    this.run.addFile(mapTestModule(module, { merged: this.merged }));
   }
 
   private guard(action: () => void): void {

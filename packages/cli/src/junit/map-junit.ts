@@ -47,11 +47,12 @@ const JEST_JUNIT_HOOK_FAILURE_NAME = "Test execution failure: could be caused by
 const PYTEST_SUITE_NAME = 'pytest';
 
 /**
- * A classname that is a path to a file, as Nette Tester writes one (`tests\Cart.phpt`):
- * folders, a file name with an extension, no spaces. Backslashes and absolute paths are
- * turned into a relative path with `/`, as `file` attributes are.
+ * A classname that is a path to a file, as Nette Tester writes one (`tests\Cart.phpt`,
+ * `tests\Cart.phpt method=testAdds`): folders, a file name with an extension, no spaces;
+ * then, after a space, anything. Backslashes and absolute paths in the path are turned
+ * into a relative path with `/`, as `file` attributes are.
  */
-const PATH_LIKE = /^(?:[A-Za-z]:)?[\\/]?(?:[^\\/\s]+[\\/])+[^\\/\s]+\.[A-Za-z0-9]+$/;
+const PATH_LIKE = /^((?:[A-Za-z]:)?[\\/]?(?:[^\\/\s]+[\\/])+[^\\/\s]+\.[A-Za-z0-9]+)(\s.*)?$/s;
 
 export function mapTestcase(testcase: JunitTestcase, { rules, paths }: MappingContext): MappedCase {
   const { suiteName, outcome } = testcase;
@@ -128,7 +129,8 @@ function isPytestCollectionError(testcase: JunitTestcase, namedLikeTheModule: bo
 
 /** A classname that is a path, with `/` and never absolute; any other classname as it is. */
 function asPath(classname: string | undefined, paths: ReportPaths): string | undefined {
-  return classname !== undefined && PATH_LIKE.test(classname) ? paths.name(classname) : classname;
+  const path = classname === undefined ? undefined : PATH_LIKE.exec(classname);
+  return path ? `${paths.name(path[1]!)}${path[2] ?? ''}` : classname;
 }
 
 /**

@@ -88,7 +88,7 @@ const CHUNK_BYTES = 64 * 1024;
  */
 const FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
-/** `status`/`result` values of a testcase that did not run: GoogleTest, CTest, tst and others. */
+/** `status`/`result` values of a testcase that did not run, or ran to no verdict: GoogleTest, CTest, tst, NUnit and others. */
 const NOT_RUN_STATUSES = new Set([
   'notrun',
   'not_run',
@@ -99,6 +99,7 @@ const NOT_RUN_STATUSES = new Set([
   'suppressed',
   'ignored',
   'pending',
+  'inconclusive',
 ]);
 /** `status` values of a testcase that failed, for writers that say so without a <failure>. */
 const FAILED_STATUSES = new Set(['fail', 'failed', 'failure', 'error', 'errored', 'broken']);

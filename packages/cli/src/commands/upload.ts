@@ -204,7 +204,7 @@ function noteLines(
   }
   if (rerun > 0) {
     lines.push(
-      `${shownAs}: ${plural(rerun, 'testcase repeats', 'testcases repeat')} an earlier one of its suite, as ${writer} writes a rerun; each test is sent once, with its last outcome.`,
+      `${shownAs}: ${plural(rerun, 'testcase repeats an earlier one of its suite', 'testcases repeat an earlier one of their suite')}, as ${writer} writes a rerun; each test is sent once, with its last outcome.`,
     );
   }
   if (renamed > 0) {

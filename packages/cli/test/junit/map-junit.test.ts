@@ -348,6 +348,13 @@ describe('paths written on Windows or on another machine', () => {
     ]);
   });
 
+  it('turns the path at the start of a classname into a name, leaving what follows it (Nette Tester methods)', () => {
+    const signature = 'tests\\Cart.phpt method=testAdds';
+    expect(mapTestcase(testcase({ classname: signature, name: signature }))).toMatchObject({
+      result: { testSuite: 'tests/Cart.phpt method=testAdds', testCase: 'tests/Cart.phpt method=testAdds' },
+    });
+  });
+
   it('leaves classnames that are not paths as they are: PHP namespaces, Java classes, Go packages', () => {
     const suites = ['Tests\\Unit\\CartTest', 'com.example.CartTest', 'gopkg.in/yaml.v3'].map((classname) => {
       const mapped = mapTestcase(testcase({ classname, name: 'x' }));

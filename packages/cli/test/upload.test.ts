@@ -132,7 +132,8 @@ describe('testrun upload', () => {
     expect(identities(results)).toEqual(identities([...PYTEST_RESULTS, ...SUREFIRE_RESULTS]));
   });
 
-  it('names testcases without a name and repeated testcases, with the file and line', async () => {
+  it('keeps each repeat of a writer not known to write reruns that way, and names nameless testcases, with the file and line', async () => {
+    // Before, the repeat was merged with its last outcome and the failure was lost (issue 22).
     const dir = tempDir();
     fs.writeFileSync(
       path.join(dir, 'odd.xml'),
@@ -153,7 +154,7 @@ describe('testrun upload', () => {
       'testrun upload: odd.xml:4: 1 testcase has no name attribute; sent as (unnamed).\n',
     );
     expect(stderr).toContain(
-      'testrun upload: odd.xml: 1 testcase repeats an earlier one of its suite; each is sent once, with its last outcome.\n',
+      'testrun upload: odd.xml: 1 testcase repeats the name of an earlier one without being a rerun; each is sent as a result of its own, with (2), (3)… after its name.\n',
     );
     expect(
       onlyRun(server)
@@ -166,7 +167,8 @@ describe('testrun upload', () => {
         .sort((a, b) => (a.testCase < b.testCase ? -1 : 1)),
     ).toEqual([
       { testSuite: 'com.example.RetryTest', testCase: '(unnamed)', status: 'passed', duration: 100 },
-      { testSuite: 'com.example.RetryTest', testCase: 'flaky', status: 'passed', duration: 300 },
+      { testSuite: 'com.example.RetryTest', testCase: 'flaky', status: 'failed', duration: 200 },
+      { testSuite: 'com.example.RetryTest', testCase: 'flaky (2)', status: 'passed', duration: 300 },
     ]);
   });
 

@@ -4,8 +4,10 @@ import { defineCommand, type Output, UsageError } from '../command.js';
 import { chooseFramework } from '../junit/detect-framework.js';
 import { findReports, type ReportFile } from '../junit/find-reports.js';
 import { JunitReadError } from '../junit/read-junit.js';
+import { RepeatFinder, RepeatNamer } from '../junit/repeat-names.js';
+import { ReportPaths } from '../junit/report-paths.js';
 import { ResultFeeder } from '../junit/result-feeder.js';
-import { type CheckedReport, checkReport, sendReport } from '../junit/upload-report.js';
+import { type ReportNotes, readReport } from '../junit/upload-report.js';
 
 const usage = `Usage: testrun upload <files or globs…> [options]
 
@@ -20,7 +22,8 @@ Quote globs so that they reach testrun whole. Gzip'd reports are read as
 they are. Each report is read whole before anything of it is sent: a report
 that is not well-formed is not sent at all, and named with its line. Paths in
 "file" attributes are taken from the current directory: run it where the
-tests ran.
+tests ran. How each writer's JUnit is read:
+https://github.com/testrun-dev/testrun/blob/main/docs/junit.md
 
 Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment. Exits 0
 when every result was delivered or spooled, 1 otherwise.
@@ -82,7 +85,13 @@ async function uploadReports(
   const found = await findReports(args, cwd);
   for (const pattern of found.unmatched) output.error(`no file matches ${pattern}`);
 
-  const { checked, unreadable } = await checkReports(found.files, output);
+  const paths = new ReportPaths(cwd);
+  const finder = new RepeatFinder();
+  const { checked, unreadable } = await checkReports(
+    found.files,
+    { feeder: new ResultFeeder(finder, paths), paths },
+    output,
+  );
   if (checked.length === 0) {
     output.error('no JUnit XML report to send; nothing was sent, and no run was created.');
     return 1;
@@ -98,8 +107,9 @@ async function uploadReports(
     rootDir: cwd,
   });
   reporter.startRun();
-  const feeder = new ResultFeeder(reporter, cwd);
-  const allSent = await sendReports(checked, feeder, output);
+  const namer = new RepeatNamer(reporter, finder.repeated);
+  const feeder = new ResultFeeder(namer, paths);
+  const allSent = await sendReports(checked, { feeder, namer, paths }, output);
 
   const notes = unreadable > 0 ? [`${countOf(unreadable, 'report')} not sent (see above)`] : [];
   const outcome = await reporter.endRun(notes);
@@ -118,18 +128,22 @@ async function uploadReports(
   return allAccountedFor(outcome, feeder.count) && unreadable === 0 && allSent ? 0 : 1;
 }
 
-type CheckedFile = { report: ReportFile; check: CheckedReport };
+type CheckedFile = { report: ReportFile; check: ReportNotes };
 
-/** Reads every report once, sending nothing: the whole ones are kept, the others named. */
+/**
+ * Reads every report once, sending nothing, its results going to the RepeatFinder behind
+ * `feeder`: the whole reports are kept, the others named.
+ */
 async function checkReports(
   files: readonly ReportFile[],
+  { feeder, paths }: { feeder: ResultFeeder; paths: ReportPaths },
   output: Output,
 ): Promise<{ checked: CheckedFile[]; unreadable: number }> {
   const checked: CheckedFile[] = [];
   let unreadable = 0;
   for (const report of files) {
     try {
-      checked.push({ report, check: await checkReport(report.path, report.shownAs) });
+      checked.push({ report, check: await readReport(report.path, report.shownAs, feeder, paths) });
     } catch (error) {
       unreadable++;
       output.error(`${describeFailure(error)} Nothing from it is sent.`);
@@ -141,34 +155,64 @@ async function checkReports(
 /** Hands every testcase of the checked reports to core; false if one could not be read again. */
 async function sendReports(
   checked: readonly CheckedFile[],
-  feeder: ResultFeeder,
+  { feeder, namer, paths }: { feeder: ResultFeeder; namer: RepeatNamer; paths: ReportPaths },
   output: Output,
 ): Promise<boolean> {
   let allSent = true;
-  for (const { report } of checked) {
-    const before = feeder.count;
-    const repeatsBefore = feeder.repeated;
+  for (const { report, check } of checked) {
+    const before = { count: feeder.count, rerun: feeder.rerun, renamed: namer.renamed };
     try {
-      const { unnamed } = await sendReport(report.path, report.shownAs, feeder);
-      if (unnamed.count > 0) {
-        output.error(
-          `${report.shownAs}:${unnamed.firstLine}: ${countOf(unnamed.count, 'testcase has', 'testcases have')} no name attribute; sent as (unnamed).`,
-        );
-      }
-      const repeats = feeder.repeated - repeatsBefore;
-      if (repeats > 0) {
-        output.error(
-          `${report.shownAs}: ${countOf(repeats, 'testcase repeats', 'testcases repeat')} an earlier one of its suite; each is sent once, with its last outcome.`,
-        );
+      const notes = await readReport(report.path, report.shownAs, feeder, paths);
+      for (const line of noteLines(report.shownAs, notes, {
+        rerun: feeder.rerun - before.rerun,
+        renamed: namer.renamed - before.renamed,
+        writer: check.framework,
+      })) {
+        output.error(line);
       }
     } catch (error) {
       allSent = false;
       output.error(
-        `${describeFailure(error)} It changed while it was being sent: ${countOf(feeder.count - before, 'result')} from it went to the run before that point.`,
+        `${describeFailure(error)} It changed while it was being sent: ${countOf(feeder.count - before.count, 'result')} from it went to the run before that point.`,
       );
     }
   }
   return allSent;
+}
+
+/** One line for each thing about a report that the user should know, naming the report. */
+function noteLines(
+  shownAs: string,
+  { unnamed, unreadableTimes, replacedCharacters }: ReportNotes,
+  { rerun, renamed, writer }: { rerun: number; renamed: number; writer: string | undefined },
+): string[] {
+  const lines: string[] = [];
+  if (replacedCharacters > 0) {
+    lines.push(
+      `${shownAs}: ${countOf(replacedCharacters, 'character')} that XML 1.0 does not allow (control characters copied from test output) read as spaces; the report is read anyway.`,
+    );
+  }
+  if (unnamed.count > 0) {
+    lines.push(
+      `${shownAs}:${unnamed.firstLine}: ${countOf(unnamed.count, 'testcase has', 'testcases have')} no name attribute; sent as (unnamed).`,
+    );
+  }
+  if (unreadableTimes.count > 0) {
+    lines.push(
+      `${shownAs}:${unreadableTimes.firstLine}: ${countOf(unreadableTimes.count, 'testcase has a time that is', 'testcases have a time that is')} not a number of seconds (time="${unreadableTimes.first}"); sent with duration 0.`,
+    );
+  }
+  if (rerun > 0) {
+    lines.push(
+      `${shownAs}: ${countOf(rerun, 'testcase repeats an earlier one of its suite', 'testcases repeat an earlier one of their suite')}, as ${writer} writes a rerun; each test is sent once, with its last outcome.`,
+    );
+  }
+  if (renamed > 0) {
+    lines.push(
+      `${shownAs}: ${countOf(renamed, 'testcase repeats', 'testcases repeat')} the name of an earlier one without being a rerun; each is sent as a result of its own, with (2), (3)… after its name.`,
+    );
+  }
+  return lines;
 }
 
 /** Every result handed to core was delivered or spooled for `testrun replay`: none lost. */

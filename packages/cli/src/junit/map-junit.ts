@@ -1,11 +1,14 @@
 import { FILE_FAILURE_CASE, type RawResult, type RawTest } from '@testrun/core';
 import type { JunitSuiteFailure, JunitTestcase } from './read-junit.js';
+import { type ReportPaths, toSlashes } from './report-paths.js';
+import type { WriterRules } from './writer-rules.js';
 
-// What a JUnit testcase is called in the service: the README's "Upload JUnit XML" table.
+// What a JUnit testcase is called in the service: docs/junit.md, "How a testcase maps to a result".
 //
 // testSuite, first that applies:
-//   1. the `file` attribute (the testcase's, else its <testsuite>'s): core names it, relative
-//      to the current directory, as it names the files of the reporters;
+//   1. the `file` attribute (the testcase's, else its <testsuite>'s, else the one a sibling
+//      "Root Suite" gives: Cypress): core names it, relative to the current directory, as it
+//      names the files of the reporters (report-paths.ts makes a foreign path local first);
 //   2. `classname`, unless it only repeats the name (jest-junit's default templates);
 //   3. the enclosing <testsuite>'s `name`.
 // testCase: the name. Where the file gives the testSuite, the classname goes first
@@ -16,7 +19,22 @@ import type { JunitSuiteFailure, JunitTestcase } from './read-junit.js';
 // it is part of the identity already.
 
 /** A testcase's result, on its way to core: a test of a file core names, or a result already named. */
-export type MappedCase = { kind: 'file'; file: string; test: RawTest } | { kind: 'named'; result: RawResult };
+export type MappedCase = (
+  | { kind: 'file'; file: string; test: RawTest }
+  | { kind: 'named'; result: RawResult }
+) & {
+  /**
+   * Set where the writer writes a rerun as the testcase again (WriterRules.rerunsAsRepeats):
+   * testcases with the same key (<testsuite>, file, classname, name) are attempts of one test.
+   */
+  attemptsOf?: string;
+};
+
+/** What mapping needs besides the testcase: how its writer writes, and how its paths read. */
+export interface MappingContext {
+  rules: WriterRules;
+  paths: ReportPaths;
+}
 
 /**
  * How known writers mark a file that failed outside its tests. jest-junit: the classname
@@ -28,57 +46,107 @@ const JEST_JUNIT_LOAD_FAILURE_CLASS = 'Test suite failed to run';
 const JEST_JUNIT_HOOK_FAILURE_NAME = "Test execution failure: could be caused by test hooks like 'afterAll'.";
 const PYTEST_SUITE_NAME = 'pytest';
 
-export function mapTestcase(testcase: JunitTestcase): MappedCase {
-  const { name, classname, suiteName, outcome } = testcase;
+/**
+ * A classname that is a path to a file, as Nette Tester writes one (`tests\Cart.phpt`,
+ * `tests\Cart.phpt method=testAdds`): folders, a file name with an extension, no spaces;
+ * then, after a space, anything. Backslashes and absolute paths in the path are turned
+ * into a relative path with `/`, as `file` attributes are.
+ */
+const PATH_LIKE = /^((?:[A-Za-z]:)?[\\/]?(?:[^\\/\s]+[\\/])+[^\\/\s]+\.[A-Za-z0-9]+)(\s.*)?$/s;
+
+export function mapTestcase(testcase: JunitTestcase, { rules, paths }: MappingContext): MappedCase {
+  const { suiteName, outcome } = testcase;
+  const classname = asPath(testcase.classname, paths);
+  // Nette Tester names a test like its file, in both attributes.
+  const name = testcase.name === testcase.classname ? classname : testcase.name;
   const status = outcome;
   const duration = toMilliseconds(testcase.time);
   const failed = outcome === 'failed';
-  const file = testcase.file ?? (failed && classname === JEST_JUNIT_LOAD_FAILURE_CLASS ? name : undefined);
+  const written = testcase.file ?? (failed && classname === JEST_JUNIT_LOAD_FAILURE_CLASS ? name : undefined);
+  const attemptsOf =
+    rules.rerunsAsRepeats && name !== undefined
+      ? [testcase.suite, testcase.file ?? '', testcase.classname ?? '', name].join('\u0000')
+      : undefined;
 
-  if (file !== undefined) {
-    const titles = standsForFile(testcase, [file, moduleName(file)])
-      ? [FILE_FAILURE_CASE]
-      : caseTitles(name, classname, file);
-    return { kind: 'file', file, test: { titles, status, duration } };
+  if (written !== undefined) {
+    const file = toSlashes(written);
+    const pytestCollectionError = isPytestCollectionError(testcase, name === moduleName(file));
+    const titles =
+      pytestCollectionError || standsForFile({ outcome, name, classname }, rules, [file, moduleName(file)])
+        ? [FILE_FAILURE_CASE]
+        : caseTitles(name, classname, file);
+    return { kind: 'file', file, test: { titles, status, duration }, attemptsOf };
   }
-  if (failed && classname === '' && suiteName === PYTEST_SUITE_NAME && nonEmpty(name)) {
-    return { kind: 'named', result: { testSuite: name, testCase: FILE_FAILURE_CASE, status, duration } };
+  if (isPytestCollectionError(testcase, nonEmpty(name))) {
+    return {
+      kind: 'named',
+      result: { testSuite: name, testCase: FILE_FAILURE_CASE, status, duration },
+      attemptsOf,
+    };
   }
   // A classname equal to the name is no class (jest-junit's default templates), unless nothing else names the suite.
   const suite =
     nonEmpty(classname) && (classname !== name || suiteName === undefined) ? classname : suiteName;
-  const testCase = standsForFile(testcase, [suite]) ? FILE_FAILURE_CASE : name;
-  return { kind: 'named', result: { testSuite: suite, testCase, status, duration } };
+  const testCase = standsForFile({ outcome, name, classname }, rules, [suite]) ? FILE_FAILURE_CASE : name;
+  return { kind: 'named', result: { testSuite: suite, testCase, status, duration }, attemptsOf };
 }
 
 /** A <testsuite> that failed on its own with no failed testcase inside: `(file failed to run)`. */
 export function mapSuiteFailure(suite: JunitSuiteFailure): MappedCase | undefined {
   if (suite.failedTestcases > 0) return undefined;
   const test: RawTest = { titles: [FILE_FAILURE_CASE], status: 'failed', duration: 0 };
-  if (suite.file !== undefined) return { kind: 'file', file: suite.file, test };
+  if (suite.file !== undefined) return { kind: 'file', file: toSlashes(suite.file), test };
   return {
     kind: 'named',
     result: { testSuite: suite.name, testCase: FILE_FAILURE_CASE, status: 'failed', duration: 0 },
   };
 }
 
-/** `time` is in seconds; some writers group thousands (`1,234.5`). Anything else is left to core, which sends 0. */
+/**
+ * `time` in seconds, as milliseconds: `0.014`, `12`, `.5`; `1,204.101` (old Surefire groups
+ * thousands); `0,014` (a single decimal comma: localized .NET conversions). Undefined when
+ * missing; NaN when written but not a number of seconds (`soon`, `-1`, `0x10`, `1e3`,
+ * `1,2,3`): an unknown duration, which core sends as 0, never another number.
+ */
 export function toMilliseconds(time: string | undefined): number | undefined {
   if (time === undefined || time.trim() === '') return undefined;
-  return Number(time.trim().replace(/,/g, '')) * 1000;
+  const text = time.trim();
+  if (/^\d+,\d+$/.test(text)) return Number(text.replace(',', '.')) * 1000;
+  if (/^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(text)) return Number(text.replace(/,/g, '')) * 1000;
+  if (/^(?:\d+\.?\d*|\.\d+)$/.test(text)) return Number(text) * 1000;
+  return Number.NaN;
+}
+
+/** pytest's module that failed to collect: an empty classname, the module as the name. */
+function isPytestCollectionError(testcase: JunitTestcase, namedLikeTheModule: boolean): boolean {
+  return (
+    testcase.outcome === 'failed' &&
+    testcase.classname === '' &&
+    testcase.suiteName === PYTEST_SUITE_NAME &&
+    namedLikeTheModule
+  );
+}
+
+/** A classname that is a path, with `/` and never absolute; any other classname as it is. */
+function asPath(classname: string | undefined, paths: ReportPaths): string | undefined {
+  const path = classname === undefined ? undefined : PATH_LIKE.exec(classname);
+  return path ? `${paths.name(path[1]!)}${path[2] ?? ''}` : classname;
 }
 
 /**
- * A failed testcase named after what holds it is the file's own failure, not a test:
- * Vitest writes a file that did not load, or whose afterAll threw, as a testcase named
- * like the file, Surefire a class whose @BeforeAll threw as one named like the class;
- * jest-junit uses the names above.
+ * A failed testcase that stands for its whole file: jest-junit's by their names; and, for
+ * writers that do so (WriterRules), one named after what holds it: Vitest writes a file
+ * that did not load, or whose afterAll threw, as a testcase named like the file, Surefire
+ * a class whose @BeforeAll threw as one named like the class.
  */
-function standsForFile(testcase: JunitTestcase, holderNames: readonly (string | undefined)[]): boolean {
-  if (testcase.outcome !== 'failed') return false;
-  const { name, classname } = testcase;
+function standsForFile(
+  { outcome, name, classname }: Pick<JunitTestcase, 'outcome' | 'name' | 'classname'>,
+  rules: WriterRules,
+  holderNames: readonly (string | undefined)[],
+): boolean {
+  if (outcome !== 'failed') return false;
   return (
-    (name !== undefined && holderNames.includes(name)) ||
+    (rules.namesFileFailuresLikeTheFile && name !== undefined && holderNames.includes(name)) ||
     classname === JEST_JUNIT_LOAD_FAILURE_CLASS ||
     name?.endsWith(JEST_JUNIT_HOOK_FAILURE_NAME) === true
   );

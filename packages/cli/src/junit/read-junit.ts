@@ -14,13 +14,21 @@ export type JunitOutcome = 'passed' | 'failed' | 'skipped';
 export interface JunitTestcase {
   name: string | undefined;
   classname: string | undefined;
-  /** The testcase's `file` attribute, else the nearest enclosing <testsuite>'s; as written. */
+  /**
+   * The testcase's `file` attribute, else the nearest enclosing <testsuite>'s (which takes
+   * it from an earlier sibling "Root Suite" when it has none: Cypress); as written.
+   */
   file: string | undefined;
   /** `name` of the nearest enclosing <testsuite>. */
   suiteName: string | undefined;
+  /** Which <testsuite> holds it: 1 for the report's first, in document order; 0 for none. */
+  suite: number;
   /** `time` as written: seconds. */
   time: string | undefined;
-  /** failed: a <failure> or <error> inside; skipped: a <skipped>; else passed. */
+  /**
+   * failed: a <failure> or <error> inside, or a `status` that says it failed; skipped: a
+   * <skipped>, or a `status` or `result` that says it did not run; else passed.
+   */
   outcome: JunitOutcome;
   /** Line of the <testcase> tag, for messages. */
   line: number;
@@ -45,7 +53,9 @@ export interface JunitHead {
 export type JunitEvent =
   | { kind: 'head'; head: JunitHead }
   | { kind: 'testcase'; testcase: JunitTestcase }
-  | { kind: 'suite-failure'; suite: JunitSuiteFailure };
+  | { kind: 'suite-failure'; suite: JunitSuiteFailure }
+  /** Characters XML 1.0 forbids, read as spaces: how many. Sent once, at the end, if there were any. */
+  | { kind: 'replaced-characters'; count: number };
 
 export type JunitReadErrorCode = 'JUNIT_UNREADABLE' | 'JUNIT_MALFORMED' | 'JUNIT_NOT_JUNIT';
 
@@ -70,18 +80,61 @@ export class JunitReadError extends Error {
 const GZIP_MAGIC = [0x1f, 0x8b];
 const CHUNK_BYTES = 64 * 1024;
 
+/**
+ * Characters XML 1.0 does not allow anywhere, not even escaped: C0 controls other than
+ * tab, newline and carriage return, and U+FFFE/U+FFFF. Writers copy them raw from captured
+ * test output (colour codes, NUL); each is read as a space, as core names control
+ * characters, rather than losing every result of the report.
+ */
+const FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+/** `status`/`result` values of a testcase that did not run, or ran to no verdict: GoogleTest, CTest, tst, NUnit and others. */
+const NOT_RUN_STATUSES = new Set([
+  'notrun',
+  'not_run',
+  'not run',
+  'disabled',
+  'skipped',
+  'skip',
+  'suppressed',
+  'ignored',
+  'pending',
+  'inconclusive',
+]);
+/** `status` values of a testcase that failed, for writers that say so without a <failure>. */
+const FAILED_STATUSES = new Set(['fail', 'failed', 'failure', 'error', 'errored', 'broken']);
+
+/** Mocha's name for the suite that holds a file's top level; Cypress writes the spec file only on it. */
+const MOCHA_ROOT_SUITE = 'Root Suite';
+
 interface SuiteFrame {
   name: string | undefined;
   file: string | undefined;
+  number: number;
   line: number;
   ownFailure: boolean;
+  /** Failed testcases inside it so far; nested suites add theirs when they close. */
   failedTestcases: number;
 }
 
-type Frame =
-  | { element: 'testsuite'; suite: SuiteFrame }
-  | { element: 'testcase'; testcase: JunitTestcase }
-  | { element: 'other'; name: string };
+interface TestcaseFrame {
+  testcase: JunitTestcase;
+  failed: boolean;
+  skipped: boolean;
+}
+
+/**
+ * One open element. Each frame knows its nearest suite, so that no work depends on how
+ * deep the element is: reports nested 80,000 levels deep read in linear time.
+ */
+interface Frame {
+  /** The nearest <testsuite>: the element itself when it is one. */
+  suite: SuiteFrame | undefined;
+  testcase: TestcaseFrame | undefined;
+  /** The file a "Root Suite" child gave its later siblings. */
+  rootSuiteFile: string | undefined;
+  isSuite: boolean;
+}
 
 /**
  * Reads `file` (plain or gzip'd, by its first bytes) and yields its events a chunk at a
@@ -120,6 +173,8 @@ class JunitEventReader {
   private root: SaxesTagPlain | undefined;
   private headSent = false;
   private tagLine = 1;
+  private suites = 0;
+  private replaced = 0;
 
   constructor(private readonly shownAs: string) {
     this.parser.on('opentagstart', () => {
@@ -142,12 +197,18 @@ class JunitEventReader {
   }
 
   write(text: string): void {
-    this.parser.write(text);
+    this.parser.write(
+      text.replace(FORBIDDEN_CHARACTERS, () => {
+        this.replaced++;
+        return ' ';
+      }),
+    );
   }
 
   close(): void {
     this.parser.close();
     if (!this.headSent && this.root) this.sendHead(undefined);
+    if (this.replaced > 0) this.events.push({ kind: 'replaced-characters', count: this.replaced });
   }
 
   take(): JunitEvent[] {
@@ -172,72 +233,70 @@ class JunitEventReader {
     const attributes = tag.attributes;
     switch (tag.name) {
       case 'testsuite': {
-        const enclosing = this.nearestSuite();
-        this.stack.push({
-          element: 'testsuite',
-          suite: {
-            name: attributes.name,
-            file: attributes.file ?? enclosing?.file,
-            line: this.tagLine,
-            ownFailure: false,
-            failedTestcases: 0,
-          },
-        });
+        const file = attributes.file ?? parent?.rootSuiteFile ?? parent?.suite?.file;
+        if (parent && attributes.name === MOCHA_ROOT_SUITE && attributes.file !== undefined) {
+          parent.rootSuiteFile = attributes.file;
+        }
+        const suite: SuiteFrame = {
+          name: attributes.name,
+          file,
+          number: ++this.suites,
+          line: this.tagLine,
+          ownFailure: false,
+          failedTestcases: 0,
+        };
+        this.stack.push({ suite, testcase: undefined, rootSuiteFile: undefined, isSuite: true });
         if (!this.headSent) this.sendHead(tag);
         return;
       }
       case 'testcase': {
-        const suite = this.nearestSuite();
-        this.stack.push({
-          element: 'testcase',
-          testcase: {
-            name: attributes.name,
-            classname: attributes.classname,
-            file: attributes.file ?? suite?.file,
-            suiteName: suite?.name,
-            time: attributes.time,
-            outcome: 'passed',
-            line: this.tagLine,
-          },
-        });
+        const suite = parent?.suite;
+        const testcase: JunitTestcase = {
+          name: attributes.name,
+          classname: attributes.classname,
+          file: attributes.file ?? suite?.file,
+          suiteName: suite?.name,
+          suite: suite?.number ?? 0,
+          time: attributes.time,
+          outcome: 'passed',
+          line: this.tagLine,
+        };
+        const said = [attributes.status, attributes.result].map((value) => value?.trim().toLowerCase());
+        const frame: TestcaseFrame = {
+          testcase,
+          failed: FAILED_STATUSES.has(said[0] ?? ''),
+          skipped: said.some((value) => value !== undefined && NOT_RUN_STATUSES.has(value)),
+        };
+        this.stack.push({ suite, testcase: frame, rootSuiteFile: undefined, isSuite: false });
         return;
       }
       case 'failure':
       case 'error':
-        if (parent?.element === 'testcase') parent.testcase.outcome = 'failed';
-        else if (parent?.element === 'testsuite') parent.suite.ownFailure = true;
+        if (parent?.testcase) parent.testcase.failed = true;
+        else if (parent?.isSuite && parent.suite) parent.suite.ownFailure = true;
         break;
       case 'skipped':
-        if (parent?.element === 'testcase' && parent.testcase.outcome === 'passed') {
-          parent.testcase.outcome = 'skipped';
-        }
+        if (parent?.testcase) parent.testcase.skipped = true;
         break;
     }
-    this.stack.push({ element: 'other', name: tag.name });
+    this.stack.push({ suite: parent?.suite, testcase: undefined, rootSuiteFile: undefined, isSuite: false });
   }
 
   /** The parser only reports a close tag that matches the open one; anything else is an error first. */
   private closeElement(): void {
     const frame = this.stack.pop();
-    if (frame?.element === 'testcase') {
-      const { testcase } = frame;
-      if (testcase.outcome === 'failed') {
-        for (const enclosing of this.stack)
-          if (enclosing.element === 'testsuite') enclosing.suite.failedTestcases++;
-      }
+    if (frame?.testcase) {
+      const { testcase, failed, skipped } = frame.testcase;
+      testcase.outcome = failed ? 'failed' : skipped ? 'skipped' : 'passed';
+      if (failed && frame.suite) frame.suite.failedTestcases++;
       this.events.push({ kind: 'testcase', testcase });
-    } else if (frame?.element === 'testsuite' && frame.suite.ownFailure) {
-      const { name, file, line, failedTestcases } = frame.suite;
-      this.events.push({ kind: 'suite-failure', suite: { name, file, line, failedTestcases } });
+    } else if (frame?.isSuite && frame.suite) {
+      const { name, file, line, failedTestcases, ownFailure } = frame.suite;
+      const enclosing = this.stack.at(-1)?.suite;
+      if (enclosing) enclosing.failedTestcases += failedTestcases;
+      if (ownFailure)
+        this.events.push({ kind: 'suite-failure', suite: { name, file, line, failedTestcases } });
     }
-  }
-
-  private nearestSuite(): SuiteFrame | undefined {
-    for (let i = this.stack.length - 1; i >= 0; i--) {
-      const frame = this.stack[i]!;
-      if (frame.element === 'testsuite') return frame.suite;
-    }
-    return undefined;
   }
 
   private sendHead(firstSuite: SaxesTagPlain | undefined): void {

@@ -1,8 +1,8 @@
-import path from 'node:path';
-import type { FileReport, RawResult, RawTest } from '@testrun/core';
+import { FILE_FAILURE_CASE, type FileReport, type RawResult, type RawTest } from '@testrun/core';
 import type { MappedCase } from './map-junit.js';
+import type { ReportPaths } from './report-paths.js';
 
-/** What the feeder hands results to: core's RunReporter. */
+/** What the feeder hands results to: core's RunReporter, or a RepeatFinder/RepeatNamer before it. */
 export interface ResultSink {
   addFile(report: FileReport): void;
   addResults(results: readonly RawResult[]): void;
@@ -10,7 +10,8 @@ export interface ResultSink {
 
 /**
  * A group of this many testcases is handed over and a new one started, so memory stays
- * flat on a report with one enormous suite; a repeat further apart than this is sent twice.
+ * flat on a report with one enormous suite; attempts of a test further apart than this
+ * are not merged (each is then a result of its own: see RepeatNamer).
  */
 export const MAX_GROUP_SIZE = 5_000;
 
@@ -19,22 +20,24 @@ type Group =
   | { kind: 'named'; key: string; items: RawResult[] };
 
 /**
- * Hands mapped testcases to core a group at a time: consecutive testcases with the same
- * testSuite. Within a group a repeated testcase (a retry, as Gradle's test-retry plugin
- * and jest-junit's doubled load failures write them) is one result with its last
- * outcome, as the reporters report a retried test.
+ * Hands mapped testcases on a group at a time: consecutive testcases with the same
+ * testSuite. Within a group, two things are merged, and nothing else: the attempts of one
+ * test (MappedCase.attemptsOf, from a writer that writes a rerun as the testcase again)
+ * are one result with the last attempt's outcome and duration, where the first stood, as
+ * the reporters report a retried test; and the testcases that stand for one file that
+ * failed to run (jest-junit writes two) are one `(file failed to run)`.
  */
 export class ResultFeeder {
   private group: Group | undefined;
-  /** testCase → index in the group, for repeats. */
-  private readonly seen = new Map<string, number>();
+  /** attemptsOf key, or FILE_FAILURE_CASE → index in the group. */
+  private readonly merged = new Map<string, number>();
   private handedOver = 0;
-  private repeats = 0;
+  private reruns = 0;
 
   constructor(
     private readonly sink: ResultSink,
-    /** Where `file` attributes are resolved: the directory the tests ran in. */
-    private readonly baseDir: string,
+    /** Where `file` attributes become paths of this machine. */
+    private readonly paths: ReportPaths,
   ) {}
 
   /** Results handed to the sink so far. */
@@ -42,9 +45,9 @@ export class ResultFeeder {
     return this.handedOver;
   }
 
-  /** Testcases that repeated an earlier one of their group and replaced it. */
-  get repeated(): number {
-    return this.repeats;
+  /** Testcases that were a later attempt of an earlier one of their group, and replaced it. */
+  get rerun(): number {
+    return this.reruns;
   }
 
   add(mapped: MappedCase): void {
@@ -53,21 +56,18 @@ export class ResultFeeder {
       this.flush();
       this.group =
         mapped.kind === 'file'
-          ? { kind: 'file', key, file: path.resolve(this.baseDir, mapped.file), items: [] }
+          ? { kind: 'file', key, file: this.paths.local(mapped.file), items: [] }
           : { kind: 'named', key, items: [] };
     }
     const group = this.group;
-    const testCase =
-      mapped.kind === 'file'
-        ? mapped.test.titles.map(String).join('\u0000')
-        : String(mapped.result.testCase ?? '');
-    const earlier = this.seen.get(testCase);
+    const mergeKey = mapped.attemptsOf ?? (standsForFile(mapped) ? FILE_FAILURE_CASE : undefined);
+    const earlier = mergeKey === undefined ? undefined : this.merged.get(mergeKey);
     if (earlier !== undefined) {
       group.items[earlier] = mapped.kind === 'file' ? mapped.test : mapped.result;
-      this.repeats++;
+      if (mapped.attemptsOf !== undefined) this.reruns++;
       return;
     }
-    this.seen.set(testCase, group.items.length);
+    if (mergeKey !== undefined) this.merged.set(mergeKey, group.items.length);
     if (group.kind === 'file' && mapped.kind === 'file') group.items.push(mapped.test);
     else if (group.kind === 'named' && mapped.kind === 'named') group.items.push(mapped.result);
   }
@@ -76,10 +76,16 @@ export class ResultFeeder {
   flush(): void {
     const group = this.group;
     this.group = undefined;
-    this.seen.clear();
+    this.merged.clear();
     if (!group || group.items.length === 0) return;
     this.handedOver += group.items.length;
     if (group.kind === 'file') this.sink.addFile({ file: group.file, tests: group.items });
     else this.sink.addResults(group.items);
   }
+}
+
+function standsForFile(mapped: MappedCase): boolean {
+  return mapped.kind === 'file'
+    ? mapped.test.titles.length === 1 && mapped.test.titles[0] === FILE_FAILURE_CASE
+    : mapped.result.testCase === FILE_FAILURE_CASE;
 }

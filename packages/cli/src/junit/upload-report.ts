@@ -1,58 +1,77 @@
 import { detectFramework } from './detect-framework.js';
-import { mapSuiteFailure, mapTestcase } from './map-junit.js';
+import { type MappingContext, mapSuiteFailure, mapTestcase } from './map-junit.js';
 import { readJunit } from './read-junit.js';
+import type { ReportPaths } from './report-paths.js';
 import type { ResultFeeder } from './result-feeder.js';
+import { writerRules } from './writer-rules.js';
 
-// One report, read twice: once to check it is whole before anything of it is sent, once
-// to send it. Reading twice keeps memory flat; holding the results in between would not.
+// One report, read twice: once to check it is whole before anything of it is sent (and to
+// find the names that repeat: RepeatFinder), once to send it. Reading twice keeps memory
+// flat; holding the results in between would not. Both reads map the same way.
 
-export interface CheckedReport {
+/** What a report holds besides its results, for the lines that tell the user. */
+export interface ReportNotes {
   testcases: number;
   /** What the report says wrote it, if it says. */
   framework: string | undefined;
-}
-
-/** Reads the whole report without sending anything; throws a JunitReadError if it is not a whole JUnit report. */
-export async function checkReport(file: string, shownAs: string): Promise<CheckedReport> {
-  let testcases = 0;
-  let framework: string | undefined;
-  for await (const events of readJunit(file, shownAs)) {
-    for (const event of events) {
-      if (event.kind === 'testcase') testcases++;
-      else if (event.kind === 'head') framework = detectFramework(event.head);
-    }
-  }
-  return { testcases, framework };
-}
-
-export interface SentReport {
   /** Testcases without a `name` attribute, sent as `(unnamed)`, and the line of the first. */
   unnamed: { count: number; firstLine: number | undefined };
+  /** Testcases whose `time` is not a number of seconds, sent with duration 0: the first one's line and time. */
+  unreadableTimes: { count: number; firstLine: number | undefined; first: string | undefined };
+  /** Characters XML 1.0 forbids, read as spaces. */
+  replacedCharacters: number;
 }
 
 /**
- * Maps every testcase of the report and hands it to `feeder`. Throws a JunitReadError if
- * the report changed since it was checked; what was handed over by then is `feeder.count`.
+ * Reads the whole report, maps every testcase and hands it to `feeder`; throws a
+ * JunitReadError if it is not a whole JUnit report. What was handed over by then is
+ * `feeder.count`. The first read hands results to a RepeatFinder, the second towards core.
  */
-export async function sendReport(file: string, shownAs: string, feeder: ResultFeeder): Promise<SentReport> {
-  const unnamed: SentReport['unnamed'] = { count: 0, firstLine: undefined };
+export async function readReport(
+  file: string,
+  shownAs: string,
+  feeder: ResultFeeder,
+  paths: ReportPaths,
+): Promise<ReportNotes> {
+  const notes: ReportNotes = {
+    testcases: 0,
+    framework: undefined,
+    unnamed: { count: 0, firstLine: undefined },
+    unreadableTimes: { count: 0, firstLine: undefined, first: undefined },
+    replacedCharacters: 0,
+  };
+  let context: MappingContext = { rules: writerRules(undefined), paths };
   try {
     for await (const events of readJunit(file, shownAs)) {
       for (const event of events) {
         if (event.kind === 'testcase') {
-          if (event.testcase.name === undefined) {
-            unnamed.count++;
-            unnamed.firstLine ??= event.testcase.line;
+          const { testcase } = event;
+          notes.testcases++;
+          if (testcase.name === undefined) {
+            notes.unnamed.count++;
+            notes.unnamed.firstLine ??= testcase.line;
           }
-          feeder.add(mapTestcase(event.testcase));
+          const mapped = mapTestcase(testcase, context);
+          const duration = mapped.kind === 'file' ? mapped.test.duration : mapped.result.duration;
+          if (Number.isNaN(duration)) {
+            notes.unreadableTimes.count++;
+            notes.unreadableTimes.firstLine ??= testcase.line;
+            notes.unreadableTimes.first ??= testcase.time;
+          }
+          feeder.add(mapped);
         } else if (event.kind === 'suite-failure') {
           const mapped = mapSuiteFailure(event.suite);
           if (mapped) feeder.add(mapped);
+        } else if (event.kind === 'head') {
+          notes.framework = detectFramework(event.head);
+          context = { rules: writerRules(notes.framework), paths };
+        } else {
+          notes.replacedCharacters = event.count;
         }
       }
     }
   } finally {
     feeder.flush();
   }
-  return { unnamed };
+  return notes;
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { chooseFramework, detectFramework } from '../../src/junit/detect-framework.js';
-import { mapSuiteFailure, mapTestcase, toMilliseconds } from '../../src/junit/map-junit.js';
+import { mapSuiteFailure, mapTestcase as mapWith, toMilliseconds } from '../../src/junit/map-junit.js';
 import type { JunitHead, JunitTestcase } from '../../src/junit/read-junit.js';
+import { ReportPaths } from '../../src/junit/report-paths.js';
+import { writerRules } from '../../src/junit/writer-rules.js';
 
 function testcase(fields: Partial<JunitTestcase>): JunitTestcase {
   return {
@@ -9,11 +11,20 @@ function testcase(fields: Partial<JunitTestcase>): JunitTestcase {
     classname: undefined,
     file: undefined,
     suiteName: undefined,
+    suite: 1,
     time: undefined,
     outcome: 'passed',
     line: 1,
     ...fields,
   };
+}
+
+/** The checkout the paths of these tests belong to. */
+const paths = new ReportPaths('/home/me/shop', '/home/me/shop');
+
+/** Maps a testcase of a report that `framework` wrote (undefined: a report that does not say). */
+function mapTestcase(testcase: JunitTestcase, framework?: string) {
+  return mapWith(testcase, { rules: writerRules(framework), paths });
 }
 
 describe('mapping a testcase whose file is known', () => {
@@ -123,8 +134,10 @@ describe('a testcase that stands for its whole file', () => {
       kind: 'named',
       result: { testSuite: 'import-throws.test.js', testCase: '(file failed to run)', status: 'failed' },
     };
-    expect(mapTestcase(testcase({ ...fields, suiteName: 'import-throws.test.js' }))).toMatchObject(expected);
-    expect(mapTestcase(testcase(fields))).toMatchObject(expected);
+    expect(mapTestcase(testcase({ ...fields, suiteName: 'import-throws.test.js' }), 'vitest')).toMatchObject(
+      expected,
+    );
+    expect(mapTestcase(testcase(fields), 'vitest')).toMatchObject(expected);
   });
 
   it('is (file failed to run) for a Surefire class whose setup failed, named like the class', () => {
@@ -135,6 +148,7 @@ describe('a testcase that stands for its whole file', () => {
         name: 'com.example.DbTest',
         outcome: 'failed',
       }),
+      'surefire',
     );
     expect(mapped).toMatchObject({
       result: { testSuite: 'com.example.DbTest', testCase: '(file failed to run)' },
@@ -178,7 +192,13 @@ describe('a testcase that stands for its whole file', () => {
       testcase({ classname: '', suiteName: 'pytest', name: 'tests.test_search', outcome: 'failed' }),
     );
     const withFile = mapTestcase(
-      testcase({ file: 'tests/test_search.py', classname: '', name: 'tests.test_search', outcome: 'failed' }),
+      testcase({
+        file: 'tests/test_search.py',
+        classname: '',
+        suiteName: 'pytest',
+        name: 'tests.test_search',
+        outcome: 'failed',
+      }),
     );
     expect([mapped, withFile]).toMatchObject([
       { kind: 'named', result: { testSuite: 'tests.test_search', testCase: '(file failed to run)' } },
@@ -227,18 +247,120 @@ describe('durations', () => {
   it.each([
     ['0.012', 12],
     ['1', 1000],
-    ['1,204.101', 1_204_101],
+    ['.5', 500],
+    ['3.', 3000],
     [' 2.5 ', 2500],
+    ['1,204.101', 1_204_101],
+    ['12,345,678', 12_345_678_000],
+    // A single decimal comma, as localized .NET conversions write it.
+    ['0,014', 14],
+    ['1,5', 1500],
   ])('reads time="%s" seconds as %d ms', (time, ms) => {
     expect(toMilliseconds(time)).toBeCloseTo(ms, 6);
   });
 
-  it('leaves a missing time undefined and an unreadable one NaN; core sends both as 0', () => {
-    expect([toMilliseconds(undefined), toMilliseconds(''), toMilliseconds('soon')]).toEqual([
+  it('leaves a missing time undefined; core sends it as 0', () => {
+    expect([toMilliseconds(undefined), toMilliseconds(''), toMilliseconds('  ')]).toEqual([
       undefined,
       undefined,
-      Number.NaN,
+      undefined,
     ]);
+  });
+
+  it.each(['soon', '-1', '0x10', '1e3', '1E-3', 'Infinity', 'NaN', '1.2.3', '1,2,3', '1,23.4', '0.5s'])(
+    'reads time="%s" as an unknown duration (NaN), never as another number',
+    (time) => {
+      expect(toMilliseconds(time)).toBeNaN();
+    },
+  );
+});
+
+describe('what only some writers mean', () => {
+  it('keeps a failed testcase named like its suite as that testcase where the writer does not write file failures so (Bazel)', () => {
+    const target = { suiteName: '//shop/cart:cart_test', name: '//shop/cart:cart_test' };
+    const passing = mapTestcase(testcase(target));
+    const failing = mapTestcase(testcase({ ...target, outcome: 'failed' }));
+    expect([passing, failing]).toMatchObject([
+      { result: { testSuite: '//shop/cart:cart_test', testCase: '//shop/cart:cart_test', status: 'passed' } },
+      { result: { testSuite: '//shop/cart:cart_test', testCase: '//shop/cart:cart_test', status: 'failed' } },
+    ]);
+  });
+
+  it('reads the same failed testcase as (file failed to run) only from Vitest and Surefire', () => {
+    const fields = {
+      classname: 'a.test.js',
+      suiteName: 'a.test.js',
+      name: 'a.test.js',
+      outcome: 'failed',
+    } as const;
+    expect(
+      [undefined, 'jest', 'vitest', 'surefire'].map((framework) => {
+        const mapped = mapTestcase(testcase(fields), framework);
+        return mapped.kind === 'named' && mapped.result.testCase;
+      }),
+    ).toEqual(['a.test.js', 'a.test.js', '(file failed to run)', '(file failed to run)']);
+  });
+
+  it('marks the attempts of one test only for writers that write a rerun as the testcase again', () => {
+    const attempt = { classname: 'tests.test_cart', name: 'test_flaky', suiteName: 'pytest', suite: 1 };
+    const keys = (framework?: string) => [
+      mapTestcase(testcase(attempt), framework).attemptsOf,
+      mapTestcase(testcase({ ...attempt, outcome: 'failed' }), framework).attemptsOf,
+      mapTestcase(testcase({ ...attempt, suite: 2 }), framework).attemptsOf,
+    ];
+    const [first, again, otherSuite] = keys('pytest');
+    expect(first).toBeDefined();
+    expect(again).toBe(first);
+    expect(otherSuite).not.toBe(first);
+    expect(keys('gradle')[0]).toBeDefined();
+    expect([...keys(undefined), ...keys('surefire'), ...keys('vitest')]).toEqual(Array(9).fill(undefined));
+    expect(mapTestcase(testcase({ classname: 'tests.test_cart' }), 'pytest').attemptsOf).toBeUndefined();
+  });
+});
+
+describe('paths written on Windows or on another machine', () => {
+  it('hands core a file attribute with / separators, and drops the module from a pytest classname', () => {
+    const mapped = mapTestcase(
+      testcase({ file: 'tests\\test_cart.py', classname: 'tests.test_cart.TestCart', name: 'test_total' }),
+    );
+    expect(mapped).toMatchObject({
+      kind: 'file',
+      file: 'tests/test_cart.py',
+      test: { titles: ['TestCart', 'test_total'] },
+    });
+  });
+
+  it('names a test by a classname that is a path, relative and with / separators (Nette Tester on Windows)', () => {
+    const path = 'C:\\ci\\shop\\tests\\Cart.phpt';
+    const relative = mapTestcase(
+      testcase({ classname: 'tests\\Cart.phpt', name: 'tests\\Cart.phpt', outcome: 'failed' }),
+    );
+    const absolute = mapTestcase(testcase({ classname: path, name: path }));
+    expect([relative, absolute]).toMatchObject([
+      {
+        kind: 'named',
+        result: { testSuite: 'tests/Cart.phpt', testCase: 'tests/Cart.phpt', status: 'failed' },
+      },
+      {
+        kind: 'named',
+        result: { testSuite: 'tests/Cart.phpt', testCase: 'tests/Cart.phpt', status: 'passed' },
+      },
+    ]);
+  });
+
+  it('turns the path at the start of a classname into a name, leaving what follows it (Nette Tester methods)', () => {
+    const signature = 'tests\\Cart.phpt method=testAdds';
+    expect(mapTestcase(testcase({ classname: signature, name: signature }))).toMatchObject({
+      result: { testSuite: 'tests/Cart.phpt method=testAdds', testCase: 'tests/Cart.phpt method=testAdds' },
+    });
+  });
+
+  it('leaves classnames that are not paths as they are: PHP namespaces, Java classes, Go packages', () => {
+    const suites = ['Tests\\Unit\\CartTest', 'com.example.CartTest', 'gopkg.in/yaml.v3'].map((classname) => {
+      const mapped = mapTestcase(testcase({ classname, name: 'x' }));
+      return mapped.kind === 'named' && mapped.result.testSuite;
+    });
+    expect(suites).toEqual(['Tests\\Unit\\CartTest', 'com.example.CartTest', 'gopkg.in/yaml.v3']);
   });
 });
 
@@ -269,12 +391,39 @@ describe('telling which framework wrote a report', () => {
         'testsuite',
       ),
     ],
+    [
+      'gradle',
+      head(
+        {
+          name: 'com.example.CartTest',
+          tests: '3',
+          skipped: '0',
+          failures: '1',
+          errors: '0',
+          timestamp: '2026-05-04T10:12:33',
+          hostname: 'runner-7f3c',
+          time: '0.045',
+        },
+        undefined,
+        'testsuite',
+      ),
+    ],
   ])('recognises %s', (framework, reportHead) => {
     expect(detectFramework(reportHead)).toBe(framework);
   });
 
   it('says nothing for a report without a known mark', () => {
     expect(detectFramework(head({ tests: '3' }, { name: 'com.example.CartTest' }))).toBeUndefined();
+    // Gradle's attributes in another order: Ant, old Surefire.
+    const ant = {
+      name: 'com.example.CartTest',
+      time: '0.1',
+      tests: '3',
+      errors: '0',
+      skipped: '0',
+      failures: '1',
+    };
+    expect(detectFramework(head(ant, undefined, 'testsuite'))).toBeUndefined();
   });
 
   it('uses what every report agrees on, else junit', () => {

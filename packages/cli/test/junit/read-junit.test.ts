@@ -60,6 +60,7 @@ describe('reading a JUnit report', () => {
         classname: 'math',
         file: 'test/math.test.js',
         suiteName: 'math',
+        suite: 1,
         time: '0.012',
         outcome: 'passed',
         line: 4,
@@ -69,6 +70,7 @@ describe('reading a JUnit report', () => {
         classname: 'math',
         file: 'test/math.test.js',
         suiteName: 'math',
+        suite: 1,
         time: '0.5',
         outcome: 'failed',
         line: 5,
@@ -78,6 +80,7 @@ describe('reading a JUnit report', () => {
         classname: 'math',
         file: 'test/other.test.js',
         suiteName: 'math',
+        suite: 1,
         time: undefined,
         outcome: 'skipped',
         line: 8,
@@ -131,6 +134,7 @@ describe('reading a JUnit report', () => {
       classname: undefined,
       file: undefined,
       suiteName: undefined,
+      suite: 1,
       time: undefined,
       outcome: 'passed',
       line: 1,
@@ -226,6 +230,117 @@ describe('reading a JUnit report', () => {
     const cases = await testcasesOf(reportFile(`<testsuite name="big">\n${body}\n</testsuite>`));
     expect(cases).toHaveLength(count);
     expect(cases[count - 1]).toMatchObject({ name: `case ${count - 1} é`, line: count + 1 });
+  });
+});
+
+describe('reading what writers put around their testcases', () => {
+  it('reads a status or result attribute that says the testcase did not run as skipped, one that says it failed as failed', async () => {
+    const cases = await testcasesOf(
+      reportFile(`<testsuites>
+  <testsuite name="CartTest">
+    <testcase name="AddsTax" status="run" result="completed" classname="CartTest"/>
+    <testcase name="DISABLED_Refunds" status="notrun" result="suppressed" classname="CartTest"/>
+    <testcase name="NeedsNetwork" status="run" result="skipped" classname="CartTest"/>
+    <testcase name="legacy" status="disabled"/>
+    <testcase name="crashes" status="fail"/>
+    <testcase name="fails anyway" status="notrun"><failure message="boom"/></testcase>
+  </testsuite>
+</testsuites>`),
+    );
+    expect(cases.map(({ name, outcome }) => [name, outcome])).toEqual([
+      ['AddsTax', 'passed'],
+      ['DISABLED_Refunds', 'skipped'],
+      ['NeedsNetwork', 'skipped'],
+      ['legacy', 'skipped'],
+      ['crashes', 'failed'],
+      ['fails anyway', 'failed'],
+    ]);
+  });
+
+  it('gives the file of a "Root Suite" to the suites after it that name none (Cypress), until the next one', async () => {
+    const cases = await testcasesOf(
+      reportFile(`<testsuites name="Mocha Tests">
+  <testsuite name="Root Suite" file="cypress/e2e/login.cy.js" tests="0"/>
+  <testsuite name="form"><testcase name="form shows errors" classname="shows errors"/></testsuite>
+  <testsuite name="Root Suite" file="cypress/e2e/signup.cy.js" tests="0"/>
+  <testsuite name="form"><testcase name="form shows errors" classname="shows errors"/></testsuite>
+  <testsuite name="own" file="cypress/e2e/own.cy.js"><testcase name="own"/></testsuite>
+</testsuites>`),
+    );
+    expect(cases.map(({ name, file }) => [name, file])).toEqual([
+      ['form shows errors', 'cypress/e2e/login.cy.js'],
+      ['form shows errors', 'cypress/e2e/signup.cy.js'],
+      ['own', 'cypress/e2e/own.cy.js'],
+    ]);
+  });
+
+  it('numbers each <testsuite>, so that suites of the same name stay apart', async () => {
+    const cases = await testcasesOf(
+      reportFile(`<testsuites>
+  <testsuite name="utils"><testcase name="formats"/></testsuite>
+  <testsuite name="utils"><testcase name="formats"/><testsuite name="inner"><testcase name="deep"/></testsuite><testcase name="after"/></testsuite>
+</testsuites>`),
+    );
+    expect(cases.map(({ name, suite }) => [name, suite])).toEqual([
+      ['formats', 1],
+      ['formats', 2],
+      ['deep', 3],
+      ['after', 2],
+    ]);
+  });
+
+  it('counts the failed testcases of nested suites towards a suite that failed on its own', async () => {
+    const events = await eventsOf(
+      reportFile(`<testsuite name="outer">
+  <testsuite name="inner"><testcase name="a"><failure/></testcase><testcase name="b"><error/></testcase></testsuite>
+  <error message="afterAll threw"/>
+</testsuite>`),
+    );
+    expect(events.filter((event) => event.kind === 'suite-failure')).toEqual([
+      { kind: 'suite-failure', suite: { name: 'outer', file: undefined, line: 1, failedTestcases: 2 } },
+    ]);
+  });
+
+  it('reads control characters XML 1.0 forbids as spaces, and says how many there were', async () => {
+    // dart-junitreport copies colour codes from test output into the report as they are.
+    const events = await eventsOf(
+      reportFile(
+        '<testsuites>\n<testsuite name="cart_test">\n<testcase name="adds\u0001tax"><failure>\u001b[31mExpected: 2\u001b[0m\u0000</failure></testcase>\n</testsuite>\n</testsuites>',
+      ),
+    );
+    expect(events.flatMap((event) => (event.kind === 'testcase' ? [event.testcase.name] : []))).toEqual([
+      'adds tax',
+    ]);
+    expect(events.at(-1)).toEqual({ kind: 'replaced-characters', count: 4 });
+  });
+
+  it('still refuses a report with forbidden characters that is broken besides', async () => {
+    const error = await readError(
+      reportFile('<testsuites>\n<testsuite name="a\u0007">\n<testcase name="x">'),
+    );
+    expect(error.code).toBe('JUNIT_MALFORMED');
+  });
+
+  // A bound twenty times above what reading takes, far below what a reader that walks the
+  // open elements for each one took (quadratic: minutes at this depth).
+  it('reads a report nested 200,000 levels deep in linear time', { timeout: 30_000 }, async () => {
+    const depth = 200_000;
+    const open = Array.from(
+      { length: depth },
+      (_, i) => `<testsuite name="s${i}"><testcase name="t${i}"><failure/></testcase>`,
+    );
+    const events = await eventsOf(
+      reportFile(`<testsuites>${open.join('')}<error/>${'</testsuite>'.repeat(depth)}</testsuites>`),
+    );
+    const cases = events.flatMap((event) => (event.kind === 'testcase' ? [event.testcase] : []));
+    expect(cases).toHaveLength(depth);
+    expect(cases.at(-1)).toMatchObject({ name: `t${depth - 1}`, suiteName: `s${depth - 1}`, suite: depth });
+    expect(events.filter((event) => event.kind === 'suite-failure')).toEqual([
+      {
+        kind: 'suite-failure',
+        suite: { name: `s${depth - 1}`, file: undefined, line: 1, failedTestcases: 1 },
+      },
+    ]);
   });
 });
 

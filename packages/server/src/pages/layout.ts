@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '../html.js';
+import { html, SafeHtml } from './html.js';
 
 const style = `
 body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; color: #222; }

@@ -1,6 +1,6 @@
-import { html } from '../html.js';
-import { runPagePath } from '../routes/paths.js';
-import type { RunWithCounts } from '../run-counts.js';
+import type { RunWithCounts } from '../ledger/store.js';
+import { runPagePath } from '../paths.js';
+import { html } from './html.js';
 import { layout } from './layout.js';
 import { renderTags } from './tags.js';
 import { readableTime } from './time.js';

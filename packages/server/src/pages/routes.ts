@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Ledger } from '../ledger.js';
-import { renderRunNotFoundPage, renderRunPage } from '../pages/run-page.js';
-import { renderRunsPage } from '../pages/runs-page.js';
-import { countRun, countRuns } from '../run-counts.js';
-import { paths } from './paths.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { paths } from '../paths.js';
+import { renderRunNotFoundPage, renderRunPage } from './run-page.js';
+import { renderRunsPage } from './runs-page.js';
 
 const htmlType = 'text/html; charset=utf-8';
 
@@ -12,7 +11,15 @@ export function registerPages(app: FastifyInstance, ledger: Ledger, statuses: re
   const { store } = ledger;
 
   app.get(paths.runsPage, async (_request, reply) => {
-    return reply.type(htmlType).send(renderRunsPage(countRuns(store, statuses), statuses));
+    return reply.type(htmlType).send(
+      renderRunsPage(
+        store
+          .runs()
+          .reverse()
+          .map((run) => store.withCounts(run, statuses)),
+        statuses,
+      ),
+    );
   });
 
   app.get<{ Params: { id: string }; Querystring: { status?: string | string[] } }>(
@@ -22,7 +29,7 @@ export function registerPages(app: FastifyInstance, ledger: Ledger, statuses: re
       if (!run) return reply.code(404).type(htmlType).send(renderRunNotFoundPage(request.params.id));
       const results = store.results(run.id);
       const filter = typeof request.query.status === 'string' ? request.query.status : undefined;
-      const page = renderRunPage(countRun(run, results, statuses), results, statuses, filter);
+      const page = renderRunPage(store.withCounts(run, statuses), results, statuses, filter);
       return reply.type(htmlType).send(page);
     },
   );

@@ -20,7 +20,8 @@ h1 { font-size: 1.35rem; margin: 0.6rem 0 0.3rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.05rem; margin: 1.6rem 0 0.5rem; }
 p { margin: 0.4rem 0; }
 .muted { color: var(--muted); }
-.name, code { overflow-wrap: anywhere; }
+.name { overflow-wrap: anywhere; white-space: pre-wrap; }
+code { overflow-wrap: anywhere; }
 .tag { display: inline-block; background: #e8eaed; border-radius: 3px; padding: 0 0.35rem; font-size: 0.85rem; margin-right: 0.2rem; }
 .count, .status { white-space: nowrap; font-weight: 600; }
 .passed { color: var(--passed); fill: var(--passed); } .failed { color: var(--failed); fill: var(--failed); }

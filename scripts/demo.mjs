@@ -84,7 +84,7 @@ for (const run of runs) {
 console.log(
   keep
     ? `runs page: ${server.url}/ (flaky tests: ${server.url}/flaky; Ctrl-C to stop)`
-    : `server: ${server.url} (stopped now; \`node scripts/demo.mjs --keep\` keeps it up to browse its pages)`,
+    : `server: ${server.url} (stopped now; \`pnpm demo --keep\` keeps it up to browse its pages)`,
 );
 
 if (missing.length > 0) {

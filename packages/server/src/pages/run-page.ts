@@ -36,7 +36,6 @@ export function renderRunPage({ run, results, search, status, now }: RunPageInpu
   const failed = shown.filter((result) => result.status === 'failed');
   const slowest = [...shown].sort((a, b) => b.duration - a.duration).slice(0, SLOWEST_TESTS);
   const suites = bySuite(shown);
-  const row = (result: StoredResult) => testRow(run.project, result);
 
   const content = html`<p><a href="${runsPagePath()}">← Runs</a></p>
 <h1><a class="name" href="${runsPagePath({ project: run.project })}">${run.project}</a> · ${run.framework}</h1>
@@ -58,7 +57,7 @@ ${
 ${slowest.length === 0 ? '' : html`<h2 id="slowest">Slowest tests</h2>\n${namedTable('slowest-tests', run.project, slowest)}`}
 <h2 id="suites">Suites (${formatCount(suites.length)})</h2>
 ${suites.length === 0 ? html`<p>${results.length === 0 ? 'This run has no results yet.' : 'No results match.'}</p>` : ''}
-${suites.map(([suite, suiteResults]) => suiteDetails(suite, suiteResults, statuses, narrowed, row))}`;
+${suites.map(([suite, suiteResults]) => suiteDetails(run.project, suite, suiteResults, statuses, narrowed))}`;
   return layout(`${run.project} run`, content);
 }
 
@@ -100,11 +99,11 @@ function bySuite(results: readonly StoredResult[]): [string, StoredResult[]][] {
 }
 
 function suiteDetails(
+  project: string,
   suite: string,
   results: readonly StoredResult[],
   statuses: readonly string[],
   narrowed: boolean,
-  row: (result: StoredResult) => SafeHtml,
 ): SafeHtml {
   const counts: Record<string, number> = Object.fromEntries(statuses.map((status) => [status, 0]));
   let duration = 0;
@@ -119,7 +118,7 @@ function suiteDetails(
   return html`<details class="suite"${open ? html` open` : ''}>
 <summary><span class="name"><strong>${suite}</strong></span> <span class="muted">${formatCount(results.length)} ${results.length === 1 ? 'test' : 'tests'} · ${formatDuration(duration)}</span> · ${countsLine(counts)}${statusBar(counts, results.length)}</summary>
 <div class="table-wrap"><table><thead><tr><th>Test</th><th>Status</th><th class="num">Duration</th></tr></thead><tbody>
-${failedFirst.map(row)}</tbody></table></div>
+${failedFirst.map((result) => testRow(project, result))}</tbody></table></div>
 </details>
 `;
 }

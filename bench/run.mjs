@@ -1,7 +1,7 @@
 // `pnpm bench`: every figure of bench/README.md, a table of them with the targets, written to
 // bench/results.md. Options: --vitest-rounds N, --jest-rounds N (suite runs per configuration,
 // default 9 each), --fixed-rounds N (paired rounds of the fixed cost, default 15),
-// --only requests,flush,throughput,memory,upload,fixed,realworld,suite,profile,
+// --only requests,flush,throughput,memory,upload,fixed,realworld,suite,profile,pages,
 // --frameworks vitest,jest, --write (write results.md even when --only leaves sections out).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import * as memory from './memory.mjs';
 import * as profile from './profile.mjs';
 import * as realWorld from './real-world.mjs';
 import * as requests from './requests-per-run.mjs';
+import * as runsPage from './runs-page.mjs';
 import * as suite from './suite-overhead.mjs';
 import * as throughput from './throughput.mjs';
 import * as upload from './upload-memory.mjs';
@@ -28,6 +29,7 @@ const SECTIONS = [
   'realworld',
   'suite',
   'profile',
+  'pages',
 ];
 const { values } = parseArgs({
   options: {
@@ -91,6 +93,10 @@ if (only.includes('suite')) {
     `[${elapsed()}] 1. suite overhead (${FILES} files × ${TESTS} tests; rounds: vitest ${rounds.vitest}, jest ${rounds.jest})`,
   );
   out.suite = await suite.run({ rounds, log, frameworks });
+}
+if (only.includes('pages')) {
+  log(`[${elapsed()}] 9. the local server's pages with 10,000 runs and 1,000,000 results`);
+  out.pages = await runsPage.run({ log });
 }
 if (only.includes('profile')) {
   log(`[${elapsed()}] profile of the core throughput run`);
@@ -194,6 +200,17 @@ if (out.memory) {
   }
 }
 if (out.realWorld) problems.push(...out.realWorld.problems);
+if (out.pages) {
+  problems.push(...out.pages.problems);
+  const htmlPages = out.pages.rows.filter((r) => !r.path.startsWith('/api/'));
+  const slowest = htmlPages.reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
+  const first = out.pages.rows[0];
+  target(
+    'local server: every page ≤ 100 ms median with 10,000 runs and 1,000,000 results',
+    `runs list ${ms(first.medianMs)}; slowest page ${ms(slowest.medianMs)} (${slowest.name})`,
+    slowest.medianMs <= 100,
+  );
+}
 if (out.upload) {
   problems.push(...out.upload.problems);
   const small = out.upload.rows.find((r) => r.testcases === 10_000);
@@ -411,6 +428,19 @@ if (out.upload) {
     );
   }
   md.push('');
+}
+
+if (out.pages) {
+  md.push(
+    `## 9. The local server's pages: ${runsPage.summary(out.pages)}`,
+    '',
+    `A data file generated once (10 projects, 3 frameworks, ${runsPage.RESULTS_PER_RUN} results a run), loaded by \`createServer({ dataFile })\` in the bench's own process; each page fetched over loopback 3 times to warm up, then 15 times.`,
+    '',
+    '| Page | Median | Slowest | Size |',
+    '|---|---|---|---|',
+    ...out.pages.rows.map((r) => `| ${r.name} | ${ms(r.medianMs)} | ${ms(r.maxMs)} | ${mb(r.bytes)} |`),
+    '',
+  );
 }
 
 if (out.profile) {

@@ -1,6 +1,6 @@
-// `pnpm demo`: runs the example projects (Vitest, Jest, Playwright) against a local Test
+// `pnpm demo`: runs the example projects (Vitest, Jest, Playwright) twice against a local Test
 // Run Reporting Service and shows what arrived. Needs no key and no setup: the server is started here, on a
-// free port, with a key made up for this run. `--keep` leaves the server up to browse.
+// free port, with a key made up for this run. `--keep` leaves the server up to browse its pages.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -11,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { createServer } from '@testrun/server';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// Playwright's output (.last-run.json) goes here, not into the example: Biome would check it
+// there, and `pnpm test` after `pnpm demo` would fail on it.
+const playwrightOutput = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-demo-playwright-'));
 const examples = [
   { framework: 'vitest', dir: path.join(root, 'examples/vitest'), bin: 'vitest', args: ['run'] },
   { framework: 'jest', dir: path.join(root, 'examples/jest'), bin: 'jest', args: [] },
@@ -20,8 +23,14 @@ const examples = [
     dir: path.join(root, 'examples/playwright'),
     packageName: '@playwright/test',
     bin: 'playwright',
-    args: ['test'],
+    args: ['test', '--output', playwrightOutput],
   },
+];
+// The second round fails one Vitest example test on purpose (examples/vitest/src/cart.test.ts),
+// so the server's flaky-tests page and that test's history have something to show.
+const rounds = [
+  { tag: 'round-1', env: {} },
+  { tag: 'round-2', env: { EXAMPLE_FLAKY_FAIL: '1' } },
 ];
 const keep = process.argv.includes('--keep');
 
@@ -37,14 +46,28 @@ const env = {
 
 console.log(`testrun demo: a local service is listening on ${server.url}\n`);
 const testExitCodes = {};
-for (const example of examples) {
-  console.log(`── ${example.framework}: ${path.relative(root, example.dir)} ──`);
-  testExitCodes[example.framework] = await run(binOf(example), example.args, example.dir);
-  console.log();
+for (const round of rounds) {
+  for (const example of examples) {
+    console.log(`── ${round.tag}, ${example.framework}: ${path.relative(root, example.dir)} ──`);
+    const roundEnv = { ...env, ...round.env, TESTRUN_TAGS: `${env.TESTRUN_TAGS},${round.tag}` };
+    testExitCodes[`${example.framework} ${round.tag}`] = await run(
+      binOf(example),
+      example.args,
+      example.dir,
+      roundEnv,
+    );
+    console.log();
+  }
 }
 
 const runs = await readRuns();
-const missing = examples.filter(({ framework }) => !runs.some((run) => run.framework === framework));
+const missing = rounds.flatMap((round) =>
+  examples
+    .filter(
+      ({ framework }) => !runs.some((run) => run.framework === framework && run.tags.includes(round.tag)),
+    )
+    .map(({ framework }) => `${framework} (${round.tag})`),
+);
 console.log('── what the service received ──');
 for (const run of runs) {
   const counts = Object.entries(run.counts)
@@ -53,22 +76,24 @@ for (const run of runs) {
     .join(', ');
   console.log(`run ${run.id}`);
   console.log(`  project ${run.project}, framework ${run.framework}, tags [${run.tags.join(', ')}]`);
-  console.log(`  ${run.total} results: ${counts} (tests exited ${testExitCodes[run.framework] ?? '?'})`);
+  const round = rounds.find(({ tag }) => run.tags.includes(tag))?.tag;
+  console.log(
+    `  ${run.total} results: ${counts} (tests exited ${testExitCodes[`${run.framework} ${round}`] ?? '?'})`,
+  );
 }
 console.log(
   keep
-    ? `server: ${server.url} (runs at ${server.url}/; Ctrl-C to stop)`
-    : `server: ${server.url} (stopped now; \`node scripts/demo.mjs --keep\` keeps it up to browse)`,
+    ? `runs page: ${server.url}/ (flaky tests: ${server.url}/flaky; Ctrl-C to stop)`
+    : `server: ${server.url} (stopped now; \`pnpm demo --keep\` keeps it up to browse its pages)`,
 );
 
 if (missing.length > 0) {
-  console.error(
-    `\ntestrun demo: no run arrived from ${missing.map((example) => example.framework).join(' and ')}.`,
-  );
+  console.error(`\ntestrun demo: no run arrived from ${missing.join(', ')}.`);
   console.error('Is everything built? `pnpm demo` builds first; `node scripts/demo.mjs` does not.');
   process.exitCode = 1;
 }
 if (!keep) await server.close();
+fs.rmSync(playwrightOutput, { recursive: true, force: true });
 try {
   fs.rmdirSync(env.TESTRUN_SPOOL_DIR);
 } catch {
@@ -93,9 +118,9 @@ function binOf({ dir, bin, packageName = bin }) {
   return path.join(path.dirname(manifestPath), relative);
 }
 
-function run(script, args, cwd) {
+function run(script, args, cwd, childEnv) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd, env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [script, ...args], { cwd, env: childEnv, stdio: 'inherit' });
     child.on('error', reject);
     child.on('close', (code) => resolve(code));
   });

@@ -26,6 +26,14 @@ describe('Cart', () => {
     expect(cart.itemCount).toBe(0);
   });
 
+  // Flaky on purpose: `pnpm demo` runs this suite twice and sets EXAMPLE_FLAKY_FAIL in its second
+  // round, so the service's flaky-tests page and this test's history have something to show.
+  it('keeps the cart when the page reloads', () => {
+    cart.add({ sku: 'mug', unitPrice: 1200, quantity: 1 });
+    const reloaded = process.env.EXAMPLE_FLAKY_FAIL ? new Cart() : cart;
+    expect(reloaded.itemCount).toBe(1);
+  });
+
   it('rejects a quantity that is not a positive whole number', () => {
     expect(() => cart.add({ sku: 'mug', unitPrice: 1200, quantity: 0.5 })).toThrow(RangeError);
   });

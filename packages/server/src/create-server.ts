@@ -1,10 +1,15 @@
 import type { AddressInfo } from 'node:net';
-import { buildApp } from './app.js';
-import type { FaultHook } from './fault-hook.js';
-import { Ledger } from './ledger.js';
-import { resolveOptions, type ServerOptions } from './options.js';
-import { RequestLog, type RequestRecord } from './request-log.js';
-import type { Store } from './store.js';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerReadApi } from './api/read.js';
+import { registerCreateRun, registerSubmitResults } from './api/write.js';
+import { registerErrorAnswers } from './errors.js';
+import { type FaultHook, type FaultSwitch, registerFaultInjection } from './faults.js';
+import { registerGuards, registerJsonBody } from './guards.js';
+import { Ledger } from './ledger/ledger.js';
+import type { Store } from './ledger/store.js';
+import { type HttpsOptions, type ResolvedOptions, resolveOptions, type ServerOptions } from './options.js';
+import { registerPages } from './pages/routes.js';
+import { RequestLog, type RequestRecord, registerRequestRecording } from './request-log.js';
 
 export interface TestrunServer {
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:41234. */
@@ -49,6 +54,51 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
       faults.current = hook;
     },
   };
+}
+
+interface AppParts {
+  options: ResolvedOptions;
+  ledger: Ledger;
+  log: RequestLog;
+  faults: FaultSwitch;
+  closing: AbortSignal;
+}
+
+/**
+ * Assembles the Fastify app. A request meets, in order: the request log, the guards
+ * (401, 415), body reading (413 by size, 400 bad JSON), the fault hook, the batch limit
+ * (413 by count), schema validation (400) and the route.
+ */
+function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    ...(options.https ? { https: tlsOptions(options.https) } : {}),
+    bodyLimit: options.maxBodyBytes,
+    // Without it, close() would wait for idle keep-alive clients to hang up.
+    forceCloseConnections: true,
+    ajv: {
+      // Fastify's defaults coerce types and silently strip unknown fields: a strict
+      // server must reject both.
+      customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false },
+    },
+  });
+
+  registerRequestRecording(app, log, options.apiKeys);
+  registerGuards(app, options.apiKeys);
+  registerJsonBody(app);
+  registerFaultInjection(app, faults, closing);
+
+  registerCreateRun(app, ledger);
+  registerSubmitResults(app, ledger, options);
+  registerReadApi(app, ledger, options.statuses);
+  registerPages(app, ledger, options.statuses);
+
+  registerErrorAnswers(app, options.maxBodyBytes);
+  return app;
+}
+
+function tlsOptions({ cert, key, clientCa }: HttpsOptions) {
+  return clientCa ? { cert, key, ca: clientCa, requestCert: true, rejectUnauthorized: true } : { cert, key };
 }
 
 function baseUrl({ address, family, port }: AddressInfo, scheme: 'http' | 'https'): string {

@@ -1,3 +1,6 @@
+import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from 'fastify';
+import { pathOf } from './paths.js';
+
 /** An error answered as `{ error: { code, message } }` with its HTTP status. */
 export class ApiError extends Error {
   constructor(
@@ -21,4 +24,76 @@ export function errorBody(code: string, message: string): ErrorBody {
 
 export function runNotFound(runId: string): ApiError {
   return new ApiError(404, 'run_not_found', `run ${JSON.stringify(runId.slice(0, 100))} does not exist`);
+}
+
+/** Every error, and every path that matches no route, is answered in the error shape. */
+export function registerErrorAnswers(app: FastifyInstance, maxBodyBytes: number): void {
+  app.setErrorHandler((error, _request, reply) => {
+    const apiError = toApiError(error, maxBodyBytes);
+    return reply
+      .code(apiError.status)
+      .headers(apiError.headers)
+      .send(errorBody(apiError.code, apiError.message));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(errorBody('not_found', `no route for ${request.method} ${pathOf(request.url)}`)),
+  );
+}
+
+/** Maps anything thrown while handling a request to the error answered for it. */
+function toApiError(thrown: unknown, maxBodyBytes: number): ApiError {
+  if (thrown instanceof ApiError) return thrown;
+  const error = (thrown instanceof Error ? thrown : new Error(String(thrown))) as Partial<FastifyError> &
+    Error;
+  if (error.validation)
+    return new ApiError(400, 'invalid_request', describeValidationError(error.validation));
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(
+        413,
+        'body_too_large',
+        `request body exceeds this server's limit of ${maxBodyBytes} bytes`,
+      );
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(400, 'invalid_request', 'request body length does not match Content-Length');
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new ApiError(status, 'bad_request', error.message);
+  return new ApiError(500, 'internal_error', `internal error: ${error.message}`);
+}
+
+/**
+ * Turns the first schema error into one sentence that names the field by its path in
+ * the body, e.g. `results/3/duration must be >= 0`, so a client author can find it.
+ */
+function describeValidationError(errors: readonly FastifySchemaValidationError[]): string {
+  const first = errors[0];
+  if (!first) return 'body is invalid';
+  const { keyword, instancePath, params } = first;
+  switch (keyword) {
+    case 'required':
+      return `${fieldName(instancePath, params.missingProperty)} is required`;
+    case 'additionalProperties':
+      return `${fieldName(instancePath, params.additionalProperty)} is not an allowed field`;
+    case 'enum':
+      return `${fieldName(instancePath)} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'minItems':
+      return params.limit === 1
+        ? `${fieldName(instancePath)} must not be empty`
+        : `${fieldName(instancePath)} must have at least ${params.limit} items`;
+    case 'minLength':
+      return `${fieldName(instancePath)} must not be empty`;
+    case 'pattern':
+      return `${fieldName(instancePath)} must not be blank`;
+    default:
+      return `${fieldName(instancePath)} ${first.message ?? 'is invalid'}`;
+  }
+}
+
+function fieldName(instancePath: string, child?: unknown): string {
+  const segments = instancePath.split('/').filter((segment) => segment !== '');
+  if (typeof child === 'string') segments.push(child);
+  return segments.length > 0 ? segments.join('/') : 'body';
 }

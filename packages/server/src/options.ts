@@ -1,4 +1,4 @@
-import type { FaultHook } from './fault-hook.js';
+import type { FaultHook } from './faults.js';
 
 export interface ServerOptions {
   /** Accepted bearer keys. Default: [DEFAULT_API_KEY]. */

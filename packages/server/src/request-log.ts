@@ -1,4 +1,6 @@
-import type { RouteName } from './routes/paths.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { checkBearer } from './guards.js';
+import { classifyRoute, pathOf, type RouteName } from './paths.js';
 
 /** One request as the server received it. The API key itself is never recorded. */
 export interface RequestRecord {
@@ -31,4 +33,79 @@ export class RequestLog {
     this.records.push(record);
     return { record, n };
   }
+}
+
+/** What the server's hooks learn about a request while it passes through them. */
+export interface RequestContext {
+  record: RequestRecord;
+  route: RouteName;
+  /** 0-based count of earlier requests to the same route. */
+  n: number;
+  /** Set by a `drop: 'after'` fault: handle the request, then destroy the socket. */
+  dropResponse: boolean;
+}
+
+const contexts = new WeakMap<FastifyRequest, RequestContext>();
+
+export function requestContext(request: FastifyRequest): RequestContext {
+  const context = contexts.get(request);
+  if (!context) throw new Error('request context missing: the request-log hook must run first');
+  return context;
+}
+
+/**
+ * Records every request in the log as it arrives, and its status as it is answered.
+ * Registered before every other hook, so even rejected requests are recorded.
+ */
+export function registerRequestRecording(
+  app: FastifyInstance,
+  log: RequestLog,
+  apiKeys: ReadonlySet<string>,
+): void {
+  app.addHook('onRequest', async (request) => {
+    const route = classifyRoute(request.method, request.routeOptions.url);
+    const { record, n } = log.add({
+      method: request.method,
+      path: pathOf(request.url),
+      route,
+      status: 'pending',
+      at: Date.now(),
+      authorized: checkBearer(request.headers.authorization, apiKeys) === undefined,
+      ...presentHeader('idempotencyKey', request.headers['idempotency-key']),
+      ...presentHeader('userAgent', request.headers['user-agent']),
+    });
+    contexts.set(request, { record, route, n, dropResponse: false });
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const count = resultCountOf(request);
+    if (count !== undefined) requestContext(request).record.resultCount = count;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const context = requestContext(request);
+    context.record.answeredAt = Date.now();
+    if (context.dropResponse) {
+      // A `drop: 'after'` fault: everything is handled and stored; the client loses the answer.
+      context.record.status = 'dropped';
+      request.raw.socket.destroy();
+    } else {
+      context.record.status = reply.statusCode;
+    }
+    return payload;
+  });
+}
+
+function presentHeader<K extends string>(
+  name: K,
+  value: string | string[] | undefined,
+): { [P in K]?: string } {
+  if (value === undefined) return {};
+  return { [name]: Array.isArray(value) ? value.join(', ') : value } as { [P in K]?: string };
+}
+
+function resultCountOf(request: FastifyRequest): number | undefined {
+  if (requestContext(request).route !== 'submitResults') return undefined;
+  const results = (request.body as { results?: unknown } | null | undefined)?.results;
+  return Array.isArray(results) ? results.length : undefined;
 }

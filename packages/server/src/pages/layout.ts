@@ -1,14 +1,54 @@
-import { html, SafeHtml } from '../html.js';
+import { flakyPagePath, runsPagePath, testPagePath } from '../paths.js';
+import { absoluteTime, formatCount, relativeTime } from './format.js';
+import { html, SafeHtml } from './html.js';
+
+// The frame of every page and the pieces they share. No script anywhere: filters and
+// search are GET forms, suites fold with <details>, pictures are inline SVG.
 
 const style = `
-body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; color: #222; }
-table { border-collapse: collapse; margin-top: 1rem; }
-th, td { text-align: left; padding: 0.3rem 0.8rem; border-bottom: 1px solid #ddd; }
-td.number { text-align: right; font-variant-numeric: tabular-nums; }
-td.nowrap { white-space: nowrap; }
-.status-failed { color: #b00020; } .status-passed { color: #1b5e20; }
-.tag { background: #eee; border-radius: 3px; padding: 0 0.3rem; margin-right: 0.2rem; }
-nav a { margin-right: 0.8rem; } nav a.current { font-weight: bold; }
+:root { --passed: #2e7d32; --failed: #c62828; --skipped: #9e9e9e; --todo: #64b5f6; --other: #8e7cc3;
+  --line: #e2e2e2; --muted: #5f6368; --link: #0b57d0; }
+* { box-sizing: border-box; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1f1f1f; background: #f7f7f8; }
+a { color: var(--link); }
+header.top { display: flex; flex-wrap: wrap; gap: 0.3rem 1.2rem; align-items: baseline; padding: 0.6rem 1rem; background: #1f1f1f; }
+header.top a { color: #fff; text-decoration: none; }
+header.top .brand { font-weight: 700; margin-right: 0.6rem; }
+main, footer { max-width: 64rem; margin: 0 auto; padding: 0.5rem 1rem; }
+footer { color: var(--muted); font-size: 0.85rem; padding-bottom: 2rem; }
+h1 { font-size: 1.35rem; margin: 0.6rem 0 0.3rem; overflow-wrap: anywhere; }
+h2 { font-size: 1.05rem; margin: 1.6rem 0 0.5rem; }
+p { margin: 0.4rem 0; }
+.muted { color: var(--muted); }
+.name { overflow-wrap: anywhere; white-space: pre-wrap; }
+code { overflow-wrap: anywhere; }
+.tag { display: inline-block; background: #e8eaed; border-radius: 3px; padding: 0 0.35rem; font-size: 0.85rem; margin-right: 0.2rem; }
+.count, .status { white-space: nowrap; font-weight: 600; }
+.passed { color: var(--passed); fill: var(--passed); } .failed { color: var(--failed); fill: var(--failed); }
+.skipped { color: var(--skipped); fill: var(--skipped); } .todo { color: var(--todo); fill: var(--todo); }
+.other { color: var(--other); fill: var(--other); } .absent { fill: #fff; stroke: #b0b0b0; }
+svg.bar { display: block; width: 100%; height: 10px; border-radius: 3px; background: #e8eaed; margin: 0.35rem 0; }
+svg.strip, svg.spark { display: block; max-width: 100%; height: auto; margin: 0.4rem 0; }
+svg.spark polyline { fill: none; stroke: #1f1f1f; stroke-width: 1.5; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 0.6rem 0.8rem; margin: 0.5rem 0; }
+ol.cards { list-style: none; padding: 0; margin: 0; }
+.line { display: flex; flex-wrap: wrap; gap: 0.1rem 0.9rem; align-items: baseline; }
+.table-wrap { overflow-x: auto; }
+table { width: 100%; border-collapse: collapse; background: #fff; }
+th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-size: 0.85rem; color: var(--muted); font-weight: 600; }
+.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; margin: 0.6rem 0; }
+form label { display: flex; flex-direction: column; font-size: 0.85rem; color: var(--muted); min-width: 0; }
+select, input, button { font: inherit; padding: 0.3rem 0.4rem; max-width: 100%; }
+input[type=search] { width: 16rem; max-width: 100%; }
+nav.statuses { display: flex; flex-wrap: wrap; gap: 0.2rem 0.9rem; margin: 0.4rem 0; }
+nav.statuses a { white-space: nowrap; }
+nav.statuses a.current { font-weight: 700; color: inherit; text-decoration: none; }
+details.suite { background: #fff; border: 1px solid var(--line); border-radius: 6px; margin: 0.4rem 0; }
+details.suite > summary { cursor: pointer; padding: 0.5rem 0.7rem; }
+details.suite table { border-top: 1px solid var(--line); }
+.pager { display: flex; justify-content: space-between; gap: 1rem; margin: 1rem 0; }
 `;
 
 export function layout(title: string, content: SafeHtml): string {
@@ -16,12 +56,48 @@ export function layout(title: string, content: SafeHtml): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · testrun</title>
 <style>${new SafeHtml(style)}</style>
 </head>
 <body>
+<header class="top"><a class="brand" href="${runsPagePath()}">testrun</a><a href="${runsPagePath()}">Runs</a><a href="${flakyPagePath()}">Flaky tests</a></header>
+<main>
 ${content}
+</main>
+<footer>Durations are shown as the reporters send them, in milliseconds, written with a unit: 850 ms, 1.2 s, 3 min 4 s.</footer>
 </body>
 </html>
 `.markup;
+}
+
+/** The class that colours a status; statuses this server does not know share one colour. */
+export function statusClass(status: string | undefined): string {
+  if (status === undefined) return 'absent';
+  return ['passed', 'failed', 'skipped', 'todo'].includes(status) ? status : 'other';
+}
+
+/** `12 passed · 1 failed`, every status with a count, in the order of `counts`. */
+export function countsLine(counts: Record<string, number>): SafeHtml {
+  const present = Object.entries(counts).filter(([, count]) => count > 0);
+  if (present.length === 0) return html`<span class="muted">no results</span>`;
+  return html`${present.map(
+    ([status, count], index) =>
+      html`${index > 0 ? ' · ' : ''}<span class="count ${statusClass(status)}">${formatCount(count)} ${status}</span>`,
+  )}`;
+}
+
+export function tagList(tags: readonly string[]): SafeHtml {
+  return html`${tags.map((tag) => html`<span class="tag">${tag}</span>`)}`;
+}
+
+/** `5 min ago (2026-11-22 03:27:32 UTC)`. */
+export function createdAt(iso: string, now: number): SafeHtml {
+  const absolute = absoluteTime(iso);
+  return html`<time datetime="${iso}" title="${absolute}">${relativeTime(iso, now)}</time> <span class="muted">(${absolute})</span>`;
+}
+
+/** A test's name, linked to its history. */
+export function testLink(test: { project: string; testSuite: string; testCase: string }): SafeHtml {
+  return html`<a class="name test-link" href="${testPagePath(test)}">${test.testCase}</a>`;
 }

@@ -1,32 +1,98 @@
-import { html } from '../html.js';
-import { runPagePath } from '../routes/paths.js';
-import type { RunWithCounts } from '../run-counts.js';
-import { layout } from './layout.js';
-import { renderTags } from './tags.js';
-import { readableTime } from './time.js';
+import type { RunWithCounts, StoredRun } from '../ledger/store.js';
+import { paths, runPagePath, runsPagePath } from '../paths.js';
+import { statusBar } from './charts.js';
+import { formatCount, formatDuration } from './format.js';
+import { html, type SafeHtml } from './html.js';
+import { countsLine, createdAt, layout, tagList } from './layout.js';
 
-/** GET / : every run, newest first, with its counts by status. */
-export function renderRunsPage(runs: readonly RunWithCounts[], statuses: readonly string[]): string {
+export const RUNS_PER_PAGE = 50;
+
+export interface RunsFilter {
+  project?: string;
+  framework?: string;
+  tag?: string;
+}
+
+export interface RunsPageInput {
+  /** Every run, newest first. */
+  runs: readonly StoredRun[];
+  filter: RunsFilter;
+  /** 1-based; out of range is brought into range. */
+  page: number;
+  withCounts: (run: StoredRun) => RunWithCounts;
+  now: number;
+}
+
+/**
+ * GET / : the runs, newest first, RUNS_PER_PAGE a page, narrowed by project, framework
+ * and tag. Only the runs on the page are summed up (from counts kept as results arrive),
+ * so the page costs the same with 10 runs or 10,000.
+ */
+export function renderRunsPage({ runs, filter, page, withCounts, now }: RunsPageInput): string {
+  const matching = runs.filter(
+    (run) =>
+      (filter.project === undefined || run.project === filter.project) &&
+      (filter.framework === undefined || run.framework === filter.framework) &&
+      (filter.tag === undefined || run.tags.includes(filter.tag)),
+  );
+  const pageCount = Math.max(1, Math.ceil(matching.length / RUNS_PER_PAGE));
+  const current = Math.min(Math.max(1, Math.trunc(page) || 1), pageCount);
+  const first = (current - 1) * RUNS_PER_PAGE;
+  const shown = matching.slice(first, first + RUNS_PER_PAGE).map(withCounts);
+
   const content =
     runs.length === 0
-      ? html`<p>No runs yet. Point a reporter at this server and run your tests.</p>`
-      : html`<table>
-<thead><tr><th>Created</th><th>Project</th><th>Framework</th><th>Tags</th>${statuses.map(
-          (status) => html`<th>${status}</th>`,
-        )}<th>Total</th><th>Duration</th></tr></thead>
-<tbody>
-${runs.map(
-  (run) => html`<tr>
-<td class="nowrap">${readableTime(run.createdAt)}</td>
-<td><a href="${runPagePath(run.id)}">${run.project}</a></td>
-<td>${run.framework}</td>
-<td>${renderTags(run.tags)}</td>
-${statuses.map((status) => html`<td class="number status-${status}">${run.counts[status] ?? 0}</td>`)}
-<td class="number">${run.total}</td>
-<td class="number">${run.totalDuration}</td>
-</tr>
-`,
-)}</tbody>
-</table>`;
-  return layout('Runs', html`<h1>Runs</h1>\n${content}`);
+      ? html`<h1>Runs</h1><p>No runs yet. Point a reporter at this server and run your tests.</p>`
+      : html`<h1>Runs</h1>
+${filterForm(runs, filter)}
+<p class="muted" id="runs-summary">${
+          matching.length === 0
+            ? 'No runs match these filters.'
+            : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matching.length)}, newest first.`
+        }</p>
+<ol class="cards">
+${shown.map((run) => runItem(run, now))}</ol>
+${pager(filter, current, pageCount)}`;
+  return layout('Runs', content);
+}
+
+function runItem(run: RunWithCounts, now: number): SafeHtml {
+  return html`<li class="card run" data-run-id="${run.id}">
+<div class="line"><a class="name" href="${runPagePath(run.id)}"><strong>${run.project}</strong></a><span>${run.framework}</span><span>${tagList(run.tags)}</span></div>
+${statusBar(run.counts, run.total)}
+<div class="line"><span class="counts">${countsLine(run.counts)}</span><span class="duration" title="${run.totalDuration} ms">${formatDuration(run.totalDuration)}</span><span>${createdAt(run.createdAt, now)}</span></div>
+</li>
+`;
+}
+
+function filterForm(runs: readonly StoredRun[], filter: RunsFilter): SafeHtml {
+  const choices = {
+    project: distinct(runs.map((run) => run.project)),
+    framework: distinct(runs.map((run) => run.framework)),
+    tag: distinct(runs.flatMap((run) => run.tags)),
+  };
+  const select = (name: keyof RunsFilter, label: string) => {
+    const selected = filter[name];
+    const options =
+      selected === undefined || choices[name].includes(selected)
+        ? choices[name]
+        : [selected, ...choices[name]];
+    return html`<label>${label}<select name="${name}"><option value="">all</option>${options.map(
+      (option) =>
+        html`<option value="${option}"${option === selected ? html` selected` : ''}>${option}</option>`,
+    )}</select></label>`;
+  };
+  const filtered = filter.project !== undefined || filter.framework !== undefined || filter.tag !== undefined;
+  return html`<form class="filters" method="get" action="${paths.runsPage}">${select('project', 'Project')}${select('framework', 'Framework')}${select('tag', 'Tag')}<button type="submit">Filter</button>${filtered ? html`<a href="${runsPagePath()}">clear</a>` : ''}</form>`;
+}
+
+function pager(filter: RunsFilter, current: number, pageCount: number): SafeHtml {
+  if (pageCount === 1) return html``;
+  const link = (page: number, label: string) =>
+    html`<a href="${runsPagePath({ ...filter, page })}">${label}</a>`;
+  return html`<nav class="pager"><span>${current > 1 ? link(current - 1, '← newer') : ''}</span><span class="muted">page ${current} of ${pageCount}</span><span>${current < pageCount ? link(current + 1, 'older →') : ''}</span></nav>`;
+}
+
+function distinct(values: readonly string[]): string[] {
+  return [...new Set(values)].sort((a, b) => a.localeCompare(b));
 }

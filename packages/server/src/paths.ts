@@ -9,7 +9,12 @@ export const paths = {
   runResults: '/api/v1/runs/:id/results',
   runsPage: '/',
   runPage: '/runs/:id',
+  testPage: '/test',
+  flakyPage: '/flaky',
 } as const;
+
+/** A page's query: undefined values are left out of the URL. */
+export type PageQuery = Record<string, string | number | undefined>;
 
 /** Classifies a request by the route it matched (undefined when none did). */
 export function classifyRoute(method: string, routeUrl: string | undefined): RouteName {
@@ -40,6 +45,28 @@ export function runLocation(id: string): string {
 }
 
 /** The run's page for people (paths.runPage). */
-export function runPagePath(id: string): string {
-  return `/runs/${encodeURIComponent(id)}`;
+export function runPagePath(id: string, query: PageQuery = {}): string {
+  return withQuery(`/runs/${encodeURIComponent(id)}`, query);
+}
+
+export function runsPagePath(query: PageQuery = {}): string {
+  return withQuery(paths.runsPage, query);
+}
+
+/** The page of one test: its project, suite and name, as the test page reads them. */
+export function testPagePath(test: { project: string; testSuite: string; testCase: string }): string {
+  return withQuery(paths.testPage, { project: test.project, suite: test.testSuite, test: test.testCase });
+}
+
+export function flakyPagePath(project?: string): string {
+  return withQuery(paths.flakyPage, { project });
+}
+
+function withQuery(path: string, query: PageQuery): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(name, String(value));
+  }
+  const search = params.toString();
+  return search === '' ? path : `${path}?${search}`;
 }

@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import type { IdempotencyScope } from '../idempotency.js';
-import type { Ledger } from '../ledger.js';
-import type { DataRecord, IdempotentResponse, SavedResponse } from '../records.js';
-import { pathOf } from './paths.js';
+import type {
+  DataRecord,
+  IdempotencyScope,
+  IdempotentResponse,
+  Ledger,
+  SavedResponse,
+} from '../ledger/ledger.js';
+import { pathOf } from '../paths.js';
 
 /** What a write request decided: the answer, and the records to commit before giving it. */
 export interface WriteOutcome extends SavedResponse {

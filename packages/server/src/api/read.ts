@@ -1,19 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { runNotFound } from '../errors.js';
-import type { Ledger } from '../ledger.js';
-import { countRun, countRuns } from '../run-counts.js';
-import { paths } from './paths.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { paths } from '../paths.js';
 
 /** The read endpoints for people and tests: runs newest first with counts, one run, its results. */
 export function registerReadApi(app: FastifyInstance, ledger: Ledger, statuses: readonly string[]): void {
   const { store } = ledger;
 
-  app.get(paths.runs, async () => countRuns(store, statuses));
+  app.get(paths.runs, async () =>
+    store
+      .runs()
+      .reverse()
+      .map((run) => store.withCounts(run, statuses)),
+  );
 
   app.get<{ Params: { id: string } }>(paths.run, async (request) => {
     const run = store.run(request.params.id);
     if (!run) throw runNotFound(request.params.id);
-    return countRun(run, store.results(run.id), statuses);
+    return store.withCounts(run, statuses);
   });
 
   app.get<{ Params: { id: string } }>(paths.runResults, async (request) => {

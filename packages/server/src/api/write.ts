@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { ApiError, runNotFound } from '../errors.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { ResultInput, StoredRun } from '../ledger/store.js';
+import { paths, runLocation, runPagePath } from '../paths.js';
+import { handleWrite } from './idempotent-write.js';
+
+// The spec's two operations. Their schemas say additionalProperties: false everywhere:
+// a client sending a field the spec does not have is a mistake this server reports.
+
+interface RunBody {
+  project: string;
+  framework: string;
+  tags?: string[];
+}
+
+interface ResultsBody {
+  results: ResultInput[];
+}
+
+interface Limits {
+  statuses: readonly string[];
+  maxResultsPerRequest: number;
+}
+
+/** POST /api/v1/runs → 201 with the run, its Location, and a Link to its page for people. */
+export function registerCreateRun(app: FastifyInstance, ledger: Ledger): void {
+  app.post<{ Body: RunBody }>(paths.runs, { schema: { body: runBodySchema } }, (request, reply) =>
+    handleWrite(request, reply, ledger, () => {
+      const { project, framework, tags = [] } = request.body;
+      const run: StoredRun = {
+        id: randomUUID(),
+        project,
+        framework,
+        tags,
+        createdAt: new Date().toISOString(),
+      };
+      return {
+        status: 201,
+        headers: {
+          location: runLocation(run.id),
+          link: `<${runPagePath(run.id)}>; rel="alternate"; type="text/html"`,
+        },
+        body: run,
+        records: [{ type: 'run', run }],
+      };
+    }),
+  );
+}
+
+/** POST /api/v1/runs/{id}/results → 201 `{ accepted: n }`; 404 for an unknown run. */
+export function registerSubmitResults(app: FastifyInstance, ledger: Ledger, limits: Limits): void {
+  app.post<{ Params: { id: string }; Body: ResultsBody }>(
+    paths.runResults,
+    {
+      schema: { body: resultsBodySchema(limits.statuses) },
+      // Before schema validation: an oversized batch is a 413 whatever its contents.
+      preValidation: async (request) => {
+        const results = (request.body as Partial<ResultsBody> | null)?.results;
+        if (Array.isArray(results) && results.length > limits.maxResultsPerRequest) {
+          throw new ApiError(
+            413,
+            'too_many_results',
+            `results has ${results.length} items; this server accepts at most ${limits.maxResultsPerRequest} per request`,
+          );
+        }
+      },
+    },
+    (request, reply) =>
+      handleWrite(request, reply, ledger, () => {
+        const runId = request.params.id;
+        if (!ledger.store.run(runId)) throw runNotFound(runId);
+        const { results } = request.body;
+        return {
+          status: 201,
+          headers: {},
+          body: { accepted: results.length },
+          records: [{ type: 'results', runId, results }],
+        };
+      }),
+  );
+}
+
+const nonBlankString = { type: 'string', minLength: 1, pattern: '\\S' } as const;
+
+const runBodySchema = {
+  type: 'object',
+  required: ['project', 'framework'],
+  additionalProperties: false,
+  properties: {
+    project: nonBlankString,
+    framework: nonBlankString,
+    tags: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
+function resultsBodySchema(statuses: readonly string[]) {
+  return {
+    type: 'object',
+    required: ['results'],
+    additionalProperties: false,
+    properties: {
+      results: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          required: ['testSuite', 'testCase', 'status', 'duration'],
+          additionalProperties: false,
+          properties: {
+            testSuite: { type: 'string' },
+            testCase: { type: 'string' },
+            status: { type: 'string', enum: [...statuses] },
+            duration: { type: 'number', minimum: 0 },
+          },
+        },
+      },
+    },
+  } as const;
+}

@@ -1,0 +1,104 @@
+/** A run as the server stores and returns it. */
+export interface StoredRun {
+  id: string;
+  project: string;
+  framework: string;
+  tags: string[];
+  createdAt: string;
+}
+
+/** One result as submitted by a client, without the run it belongs to. */
+export interface ResultInput {
+  testSuite: string;
+  testCase: string;
+  status: string;
+  duration: number;
+}
+
+/** A result as the server stores and returns it. */
+export interface StoredResult extends ResultInput {
+  runId: string;
+}
+
+/** A run with what its results add up to. */
+export interface RunWithCounts extends StoredRun {
+  /** Results by status: every allowed status (0 when none), plus any other stored status. */
+  counts: Record<string, number>;
+  total: number;
+  totalDuration: number;
+}
+
+/** Read access to what the server has accepted. Arrays are copies, in arrival order. */
+export interface Store {
+  /** All runs, oldest first. */
+  runs(): StoredRun[];
+  run(id: string): StoredRun | undefined;
+  /** The results of one run; empty for an unknown run. */
+  results(runId: string): StoredResult[];
+  /** Every result of every run. */
+  allResults(): StoredResult[];
+}
+
+/** What a run's results add up to, kept as they arrive so that listing runs never re-reads results. */
+interface Tally {
+  /** Statuses in the order they first arrived. */
+  byStatus: Map<string, number>;
+  total: number;
+  totalDuration: number;
+}
+
+export class MemoryStore implements Store {
+  readonly #runs = new Map<string, StoredRun>();
+  readonly #resultsByRun = new Map<string, StoredResult[]>();
+  readonly #tallies = new Map<string, Tally>();
+  readonly #allResults: StoredResult[] = [];
+
+  addRun(run: StoredRun): void {
+    this.#runs.set(run.id, run);
+    this.#resultsByRun.set(run.id, []);
+    this.#tallies.set(run.id, { byStatus: new Map(), total: 0, totalDuration: 0 });
+  }
+
+  addResults(runId: string, results: readonly ResultInput[]): void {
+    const runResults = this.#resultsByRun.get(runId);
+    const tally = this.#tallies.get(runId);
+    if (!runResults || !tally) throw new Error(`results for unknown run ${runId}`);
+    for (const { testSuite, testCase, status, duration } of results) {
+      const result = { runId, testSuite, testCase, status, duration };
+      runResults.push(result);
+      this.#allResults.push(result);
+      tally.byStatus.set(status, (tally.byStatus.get(status) ?? 0) + 1);
+      tally.total += 1;
+      tally.totalDuration += duration;
+    }
+  }
+
+  runs(): StoredRun[] {
+    return [...this.#runs.values()];
+  }
+
+  run(id: string): StoredRun | undefined {
+    return this.#runs.get(id);
+  }
+
+  results(runId: string): StoredResult[] {
+    return [...this.resultsOf(runId)];
+  }
+
+  allResults(): StoredResult[] {
+    return [...this.#allResults];
+  }
+
+  /** The results of one run as stored, not copied: for reading only. */
+  resultsOf(runId: string): readonly StoredResult[] {
+    return this.#resultsByRun.get(runId) ?? [];
+  }
+
+  /** A run with its counts: every allowed status in their order (0 when none), then any other stored status. */
+  withCounts(run: StoredRun, statuses: readonly string[]): RunWithCounts {
+    const tally = this.#tallies.get(run.id);
+    const counts: Record<string, number> = Object.fromEntries(statuses.map((status) => [status, 0]));
+    for (const [status, count] of tally?.byStatus ?? []) counts[status] = (counts[status] ?? 0) + count;
+    return { ...run, counts, total: tally?.total ?? 0, totalDuration: tally?.totalDuration ?? 0 };
+  }
+}

@@ -1,0 +1,48 @@
+import { flakyPagePath, paths } from '../paths.js';
+import { outcomeStrip } from './charts.js';
+import { FLAKY_WINDOW, type FlakyTest } from './history.js';
+import { html, type SafeHtml } from './html.js';
+import { layout, testLink } from './layout.js';
+
+export interface ProjectFlakes {
+  project: string;
+  /** How many runs the rule looked at: the project's last FLAKY_WINDOW, or fewer. */
+  runs: number;
+  flaky: FlakyTest[];
+}
+
+/** GET /flaky, /flaky?project=… : per project, the tests that both passed and failed lately, most flips first. */
+export function renderFlakyPage(
+  projects: readonly ProjectFlakes[],
+  allProjects: readonly string[],
+  selected: string | undefined,
+): string {
+  const content = html`<h1>Flaky tests</h1>
+<p id="flaky-rule">A test (its project, suite and name) is <strong>flaky</strong> when, within its project's last ${FLAKY_WINDOW} runs, it passed in at least one run and failed in at least one other. <strong>Flips</strong> count how often its outcome changed between passed and failed from one run that held it to the next; runs where it was skipped or absent are left out. Most flips first.</p>
+<form method="get" action="${paths.flakyPage}"><label>Project<select name="project"><option value="">all</option>${allProjects.map(
+    (project) =>
+      html`<option value="${project}"${project === selected ? html` selected` : ''}>${project}</option>`,
+  )}</select></label><button type="submit">Show</button></form>
+${allProjects.length === 0 ? html`<p>No runs yet.</p>` : ''}
+${projects.map(projectSection)}`;
+  return layout('Flaky tests', content);
+}
+
+function projectSection({ project, runs, flaky }: ProjectFlakes): SafeHtml {
+  return html`<section class="project" data-project="${project}">
+<h2><a class="name" href="${flakyPagePath(project)}">${project}</a> <span class="muted">· last ${runs} ${runs === 1 ? 'run' : 'runs'}</span></h2>
+${
+  flaky.length === 0
+    ? html`<p class="none">No flaky tests.</p>`
+    : html`<ol class="cards">
+${flaky.map(
+  (test) =>
+    html`<li class="card flaky" data-flips="${test.flips}"><div class="line">${testLink({ project, ...test })}<span class="muted name">${test.testSuite}</span></div>
+<div class="line"><span><strong>${test.flips}</strong> ${test.flips === 1 ? 'flip' : 'flips'}</span><span><span class="failed">failed ${test.failed}</span> · <span class="passed">passed ${test.passed}</span> of ${runs} runs</span></div>
+${outcomeStrip(test.outcomes)}</li>
+`,
+)}</ol>`
+}
+</section>
+`;
+}

@@ -1,0 +1,40 @@
+// How numbers and times read on the pages. Durations arrive in milliseconds (what the
+// reporters send; the spec leaves the unit open) and are always written with a unit.
+
+/** `0.3 ms`, `56 ms`, `1.2 s`, `3 min 4 s`, `2 h 5 min`; `–` for a value that is not a duration. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '–';
+  if (ms < 9.95) return `${ms.toFixed(1)} ms`;
+  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  const minutes = Math.round(ms / 60_000);
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** `1,234,567`. */
+export function formatCount(count: number): string {
+  return count.toLocaleString('en-US');
+}
+
+/** `2026-11-22T03:27:32.612Z` → `2026-11-22 03:27:32 UTC`: readable, and no line break inside it. */
+export function absoluteTime(iso: string): string {
+  return iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
+}
+
+/** `just now`, `42 s ago`, `5 min ago`, `3 h ago`, `2 days ago`; empty for a time that does not parse. */
+export function relativeTime(iso: string, now: number): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return '';
+  const seconds = Math.round((now - then) / 1000);
+  if (seconds < 10) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  return days === 1 ? '1 day ago' : `${days} days ago`;
+}

@@ -1,0 +1,44 @@
+import { flakyPagePath, runPagePath, runsPagePath } from '../paths.js';
+import { outcomeStrip, sparkline } from './charts.js';
+import { formatDuration } from './format.js';
+import { countFlips, HISTORY_RUNS, type Outcome, type TestIdentity } from './history.js';
+import { html } from './html.js';
+import { createdAt, layout, statusClass } from './layout.js';
+
+/**
+ * GET /test?project=…&suite=…&test=… : one test across its project's last HISTORY_RUNS
+ * runs (`outcomes`, oldest first): a strip of outcomes, a sparkline of durations, and
+ * the runs that held it, newest first.
+ */
+export function renderTestPage(test: TestIdentity, outcomes: readonly Outcome[], now: number): string {
+  const held = outcomes.filter((outcome) => outcome.status !== undefined);
+  const { passed, failed, flips } = countFlips(outcomes);
+  const durations = held.map((outcome) => outcome.duration);
+
+  const content = html`<p><a href="${runsPagePath({ project: test.project })}">← Runs of ${test.project}</a></p>
+<h1 class="name">${test.testCase}</h1>
+<p>in <span class="name"><strong>${test.testSuite}</strong></span>, project <a class="name" href="${runsPagePath({ project: test.project })}">${test.project}</a></p>
+<p id="history-summary">In ${held.length} of the project's last ${outcomes.length} runs (at most ${HISTORY_RUNS} are shown): ${passed} passed, ${failed} failed; its outcome flipped ${flips} ${flips === 1 ? 'time' : 'times'}. <a href="${flakyPagePath(test.project)}">Flaky tests in ${test.project}</a></p>
+${
+  outcomes.length === 0
+    ? ''
+    : html`${outcomeStrip(outcomes)}${sparkline(outcomes)}
+<p class="muted">Oldest run on the left; a white cell is a run without this test. The line is its duration in each run that held it${
+        held.length === 0
+          ? ''
+          : `, from ${formatDuration(Math.min(...durations))} to ${formatDuration(Math.max(...durations))}`
+      }.</p>`
+}
+<h2>Runs that held it</h2>
+${
+  held.length === 0
+    ? html`<p>None of the project's last ${outcomes.length} runs held this test.</p>`
+    : html`<div class="table-wrap"><table id="history"><thead><tr><th>Run</th><th>Outcome</th><th class="num">Duration</th></tr></thead><tbody>
+${[...held].reverse().map(
+  ({ run, status, duration }) =>
+    html`<tr class="outcome" data-run-id="${run.id}" data-status="${status}"><td><a href="${runPagePath(run.id)}">${createdAt(run.createdAt, now)}</a></td><td class="status ${statusClass(status)}">${status}</td><td class="num" title="${duration} ms">${formatDuration(duration)}</td></tr>
+`,
+)}</tbody></table></div>`
+}`;
+  return layout(test.testCase, content);
+}

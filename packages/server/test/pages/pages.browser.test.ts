@@ -1,0 +1,276 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { StoredResult } from '@testrun/server';
+import { reporterEnv, runJest, runVitest, startTestServer, type TestServer } from '@testrun/test-utils';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDuration } from '../../src/pages/format.js';
+
+// Debian's chromium, installed by .ci/run; playwright-core never downloads a browser.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveChromium = fs.existsSync(CHROMIUM);
+if (!haveChromium) {
+  console.warn(
+    `server pages browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
+  );
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+const examplesDir = path.join(repoRoot, 'examples');
+const hostileFixture = path.join(import.meta.dirname, '../fixtures/hostile-names');
+/** Screenshots of every page, for people to look at (gitignored). */
+const screenshotDir = path.join(repoRoot, 'test-results', 'server-pages');
+
+const FLIPPING = 'Cart > keeps the cart when the page reloads';
+const STABLE = 'Cart > starts empty';
+const HOSTILE_PROJECT = `<script>window.hostile = 'project'</script>`;
+const HOSTILE_TAG = `"onmouseover="window.hostile = 'tag'" x="`;
+
+describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter runs', () => {
+  let started: TestServer;
+  let browser: Browser;
+  const store = () => started.server.store;
+  const runsOf = (project: string) =>
+    store()
+      .runs()
+      .filter((run) => run.project === project);
+
+  beforeAll(async () => {
+    started = await startTestServer();
+    const env = (extra: Record<string, string> = {}) =>
+      reporterEnv(started, { TESTRUN_TAGS: 'demo', ...extra });
+    // The demo's two rounds of the Vitest example (the second fails one test on purpose),
+    // a Jest run in between, and a run whose names would be script if pasted into HTML.
+    const codes = [
+      (await runVitest({ cwd: path.join(examplesDir, 'vitest'), env: env() })).code,
+      (await runJest({ cwd: path.join(examplesDir, 'jest'), env: env() })).code,
+      (await runVitest({ cwd: path.join(examplesDir, 'vitest'), env: env({ EXAMPLE_FLAKY_FAIL: '1' }) }))
+        .code,
+      (
+        await runVitest({
+          cwd: hostileFixture,
+          env: env({ TESTRUN_PROJECT: HOSTILE_PROJECT, TESTRUN_TAGS: HOSTILE_TAG }),
+        })
+      ).code,
+    ];
+    expect(codes).toEqual([0, 0, 1, 1]);
+    fs.mkdirSync(screenshotDir, { recursive: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await started?.close();
+  });
+
+  async function openPage(pathAndQuery: string, options: { javaScript?: boolean; width?: number } = {}) {
+    const page = await browser.newPage({
+      javaScriptEnabled: options.javaScript ?? false,
+      viewport: { width: options.width ?? 1100, height: 900 },
+    });
+    await page.goto(`${started.url}${pathAndQuery}`);
+    return page;
+  }
+
+  async function follow(page: Page, link: Locator, url: RegExp) {
+    await Promise.all([page.waitForURL(url), link.click()]);
+  }
+
+  function countsOf(results: readonly StoredResult[]): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const result of results) counts[result.status] = (counts[result.status] ?? 0) + 1;
+    return counts;
+  }
+
+  /** Each segment of the bar is as wide as its count's share of the whole bar. */
+  async function expectBarMatches(bar: Locator, counts: Record<string, number>) {
+    const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+    const barBox = await bar.boundingBox();
+    expect(barBox).not.toBeNull();
+    const segments = bar.locator('rect');
+    const shown: Record<string, number> = {};
+    for (let i = 0; i < (await segments.count()); i++) {
+      const segment = segments.nth(i);
+      const status = (await segment.getAttribute('data-status')) ?? '';
+      const box = await segment.boundingBox();
+      shown[status] = Number(await segment.getAttribute('data-count'));
+      expect(Math.abs((box?.width ?? 0) - (barBox!.width * (counts[status] ?? 0)) / total)).toBeLessThan(1.5);
+    }
+    expect(shown).toEqual(Object.fromEntries(Object.entries(counts).filter(([, count]) => count > 0)));
+  }
+
+  it('lists the runs newest first, each with a bar in proportion to its counts and its duration with a unit', async () => {
+    const page = await openPage('/');
+    const runs = store().runs().reverse();
+    const items = page.locator('li.run');
+    expect(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-run-id')))).toEqual(
+      runs.map((run) => run.id),
+    );
+    for (const [index, run] of runs.entries()) {
+      const item = items.nth(index);
+      const results = store().results(run.id);
+      await expectBarMatches(item.locator('svg.bar'), countsOf(results));
+      expect(await item.locator('.count.passed').textContent()).toBe(
+        `${results.filter((r) => r.status === 'passed').length} passed`,
+      );
+      const duration = results.reduce((sum, r) => sum + r.duration, 0);
+      expect(await item.locator('.duration').textContent()).toBe(formatDuration(duration));
+      expect(await item.locator('time').textContent()).toMatch(/ago|just now/);
+    }
+    await page.screenshot({ path: path.join(screenshotDir, 'runs.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('narrows the runs list with the project and tag filters, without script', async () => {
+    const page = await openPage('/');
+    await page.selectOption('select[name=project]', 'example-vitest');
+    await follow(page, page.getByRole('button', { name: 'Filter' }), /project=example-vitest/);
+    const shown = () =>
+      page.locator('li.run').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-run-id')));
+    expect(await shown()).toEqual(
+      runsOf('example-vitest')
+        .reverse()
+        .map((run) => run.id),
+    );
+
+    await page.selectOption('select[name=project]', '');
+    await page.selectOption('select[name=tag]', HOSTILE_TAG);
+    await follow(page, page.getByRole('button', { name: 'Filter' }), /tag=/);
+    expect(await shown()).toEqual(runsOf(HOSTILE_PROJECT).map((run) => run.id));
+    await page.close();
+  });
+
+  it('shows a run with its failed tests first, suites with counts, and a search that narrows the tests', async () => {
+    const page = await openPage('/?project=example-vitest');
+    const [, failingRun] = runsOf('example-vitest');
+    const results = store().results(failingRun!.id);
+    await follow(page, page.locator(`li[data-run-id="${failingRun!.id}"] a.name`), /\/runs\//);
+
+    await expectBarMatches(page.locator('main > svg.bar'), countsOf(results));
+    const failedNames = results.filter((r) => r.status === 'failed').map((r) => r.testCase);
+    expect(failedNames).toEqual([FLIPPING]);
+    expect(await page.locator('#failed-tests a.test-link').allInnerTexts()).toEqual(failedNames);
+    const firstSuite = page.locator('details.suite').first();
+    expect(await firstSuite.getAttribute('open')).not.toBeNull();
+    expect(await firstSuite.locator('tr.test').first().locator('a').textContent()).toBe(FLIPPING);
+    for (const duration of await page.locator('td.num').allTextContents()) {
+      expect(duration).toMatch(/^\d+(\.\d)? (ms|s)$|^\d+ min \d+ s$/);
+    }
+    await page.screenshot({ path: path.join(screenshotDir, 'run.png'), fullPage: true });
+
+    await page.fill('input[name=q]', 'SLUGIFY');
+    await follow(page, page.getByRole('button', { name: 'Search' }), /q=SLUGIFY/);
+    const matching = results.filter((r) => `${r.testSuite} ${r.testCase}`.toLowerCase().includes('slugify'));
+    expect(matching.length).toBeGreaterThan(0);
+    expect(matching.length).toBeLessThan(results.length);
+    const shown = await page.locator('#suites ~ details.suite tr.test a').allTextContents();
+    expect(shown.sort()).toEqual(matching.map((r) => r.testCase).sort());
+    for (const row of await page.locator('#suites ~ details.suite').all())
+      expect(await row.isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it("shows a test's history: the outcome in each of its project's runs that held it", async () => {
+    const [passingRun, failingRun] = runsOf('example-vitest');
+    const page = await openPage(`/runs/${failingRun!.id}`);
+    await follow(page, page.locator('#failed-tests a.test-link', { hasText: FLIPPING }), /\/test\?/);
+
+    expect(await page.locator('h1').textContent()).toBe(FLIPPING);
+    const rows = await page
+      .locator('tr.outcome')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [tr.getAttribute('data-run-id'), tr.getAttribute('data-status')]),
+      );
+    expect(rows).toEqual([
+      [failingRun!.id, 'failed'],
+      [passingRun!.id, 'passed'],
+    ]);
+    const cells = await page
+      .locator('svg.strip rect')
+      .evaluateAll((rects) => rects.map((r) => r.getAttribute('data-status')));
+    expect(cells).toEqual(['passed', 'failed']);
+    expect(await page.locator('svg.spark circle').count()).toBe(2);
+    await page.screenshot({ path: path.join(screenshotDir, 'test.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('lists the flipping test as flaky and not a stable one, with the rule on the page', async () => {
+    const page = await openPage('/');
+    await follow(page, page.getByRole('link', { name: 'Flaky tests' }), /\/flaky/);
+
+    expect(await page.locator('#flaky-rule').textContent()).toContain("within its project's last 20 runs");
+    const vitest = page.locator('section[data-project="example-vitest"]');
+    expect(await vitest.locator('li.flaky a.test-link').allInnerTexts()).toEqual([FLIPPING]);
+    expect(await page.locator('a.test-link', { hasText: STABLE }).count()).toBe(0);
+    expect(await page.locator('section[data-project="example-jest"] .none').textContent()).toBe(
+      'No flaky tests.',
+    );
+    await page.screenshot({ path: path.join(screenshotDir, 'flaky.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('shows hostile names as text on every page, with script enabled', async () => {
+    const [hostileRun] = runsOf(HOSTILE_PROJECT);
+    const hostileTest = store()
+      .results(hostileRun!.id)
+      .find((r) => r.testCase.includes('onmouseover'));
+    const page = await openPage('/', { javaScript: true });
+    const visits = [
+      '/',
+      `/runs/${hostileRun!.id}`,
+      `/runs/${hostileRun!.id}?q=${encodeURIComponent('<script>')}`,
+      `/test?${new URLSearchParams({ project: HOSTILE_PROJECT, suite: hostileTest!.testSuite, test: hostileTest!.testCase })}`,
+      '/flaky',
+    ];
+    for (const visit of visits) {
+      await page.goto(`${started.url}${visit}`);
+      const hostile = () => page.evaluate(() => (globalThis as { hostile?: string }).hostile);
+      expect(await hostile(), visit).toBeUndefined();
+      expect(await page.locator('[onmouseover], [onerror], [onload]').count(), visit).toBe(0);
+      const named = page.getByText(HOSTILE_PROJECT).filter({ visible: true });
+      expect(await named.count(), visit).toBeGreaterThan(0);
+      await named.first().hover();
+      expect(await hostile(), visit).toBeUndefined();
+    }
+    await page.goto(`${started.url}/runs/${hostileRun!.id}`);
+    expect(await page.getByText(HOSTILE_TAG).count()).toBeGreaterThan(0);
+    const testNames = await page.locator('details.suite a.test-link').allTextContents();
+    expect(testNames.sort()).toEqual(
+      store()
+        .results(hostileRun!.id)
+        .map((r) => r.testCase)
+        .sort(),
+    );
+    await page.close();
+  });
+
+  it('reads at 375 px wide: no page is wider than the screen', async () => {
+    const [, failingRun] = runsOf('example-vitest');
+    const flipping = store()
+      .results(failingRun!.id)
+      .find((r) => r.testCase === FLIPPING);
+    const pages = {
+      runs: '/',
+      run: `/runs/${failingRun!.id}`,
+      test: `/test?${new URLSearchParams({ project: 'example-vitest', suite: flipping!.testSuite, test: FLIPPING })}`,
+      flaky: '/flaky',
+    };
+    for (const [name, url] of Object.entries(pages)) {
+      const page = await openPage(url, { width: 375 });
+      expect(await page.locator('html').evaluate((html) => html.scrollWidth), name).toBeLessThanOrEqual(375);
+      await page.screenshot({ path: path.join(screenshotDir, `${name}-375px.png`), fullPage: true });
+      await page.close();
+    }
+  });
+});

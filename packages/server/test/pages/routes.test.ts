@@ -1,0 +1,262 @@
+import { describe, expect, it } from 'vitest';
+import { type Answer, createRun, get, post, result, startServer } from '../client.js';
+
+// The pages over HTTP, markup-level; what a browser shows is in pages.browser.test.ts.
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+
+async function runWith(server: Server, run: object, results: object[]): Promise<string> {
+  const runId = await createRun(server, run);
+  if (results.length > 0) await post(server, `/api/v1/runs/${runId}/results`, { results });
+  return runId;
+}
+
+function page(server: Server, path: string): Promise<Answer> {
+  return get(server, path, { key: null });
+}
+
+/** The test names in the rows of a table or list with this id (or of the whole page). */
+function rowNames(markup: string): string[] {
+  return [...markup.matchAll(/class="name test-link" href="[^"]*">([^<]*)<\/a>/g)].map((m) => m[1] ?? '');
+}
+
+function section(markup: string, id: string): string {
+  const start = markup.indexOf(`id="${id}"`);
+  return start === -1 ? '' : markup.slice(start, markup.indexOf('</table>', start));
+}
+
+describe('the runs list', () => {
+  it('shows each run with a bar whose segments carry the counts, counts by status and the duration with its unit', async () => {
+    const server = await startServer();
+    const runId = await runWith(server, { project: 'shop', framework: 'vitest', tags: ['branch:main'] }, [
+      result({ duration: 1000 }),
+      result({ duration: 234 }),
+      result({ status: 'failed', duration: 0 }),
+    ]);
+
+    const answer = await page(server, '/');
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(answer.text).toContain(`<a class="name" href="/runs/${runId}"><strong>shop</strong></a>`);
+    expect(answer.text).toContain('<span class="tag">branch:main</span>');
+    expect(answer.text).toMatch(/<rect class="passed" data-status="passed" data-count="2" x="0" width="2"/);
+    expect(answer.text).toMatch(/<rect class="failed" data-status="failed" data-count="1" x="2" width="1"/);
+    expect(answer.text).toContain('<span class="count passed">2 passed</span>');
+    expect(answer.text).toContain('<span class="duration" title="1234 ms">1.2 s</span>');
+    expect(answer.text).toMatch(
+      /<time datetime="[^"]+" title="\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC">just now<\/time>/,
+    );
+  });
+
+  it('narrows the runs by project, framework and tag, and says when none match', async () => {
+    const server = await startServer();
+    const web = await runWith(server, { project: 'web', framework: 'vitest', tags: ['nightly'] }, []);
+    const api = await runWith(server, { project: 'api', framework: 'jest', tags: ['nightly', 'pr'] }, []);
+    const listed = async (query: string) =>
+      [...(await page(server, `/${query}`)).text.matchAll(/data-run-id="([^"]+)"/g)].map((m) => m[1]);
+
+    expect(await listed('')).toEqual([api, web]);
+    expect(await listed('?project=web')).toEqual([web]);
+    expect(await listed('?framework=jest')).toEqual([api]);
+    expect(await listed('?tag=nightly')).toEqual([api, web]);
+    expect(await listed('?tag=pr&project=')).toEqual([api]);
+    expect(await listed('?project=web&framework=jest')).toEqual([]);
+    expect((await page(server, '/?project=web&framework=jest')).text).toContain(
+      'No runs match these filters.',
+    );
+  });
+
+  it('pages the runs, newest first, 50 a page, keeping the filters in its links', async () => {
+    const server = await startServer();
+    const ids: string[] = [];
+    for (let n = 0; n < 120; n++)
+      ids.push(await runWith(server, { project: 'web', framework: 'vitest' }, []));
+    const newestFirst = ids.reverse();
+    const listed = (answer: Answer) => [...answer.text.matchAll(/data-run-id="([^"]+)"/g)].map((m) => m[1]);
+
+    const first = await page(server, '/?project=web');
+    const third = await page(server, '/?project=web&page=3');
+    const beyond = await page(server, '/?project=web&page=99');
+
+    expect(listed(first)).toEqual(newestFirst.slice(0, 50));
+    expect(first.text).toContain('Runs 1–50 of 120, newest first.');
+    expect(first.text).toContain('<a href="/?project=web&amp;page=2">older →</a>');
+    expect(listed(third)).toEqual(newestFirst.slice(100));
+    expect(third.text).toContain('<a href="/?project=web&amp;page=2">← newer</a>');
+    expect(listed(beyond)).toEqual(listed(third));
+  });
+
+  it('says so when there are no runs yet', async () => {
+    const server = await startServer();
+    expect((await page(server, '/')).text).toContain('No runs yet.');
+  });
+});
+
+describe('the run page', () => {
+  it('lists failed tests first and the slowest tests, each linked to its history', async () => {
+    const server = await startServer();
+    const runId = await runWith(server, { project: 'shop', framework: 'vitest' }, [
+      result({ testCase: 'quick', duration: 1 }),
+      result({ testCase: 'slow', duration: 65_000 }),
+      result({ testCase: 'broken', status: 'failed', duration: 30 }),
+    ]);
+
+    const answer = await page(server, `/runs/${runId}`);
+
+    expect(rowNames(section(answer.text, 'failed-tests'))).toEqual(['broken']);
+    expect(rowNames(section(answer.text, 'slowest-tests'))).toEqual(['slow', 'broken', 'quick']);
+    expect(answer.text).toContain('>1 min 5 s<');
+    expect(answer.text).toContain(
+      '<a class="name test-link" href="/test?project=shop&amp;suite=src%2Fcart.test.ts&amp;test=broken">broken</a>',
+    );
+  });
+
+  it('groups tests by suite with counts and duration, suites with failures first and unfolded', async () => {
+    const server = await startServer();
+    const runId = await runWith(server, { project: 'shop', framework: 'vitest' }, [
+      result({ testSuite: 'a.test.ts', testCase: 'one', duration: 400 }),
+      result({ testSuite: 'b.test.ts', testCase: 'two', duration: 1 }),
+      result({ testSuite: 'b.test.ts', testCase: 'three', status: 'failed', duration: 2 }),
+    ]);
+
+    const suites = (await page(server, `/runs/${runId}`)).text.split('<details class="suite"').slice(1);
+
+    expect(suites).toHaveLength(2);
+    expect(suites[0]).toMatch(/^ open>/);
+    expect(suites[0]).toContain(
+      '<strong>b.test.ts</strong></span> <span class="muted">2 tests · 3.0 ms</span>',
+    );
+    expect(rowNames(suites[0] ?? '')).toEqual(['three', 'two']);
+    expect(suites[1]).toMatch(/^>/);
+    expect(suites[1]).toContain(
+      '<strong>a.test.ts</strong></span> <span class="muted">1 test · 400 ms</span>',
+    );
+  });
+
+  it('narrows the tests by a search over suite and test names, ignoring case, and by status', async () => {
+    const server = await startServer();
+    const runId = await runWith(server, { project: 'shop', framework: 'vitest' }, [
+      result({ testSuite: 'src/cart.test.ts', testCase: 'adds an item' }),
+      result({ testSuite: 'src/cart.test.ts', testCase: 'removes an item', status: 'failed' }),
+      result({ testSuite: 'src/pricing.test.ts', testCase: 'adds VAT' }),
+    ]);
+    const shown = async (query: string) => {
+      const markup = (await page(server, `/runs/${runId}${query}`)).text;
+      return rowNames(markup.slice(markup.indexOf('id="suites"'))).sort();
+    };
+
+    expect(await shown('?q=ADDS')).toEqual(['adds VAT', 'adds an item']);
+    expect(await shown('?q=pricing')).toEqual(['adds VAT']);
+    expect(await shown('?q=nothing-like-it')).toEqual([]);
+    expect(await shown('?status=failed')).toEqual(['removes an item']);
+    expect(await shown('?q=cart&status=passed')).toEqual(['adds an item']);
+    const searched = (await page(server, `/runs/${runId}?q=cart&status=passed`)).text;
+    expect(searched).toContain('<input type="search" name="q" value="cart">');
+    expect(searched).toContain('<input type="hidden" name="status" value="passed">');
+    expect(searched).toContain('Showing 1 of 3 results: passed matching “cart”.');
+  });
+
+  it('answers 404 with a page for an unknown run', async () => {
+    const server = await startServer();
+    const answer = await page(server, '/runs/nope');
+    expect(answer.status).toBe(404);
+    expect(answer.text).toContain('No run nope');
+  });
+});
+
+describe('the test page', () => {
+  it("shows the test's outcome in each of its project's runs that held it, newest first", async () => {
+    const server = await startServer();
+    const first = await runWith(server, { project: 'shop', framework: 'vitest' }, [result({ duration: 10 })]);
+    const without = await runWith(server, { project: 'shop', framework: 'vitest' }, [
+      result({ testCase: 'other' }),
+    ]);
+    await runWith(server, { project: 'elsewhere', framework: 'vitest' }, [result({ status: 'failed' })]);
+    const last = await runWith(server, { project: 'shop', framework: 'vitest' }, [
+      result({ status: 'failed', duration: 2500 }),
+    ]);
+
+    const answer = await page(
+      server,
+      '/test?project=shop&suite=src%2Fcart.test.ts&test=cart+%3E+adds+an+item',
+    );
+    const rows = [
+      ...answer.text.matchAll(/<tr class="outcome" data-run-id="([^"]+)" data-status="([^"]+)">/g),
+    ];
+
+    expect(answer.status).toBe(200);
+    expect(rows.map((m) => [m[1], m[2]])).toEqual([
+      [last, 'failed'],
+      [first, 'passed'],
+    ]);
+    expect(answer.text).toContain("In 2 of the project's last 3 runs");
+    expect(answer.text).toContain('>2.5 s<');
+    expect([...answer.text.matchAll(/<rect class="(\w+)" data-status="(\w+)"/g)].map((m) => m[2])).toEqual([
+      'passed',
+      'absent',
+      'failed',
+    ]);
+    expect(answer.text).toContain(`href="/runs/${without}"`);
+  });
+
+  it('answers 400 with an explanation when the test is not named', async () => {
+    const server = await startServer();
+    const answer = await page(server, '/test?project=shop');
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('A test is named by its project, suite and name');
+  });
+});
+
+describe('the flaky tests page', () => {
+  it('lists per project the tests that passed and failed within its last runs, with the rule', async () => {
+    const server = await startServer();
+    for (const status of ['passed', 'failed', 'passed']) {
+      await runWith(server, { project: 'shop', framework: 'vitest' }, [
+        result({ testCase: 'flaky', status }),
+        result({ testCase: 'stable' }),
+      ]);
+    }
+    await runWith(server, { project: 'calm', framework: 'jest' }, [result({ testCase: 'flaky' })]);
+
+    const all = await page(server, '/flaky');
+    const calm = await page(server, '/flaky?project=calm');
+
+    expect(all.text).toContain("within its project's last 20 runs, it passed in at least one run and failed");
+    const shop = all.text.slice(
+      all.text.indexOf('data-project="shop"'),
+      all.text.indexOf('</section>', all.text.indexOf('data-project="shop"')),
+    );
+    expect(rowNames(shop)).toEqual(['flaky']);
+    expect(shop).toContain('<strong>2</strong> flips');
+    expect(calm.text).not.toContain('data-project="shop"');
+    expect(calm.text).toContain('No flaky tests.');
+  });
+});
+
+describe('every page', () => {
+  it('escapes everything a client sent and carries no script', async () => {
+    const server = await startServer();
+    const hostile = '<script>alert(1)</script>"onmouseover=alert(1) x="&';
+    const runId = await runWith(server, { project: hostile, framework: hostile, tags: [hostile] }, [
+      result({ testSuite: hostile, testCase: hostile, status: 'failed' }),
+      result({ testSuite: hostile, testCase: hostile }),
+    ]);
+    const escaped = '&lt;script&gt;alert(1)&lt;/script&gt;&quot;onmouseover=alert(1) x=&quot;&amp;';
+    const query = new URLSearchParams({ project: hostile, suite: hostile, test: hostile });
+
+    for (const path of [
+      '/',
+      `/?project=${encodeURIComponent(hostile)}`,
+      `/runs/${runId}?q=${encodeURIComponent(hostile)}`,
+      `/test?${query}`,
+      '/flaky',
+      `/runs/${encodeURIComponent(hostile)}`,
+    ]) {
+      const answer = await page(server, path);
+      expect(answer.text, path).not.toContain('<script');
+      expect(answer.text, path).not.toContain('"onmouseover');
+      expect(answer.text, path).toContain(escaped);
+    }
+  });
+});

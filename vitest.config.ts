@@ -3,11 +3,20 @@ import { defineConfig } from 'vitest/config';
 // The one test config of the monorepo. Integration tests spawn real Vitest and Jest
 // processes, so timeouts are generous and files run two at a time (CI has 2 cores).
 // `pnpm test` runs the `main` project; `pnpm test:compat` the version matrix.
+// Tests run the packages' source, not their build: each package's exports map has a `source`
+// condition (left out when published), so an edit in `src` is what the next test runs.
+// Tests that spawn a framework or the CLI run the build, which scripts/build.mjs brings up
+// to date before the first test.
+const sourceFirst = ['source', 'module', 'node', 'development|production'];
+
 export default defineConfig({
+  resolve: { conditions: sourceFirst },
+  ssr: { resolve: { conditions: sourceFirst } },
   test: {
     exclude: ['**/node_modules/**', '**/fixtures/**', '**/dist/**'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    globalSetup: ['scripts/build.mjs'],
     pool: 'forks',
     maxWorkers: 2,
     projects: [

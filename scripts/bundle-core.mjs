@@ -1,4 +1,4 @@
-// Part of `pnpm build`, after `tsc -b`: @testrun/core's dist/index.js becomes one file.
+// Part of the build (scripts/build.mjs), after `tsc -b`: @testrun/core's dist/index.js becomes one file.
 // tsc's one module per source file costs the test framework's main process ~80 ms of CPU to
 // load; one bundled file ~25 ms (bench/README.md, "Fixed cost"). p-queue (with
 // eventemitter3) is bundled in for the same reason, its licence kept; undici and env-ci stay
@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
+
+const repo = new URL('../', import.meta.url).pathname;
 
 // The licences of what is bundled in, as their MIT licences ask, at the end of the file.
 const requireFromCore = createRequire(new URL('../packages/core/package.json', import.meta.url));
@@ -34,17 +36,20 @@ function hasName(manifest) {
   return fs.existsSync(manifest) && Boolean(JSON.parse(fs.readFileSync(manifest, 'utf8')).name);
 }
 
-await build({
-  entryPoints: ['packages/core/src/index.ts'],
-  outfile: 'packages/core/dist/index.js',
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.19',
-  external: ['undici', 'undici/*', 'env-ci'],
-  legalComments: 'inline',
-  footer: {
-    js: `/*!\n * Bundled in: ${bundled.map(([name]) => name).join(', ')}.\n\n${licences.join('\n\n')}\n */`,
-  },
-  logLevel: 'warning',
-});
+/** Writes packages/core/dist/index.js as one file. */
+export async function bundleCore() {
+  await build({
+    entryPoints: [path.join(repo, 'packages/core/src/index.ts')],
+    outfile: path.join(repo, 'packages/core/dist/index.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    external: ['undici', 'undici/*', 'env-ci'],
+    legalComments: 'inline',
+    footer: {
+      js: `/*!\n * Bundled in: ${bundled.map(([name]) => name).join(', ')}.\n\n${licences.join('\n\n')}\n */`,
+    },
+    logLevel: 'warning',
+  });
+}

@@ -1,10 +1,12 @@
-import { createRun } from './create-run.js';
-import { Deadline } from './deadline.js';
-import { type Batch, deliverBatch, makeBatch, resultsOf } from './deliver-batch.js';
-import { HttpClient } from './http-client.js';
-import { OPTION_SPECS } from './option-specs.js';
-import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './spool.js';
-import type { TlsMaterial } from './tls-material.js';
+import { createRun } from './delivery/create-run.js';
+import { Deadline } from './delivery/deadline.js';
+import { deliverBatch, makeBatch, resultsOf } from './delivery/deliver-batch.js';
+import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './delivery/spool.js';
+import { HttpClient } from './http/client.js';
+import { OPTION_SPECS } from './options/option-specs.js';
+import type { TlsMaterial } from './options/tls-material.js';
+import { redact, secretPattern } from './output/redact.js';
+import type { Batch } from './types.js';
 
 export interface ReplayInit {
   dir: string;
@@ -142,7 +144,8 @@ function release(spool: ClaimedSpool, summary: ReplaySummary): void {
 }
 
 function isForAnotherService(spool: ClaimedSpool, init: ReplayInit): boolean {
-  return !init.ignoreRecordedUrl && spool.run.baseUrl.replace(/\/+$/, '') !== init.baseUrl;
+  const configured = redact(init.baseUrl, secretPattern([init.apiKey]));
+  return !init.ignoreRecordedUrl && spool.run.baseUrl.replace(/\/+$/, '') !== configured;
 }
 
 async function replayFile(

@@ -1,11 +1,13 @@
-import { Batcher } from './batcher.js';
-import { ciTags, type Shard } from './ci-tags.js';
-import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './config.js';
+import { Batcher } from './delivery/batcher.js';
+import { RunSession } from './delivery/run-session.js';
 import { TestrunError } from './errors.js';
 import { onProcessExit, type ProcessEnd, receivedSignal } from './exit-guard.js';
-import { HttpClient } from './http-client.js';
-import { Logger } from './logger.js';
-import { toDuration, toResult } from './normalize.js';
+import { HttpClient } from './http/client.js';
+import { ciTags, type Shard } from './options/ci-tags.js';
+import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './options/config.js';
+import { Logger } from './output/logger.js';
+import { countOf, formatCount, formatSummary, replayCommand } from './output/summary.js';
+import { toDuration, toResult } from './results/normalize.js';
 import {
   FILE_FAILURE_CASE,
   runErrorResult,
@@ -14,9 +16,7 @@ import {
   toTestSuite,
   withProjectLabel,
   withVariant,
-} from './result-name.js';
-import { RunSession } from './run-session.js';
-import { countOf, formatCount, formatSummary, replayCommand } from './summary.js';
+} from './results/result-name.js';
 import type { DeliverySummary, FileReport, RawResult, ResultInfo, TestResult } from './types.js';
 import { userAgent } from './version.js';
 

@@ -1,6 +1,13 @@
 /** Outcome of a test as the adapters see it; `statusMap` turns it into what is sent. */
 export type CanonicalStatus = 'passed' | 'failed' | 'skipped' | 'todo';
 
+/** A run as the service's spec defines it (section 2): what create-run sends. */
+export interface RunPayload {
+  project: string;
+  framework: string;
+  tags: string[];
+}
+
 /** One result as the service's spec defines it: exactly these four fields are sent. */
 export interface TestResult {
   testSuite: string;
@@ -128,4 +135,17 @@ export interface DeliverySummary {
   pageUrl: string | undefined;
   /** One line per distinct problem, already printed once. */
   errors: string[];
+}
+
+/**
+ * Results sent in one request, with the Idempotency-Key every attempt of that body carries.
+ * The body is serialized once, when the batch is made: it is what waits in the overflow,
+ * goes out on every attempt, and is written to the spool (bench/README.md, finding 5).
+ */
+export interface Batch {
+  idempotencyKey: string;
+  /** How many results `body` holds. */
+  count: number;
+  /** `{"results":[…]}`, the request body. */
+  body: string;
 }

@@ -16,6 +16,8 @@ export interface RequestRecord {
   answeredAt?: number;
   /** Whether the request carried a valid bearer key. */
   authorized: boolean;
+  /** Which connection it came on, numbered as the server accepted them: keep-alive shows as one number for many requests. */
+  connection: number;
   idempotencyKey?: string;
   userAgent?: string;
   /** Length of the `results` array of a results submission whose body parsed. */
@@ -62,8 +64,12 @@ export function registerRequestRecording(
   log: RequestLog,
   apiKeys: ReadonlySet<string>,
 ): void {
+  const connections = new WeakMap<object, number>();
+  let accepted = 0;
   app.addHook('onRequest', async (request) => {
     const route = classifyRoute(request.method, request.routeOptions.url);
+    const socket = request.raw.socket;
+    if (!connections.has(socket)) connections.set(socket, ++accepted);
     const { record, n } = log.add({
       method: request.method,
       path: pathOf(request.url),
@@ -71,6 +77,7 @@ export function registerRequestRecording(
       status: 'pending',
       at: Date.now(),
       authorized: checkBearer(request.headers.authorization, apiKeys) === undefined,
+      connection: connections.get(socket)!,
       ...presentHeader('idempotencyKey', request.headers['idempotency-key']),
       ...presentHeader('userAgent', request.headers['user-agent']),
     });

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createRun, get, KEY, post, result, startServer } from './client.js';
 
@@ -26,6 +27,7 @@ describe('requests log', () => {
         at: expect.any(Number),
         answeredAt: expect.any(Number),
         authorized: true,
+        connection: expect.any(Number),
         idempotencyKey: 'batch-1',
         userAgent: 'testrun/0.1.0 (vitest/4.1.0; node/20.20.0)',
         resultCount: 2,
@@ -40,6 +42,22 @@ describe('requests log', () => {
     ]);
     expect(server.requests[0]?.at).toBeGreaterThanOrEqual(before);
     expect(server.requests[0]?.answeredAt).toBeGreaterThanOrEqual(server.requests[0]?.at ?? Infinity);
+  });
+
+  it('numbers connections as they are accepted: keep-alive requests share one', async () => {
+    const server = await startServer();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const read = () =>
+      new Promise<void>((resolve, reject) => {
+        http
+          .get(`${server.url}/api/v1/runs`, { agent }, (response) => response.resume().on('end', resolve))
+          .on('error', reject);
+      });
+    await read();
+    await read();
+    agent.destroy();
+    await get(server, '/api/v1/runs');
+    expect(server.requests.map((request) => request.connection)).toEqual([1, 1, 2]);
   });
 
   it('never records the API key', async () => {

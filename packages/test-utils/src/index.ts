@@ -34,4 +34,5 @@ export * from './proxy.js';
 export * from './reporter.js';
 export * from './run-framework.js';
 export * from './server.js';
+export * from './transports.js';
 export * from './watch.js';

@@ -1,0 +1,157 @@
+import { RunIdError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import type { RunPayload } from '../types.js';
+import type { Deadline } from './deadline.js';
+import { type RetryPolicy, type SendOutcome, sendWithRetries } from './send-with-retries.js';
+
+export type CreateRunOutcome =
+  /** `pageUrl`: the run's page, when the answer links one (see runPageUrl). */
+  | { kind: 'ok'; runId: string; pageUrl: string | undefined }
+  | Exclude<SendOutcome, { kind: 'ok' }>
+  /** Created, but the answer did not say which id the run has. */
+  | { kind: 'no-id'; error: RunIdError };
+
+/** POST /api/v1/runs and find the new run's id in whatever shape the service answers. */
+export async function createRun(
+  http: HttpClient,
+  run: RunPayload,
+  idempotencyKey: string,
+  policy: RetryPolicy & { runIdPath?: string | undefined },
+  deadline: Deadline,
+): Promise<CreateRunOutcome> {
+  const outcome = await sendWithRetries(
+    http,
+    '/api/v1/runs',
+    JSON.stringify(run),
+    idempotencyKey,
+    policy,
+    deadline,
+  );
+  if (outcome.kind !== 'ok') return outcome;
+  const { response } = outcome;
+  const runId = extractRunId(response.body, response.headers.location, policy.runIdPath);
+  if (runId === undefined) {
+    return { kind: 'no-id', error: new RunIdError(response.status, response.body, policy.runIdPath) };
+  }
+  return { kind: 'ok', runId, pageUrl: runPageUrl(response.headers.link, http.baseUrl) };
+}
+
+/**
+ * A service that has a page per run says where with `Link: <url>; rel="alternate";
+ * type="text/html"` on create-run (the local server does); a service that does not is
+ * given no made-up link (docs/design.md, "The run's page").
+ */
+export function runPageUrl(link: string | undefined, baseUrl: string): string | undefined {
+  for (const part of link?.split(/,(?=\s*<)/) ?? []) {
+    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
+    if (!match) continue;
+    const params = match[2]!.toLowerCase();
+    if (!/;\s*rel="?alternate"?/.test(params) || !/;\s*type="?text\/html"?/.test(params)) continue;
+    try {
+      const url = new URL(match[1]!, `${baseUrl}/`);
+      if (url.protocol === 'https:' || url.protocol === 'http:') return url.href;
+    } catch {}
+  }
+  return undefined;
+}
+
+/**
+ * The spec does not say where create-run puts the new run's id, so we look where
+ * services usually put it (docs/design.md, "Run id extraction"): `runIdPath` when given; a
+ * `Location` header that names the run (`…/runs/{id}`); well-known body fields, the same
+ * nested under `data` or `run`; then the last segment of any `Location` header. The id is
+ * always the text the service wrote: a numeric id is never rounded (see readJson).
+ */
+const ID_FIELDS = ['id', 'runId', 'run_id', 'uuid'] as const;
+const CONTAINERS = ['data', 'run'] as const;
+
+export function extractRunId(
+  bodyText: string,
+  location: string | undefined,
+  runIdPath?: string,
+): string | undefined {
+  const body = readJson(bodyText);
+  if (runIdPath) return asId(valueAtPath(body, runIdPath));
+  const fromBody = idIn(body) ?? firstOf(CONTAINERS.map((key) => idIn(field(body, key))));
+  return idFromRunLocation(location) ?? fromBody ?? idFromLocation(location);
+}
+
+/**
+ * A JSON answer with every number kept as the text the service wrote, or undefined when it
+ * is not JSON. An id such as 9007199254740993 is past a double's precision: read as a
+ * number it becomes …992, and every batch would go to a run that does not exist.
+ */
+export function readJson(text: string): unknown {
+  try {
+    JSON.parse(text);
+    return JSON.parse(quoteNumbers(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Valid JSON with each number token written as a string of itself. */
+function quoteNumbers(json: string): string {
+  let quoted = '';
+  let copiedUpTo = 0;
+  for (let i = 0; i < json.length; i += 1) {
+    const character = json[i]!;
+    if (character === '"') {
+      // Skip the string, escapes included: digits inside it are text already.
+      for (i += 1; i < json.length && json[i] !== '"'; i += json[i] === '\\' ? 2 : 1);
+    } else if (character === '-' || (character >= '0' && character <= '9')) {
+      let end = i + 1;
+      while (end < json.length && NUMBER_CHARACTER.test(json[end]!)) end += 1;
+      quoted += `${json.slice(copiedUpTo, i)}"${json.slice(i, end)}"`;
+      copiedUpTo = end;
+      i = end - 1;
+    }
+  }
+  return quoted + json.slice(copiedUpTo);
+}
+
+const NUMBER_CHARACTER = /[0-9eE+\-.]/;
+
+function idIn(value: unknown): string | undefined {
+  return firstOf(ID_FIELDS.map((key) => asId(field(value, key))));
+}
+
+function firstOf(values: (string | undefined)[]): string | undefined {
+  return values.find((value) => value !== undefined);
+}
+
+function field(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function valueAtPath(value: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((current, key) => field(current, key), value);
+}
+
+function asId(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  return undefined;
+}
+
+/** `…/runs/{id}`: a Location that names the run it created. */
+function idFromRunLocation(location: string | undefined): string | undefined {
+  const segments = (location?.split(/[?#]/)[0] ?? '').split('/').filter(Boolean);
+  return segments.at(-2) === 'runs' ? asId(decodeSegment(segments.at(-1)!)) : undefined;
+}
+
+function idFromLocation(location: string | undefined): string | undefined {
+  if (!location) return undefined;
+  const path = location.split(/[?#]/)[0] ?? '';
+  const segment = path.split('/').filter(Boolean).pop();
+  return segment ? asId(decodeSegment(segment)) : undefined;
+}
+
+/** A malformed escape (`%E0%A4%A`) is kept as it came rather than failing the run. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

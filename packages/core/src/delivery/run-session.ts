@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import PQueue from 'p-queue';
+import { clearTimeout, monotonicNow, setTimeout } from '../clock.js';
+import type { HttpClient } from '../http/client.js';
+import type { ResolvedConfig } from '../options/config.js';
+import { redact, secretPattern } from '../output/redact.js';
+import { countOf } from '../output/summary.js';
+import type { Batch, DeliverySummary, RunPayload, TestResult } from '../types.js';
+import { createRun } from './create-run.js';
+import { Deadline } from './deadline.js';
+import { deliverBatch, makeBatch } from './deliver-batch.js';
+import { Overflow } from './overflow.js';
+import type { SendFailure } from './send-with-retries.js';
+import { SpoolWriter } from './spool.js';
+
+/** How long `finish` waits past the deadline for aborted requests to settle before spooling them itself. */
+const SETTLE_GRACE_MS = 500;
+
+export interface RunSessionInit {
+  config: ResolvedConfig;
+  http: HttpClient;
+  run: RunPayload;
+  /** Tags found while the run starts (CI provider, branch…), added to `run.tags` before it is created. */
+  moreTags?: Promise<string[]>;
+  /** One line per problem; the caller prefixes and redacts it. */
+  log: (line: string) => void;
+}
+
+/**
+ * One test run in the service: creates it (or adopts `runId`), takes batches, delivers
+ * them through a bounded queue, and at `finish` delivers or spools everything within
+ * flushTimeout. Batches in, delivered or spooled out. Never throws: problems end up in
+ * the summary.
+ */
+export class RunSession {
+  private readonly config: ResolvedConfig;
+  private readonly http: HttpClient;
+  private readonly deadline = new Deadline();
+  private readonly queue: PQueue;
+  private readonly spool: SpoolWriter;
+  /** Batches queued or in flight, at most 2 × concurrency; the rest wait in `overflow`. */
+  private readonly pending = new Set<Batch>();
+  private readonly overflow = new Overflow();
+  private closed = false;
+  private readonly idleWaiters: (() => void)[] = [];
+  private readonly createKey = randomUUID();
+  private run: RunPayload;
+  private runIdPromise: Promise<string | undefined> | undefined;
+  private runId: string | undefined;
+  private pageUrl: string | undefined;
+  /** Set when the key was refused or TLS failed: nothing more is sent. */
+  private stopped: DeliverySummary['stopped'];
+  private finishing: Promise<DeliverySummary> | undefined;
+  private readonly errors: string[] = [];
+  private readonly counts = { delivered: 0, spooled: 0, failed: 0 };
+
+  constructor(private readonly init: RunSessionInit) {
+    this.config = init.config;
+    this.http = init.http;
+    this.queue = new PQueue({ concurrency: this.config.concurrency });
+    this.run = init.run;
+    this.spool = new SpoolWriter(this.config.spoolDir, () => ({
+      type: 'run',
+      runId: this.runId ?? null,
+      run: this.run,
+      runIdPath: this.config.runIdPath,
+      idempotencyKey: this.createKey,
+      // A key some services take in the address too stays out of the spool; replay compares alike.
+      baseUrl: redact(this.config.baseUrl, secretPattern([this.config.apiKey])),
+      createdAt: new Date().toISOString(),
+    }));
+  }
+
+  /** The spool file, once something was spooled. */
+  get spoolFile(): string | undefined {
+    return this.spool.path;
+  }
+
+  /** Sends create-run at once, so it overlaps with test collection. */
+  start(): void {
+    if (this.runIdPromise) return;
+    this.runIdPromise = (this.config.runId ? Promise.resolve(this.config.runId) : this.createRun()).then(
+      (id) => {
+        this.runId = id;
+        return id;
+      },
+    );
+  }
+
+  /** One batch to deliver; it waits on disk while the queue is full. */
+  send(results: TestResult[]): void {
+    this.start();
+    const batch = makeBatch(results, randomUUID());
+    if (this.closed) {
+      this.fail(`${countOf(results.length, 'result')} came after the run ended: spooled`);
+      this.spoolBatch(batch);
+      this.spool.close();
+    } else if (this.queue.size >= this.config.concurrency || this.overflow.size > 0) {
+      this.waitOnDisk(batch);
+    } else {
+      this.schedule(batch);
+    }
+  }
+
+  /** Waits for delivery up to flushTimeout, spools the rest. Resolves once. */
+  finish(): Promise<DeliverySummary> {
+    this.finishing ??= this.drain();
+    return this.finishing;
+  }
+
+  /**
+   * For a process on its way out (a signal, `process.exit`): writes everything not yet
+   * delivered to the spool, synchronously, and returns how many results that was.
+   * Batches in flight are spooled too; their idempotency keys make a replay safe even if
+   * the service stored them after all.
+   */
+  spoolNow(buffered: TestResult[] = []): number {
+    const before = this.counts.spooled;
+    this.closed = true;
+    this.deadline.expire();
+    if (buffered.length > 0) this.spoolBatch(makeBatch(buffered, randomUUID()));
+    this.spoolEverything();
+    return this.counts.spooled - before;
+  }
+
+  private async drain(): Promise<DeliverySummary> {
+    const started = monotonicNow();
+    this.start();
+    this.deadline.start(this.config.flushTimeout);
+    const runId = await Promise.race([this.runIdPromise, this.deadline.expired().then(() => undefined)]);
+    if (runId === undefined && this.idle()) this.spoolRunOnly();
+    // The grace timer is cancelled once the race is over: a stray timer would keep the test
+    // process alive for its whole length after the run has ended.
+    const grace = new AbortController();
+    await Promise.race([
+      this.allSettled(),
+      this.deadline.expired().then(() => sleep(SETTLE_GRACE_MS, grace.signal)),
+    ]);
+    grace.abort();
+    this.closed = true;
+    this.deadline.expire();
+    this.spoolEverything();
+    // The spec shows no call to complete a run. Once it does, this is the one place for it:
+    // every result is delivered or spooled here, and the run id is known.
+    this.deadline.dispose();
+    await this.http.close();
+    return {
+      runId: this.runId,
+      ...this.counts,
+      requests: this.http.requests,
+      durationMs: Math.round(monotonicNow() - started),
+      spoolFile: this.spool.path,
+      stopped: this.stopped,
+      pageUrl: this.pageUrl,
+      errors: [...this.errors],
+    };
+  }
+
+  private spoolEverything(): void {
+    this.queue.clear();
+    for (const batch of this.pending) this.spoolBatch(batch);
+    for (let batch = this.overflow.shift(); batch; batch = this.overflow.shift()) this.spoolBatch(batch);
+    this.overflow.dispose();
+    this.spool.close();
+  }
+
+  private schedule(batch: Batch): void {
+    this.pending.add(batch);
+    this.queue
+      .add(() => this.deliver(batch))
+      .catch((error) => {
+        this.fail(`internal error while sending results: ${(error as Error).message}`);
+        this.spoolBatch(batch);
+      });
+  }
+
+  /** Moves waiting batches from disk into the queue as it empties. */
+  private refill(): void {
+    while (!this.closed && this.queue.size < this.config.concurrency && this.overflow.size > 0) {
+      const batch = this.overflow.shift();
+      if (batch) this.schedule(batch);
+    }
+  }
+
+  /** If the overflow file cannot be written, the batch is kept in memory instead: never lost. */
+  private waitOnDisk(batch: Batch): void {
+    try {
+      this.overflow.push(batch);
+    } catch {
+      this.schedule(batch);
+    }
+  }
+
+  private async deliver(batch: Batch): Promise<void> {
+    const runId = await this.runIdPromise;
+    if (!this.pending.has(batch)) return;
+    if (runId === undefined || this.stopped || this.deadline.passed) {
+      this.spoolBatch(batch);
+      return;
+    }
+    const { delivered, left, failure } = await deliverBatch(
+      this.http,
+      runId,
+      batch,
+      this.config,
+      this.deadline,
+    );
+    // Spooled whole while in flight (the process is exiting, or the grace ran out).
+    if (!this.pending.has(batch)) return;
+    this.counts.delivered += delivered;
+    if (failure) this.handleFailure(failure);
+    this.settle(batch);
+    for (const part of left) this.spoolBatch(part);
+  }
+
+  /** Never rejects: a run that cannot be created is `undefined`, and its batches are spooled. */
+  private async createRun(): Promise<string | undefined> {
+    try {
+      const moreTags = await this.init.moreTags?.catch(() => []);
+      if (moreTags?.length) this.run = { ...this.run, tags: [...new Set([...this.run.tags, ...moreTags])] };
+      const outcome = await createRun(this.http, this.run, this.createKey, this.config, this.deadline);
+      if (outcome.kind === 'ok') {
+        this.pageUrl = outcome.pageUrl;
+        return outcome.runId;
+      }
+      this.handleFailure(outcome);
+    } catch (error) {
+      this.fail(`the run could not be created: ${(error as Error).message}`);
+    }
+    return undefined;
+  }
+
+  private handleFailure(failure: SendFailure | { kind: 'no-id'; error: Error }): void {
+    if (this.stopped) return;
+    if (failure.kind === 'auth' || failure.kind === 'tls') {
+      this.stopped = failure.kind === 'auth' ? 'refused-key' : 'tls';
+      // Stops every request in flight or waiting to retry: with a refused key or a failed
+      // handshake, every further request would fail the same way.
+      this.deadline.expire();
+      const what = failure.kind === 'auth' ? 'the service refused the API key: ' : '';
+      this.fail(`${what}${failure.error.message.replace(/\.$/, '')}. Nothing more is sent in this run.`);
+      return;
+    }
+    this.fail(failure.error.message);
+  }
+
+  /** Resolves when every batch handed to the queue is delivered or spooled. */
+  private allSettled(): Promise<void> {
+    if (this.idle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private idle(): boolean {
+    return this.pending.size === 0 && this.overflow.size === 0;
+  }
+
+  private settle(batch: Batch): void {
+    this.pending.delete(batch);
+    this.refill();
+    if (this.idle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private spoolBatch(batch: Batch): void {
+    this.settle(batch);
+    try {
+      this.spool.writeBatch(batch);
+      this.counts.spooled += batch.count;
+    } catch (error) {
+      this.counts.failed += batch.count;
+      this.fail((error as Error).message);
+    }
+  }
+
+  private spoolRunOnly(): void {
+    try {
+      this.spool.writeRunOnly();
+    } catch (error) {
+      this.fail((error as Error).message);
+    }
+  }
+
+  /** Logs each distinct problem once. */
+  private fail(message: string): void {
+    if (this.errors.includes(message)) return;
+    this.errors.push(message);
+    this.init.log(message);
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,136 @@
+import { clearTimeout, monotonicNow, setTimeout } from '../clock.js';
+import { NetworkError, TlsError } from '../errors.js';
+import type { TlsMaterial } from '../options/tls-material.js';
+import { redact, secretPattern } from '../output/redact.js';
+import { describeTlsFailure } from './tls-failure.js';
+import { openTransport, type Transport } from './transport.js';
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | undefined>;
+  /** The answer's text, at most its first MAX_*_BODY_BYTES, with the key redacted. */
+  body: string;
+}
+
+export interface HttpClientInit {
+  baseUrl: string;
+  apiKey: string;
+  userAgent: string;
+  env: NodeJS.ProcessEnv;
+  /** A private CA and a client certificate, when the options name them. */
+  tls?: TlsMaterial | undefined;
+  /** Called once per attempt, for debug logging. Never sees the API key. */
+  onAttempt?: (line: string) => void;
+  /** How the bytes travel; by default chosen from the environment (transport.ts). */
+  transport?: Transport;
+}
+
+export interface PostOptions {
+  idempotencyKey: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/**
+ * POSTs JSON to the service, one attempt at a time: the headers the spec asks for, a
+ * timeout held here, TLS failures told from dropped connections, the key kept out of
+ * everything it says, and a line per attempt for debug logging. The transport moves the
+ * bytes (transport.ts).
+ */
+export class HttpClient {
+  readonly baseUrl: string;
+  requests = 0;
+  private readonly transport: Transport;
+  private readonly headers: Record<string, string>;
+  private readonly keyPattern: RegExp | undefined;
+
+  constructor(private readonly init: HttpClientInit) {
+    this.baseUrl = init.baseUrl;
+    this.keyPattern = secretPattern([init.apiKey]);
+    this.transport = init.transport ?? openTransport(init.baseUrl, init.env, init.tls);
+    this.headers = {
+      authorization: `Bearer ${init.apiKey}`,
+      'content-type': 'application/json',
+      'user-agent': init.userAgent,
+    };
+  }
+
+  /** The address of `path` as it may be printed or kept in an error: a key in the base URL's path redacted. */
+  displayUrl(path: string): string {
+    return redact(this.baseUrl + path, this.keyPattern);
+  }
+
+  /**
+   * One attempt. Its timeout is a timer held here and cleared when the attempt settles:
+   * `AbortSignal.timeout()` can be garbage-collected before it fires on Node 20, which
+   * left a hung request waiting for the flush deadline instead of being retried.
+   */
+  async post(path: string, body: string, options: PostOptions): Promise<HttpResponse> {
+    const shownUrl = this.displayUrl(path);
+    const started = monotonicNow();
+    this.requests += 1;
+    const attempt = new AbortController();
+    const timer = setTimeout(() => attempt.abort(), options.timeoutMs);
+    timer.unref();
+    const stop = () => attempt.abort();
+    options.signal.addEventListener('abort', stop, { once: true });
+    if (options.signal.aborted) stop();
+    try {
+      const response = await this.transport.post(new URL(this.baseUrl + path), {
+        headers: { ...this.headers, 'idempotency-key': options.idempotencyKey },
+        body,
+        signal: attempt.signal,
+      });
+      this.log(`POST ${shownUrl} → ${response.status} in ${elapsed(started)}`);
+      // A service that echoes the Authorization header must not put the key into our errors.
+      return { ...response, body: redact(response.body, this.keyPattern) };
+    } catch (error) {
+      const tlsCode = errorCode(error);
+      const tlsProblem = !attempt.signal.aborted && tlsCode ? describeTlsFailure(tlsCode) : undefined;
+      if (tlsProblem) {
+        this.log(`POST ${shownUrl} failed after ${elapsed(started)}: ${tlsCode}`);
+        throw new TlsError(`POST ${shownUrl} failed: ${tlsProblem}`, tlsCode!, error);
+      }
+      const reason = attempt.signal.aborted
+        ? options.signal.aborted
+          ? 'stopped at the flush deadline'
+          : `no answer within requestTimeout (${options.timeoutMs} ms)`
+        : redact(describeNetworkError(error), this.keyPattern);
+      this.log(`POST ${shownUrl} failed after ${elapsed(started)}: ${reason}`);
+      throw new NetworkError(`POST ${shownUrl} failed: ${reason}`, error);
+    } finally {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', stop);
+    }
+  }
+
+  /** Closes idle keep-alive connections so the test process can exit at once. */
+  close(): Promise<void> {
+    return this.transport.close().catch(() => {});
+  }
+
+  private log(line: string): void {
+    this.init.onAttempt?.(line);
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = errorCode(error);
+  return code ? `${code} (${error.message})` : error.message;
+}
+
+/** The system or OpenSSL code of a failed request, on the error or its cause (undici wraps it). */
+function errorCode(error: unknown): string | undefined {
+  const own = (error as { code?: unknown }).code;
+  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+  const code =
+    typeof own === 'string' && own.startsWith('UND_ERR') && typeof cause === 'string'
+      ? cause
+      : (own ?? cause);
+  return typeof code === 'string' ? code : undefined;
+}
+
+function elapsed(started: number): string {
+  return `${Math.round(monotonicNow() - started)} ms`;
+}

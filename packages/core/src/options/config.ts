@@ -1,0 +1,256 @@
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import type { CanonicalStatus, TestrunOptions } from '../types.js';
+import {
+  DEFAULT_STATUS_MAP,
+  OPTION_NAMES,
+  OPTION_SPECS,
+  type OptionName,
+  type OptionSpec,
+} from './option-specs.js';
+import { defaultProject } from './project-name.js';
+import { checkBaseUrl, checkProxyVariables } from './service-address.js';
+import { readTlsMaterial, type TlsMaterial } from './tls-material.js';
+
+/** Options that have no default: absent unless given. */
+type WithoutDefault = 'runId' | 'runIdPath' | 'mapResult' | 'ca' | 'clientCert' | 'clientKey';
+
+/** Options after merging reporter options > environment > defaults, all checked. */
+export type ResolvedConfig = Required<Omit<TestrunOptions, WithoutDefault | 'statusMap'>> & {
+  [K in WithoutDefault]: TestrunOptions[K] | undefined;
+} & {
+  statusMap: Record<CanonicalStatus, string>;
+  /** The PEM text `ca`, `clientCert` and `clientKey` name, read and checked. */
+  tls: TlsMaterial | undefined;
+};
+
+export type ConfigResolution =
+  | { state: 'enabled'; config: ResolvedConfig }
+  /** Turned off on purpose (`enabled: false`, `TESTRUN_ENABLED=0`): nothing to say. */
+  | { state: 'off' }
+  /** No API key: say so once and stay off. */
+  | { state: 'no-key'; message: string }
+  | { state: 'invalid'; errors: ConfigError[]; failOnError: boolean };
+
+interface ResolveInput {
+  options: unknown;
+  env: NodeJS.ProcessEnv;
+  rootDir: string;
+  /** False for commands that take the base URL elsewhere. */
+  baseUrlRequired?: boolean;
+}
+
+/** Never throws: every problem becomes a ConfigError naming the option and the expected form. */
+export function resolveConfig({
+  options: rawOptions,
+  env,
+  rootDir,
+  baseUrlRequired = true,
+}: ResolveInput): ConfigResolution {
+  const errors: ConfigError[] = [];
+  const options = readOptionsObject(rawOptions, errors);
+  const values: Record<string, unknown> = {};
+  const read = (name: OptionName) => {
+    values[name] = readOption(name, OPTION_SPECS[name], options, env, errors);
+  };
+  // A reporter turned off on purpose says nothing about its other options.
+  read('enabled');
+  read('failOnError');
+  if (values.enabled === false && errors.length === 0) return { state: 'off' };
+  for (const name of OPTION_NAMES) if (!Object.hasOwn(values, name)) read(name);
+  const config = values as ResolvedConfig;
+  const apiKey = values.apiKey as string | undefined;
+
+  config.apiKey = apiKey ?? '';
+  config.project ??= defaultProject(rootDir);
+  // One place for every adapter and the CLI: where the command was started, not the
+  // framework's root (Playwright's is its testDir), so `npx testrun replay` run there finds it.
+  config.spoolDir = path.resolve(process.cwd(), config.spoolDir);
+  const baseUrl = values.baseUrl as string | undefined;
+  config.baseUrl = '';
+  if (apiKey !== undefined) {
+    checkHeaderSafe(apiKey, errors);
+    if (baseUrl !== undefined || baseUrlRequired) {
+      config.baseUrl = checkBaseUrl(baseUrl, config.allowInsecureHttp, errors) ?? '';
+    }
+    checkProxyVariables(env, errors);
+    config.tls = readTlsMaterial(config, rootDir, env, errors);
+  }
+
+  if (errors.length > 0) return { state: 'invalid', errors, failOnError: config.failOnError };
+  if (!config.enabled) return { state: 'off' };
+  if (apiKey === undefined) {
+    return {
+      state: 'no-key',
+      message:
+        'TESTRUN_API_KEY is not set, so results are not reported. Set it (or the apiKey option) and TESTRUN_BASE_URL to report this run.',
+    };
+  }
+  return { state: 'enabled', config };
+}
+
+/** The option if given, else its environment variable, else the default; checked against its spec. */
+function readOption(
+  name: OptionName,
+  spec: OptionSpec,
+  options: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  errors: ConfigError[],
+): unknown {
+  const fail = (option: string, problem: string) => {
+    errors.push(new ConfigError(option, `option ${option} ${problem}`));
+    return copyOf(spec.default);
+  };
+  const value = options[name];
+  if (value === undefined) return fromEnvironment(spec, env, errors) ?? copyOf(spec.default);
+  switch (spec.kind) {
+    case 'string':
+    case 'secret':
+      if (typeof value === 'string' && value.trim() !== '') return value.trim();
+      return fail(name, `must be a non-empty string, got ${describe(value, spec.kind === 'secret')}.`);
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      return fail(name, `must be true or false, got ${describe(value)}.`);
+    case 'integer':
+      if (typeof value === 'number' && Number.isInteger(value) && value >= spec.min && value <= spec.max) {
+        return value;
+      }
+      return fail(name, `must be a whole number from ${spec.min} to ${spec.max}, got ${describe(value)}.`);
+    case 'choice':
+      if (typeof value === 'string' && spec.values.includes(value)) return value;
+      return fail(
+        name,
+        `must be ${orList(spec.values.map((choice) => `"${choice}"`))}, got ${describe(value)}.`,
+      );
+    case 'tags':
+      if (Array.isArray(value) && value.every((tag) => typeof tag === 'string')) return cleanTags(value);
+      return fail(name, `must be an array of strings, e.g. ["nightly"], got ${describe(value)}.`);
+    case 'function':
+      if (typeof value === 'function') return value;
+      return fail(name, `must be a function ${spec.signature}, got ${describe(value)}.`);
+    case 'statusMap':
+      return readStatusMap(value, fail);
+  }
+}
+
+function fromEnvironment(spec: OptionSpec, env: NodeJS.ProcessEnv, errors: ConfigError[]): unknown {
+  const raw = spec.env ? env[spec.env]?.trim() : undefined;
+  if (!raw || !spec.env) return undefined;
+  if (spec.kind === 'tags') return cleanTags(raw.split(','));
+  if (spec.kind !== 'boolean') return raw;
+  const lower = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  errors.push(
+    new ConfigError(spec.env, `option ${spec.env} must be 1/true or 0/false, got ${JSON.stringify(lower)}.`),
+  );
+  return undefined;
+}
+
+function readStatusMap(value: unknown, fail: (option: string, problem: string) => unknown): unknown {
+  const expected = `an object mapping passed/failed/skipped/todo to the service's status strings, e.g. { todo: "pending" }`;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    fail('statusMap', `must be ${expected}, got ${describe(value)}.`);
+    return { ...DEFAULT_STATUS_MAP };
+  }
+  const map = { ...DEFAULT_STATUS_MAP };
+  for (const [key, status] of Object.entries(value)) {
+    if (!Object.hasOwn(DEFAULT_STATUS_MAP, key)) {
+      fail(`statusMap.${key}`, 'is not a status we report; use passed, failed, skipped or todo.');
+    } else if (typeof status !== 'string' || status.trim() === '') {
+      fail(`statusMap.${key}`, `must be a non-empty string, got ${describe(status)}.`);
+    } else {
+      map[key as CanonicalStatus] = status.trim();
+    }
+  }
+  return map;
+}
+
+function readOptionsObject(value: unknown, errors: ConfigError[]): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    errors.push(new ConfigError('options', `reporter options must be an object, got ${describe(value)}.`));
+    return {};
+  }
+  const options = value as Record<string, unknown>;
+  for (const key of Object.keys(options)) {
+    if (Object.hasOwn(OPTION_SPECS, key)) continue;
+    const hint = nearestOption(key);
+    errors.push(
+      new ConfigError(
+        key,
+        `unknown option "${key}"${hint ? `; did you mean "${hint}"?` : `. Known options: ${OPTION_NAMES.join(', ')}.`}`,
+      ),
+    );
+  }
+  return options;
+}
+
+/** The known option a misspelling most likely means: the nearest by edit distance, if near enough. */
+export function nearestOption(name: string): string | undefined {
+  let best: { option: string; distance: number } | undefined;
+  for (const option of OPTION_NAMES) {
+    const distance = editDistance(name.toLowerCase(), option.toLowerCase());
+    if (!best || distance < best.distance) best = { option, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(name.length / 4)) ? best.option : undefined;
+}
+
+/** Levenshtein distance. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The key goes in a header: a line break (a wrapped secret) or a character outside
+ * Latin-1 would fail every request locally. Which character, never the key itself.
+ */
+function checkHeaderSafe(apiKey: string, errors: ConfigError[]): void {
+  const bad = /[^\t\x20-\x7e\x80-\xff]/.exec(apiKey);
+  if (!bad) return;
+  const what =
+    bad[0] === '\n' || bad[0] === '\r'
+      ? 'a line break'
+      : `a character that cannot go in an HTTP header (U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+  errors.push(
+    new ConfigError(
+      'apiKey',
+      `option apiKey (TESTRUN_API_KEY) contains ${what} at position ${bad.index + 1}, so it cannot be sent. Copy the key again as one line, without spaces around it.`,
+    ),
+  );
+}
+
+/** Defaults are shared constants: each config gets its own arrays and objects. */
+function copyOf(value: unknown): unknown {
+  if (Array.isArray(value)) return [...value];
+  if (value !== null && typeof value === 'object') return { ...value };
+  return value;
+}
+
+function cleanTags(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((tag) => tag.trim()).filter(Boolean))];
+}
+
+function orList(items: readonly string[]): string {
+  return items.length <= 2 ? items.join(' or ') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+/** Describes a bad value without echoing it when it may be a secret. */
+function describe(value: unknown, secret = false): string {
+  if (secret) return typeof value;
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (typeof value === 'function') return 'a function';
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return String(value);
+}

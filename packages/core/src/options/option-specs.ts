@@ -1,0 +1,231 @@
+import type { CanonicalStatus, TestrunOptions } from '../types.js';
+
+// Every reporter option, once: its kind and range (validation), its environment variable
+// (env reading) and its default and meaning (the README's options table, which a test
+// holds to this list). Keyed by option name, so the compiler checks that each option of
+// TestrunOptions has exactly one spec. See docs/design.md, "Options".
+
+export type OptionKind =
+  | { kind: 'string' }
+  /** A string that is never echoed in a message. */
+  | { kind: 'secret' }
+  | { kind: 'boolean' }
+  | { kind: 'integer'; min: number; max: number }
+  | { kind: 'choice'; values: readonly string[] }
+  /** An array of strings; from the environment, comma-separated. */
+  | { kind: 'tags' }
+  | { kind: 'statusMap' }
+  | { kind: 'function'; signature: string };
+
+export type OptionSpec = OptionKind & {
+  env?: string;
+  /** How the environment variable is written, when it needs saying (README). */
+  envNote?: string;
+  /** The value when neither the option nor its variable is set; undefined: none. */
+  default?: unknown;
+  /** The README's default cell. */
+  defaultText: string;
+  /** The README's meaning cell. */
+  doc: string;
+};
+
+export type OptionName = keyof TestrunOptions;
+
+export const DEFAULT_STATUS_MAP: Readonly<Record<CanonicalStatus, string>> = {
+  passed: 'passed',
+  failed: 'failed',
+  skipped: 'skipped',
+  todo: 'skipped',
+};
+
+const MAX_MS = 3_600_000;
+
+export const OPTION_SPECS = {
+  apiKey: {
+    kind: 'secret',
+    env: 'TESTRUN_API_KEY',
+    defaultText: 'none: one line, reporting off',
+    doc: 'Bearer key for the service. Never printed, logged or spooled.',
+  },
+  baseUrl: {
+    kind: 'string',
+    env: 'TESTRUN_BASE_URL',
+    defaultText: 'none: required with a key',
+    doc: "The service's address. `https://` required, except for localhost.",
+  },
+  project: {
+    kind: 'string',
+    env: 'TESTRUN_PROJECT',
+    defaultText: '`name` of the nearest `package.json`',
+    doc: "The run's project.",
+  },
+  tags: {
+    kind: 'tags',
+    env: 'TESTRUN_TAGS',
+    envNote: '(comma-separated)',
+    default: [],
+    defaultText: '`[]`',
+    doc: 'Free labels on the run; CI tags are added (see `ciTags`).',
+  },
+  runId: {
+    kind: 'string',
+    env: 'TESTRUN_RUN_ID',
+    defaultText: 'none: a run is created',
+    doc: 'Report into an existing run (shards, parallel jobs).',
+  },
+  enabled: {
+    kind: 'boolean',
+    env: 'TESTRUN_ENABLED',
+    envNote: '(`0`/`false` turns it off)',
+    default: true,
+    defaultText: '`true`',
+    doc: 'Turn reporting off without touching the config.',
+  },
+  ciTags: {
+    kind: 'boolean',
+    default: true,
+    defaultText: '`true`',
+    doc: 'Add `ci:<provider>`, `branch:<name>`, `commit:<sha>`, `build:<id>`, `shard:<i>/<n>`.',
+  },
+  batchSize: {
+    kind: 'integer',
+    min: 1,
+    max: 10_000,
+    default: 500,
+    defaultText: '`500`',
+    doc: 'Results per request (1–10,000).',
+  },
+  concurrency: {
+    kind: 'integer',
+    min: 1,
+    max: 64,
+    default: 4,
+    defaultText: '`4`',
+    doc: 'Requests in flight at once (1–64).',
+  },
+  flushInterval: {
+    kind: 'integer',
+    min: 0,
+    max: MAX_MS,
+    default: 1_000,
+    defaultText: '`1000` ms',
+    doc: 'A partial batch is sent after this long.',
+  },
+  requestTimeout: {
+    kind: 'integer',
+    min: 1,
+    max: MAX_MS,
+    default: 10_000,
+    defaultText: '`10000` ms',
+    doc: 'One attempt is abandoned (and retried) after this long.',
+  },
+  flushTimeout: {
+    kind: 'integer',
+    min: 1,
+    max: MAX_MS,
+    default: 30_000,
+    defaultText: '`30000` ms',
+    doc: 'The end of the run waits at most this long for delivery; then the rest is spooled.',
+  },
+  maxRetries: {
+    kind: 'integer',
+    min: 0,
+    max: 100,
+    default: 5,
+    defaultText: '`5`',
+    doc: 'Retries of one request (network errors, 408, 409, 429, 5xx).',
+  },
+  spoolDir: {
+    kind: 'string',
+    env: 'TESTRUN_SPOOL_DIR',
+    default: '.testrun/spool',
+    defaultText: '`.testrun/spool`',
+    doc: 'Where undelivered results wait for `testrun replay`; relative to the working directory.',
+  },
+  failOnError: {
+    kind: 'boolean',
+    default: false,
+    defaultText: '`false`',
+    doc: 'Fail the test run when results could not be delivered.',
+  },
+  debug: {
+    kind: 'boolean',
+    env: 'TESTRUN_DEBUG',
+    default: false,
+    defaultText: '`false`',
+    doc: 'Log each request (method, URL, status, time); the key is redacted.',
+  },
+  watch: {
+    kind: 'boolean',
+    default: false,
+    defaultText: '`false`',
+    doc: 'In watch mode nothing is reported (one notice); `true` reports a run per rerun.',
+  },
+  statusMap: {
+    kind: 'statusMap',
+    default: DEFAULT_STATUS_MAP,
+    defaultText: "`{ passed, failed, skipped, todo: 'skipped' }`",
+    doc: "The status string sent for each outcome, e.g. `{ todo: 'pending' }`.",
+  },
+  durationUnit: {
+    kind: 'choice',
+    values: ['ms', 's'],
+    default: 'ms',
+    defaultText: "`'ms'`",
+    doc: "`'ms'` or `'s'`.",
+  },
+  runIdPath: {
+    kind: 'string',
+    env: 'TESTRUN_RUN_ID_PATH',
+    defaultText: 'well-known fields',
+    doc: "Where create-run's answer keeps the id, e.g. `'data.attributes.id'`.",
+  },
+  allowInsecureHttp: {
+    kind: 'boolean',
+    default: false,
+    defaultText: '`false`',
+    doc: 'Allow `http://` to a host that is not this machine.',
+  },
+  ca: {
+    kind: 'string',
+    env: 'TESTRUN_CA_CERT',
+    defaultText: "Node's CAs and `NODE_EXTRA_CA_CERTS`",
+    doc: "A private CA to trust besides Node's: a PEM file's path or the PEM text.",
+  },
+  clientCert: {
+    kind: 'string',
+    env: 'TESTRUN_CLIENT_CERT',
+    defaultText: 'none',
+    doc: 'Client certificate (PEM file) for a service that requires mutual TLS; with `clientKey`.',
+  },
+  clientKey: {
+    kind: 'string',
+    env: 'TESTRUN_CLIENT_KEY',
+    defaultText: 'none',
+    doc: "The client certificate's private key (unencrypted PEM file). Never printed or spooled.",
+  },
+  projectLabel: {
+    kind: 'choice',
+    values: ['auto', 'always', 'never'],
+    default: 'auto',
+    defaultText: "`'auto'`",
+    doc: "Prefix testSuite with `[project] `: `'auto'` when the config defines several projects.",
+  },
+  mapResult: {
+    kind: 'function',
+    signature: '(result, info) => result | null',
+    defaultText: 'none',
+    doc: '`(result, info) => result \\| null`: rename or drop a result before it is sent.',
+  },
+} as const satisfies Record<OptionName, OptionSpec>;
+
+export const OPTION_NAMES = Object.keys(OPTION_SPECS) as OptionName[];
+
+/** The rows of the README's options table (Option, Env, Default, Meaning), as its cells read. */
+export function optionsTableRows(): string[][] {
+  return OPTION_NAMES.map((name) => {
+    const spec: OptionSpec = OPTION_SPECS[name];
+    const env = spec.env ? [`\`${spec.env}\``, spec.envNote].filter(Boolean).join(' ') : '—';
+    return [`\`${name}\``, env, spec.defaultText, spec.doc];
+  });
+}

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { OPTION_SPECS } from '../options/option-specs.js';
+import type { DeliverySummary } from '../types.js';
+
+/** The one line a user sees at the end of a run. */
+export function formatSummary(summary: DeliverySummary, notes: readonly string[] = []): string {
+  const parts = [
+    `${countOf(summary.delivered, 'result')} → run ${summary.runId ?? '(not created)'}`,
+    `(${countOf(summary.requests, 'request')}, ${(summary.durationMs / 1000).toFixed(2)} s)`,
+  ];
+  if (summary.pageUrl && summary.runId) parts.push(summary.pageUrl);
+  let line = parts.join(' ');
+  if (summary.spooled > 0 && summary.spoolFile) {
+    line += `; ${formatCount(summary.spooled)} spooled to ${summary.spoolFile}: send them with \`${replayCommand(summary.spoolFile)}\``;
+  }
+  if (summary.failed > 0) line += `; ${formatCount(summary.failed)} lost (the spool could not be written)`;
+  for (const note of notes) line += `; ${note}`;
+  return line;
+}
+
+/** `testrun replay` looks in ./.testrun/spool, where reporters spool by default; a spool elsewhere (spoolDir, TESTRUN_SPOOL_DIR) needs --dir. */
+export function replayCommand(spoolFile: string): string {
+  const dir = path.dirname(spoolFile);
+  if (dir === path.resolve(OPTION_SPECS.spoolDir.default)) return 'npx testrun replay';
+  const relative = path.relative(process.cwd(), dir);
+  return `npx testrun replay --dir ${relative.startsWith('..') || relative === '' ? dir : relative}`;
+}
+
+/**
+ * `1,234`: thousands separated as `toLocaleString('en-US')` does, without it: its first call
+ * loads ICU's locale data, ~20 ms of CPU at the end of every run.
+ */
+export function formatCount(value: number): string {
+  return String(Math.trunc(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** `1 result`, `1,234 results`: a count with its noun in the right number. */
+export function countOf(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}

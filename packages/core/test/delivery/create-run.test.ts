@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { extractRunId } from '../../src/delivery/create-run.js';
+
+describe('extractRunId', () => {
+  it.each([
+    [{ id: 'r1' }, 'r1'],
+    [{ runId: 'r2' }, 'r2'],
+    [{ run_id: 'r3' }, 'r3'],
+    [{ uuid: 'r4' }, 'r4'],
+    [{ id: 42 }, '42'],
+    [{ data: { id: 'nested-data' } }, 'nested-data'],
+    [{ run: { runId: 'nested-run' } }, 'nested-run'],
+    [{ id: '  padded  ' }, 'padded'],
+  ])('finds the id in %j', (body, expected) => {
+    expect(extractRunId(JSON.stringify(body), undefined)).toBe(expected);
+  });
+
+  it('prefers a top-level id over a nested one', () => {
+    expect(extractRunId('{"id":"top","data":{"id":"nested"}}', undefined)).toBe('top');
+  });
+
+  it('falls back to the last segment of the Location header', () => {
+    expect(extractRunId('', '/api/v1/runs/abc-123')).toBe('abc-123');
+    expect(extractRunId('{}', 'https://svc.example/api/v1/runs/xyz/?x=1')).toBe('xyz');
+    expect(extractRunId('<html></html>', '/r/abc-9')).toBe('abc-9');
+  });
+
+  it('prefers a Location header that names the run over the body', () => {
+    expect(extractRunId('{"id":"body-id"}', '/api/v1/runs/location-id')).toBe('location-id');
+    // A Location that points elsewhere does not name the run: the body does.
+    expect(extractRunId('{"id":"body-id"}', '/api/v1/runs/location-id/results')).toBe('body-id');
+  });
+
+  it.each([
+    ['{"id":9007199254740993}', '9007199254740993'],
+    ['{"data":{"id":12345678901234567890123}}', '12345678901234567890123'],
+    ['{"note":"id 1.5 \\"quoted\\" 9","id":-42}', '-42'],
+    ['{"id":1.0e3}', '1.0e3'],
+  ])('keeps a numeric id as the service wrote it: %s', (body, expected) => {
+    expect(extractRunId(body, undefined)).toBe(expected);
+  });
+
+  it('reads an id beyond 2^53 from the body at runIdPath exactly', () => {
+    expect(extractRunId('{"run":{"key":90071992547409931}}', undefined, 'run.key')).toBe('90071992547409931');
+  });
+
+  it('keeps a segment with a malformed escape as it came', () => {
+    expect(extractRunId('', '/api/v1/runs/%E0%A4%A')).toBe('%E0%A4%A');
+  });
+
+  it('uses runIdPath instead of the well-known fields when given', () => {
+    const body = JSON.stringify({ id: 'wrong', data: { attributes: { id: 'right' } } });
+    expect(extractRunId(body, undefined, 'data.attributes.id')).toBe('right');
+    expect(extractRunId(body, undefined, 'data.missing')).toBeUndefined();
+  });
+
+  it.each([
+    [''],
+    ['null'],
+    ['<html>ok</html>'],
+    ['{}'],
+    ['{"id":""}'],
+    ['{"id":null}'],
+    ['{"id":{"nested":true}}'],
+    ['{"id":true}'],
+    ['[{"id":"in-array"}]'],
+    ['{"id":1.2.3}'],
+    ['{"__proto__":{"id":"inherited"}}'],
+  ])('finds nothing in %s without a Location header', (body) => {
+    expect(extractRunId(body, undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,199 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type ConfigResolution, resolveConfig } from '../../src/options/config.js';
+import { OPTION_SPECS } from '../../src/options/option-specs.js';
+import { defaultProject } from '../../src/options/project-name.js';
+
+const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-config-'));
+fs.writeFileSync(path.join(rootDir, 'package.json'), JSON.stringify({ name: 'shop-web' }));
+const keyEnv = { TESTRUN_API_KEY: 'k-123456', TESTRUN_BASE_URL: 'https://svc.example.com' };
+
+function resolve(options: unknown, env: NodeJS.ProcessEnv = keyEnv): ConfigResolution {
+  return resolveConfig({ options, env, rootDir });
+}
+
+function enabled(options: unknown, env: NodeJS.ProcessEnv = keyEnv) {
+  const resolution = resolve(options, env);
+  if (resolution.state !== 'enabled') throw new Error(`expected enabled, got ${JSON.stringify(resolution)}`);
+  return resolution.config;
+}
+
+function problems(options: unknown, env: NodeJS.ProcessEnv = keyEnv): string[] {
+  const resolution = resolve(options, env);
+  if (resolution.state !== 'invalid') throw new Error(`expected invalid, got ${resolution.state}`);
+  return resolution.errors.map((error) => `${error.option}: ${error.message}`);
+}
+
+describe('resolveConfig', () => {
+  it('uses the documented defaults when only key and URL are set', () => {
+    const config = enabled(undefined);
+    expect(config).toMatchObject({
+      apiKey: 'k-123456',
+      baseUrl: 'https://svc.example.com',
+      project: 'shop-web',
+      tags: [],
+      runId: undefined,
+      ciTags: true,
+      batchSize: OPTION_SPECS.batchSize.default,
+      concurrency: 4,
+      flushInterval: 1000,
+      requestTimeout: 10_000,
+      flushTimeout: 30_000,
+      maxRetries: 5,
+      spoolDir: path.join(process.cwd(), '.testrun/spool'),
+      failOnError: false,
+      debug: false,
+      watch: false,
+      statusMap: { passed: 'passed', failed: 'failed', skipped: 'skipped', todo: 'skipped' },
+      durationUnit: 'ms',
+    });
+  });
+
+  it('takes reporter options over environment variables', () => {
+    const env = {
+      ...keyEnv,
+      TESTRUN_PROJECT: 'from-env',
+      TESTRUN_TAGS: 'a, b,,a',
+      TESTRUN_RUN_ID: 'env-run',
+    };
+    expect(enabled({}, env)).toMatchObject({ project: 'from-env', tags: ['a', 'b'], runId: 'env-run' });
+    expect(enabled({ project: 'opt', tags: ['x'], runId: 'opt-run' }, env)).toMatchObject({
+      project: 'opt',
+      tags: ['x'],
+      runId: 'opt-run',
+    });
+    expect(enabled({ apiKey: 'opt-key', baseUrl: 'https://other.example/' }).baseUrl).toBe(
+      'https://other.example',
+    );
+  });
+
+  it("resolves a relative spool dir against the working directory, not the framework's root", () => {
+    expect(rootDir).not.toBe(process.cwd());
+    expect(enabled({ spoolDir: 'out/spool' }).spoolDir).toBe(path.join(process.cwd(), 'out/spool'));
+    expect(enabled({}, { ...keyEnv, TESTRUN_SPOOL_DIR: 'env/spool' }).spoolDir).toBe(
+      path.join(process.cwd(), 'env/spool'),
+    );
+  });
+
+  it('reads booleans and the spool dir from the environment', () => {
+    const env = { ...keyEnv, TESTRUN_DEBUG: '1', TESTRUN_SPOOL_DIR: '/tmp/spool-x' };
+    expect(enabled({}, env)).toMatchObject({ debug: true, spoolDir: '/tmp/spool-x' });
+  });
+
+  it('is off without a word when disabled by option or TESTRUN_ENABLED', () => {
+    expect(resolve({ enabled: false })).toEqual({ state: 'off' });
+    expect(resolve({}, { ...keyEnv, TESTRUN_ENABLED: '0' })).toEqual({ state: 'off' });
+    expect(resolve({}, { ...keyEnv, TESTRUN_ENABLED: 'false' })).toEqual({ state: 'off' });
+  });
+
+  it('says in one line how to turn reporting on when there is no API key', () => {
+    const resolution = resolve({}, {});
+    expect(resolution.state).toBe('no-key');
+    expect(resolution.state === 'no-key' && resolution.message).toMatch(/TESTRUN_API_KEY is not set/);
+  });
+
+  it('requires a base URL once a key is set', () => {
+    expect(problems({}, { TESTRUN_API_KEY: 'k-123456' })).toEqual([
+      expect.stringMatching(/^baseUrl: option baseUrl \(TESTRUN_BASE_URL\) is required/),
+    ]);
+  });
+
+  it('refuses plain http to a remote host unless allowInsecureHttp is set', () => {
+    expect(problems({ baseUrl: 'http://svc.example.com' })[0]).toMatch(
+      /must use https:\/\/.*allowInsecureHttp/,
+    );
+    expect(enabled({ baseUrl: 'http://svc.example.com', allowInsecureHttp: true }).baseUrl).toBe(
+      'http://svc.example.com',
+    );
+    for (const local of ['http://localhost:3000', 'http://127.0.0.1:9', 'http://[::1]:80']) {
+      expect(enabled({ baseUrl: local }).baseUrl).toBe(local.replace(':80', ''));
+    }
+  });
+
+  it.each([
+    ['batchSize', 0, /batchSize must be a whole number from 1 to 10000, got 0/],
+    ['batchSize', '500', /batchSize must be a whole number .* got "500"/],
+    ['concurrency', 1.5, /concurrency must be a whole number from 1 to 64, got 1.5/],
+    ['flushInterval', -1, /flushInterval must be a whole number from 0/],
+    ['requestTimeout', Number.NaN, /requestTimeout must be a whole number .* got NaN/],
+    ['flushTimeout', null, /flushTimeout must be a whole number .* got null/],
+    ['maxRetries', 101, /maxRetries must be a whole number from 0 to 100/],
+    ['project', '', /project must be a non-empty string, got ""/],
+    ['tags', 'a,b', /tags must be an array of strings, e.g. \["nightly"\], got "a,b"/],
+    ['tags', [1], /tags must be an array of strings/],
+    ['enabled', 'yes', /enabled must be true or false, got "yes"/],
+    ['failOnError', 1, /failOnError must be true or false, got 1/],
+    ['durationUnit', 'min', /durationUnit must be "ms" or "s", got "min"/],
+    ['mapResult', 'rename', /mapResult must be a function/],
+    ['statusMap', 'x', /statusMap must be an object mapping passed\/failed\/skipped\/todo/],
+    ['baseUrl', 'svc.example.com', /baseUrl .* must be an absolute URL such as https:/],
+    ['baseUrl', 'ftp://svc.example.com', /baseUrl .* must use https:\/\//],
+  ])('names option %s and the expected form when given %j', (option, value, message) => {
+    const found = problems({ [option]: value });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(new RegExp(`^${option}: `));
+    expect(found[0]).toMatch(message);
+  });
+
+  it('names each bad statusMap entry', () => {
+    expect(problems({ statusMap: { todo: '', flaky: 'x' } })).toEqual([
+      expect.stringMatching(/^statusMap.todo: .*must be a non-empty string/),
+      expect.stringMatching(/^statusMap.flaky: .*use passed, failed, skipped or todo/),
+    ]);
+  });
+
+  it('suggests the right spelling of an unknown option', () => {
+    expect(problems({ batchsize: 10 })).toEqual([expect.stringContaining('did you mean "batchSize"?')]);
+    expect(problems({ flushTimout: 10 })).toEqual([
+      'flushTimout: unknown option "flushTimout"; did you mean "flushTimeout"?',
+    ]);
+    expect(problems({ concurency: 2 })[0]).toContain('did you mean "concurrency"?');
+    expect(problems({ colour: 'red' })[0]).toContain('Known options: apiKey, baseUrl');
+  });
+
+  it('never echoes a bad API key value', () => {
+    const [message] = problems({ apiKey: 12345678 });
+    expect(message).toContain('apiKey must be a non-empty string, got number');
+    expect(message).not.toContain('12345678');
+  });
+
+  it('reports a bad TESTRUN_ENABLED value by its variable name', () => {
+    expect(problems({}, { ...keyEnv, TESTRUN_ENABLED: 'maybe' })).toEqual([
+      expect.stringMatching(/^TESTRUN_ENABLED: .*must be 1\/true or 0\/false, got "maybe"/),
+    ]);
+  });
+
+  it('names a proxy variable that is not a URL, without its credentials', () => {
+    expect(problems({}, { ...keyEnv, HTTPS_PROXY: 'user:secret@10.0.0.1:3128' })).toEqual([
+      'HTTPS_PROXY: HTTPS_PROXY must be a proxy URL such as http://proxy.example:3128, got "***@10.0.0.1:3128".',
+    ]);
+    expect(
+      enabled({}, { ...keyEnv, HTTPS_PROXY: 'http://proxy.example:3128', NO_PROXY: 'localhost' }),
+    ).toBeTruthy();
+  });
+
+  it('reads runIdPath from TESTRUN_RUN_ID_PATH', () => {
+    expect(enabled({}, { ...keyEnv, TESTRUN_RUN_ID_PATH: 'data.attributes.id' }).runIdPath).toBe(
+      'data.attributes.id',
+    );
+  });
+
+  it('rejects options that are not an object', () => {
+    expect(problems('web')[0]).toMatch(/reporter options must be an object, got "web"/);
+  });
+
+  it('still validates options when there is no API key, and remembers failOnError', () => {
+    const resolution = resolve({ batchSize: -1, failOnError: true }, {});
+    expect(resolution).toMatchObject({ state: 'invalid', failOnError: true });
+  });
+});
+
+describe('defaultProject', () => {
+  it('is the name of the nearest package.json above the root', () => {
+    const nested = path.join(rootDir, 'packages', 'ui');
+    fs.mkdirSync(nested, { recursive: true });
+    expect(defaultProject(nested)).toBe('shop-web');
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_STATUS_MAP } from '../../src/options/option-specs.js';
+import { formatCount } from '../../src/output/summary.js';
+import { toDuration, toResult } from '../../src/results/normalize.js';
+
+describe('toDuration', () => {
+  it.each([Number.NaN, -5, Number.POSITIVE_INFINITY, undefined, '12', null])('turns %s into 0', (value) => {
+    expect(toDuration(value, 'ms')).toBe(0);
+  });
+
+  it('keeps milliseconds by default and converts to seconds on request', () => {
+    expect(toDuration(1234.5678, 'ms')).toBe(1234.568);
+    expect(toDuration(1500, 's')).toBe(1.5);
+  });
+});
+
+describe('toResult', () => {
+  it('sends exactly the four fields of the spec with the mapped status', () => {
+    const raw = { testSuite: 'a.test.js', testCase: 'x', status: 'todo' as const, duration: 3, extra: 1 };
+    expect(toResult(raw, { statusMap: DEFAULT_STATUS_MAP, durationUnit: 'ms' })).toEqual({
+      testSuite: 'a.test.js',
+      testCase: 'x',
+      status: 'skipped',
+      duration: 3,
+    });
+  });
+
+  it('applies a custom status map', () => {
+    const statusMap = { ...DEFAULT_STATUS_MAP, todo: 'pending', failed: 'broken' };
+    const options = { statusMap, durationUnit: 'ms' as const };
+    expect(toResult({ testSuite: 's', testCase: 'c', status: 'todo' }, options).status).toBe('pending');
+    expect(toResult({ testSuite: 's', testCase: 'c', status: 'failed' }, options).status).toBe('broken');
+  });
+});
+
+describe('formatCount', () => {
+  it('separates thousands as en-US does', () => {
+    for (const value of [0, 7, 999, 1000, 12_345, 1_234_567, 100_000_000]) {
+      expect(formatCount(value)).toBe(value.toLocaleString('en-US'));
+    }
+  });
+});

@@ -1,0 +1,24 @@
+// Builds every package: `tsc -b` (each package's dist, one module per file, with its
+// declarations), then core's bundle. `pnpm build` runs it, and so does every test run
+// before its first test (vitest.config.ts, globalSetup): tests that spawn a framework or
+// the CLI run the build, and it must be the source under test. Up to date, it takes well
+// under a second (tsc -b is incremental).
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { bundleCore } from './bundle-core.mjs';
+
+const repo = new URL('../', import.meta.url).pathname;
+const PACKAGES = ['core', 'server', 'vitest', 'jest', 'playwright', 'cli'];
+
+export async function build() {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const projects = PACKAGES.map((name) => `packages/${name}`);
+  execFileSync(process.execPath, [tsc, '-b', ...projects], { cwd: repo, stdio: 'inherit' });
+  await bundleCore();
+}
+
+/** Vitest's globalSetup. */
+export default build;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await build();

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startForwardProxy } from './lib/forward-proxy.mjs';
 import { generatedDir } from './lib/generate-suite.mjs';
 import { lastJsonLine, runNodeChild } from './lib/node-child.mjs';
 import { startServer } from './lib/server.mjs';
@@ -199,15 +200,17 @@ export async function run({ rounds = 15, log = console.log, frameworks = ['vites
   }
 }
 
-export const TRANSPORTS = ['none', 'undici', 'node-http'];
+export const TRANSPORTS = ['none', 'direct', 'proxy'];
 
 /**
- * Figure 7b: the CPU of a fresh process making the requests of a small run with undici's
- * parts (as core does) or node:http, or none; rounds alternate the three. Medians, and the
- * per-round differences from `none`.
+ * Figure 7b: the CPU of a fresh process making the requests of a small run through core's
+ * HttpClient, over each transport it picks (direct: node:http; proxy: undici through a
+ * forward proxy), or none; rounds alternate the three. Medians, and the per-round
+ * differences from `none`.
  */
 export async function transports({ rounds = 15, log = console.log } = {}) {
   const server = await startServer();
+  const proxy = await startForwardProxy();
   const child = fileURLToPath(new URL('./transport-child.mjs', import.meta.url));
   const cpu = Object.fromEntries(TRANSPORTS.map((t) => [t, []]));
   try {
@@ -216,7 +219,7 @@ export async function transports({ rounds = 15, log = console.log } = {}) {
         const out = lastJsonLine(
           await runNodeChild(
             [child, transport],
-            { BENCH_URL: server.url, BENCH_API_KEY: server.apiKey },
+            { BENCH_URL: server.url, BENCH_API_KEY: server.apiKey, BENCH_PROXY: proxy.url },
             `transport ${transport}`,
           ),
         );
@@ -241,6 +244,7 @@ export async function transports({ rounds = 15, log = console.log } = {}) {
     const stats = await server.stats();
     return { rows, serverErrors: stats.serverErrors };
   } finally {
+    await proxy.close();
     await server.close();
   }
 }

@@ -304,7 +304,7 @@ if (out.fixed) {
     '',
     '### 7b. The HTTP stack alone: a fresh process that creates a run and sends one batch, then idles 1 s',
     '',
-    "undici's parts as core loads them, against node:http with a keep-alive agent (the proposal in bench/README.md), against a process that sends nothing. CPU of the whole process at exit, all threads.",
+    "Through core's HttpClient: `direct` is the node:http transport core uses when no proxy applies, `proxy` the undici transport it uses through a proxy (here a forward proxy in the bench's own process), `none` a process that sends nothing. CPU of the whole process at exit, all threads.",
     '',
     '| Transport | Process CPU (median) | More than sending nothing | Noise | Rounds |',
     '|---|---|---|---|---|',

@@ -1,69 +1,38 @@
 // Figure 7b, the measured process: what the reporter's HTTP traffic of a small run (create
-// the run, send one batch) costs in a fresh process, by transport: `undici` (the parts core
-// loads, see packages/core/src/undici-parts.ts), `node-http` (node:http with a keep-alive
-// agent), or `none` (no request: the process alone). It then idles 1 s, as a framework's
-// process does after its reporter is done, since undici's llhttp WebAssembly is optimized on
-// background threads after the fact. Prints the process's CPU ms at exit.
-import { createRequire } from 'node:module';
-
+// the run, send one batch) costs in a fresh process, through core's own HttpClient, by the
+// transport it picks: `direct` (node:http, no proxy set), `proxy` (undici, through the
+// forward proxy BENCH_PROXY names), or `none` (no request: the process alone). It then
+// idles 1 s, as a framework's process does after its reporter is done: undici's llhttp
+// WebAssembly is optimized on background threads after the fact. Prints the CPU ms at exit.
 const transport = process.argv[2];
-const base = process.env.BENCH_URL;
-const headers = { authorization: `Bearer ${process.env.BENCH_API_KEY}`, 'content-type': 'application/json' };
-// undici as core resolves it.
-const require = createRequire(new URL('../packages/core/package.json', import.meta.url));
+const core = await import(new URL('../packages/core/dist/index.js', import.meta.url).href);
 
-async function postWithUndici(requests) {
-  const Agent = require('undici/lib/dispatcher/agent.js');
-  const request = require('undici/lib/api/api-request.js');
-  const agent = new Agent();
-  const origin = new URL(base).origin;
-  const answers = [];
-  for (const [path, body] of requests()) {
-    const response = await request.call(agent, {
-      origin,
-      path: path(answers),
-      method: 'POST',
-      headers,
-      body,
-    });
-    answers.push(await response.body.json());
-  }
-  await agent.close();
-}
-
-async function postWithNodeHttp(requests) {
-  const http = await import('node:http');
-  const agent = new http.Agent({ keepAlive: true });
-  const answers = [];
-  for (const [path, body] of requests()) {
-    answers.push(
-      await new Promise((resolve, reject) => {
-        const req = http.request(new URL(path(answers), base), { method: 'POST', headers, agent }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk) => {
-            text += chunk;
-          });
-          res.on('end', () => resolve(JSON.parse(text)));
-        });
-        req.on('error', reject);
-        req.end(body);
-      }),
-    );
-  }
-  agent.destroy();
-}
-
-function* requests() {
-  yield [() => '/api/v1/runs', JSON.stringify({ project: 'bench', framework: 'vitest', tags: [] })];
-  yield [
-    ([run]) => `/api/v1/runs/${run.id}/results`,
+async function post(env) {
+  const baseUrl = env.HTTP_PROXY
+    ? process.env.BENCH_URL.replace('127.0.0.1', 'localhost')
+    : process.env.BENCH_URL;
+  const http = new core.HttpClient({ baseUrl, apiKey: process.env.BENCH_API_KEY, userAgent: 'bench', env });
+  const options = () => ({
+    idempotencyKey: crypto.randomUUID(),
+    timeoutMs: 10_000,
+    signal: new AbortController().signal,
+  });
+  const created = await http.post(
+    '/api/v1/runs',
+    JSON.stringify({ project: 'bench', framework: 'vitest', tags: [] }),
+    options(),
+  );
+  const { id } = JSON.parse(created.body);
+  await http.post(
+    `/api/v1/runs/${id}/results`,
     JSON.stringify({ results: [{ testSuite: 'a.test.js', testCase: 'one', status: 'passed', duration: 1 }] }),
-  ];
+    options(),
+  );
+  await http.close();
 }
 
-if (transport === 'undici') await postWithUndici(requests);
-if (transport === 'node-http') await postWithNodeHttp(requests);
+if (transport === 'direct') await post({});
+if (transport === 'proxy') await post({ HTTP_PROXY: process.env.BENCH_PROXY });
 await new Promise((resolve) => setTimeout(resolve, 1000));
 const { user, system } = process.cpuUsage();
 process.stdout.write(`${JSON.stringify({ transport, cpuMs: (user + system) / 1000 })}\n`);

@@ -17,6 +17,7 @@ import {
   reporterEnv,
   resultsIn,
   resultsTagged,
+  runCli,
   runVitest,
   startTestServer,
   type TestServer,
@@ -99,7 +100,14 @@ describe.each(VITEST_AND_JEST)('$name running a monorepo configured three ways',
     server = await startTestServer();
     const env = (tag: string, extra: Record<string, string> = {}) =>
       reporterEnv(server, { TESTRUN_TAGS: tag, ...extra });
+    // One run both packages report into, each running its own suite, as a CI job per package would.
+    const created = await runCli(['create-run', '--framework', name, '--tags', 'shared', '--no-ci-tags'], {
+      env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+    });
+    const shared = env('shared', { TESTRUN_RUN_ID: created.stdout.trim() });
     await Promise.all([
+      run({ cwd: path.join(cwd, 'packages', 'cart'), env: shared }),
+      run({ cwd: path.join(cwd, 'packages', 'pricing'), env: shared }),
       run({ cwd, env: env('root') }),
       run({ cwd, args: ['--config', subfolderConfig], env: env('subfolder') }),
       run({ cwd: path.join(cwd, 'packages', 'cart'), env: env('package') }),
@@ -119,13 +127,25 @@ describe.each(VITEST_AND_JEST)('$name running a monorepo configured three ways',
     expect(identities(resultsTagged(server, 'subfolder'))).toEqual(identities(MONOREPO_RESULTS));
   });
 
-  it('names a package run on its own from the package, without a project label', () => {
+  it('names a package run on its own from the workspace root, as the root config does, without a project label', () => {
     expect(identities(resultsTagged(server, 'package'))).toEqual(
       identities(
-        resultsIn('src/index.test.js', [
+        resultsIn('packages/cart/src/index.test.js', [
           ['cart > adds an item', 'passed'],
           ['cart > fails on purpose', 'failed'],
         ]),
+      ),
+    );
+  });
+
+  it('tells the packages apart in one run both report into, each running its own suite', () => {
+    // Both packages have a src/index.test.js: named from the workspace root, they never collide.
+    expect(identities(resultsTagged(server, 'shared'))).toEqual(
+      identities(
+        MONOREPO_RESULTS.map((result) => ({
+          ...result,
+          testSuite: result.testSuite.replace(/^\[\w+\] /, ''),
+        })),
       ),
     );
   });
@@ -201,14 +221,15 @@ describe('the monorepo example', () => {
       const [run] = server.server.store.runs().filter((stored) => stored.framework === framework);
       return identities(server.server.store.results(run!.id));
     });
+    // The example is a package of this repository's workspace: its files are named from the repository.
     const slug = (project: string) =>
-      resultsIn(`[${project}] packages/text/src/slug.test.js`, [
+      resultsIn(`[${project}] examples/monorepo/packages/text/src/slug.test.js`, [
         ['slugify > lowercases and joins words with dashes', 'passed'],
         ['slugify > drops accents', 'passed'],
         ['knows which runtime it is in', 'passed'],
       ]);
     const expected = [
-      ...resultsIn('[money] packages/money/src/money.test.js', [
+      ...resultsIn('[money] examples/monorepo/packages/money/src/money.test.js', [
         ['money > sums cents', 'passed'],
         ['money > formats cents as a price', 'passed'],
       ]),

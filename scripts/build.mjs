@@ -4,7 +4,9 @@
 // the CLI run the build, and it must be the source under test. Up to date, it takes well
 // under a second (tsc -b is incremental).
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleCore } from './bundle-core.mjs';
 
@@ -14,7 +16,11 @@ const PACKAGES = ['core', 'server', 'vitest', 'jest', 'playwright', 'cli'];
 export async function build() {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const projects = PACKAGES.map((name) => `packages/${name}`);
-  execFileSync(process.execPath, [tsc, '-b', ...projects], { cwd: repo, stdio: 'inherit' });
+  // tsc -b trusts its build info, kept beside each package's tsconfig: a dist removed by hand
+  // would stay missing. Rebuilt from scratch then.
+  const distMissing = projects.some((dir) => !fs.existsSync(path.join(repo, dir, 'dist', 'index.d.ts')));
+  const args = [tsc, '-b', ...(distMissing ? ['--force'] : []), ...projects];
+  execFileSync(process.execPath, args, { cwd: repo, stdio: 'inherit' });
   await bundleCore();
 }
 

@@ -53,6 +53,16 @@ describe('testrun upload', () => {
     expect(stderr).toContain(`testrun: 12 results → run ${run.id} (`);
   });
 
+  it('stores everything in a run whose id is an integer past 2^53, answered as a JSON number', async () => {
+    const server = await startTestServer({ runIds: 'integer' });
+    const upload = await runCli(['upload', pytestReport], { env: uploadEnv(server) });
+    expect(upload.code).toBe(0);
+    const { run, results } = onlyRun(server);
+    expect(run.id).toBe('9007199254740993');
+    expect(identities(results)).toEqual(identities(PYTEST_RESULTS));
+    expect(upload.stderr).toContain('→ run 9007199254740993 ');
+  });
+
   it('expands a quoted glob itself, and stores each Surefire class as a suite in a surefire run', async () => {
     const server = await startTestServer();
     const { code, stderr } = await runCli(['upload', 'surefire-reports/TEST-*.xml'], {

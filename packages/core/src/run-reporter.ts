@@ -209,17 +209,12 @@ export class RunReporter {
     if (run && this.config) {
       if (this.moreRunErrors > 0) this.addResults([runErrorResult(`${this.moreRunErrors} more errors`)]);
       run.ending = true;
-      const signal = receivedSignal();
-      if (signal) {
-        // A cancelled job whose framework handles the signal and ends the run (Playwright on
-        // SIGINT): everything goes to the spool now, so the process ends as soon as it would
-        // have without the reporter, not after flushTimeout.
-        this.spoolOnExit(run, { signal });
-        summary = await run.session.finish();
-      } else {
-        this.guard(() => run.batcher.flush());
-        summary = await this.finish(run.session, this.config, notes);
-      }
+      // A cancelled job whose framework ends the run itself (Playwright on SIGINT): what is
+      // not delivered yet goes to the spool at once, so the process ends as soon as it would
+      // have without the reporter, not after flushTimeout.
+      if (receivedSignal()) this.guard(() => run.session.spoolNow(run.batcher.take()));
+      else this.guard(() => run.batcher.flush());
+      summary = await this.finish(run.session, this.config, notes);
       run.stopExitGuard();
     }
     if (this.lastError && !this.lastErrorPrinted) {

@@ -88,7 +88,7 @@ function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyI
   registerJsonBody(app);
   registerFaultInjection(app, faults, closing);
 
-  registerCreateRun(app, ledger);
+  registerCreateRun(app, ledger, options.runIds);
   registerSubmitResults(app, ledger, options);
   registerReadApi(app, ledger, options.statuses);
   registerPages(app, ledger, options.statuses);

@@ -19,6 +19,12 @@ export interface ServerOptions {
   faults?: FaultHook;
   /** Serve HTTPS with this certificate (PEM text); with `clientCa`, clients must present a certificate it signed. */
   https?: HttpsOptions;
+  /**
+   * How new runs are numbered: 'uuid' (default), or 'integer': whole numbers past 2^53,
+   * answered as JSON numbers, as services with 64-bit ids answer (a client that reads them
+   * as doubles rounds them into the id of another run).
+   */
+  runIds?: 'uuid' | 'integer';
 }
 
 export interface HttpsOptions {
@@ -41,6 +47,7 @@ export interface ResolvedOptions {
   statuses: readonly string[];
   faults: FaultHook | undefined;
   https: HttpsOptions | undefined;
+  runIds: 'uuid' | 'integer';
 }
 
 export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
@@ -58,6 +65,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     statuses: [...statuses],
     faults: options.faults,
     https: options.https,
+    runIds: options.runIds ?? 'uuid',
   };
 }
 

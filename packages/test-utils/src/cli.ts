@@ -29,9 +29,13 @@ export function startCli(
   });
   const output = collectOutput(child);
   const exit = once(child, 'exit').then(([code]) => code as number | null);
-  onTestFinished(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
+  try {
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+  } catch {
+    // Not in a test (a beforeAll): the run is awaited there.
+  }
 
   return {
     child,

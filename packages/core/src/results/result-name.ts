@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { RawResult } from '../types.js';
+import { workspaceRootOf } from './workspace-root.js';
 
 // What a result is called: its testSuite and testCase, for every adapter alike. The rules
 // are written out for users in the root README, "How tests map to results".
@@ -28,11 +29,13 @@ const PLAIN_ASCII = /^[\x20-\x7e]*$/;
  * A test file's testSuite: its path relative to the base folder, with `/` separators.
  * The base is `rootDir` (the framework's root); for a project whose root lies outside
  * it, the nearest folder holding both, so a config in a subfolder still names files from
- * the repository's layout; for a file outside even that, the nearest folder holding both.
- * Never absolute, never `../`: the same on every machine and checkout location.
+ * the repository's layout; when that folder lies in a package of a workspace (a monorepo),
+ * the workspace's root (workspace-root.ts); for a file outside even that, the nearest folder
+ * holding both. Never absolute, never `../`: the same on every machine and checkout location.
  */
 export function toTestSuite(file: string, rootDir: string, projectRoot?: string): string {
   let base = projectRoot === undefined ? rootDir : commonAncestor(rootDir, projectRoot);
+  base = workspaceRootOf(base) ?? base;
   if (!isInside(base, file)) base = commonAncestor(base, file);
   const relative = path.relative(base, file);
   // Another drive (Windows) has no relative path: the path below its root is the best there is.

@@ -110,6 +110,26 @@ describe('RunSession against the local server', () => {
     ]);
   });
 
+  it('delivers into a run whose id is past 2^53 when create-run answers it only as a JSON number', async () => {
+    const { server, url, apiKey } = await startTestServer({ runIds: 'integer' });
+    const created = await fetch(`${url}/api/v1/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: '{"project":"p","framework":"vitest","tags":[]}',
+    });
+    expect(await created.text()).toContain('"id":9007199254740993,');
+    // The reporter's create-run gets the bare number: no Location, no string to fall back on.
+    server.setFaults((request) =>
+      request.route === 'createRun' ? { status: 201, body: '{"id":9007199254740993}' } : undefined,
+    );
+    const { reporter } = createReporter(url, apiKey);
+    reporter.startRun();
+    reporter.addResults(makeResults(3));
+    const summary = await reporter.endRun();
+    expect(summary).toMatchObject({ runId: '9007199254740993', delivered: 3, spooled: 0 });
+    expect(server.store.results('9007199254740993')).toHaveLength(3);
+  });
+
   it('refuses an async mapResult with one line and sends each result unchanged', async () => {
     const { server, url, apiKey } = await startTestServer();
     const { reporter, lines } = createReporter(url, apiKey, {

@@ -25,12 +25,12 @@ interface Limits {
 }
 
 /** POST /api/v1/runs → 201 with the run, its Location, and a Link to its page for people. */
-export function registerCreateRun(app: FastifyInstance, ledger: Ledger): void {
+export function registerCreateRun(app: FastifyInstance, ledger: Ledger, runIds: 'uuid' | 'integer'): void {
   app.post<{ Body: RunBody }>(paths.runs, { schema: { body: runBodySchema } }, (request, reply) =>
     handleWrite(request, reply, ledger, () => {
       const { project, framework, tags = [] } = request.body;
       const run: StoredRun = {
-        id: randomUUID(),
+        id: runIds === 'uuid' ? randomUUID() : String(FIRST_INTEGER_ID + BigInt(ledger.store.runs().length)),
         project,
         framework,
         tags,
@@ -41,13 +41,19 @@ export function registerCreateRun(app: FastifyInstance, ledger: Ledger): void {
         headers: {
           location: runLocation(run.id),
           link: `<${runPagePath(run.id)}>; rel="alternate"; type="text/html"`,
+          'content-type': 'application/json; charset=utf-8',
         },
-        body: run,
+        // An integer id goes out as a JSON number, digit for digit.
+        body:
+          runIds === 'uuid' ? JSON.stringify(run) : JSON.stringify(run).replace(/"id":"(\d+)"/, '"id":$1'),
         records: [{ type: 'run', run }],
       };
     }),
   );
 }
+
+/** 2^53 + 1: the first integer a double cannot hold. */
+const FIRST_INTEGER_ID = 9_007_199_254_740_993n;
 
 /** POST /api/v1/runs/{id}/results → 201 `{ accepted: n }`; 404 for an unknown run. */
 export function registerSubmitResults(app: FastifyInstance, ledger: Ledger, limits: Limits): void {

@@ -1,5 +1,5 @@
 // Figure 7b, the measured process: what the reporter's HTTP traffic of a small run (create
-// the run, send one batch) costs in a fresh process, through core's own HttpClient, by the
+// the run, send one batch) costs in a fresh process, through core's HttpClient (openService), by the
 // transport it picks: `direct` (node:http, no proxy set), `proxy` (undici, through the
 // forward proxy BENCH_PROXY names), or `none` (no request: the process alone). It then
 // idles 1 s, as a framework's process does after its reporter is done: undici's llhttp
@@ -11,7 +11,15 @@ async function post(env) {
   const baseUrl = env.HTTP_PROXY
     ? process.env.BENCH_URL.replace('127.0.0.1', 'localhost')
     : process.env.BENCH_URL;
-  const http = new core.HttpClient({ baseUrl, apiKey: process.env.BENCH_API_KEY, userAgent: 'bench', env });
+  const service = core.openService({
+    baseUrl,
+    apiKey: process.env.BENCH_API_KEY,
+    userAgent: 'bench',
+    env,
+    maxRetries: 0,
+    requestTimeout: 10_000,
+  });
+  const { http } = service;
   const options = () => ({
     idempotencyKey: crypto.randomUUID(),
     timeoutMs: 10_000,
@@ -28,7 +36,7 @@ async function post(env) {
     JSON.stringify({ results: [{ testSuite: 'a.test.js', testCase: 'one', status: 'passed', duration: 1 }] }),
     options(),
   );
-  await http.close();
+  await service.close();
 }
 
 if (transport === 'direct') await post({});

@@ -1,7 +1,8 @@
 // What the adapters, the CLI and users build on. Everything else in src/ is internal.
 
-export { type CreateRunOutcome, createRun } from './delivery/create-run.js';
-export { Deadline } from './delivery/deadline.js';
+export type { CreateRunOutcome } from './delivery/create-run.js';
+export type { Deadline } from './delivery/deadline.js';
+export { openService, type Service, type ServiceInit } from './delivery/service.js';
 export {
   ConfigError,
   type ErrorCode,
@@ -10,7 +11,9 @@ export {
   RunIdError,
   TestrunError,
 } from './errors.js';
-export { HttpClient } from './http/client.js';
+export { guardEndHook, guardHook, line, lineOnce } from './hooks.js';
+export type { HttpClient, HttpResponse } from './http/client.js';
+export type { Transport, TransportRequest, TransportResponse } from './http/transport.js';
 export { ciTags, type Shard } from './options/ci-tags.js';
 export { type ConfigResolution, type ResolvedConfig, resolveConfig } from './options/config.js';
 export { OPTION_SPECS, type OptionSpec } from './options/option-specs.js';

@@ -1,8 +1,6 @@
-import { createRun } from './delivery/create-run.js';
-import { Deadline } from './delivery/deadline.js';
 import { deliverBatch, makeBatch, resultsOf } from './delivery/deliver-batch.js';
+import { openService, type Service } from './delivery/service.js';
 import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './delivery/spool.js';
-import { HttpClient } from './http/client.js';
 import { OPTION_SPECS } from './options/option-specs.js';
 import type { TlsMaterial } from './options/tls-material.js';
 import { redact, secretPattern } from './output/redact.js';
@@ -66,19 +64,12 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
     errors: problemsFound(scan),
   };
   const stillClaimed = new Set(scan.claimed);
-  const deadline = new Deadline();
-  deadline.start(timeoutMs);
-  let http: HttpClient | undefined;
+  let service: Service | undefined;
   try {
-    http = new HttpClient({
-      baseUrl: init.baseUrl,
-      apiKey: init.apiKey,
-      userAgent: init.userAgent,
-      env: init.env ?? process.env,
-      tls: init.tls,
-    });
+    service = openService({ ...init, ...POLICY, runIdPath: undefined, env: init.env ?? process.env });
+    service.deadline.start(timeoutMs);
     for (const spool of scan.claimed) {
-      await sendFile(spool, http, init, summary, deadline);
+      await sendFile(spool, service, init, summary);
       release(spool, summary);
       stillClaimed.delete(spool);
     }
@@ -87,8 +78,7 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
   } finally {
     // Whatever happened, no file stays claimed by a replay that ended.
     for (const spool of stillClaimed) release(spool, summary);
-    deadline.dispose();
-    await http?.close();
+    await service?.close();
   }
   for (const error of summary.errors) init.log(error);
   return summary;
@@ -97,10 +87,9 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
 /** Sends one file; whatever goes wrong with it is one line, and the other files are still sent. */
 async function sendFile(
   spool: ClaimedSpool,
-  http: HttpClient,
+  service: Service,
   init: ReplayInit,
   summary: ReplaySummary,
-  deadline: Deadline,
 ): Promise<void> {
   try {
     if (isForAnotherService(spool, init)) {
@@ -108,7 +97,7 @@ async function sendFile(
         `${spool.file} was recorded for ${spool.run.baseUrl}, not ${init.baseUrl}; it was left in place. Set TESTRUN_BASE_URL to that service, or pass --ignore-recorded-url to send it to ${init.baseUrl}.`,
       );
     } else {
-      await replayFile(spool, http, init, summary, deadline);
+      await replayFile(spool, service, init, summary);
     }
   } catch (error) {
     summary.errors.push(`${spool.file}: ${(error as Error).message}`);
@@ -150,14 +139,13 @@ function isForAnotherService(spool: ClaimedSpool, init: ReplayInit): boolean {
 
 async function replayFile(
   spool: ClaimedSpool,
-  http: HttpClient,
+  service: Service,
   init: ReplayInit,
   summary: ReplaySummary,
-  deadline: Deadline,
 ): Promise<void> {
   if (spool.run.runId === null) {
-    const policy = { ...POLICY, runIdPath: init.runIdPath ?? spool.run.runIdPath };
-    const outcome = await createRun(http, spool.run.run, spool.run.idempotencyKey, policy, deadline);
+    const runIdPath = init.runIdPath ?? spool.run.runIdPath;
+    const outcome = await service.createRun(spool.run.run, spool.run.idempotencyKey, { runIdPath });
     if (outcome.kind !== 'ok') {
       summary.errors.push(`${spool.file}: the run could not be created: ${outcome.error.message}`);
       return;
@@ -167,7 +155,7 @@ async function replayFile(
   const left: Batch[] = [];
   for (const record of spool.batches) {
     const batch = makeBatch(record.results, record.idempotencyKey);
-    const delivery = await deliverBatch(http, spool.run.runId, batch, POLICY, deadline);
+    const delivery = await deliverBatch(service.http, spool.run.runId, batch, POLICY, service.deadline);
     summary.delivered += delivery.delivered;
     left.push(...delivery.left);
     const message = delivery.failure && `${spool.file}: ${delivery.failure.error.message}`;

@@ -1,8 +1,9 @@
 import { Batcher } from './delivery/batcher.js';
 import { RunSession } from './delivery/run-session.js';
+import { openService } from './delivery/service.js';
 import { TestrunError } from './errors.js';
 import { onProcessExit, type ProcessEnd, receivedSignal } from './exit-guard.js';
-import { HttpClient } from './http/client.js';
+import { lineOnce, redactInAdapterLines } from './hooks.js';
 import { ciTags, type Shard } from './options/ci-tags.js';
 import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './options/config.js';
 import { Logger } from './output/logger.js';
@@ -272,15 +273,18 @@ export class RunReporter {
   }
 
   private configure(resolution: ConfigResolution): ResolvedConfig | undefined {
+    // In watch mode the framework builds its reporters anew for every rerun: said once, not per rerun.
+    const say = (message: string) =>
+      this.init.watchMode ? lineOnce(message, (text) => this.logger.line(text)) : this.logger.line(message);
     switch (resolution.state) {
       case 'off':
         return undefined;
       case 'no-key':
-        this.logger.line(resolution.message);
+        say(resolution.message);
         return undefined;
       case 'invalid': {
         const lines = resolution.errors.map((error) => error.message);
-        this.logger.line(`reporting is off: ${lines.join(' ')}`);
+        say(`reporting is off: ${lines.join(' ')}`);
         if (resolution.failOnError)
           this.lastError = new TestrunError('TESTRUN_INVALID_OPTION', lines.join(' '));
         return undefined;
@@ -290,10 +294,9 @@ export class RunReporter {
     }
     const { config } = resolution;
     this.logger.redact(config.apiKey);
+    redactInAdapterLines(config.apiKey);
     if (this.init.watchMode && !config.watch) {
-      this.logger.line(
-        'watch mode: results are not reported. Set the watch option to true to report a run per rerun.',
-      );
+      say('watch mode: results are not reported. Set the watch option to true to report a run per rerun.');
       return undefined;
     }
     return config;
@@ -302,17 +305,15 @@ export class RunReporter {
   private createSession(config: ResolvedConfig): RunSession {
     const env = this.init.env ?? process.env;
     const { name, version } = this.init.framework;
-    const http = new HttpClient({
-      baseUrl: config.baseUrl,
-      apiKey: config.apiKey,
+    const service = openService({
+      ...config,
       userAgent: userAgent(`${name}/${version}`),
       env,
-      tls: config.tls,
       onAttempt: config.debug ? (line) => this.logger.line(line) : undefined,
     });
     return new RunSession({
       config,
-      http,
+      service,
       run: { project: config.project, framework: name, tags: config.tags },
       moreTags: config.ciTags && !config.runId ? ciTags(env, this.init.rootDir, this.init.shard) : undefined,
       log: (line) => this.logger.line(line),

@@ -7,7 +7,7 @@ import type {
   TestContext,
   TestResult,
 } from '@jest/reporters';
-import { Logger, RunReporter, type TestrunOptions } from '@testrun/core';
+import { guardEndHook, guardHook, lineOnce, RunReporter, type TestrunOptions } from '@testrun/core';
 import { isOlderThanSupported, jestVersion, SUPPORTED_JEST_RANGE } from './jest-version.js';
 import { mapTestFile, mapUnfinishedFile } from './map-test-file.js';
 import { configuredProjectCount } from './project-count.js';
@@ -15,18 +15,10 @@ import { configuredProjectCount } from './project-count.js';
 export type TestrunJestOptions = TestrunOptions;
 
 /**
- * In watch mode Jest builds its reporters anew for every rerun, in the same process. Unless
- * reruns are reported (`watch: true`), only the first is set up, so its one line (the
- * watch-mode notice, or why reporting is off) is printed once, not once per rerun.
- */
-let unreportedWatchSetUp = false;
-
-/**
  * Jest reporter: streams each test file's results to the service as the file ends.
  * Every hook catches its own errors: a reporting problem must never fail a test run.
  */
 export class TestrunReporter implements Reporter {
-  private readonly logger = new Logger();
   private readonly rootDir: string;
   private readonly run: RunReporter | undefined;
   /** Tests that ended in files still running: what a cancelled process hands over (flushOnExit). */
@@ -34,16 +26,13 @@ export class TestrunReporter implements Reporter {
 
   constructor(globalConfig: Config.GlobalConfig, options?: TestrunJestOptions) {
     this.rootDir = globalConfig?.rootDir ?? process.cwd();
-    this.run = this.guard(() => {
+    this.run = guardHook(() => {
       const { watch, watchAll, shard } = globalConfig;
+      // In watch mode Jest builds its reporters anew for every rerun: core says its lines once.
       const watchMode = Boolean(watch || watchAll);
-      if (watchMode && options?.watch !== true) {
-        if (unreportedWatchSetUp) return undefined;
-        unreportedWatchSetUp = true;
-      }
       const version = jestVersion(this.rootDir);
       if (isOlderThanSupported(version)) {
-        this.logger.line(
+        lineOnce(
           `reporting is off: Jest ${version} is not supported; @testrun/jest needs jest ${SUPPORTED_JEST_RANGE}. The tests run as usual.`,
         );
         return undefined;
@@ -61,7 +50,7 @@ export class TestrunReporter implements Reporter {
   }
 
   onRunStart(): void {
-    this.guard(() => {
+    guardHook(() => {
       if (!this.run?.active) return;
       this.run.startRun();
     });
@@ -69,7 +58,7 @@ export class TestrunReporter implements Reporter {
 
   /** Only kept (a push), not mapped: the work is done when the file ends, or if the process is cancelled first. */
   onTestCaseResult(test: Test, testCaseResult: TestCaseResult): void {
-    this.guard(() => {
+    guardHook(() => {
       if (!this.run?.active) return;
       const file = this.unfinished.get(test.path) ?? { test, assertions: [] };
       file.assertions.push(testCaseResult);
@@ -79,7 +68,7 @@ export class TestrunReporter implements Reporter {
 
   onTestFileResult(test: Test, testResult: TestResult): void {
     this.unfinished.delete(testResult.testFilePath);
-    this.guard(() => {
+    guardHook(() => {
       if (!this.run?.active) return;
       this.run.addFile(mapTestFile(test, testResult));
     });
@@ -88,7 +77,7 @@ export class TestrunReporter implements Reporter {
   /** The process is going away mid-run (a cancelled job): the tests that ended in files still running are kept too. */
   private reportUnfinishedFiles(): void {
     for (const { test, assertions } of this.unfinished.values()) {
-      this.guard(() => this.run?.addFile(mapUnfinishedFile(test, assertions)));
+      guardHook(() => this.run?.addFile(mapUnfinishedFile(test, assertions)));
     }
     this.unfinished.clear();
   }
@@ -97,28 +86,17 @@ export class TestrunReporter implements Reporter {
   async onRunComplete(_contexts?: Set<TestContext>, results?: AggregatedResult): Promise<void> {
     const run = this.run;
     if (!run) return;
-    try {
+    await guardEndHook(async () => {
       // The test runner itself failed (a custom runner that throws, say): no file names it.
       const runExecError = results?.runExecError;
-      if (runExecError) this.guard(() => run.addRunErrors([runExecError.message]));
+      if (runExecError) guardHook(() => run.addRunErrors([runExecError.message]));
       // Jest fails the run on getLastError() but prints nothing about it: core prints the reason.
       await run.endRun();
-    } catch (error) {
-      this.logger.line(`internal error at the end of the run: ${(error as Error).message}`);
-    }
+    });
   }
 
   /** Jest fails the run with this error; core sets one only when failOnError is on. */
   getLastError(): Error | undefined {
     return this.run?.error;
-  }
-
-  private guard<T>(action: () => T): T | undefined {
-    try {
-      return action();
-    } catch (error) {
-      this.logger.line(`internal error, results may be incomplete: ${(error as Error).message}`);
-      return undefined;
-    }
   }
 }

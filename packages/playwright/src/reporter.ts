@@ -8,7 +8,15 @@ import type {
   TestResult,
   WorkerInfo,
 } from '@playwright/test/reporter';
-import { type FileReport, Logger, type RawTest, RunReporter, type TestrunOptions } from '@testrun/core';
+import {
+  type FileReport,
+  guardEndHook,
+  guardHook,
+  line,
+  type RawTest,
+  RunReporter,
+  type TestrunOptions,
+} from '@testrun/core';
 import { errorOrigin } from './error-origin.js';
 import { interactiveMode } from './interactive-mode.js';
 import { mapTest } from './map-test.js';
@@ -16,13 +24,6 @@ import { type MergedProjectCount, mergedProjectCount } from './merged-projects.j
 import { type TestFile, TestFiles } from './test-files.js';
 
 export type TestrunPlaywrightOptions = TestrunOptions;
-
-/**
- * UI mode builds the configured reporters anew for every run it starts, in the same
- * process. Unless those runs are reported (`watch: true`), only the first is set up, so
- * its one line (the notice, or why reporting is off) is printed once per session.
- */
-let unreportedSessionSetUp = false;
 
 /**
  * Playwright Test reporter: creates the run when the tests start, streams each spec file's
@@ -38,12 +39,10 @@ export class TestrunReporter implements Reporter {
   private mergedProjects: Promise<MergedProjectCount> | undefined;
   /** In merge mode, errors held until the run exists at the end. */
   private readonly mergedErrors: [TestError, WorkerInfo | undefined][] = [];
-  private readonly logger = new Logger();
   private config: FullConfig | undefined;
   private run: RunReporter | undefined;
   private files: TestFiles | undefined;
   private readonly runErrors: string[] = [];
-  private readonly failedFiles = new Set<string>();
   private flakyTests = 0;
   private ending: Promise<void> | undefined;
 
@@ -61,13 +60,10 @@ export class TestrunReporter implements Reporter {
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    this.guard(() => {
+    guardHook(() => {
       if (this.listMode) return;
+      // UI mode builds its reporters anew for every run it starts: core says its lines once.
       const interactive = interactiveMode(process.argv, process.env);
-      if (interactive && this.options.watch !== true) {
-        if (unreportedSessionSetUp) return;
-        unreportedSessionSetUp = true;
-      }
       this.config = config;
       if (this.mergeMode) {
         // The shards have ended: there is nothing to stream, and how results are named
@@ -103,13 +99,13 @@ export class TestrunReporter implements Reporter {
     const { count, problem } = await projects;
     this.run = this.createRun(config, count, false);
     if (!this.run.active) return;
-    if (problem) this.logger.line(problem);
+    if (problem) line(problem);
     this.run.startRun();
-    for (const [error, workerInfo] of this.mergedErrors) this.guard(() => this.placeError(error, workerInfo));
+    for (const [error, workerInfo] of this.mergedErrors) guardHook(() => this.placeError(error, workerInfo));
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    this.guard(() => {
+    guardHook(() => {
       // After the end, core would take a result for the start of a new run.
       if (this.ending) return;
       const finished = this.files?.attemptEnded(test, result);
@@ -118,7 +114,7 @@ export class TestrunReporter implements Reporter {
   }
 
   onError(error: TestError, workerInfo?: WorkerInfo): void {
-    this.guard(() => {
+    guardHook(() => {
       if (!this.files || !this.config || this.ending) return;
       if (this.mergeMode) this.mergedErrors.push([error, workerInfo]);
       else this.placeError(error, workerInfo);
@@ -148,16 +144,14 @@ export class TestrunReporter implements Reporter {
   }
 
   private async end(): Promise<void> {
-    try {
+    await guardEndHook(async () => {
       if (this.config && this.mergedProjects) await this.startMergedRun(this.config, this.mergedProjects);
       const run = this.run;
       if (!run) return;
       const notRun = this.reportOpenFiles();
       run.addRunErrors(this.runErrors);
       await run.endRun(this.notes(notRun));
-    } catch (error) {
-      this.logger.line(`internal error at the end of the run: ${(error as Error).message}`);
-    }
+    });
   }
 
   /**
@@ -170,7 +164,7 @@ export class TestrunReporter implements Reporter {
     for (const file of this.files?.all() ?? []) {
       if (file.reported) continue;
       notRun += file.tests.filter((test) => mapTest(test) === undefined).length;
-      this.guard(() => this.report(file));
+      guardHook(() => this.report(file));
     }
     return notRun;
   }
@@ -185,9 +179,6 @@ export class TestrunReporter implements Reporter {
       tests.push(mapped.test);
       if (mapped.flaky) this.flakyTests += 1;
     }
-    if (file.failedOutsideTests || tests.some((test) => test.status === 'failed')) {
-      this.failedFiles.add(fileKey(file.file, file.project));
-    }
     if (tests.length === 0 && !file.failedOutsideTests) return;
     this.run.addFile({
       ...fileOf(file.file, file.project),
@@ -196,7 +187,7 @@ export class TestrunReporter implements Reporter {
     });
   }
 
-  /** An error Playwright placed in a test file: `(file failed to run)`, unless a test of the file failed already. */
+  /** An error Playwright placed in a test file: `(file failed to run)`, unless a test of the file failed already (core keeps count). */
   private fileFailed(file: string, project: FullConfig['projects'][number]): void {
     const tracked = this.files?.find(file, project);
     if (tracked && !tracked.reported) {
@@ -204,9 +195,6 @@ export class TestrunReporter implements Reporter {
       return;
     }
     // Reported already, or a file that failed to load and so has no tests in the run.
-    const key = fileKey(file, project);
-    if (this.failedFiles.has(key)) return;
-    this.failedFiles.add(key);
     this.run?.addFile({ ...fileOf(file, project), tests: [], failedOutsideTests: true });
   }
 
@@ -217,14 +205,6 @@ export class TestrunReporter implements Reporter {
     }
     if (notRun > 0) notes.push(`${notRun} ${notRun === 1 ? 'test' : 'tests'} did not run, not reported`);
     return notes;
-  }
-
-  private guard(action: () => void): void {
-    try {
-      action();
-    } catch (error) {
-      this.logger.line(`internal error, results may be incomplete: ${(error as Error).message}`);
-    }
   }
 }
 
@@ -246,8 +226,4 @@ function fileOf(
   project: FullConfig['projects'][number] | undefined,
 ): Omit<FileReport, 'tests'> {
   return { file, project: project ? { name: project.name, root: project.testDir } : undefined };
-}
-
-function fileKey(file: string, project: FullConfig['projects'][number] | undefined): string {
-  return `${project?.name ?? ''}\n${file}`;
 }

@@ -1,4 +1,4 @@
-import { Logger, RunReporter, type TestrunOptions } from '@testrun/core';
+import { guardEndHook, guardHook, RunReporter, type TestrunOptions } from '@testrun/core';
 import type {
   Reporter,
   SerializedError,
@@ -23,7 +23,6 @@ function scheduledFile(specification: TestSpecification): ScheduledFile {
  */
 export class TestrunReporter implements Reporter {
   private readonly options: TestrunVitestOptions | undefined;
-  private readonly logger = new Logger();
   private run: RunReporter | undefined;
   /** Set by `dangerouslyIgnoreUnhandledErrors`: Vitest then passes despite errors outside tests. */
   private ignoresUnhandledErrors = false;
@@ -43,7 +42,7 @@ export class TestrunReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
-    this.guard(() => {
+    guardHook(() => {
       const { root, watch, shard, dangerouslyIgnoreUnhandledErrors, mergeReports } = vitest.config;
       this.merged = Boolean(mergeReports);
       this.ignoresUnhandledErrors = Boolean(dangerouslyIgnoreUnhandledErrors);
@@ -60,7 +59,7 @@ export class TestrunReporter implements Reporter {
   }
 
   async onTestRunStart(specifications?: ReadonlyArray<TestSpecification>): Promise<void> {
-    this.guard(() => {
+    guardHook(() => {
       this.reportedModules.clear();
       this.scheduled = (specifications ?? []).map(scheduledFile);
       this.mine = undefined;
@@ -92,7 +91,7 @@ export class TestrunReporter implements Reporter {
   }
 
   onTestModuleEnd(module: TestModule): void {
-    this.guard(() => this.report(module));
+    guardHook(() => this.report(module));
   }
 
   async onTestRunEnd(
@@ -102,17 +101,15 @@ export class TestrunReporter implements Reporter {
   ): Promise<void> {
     const run = this.run;
     if (!run) return;
-    try {
+    await guardEndHook(async () => {
       // Some Vitest versions skip the module hooks of a file that fails to import.
-      for (const module of testModules) this.guard(() => this.report(module));
+      for (const module of testModules) guardHook(() => this.report(module));
       const notes: string[] = [];
-      this.guard(() => notes.push(...this.reportErrorsOutsideTests(testModules, unhandledErrors, reason)));
+      guardHook(() => notes.push(...this.reportErrorsOutsideTests(testModules, unhandledErrors, reason)));
       await run.endRun(notes);
       // Set only with failOnError; core has printed the reason.
       if (run.error) process.exitCode = 1;
-    } catch (error) {
-      this.logger.line(`internal error at the end of the run: ${(error as Error).message}`);
-    }
+    });
   }
 
   /**
@@ -156,7 +153,7 @@ export class TestrunReporter implements Reporter {
     for (const module of this.vitest?.state.getTestModules() ?? []) {
       if (this.reportedModules.has(module.id)) continue;
       this.reportedModules.add(module.id);
-      this.guard(() => this.run?.addFile(mapTestModule(module, { unfinished: true })));
+      guardHook(() => this.run?.addFile(mapTestModule(module, { unfinished: true })));
     }
   }
 
@@ -164,13 +161,5 @@ export class TestrunReporter implements Reporter {
     if (!this.run?.active || this.reportedModules.has(module.id)) return;
     this.reportedModules.add(module.id);
     this.run.addFile(mapTestModule(module, { merged: this.merged }));
-  }
-
-  private guard(action: () => void): void {
-    try {
-      action();
-    } catch (error) {
-      this.logger.line(`internal error, results may be incomplete: ${(error as Error).message}`);
-    }
   }
 }

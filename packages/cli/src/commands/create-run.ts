@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  ciTags,
-  Deadline,
-  HttpClient,
-  createRun as postRun,
-  type ResolvedConfig,
-  userAgent,
-} from '@testrun/core';
+import { ciTags, openService, type ResolvedConfig, userAgent } from '@testrun/core';
 import { resolveCliConfig, TLS_FLAGS, tlsOptions, tlsUsage } from '../cli-config.js';
 import { defineCommand, type Output, UsageError } from '../command.js';
 
@@ -65,24 +58,16 @@ async function createRunAndGetId(
   framework: string,
   output: Output,
 ): Promise<string | undefined> {
-  const http = new HttpClient({
-    baseUrl: config.baseUrl,
-    apiKey: config.apiKey,
-    userAgent: userAgent('cli'),
-    env: process.env,
-    tls: config.tls,
-  });
-  const deadline = new Deadline();
-  deadline.start(config.flushTimeout);
-  const tags = config.ciTags ? [...config.tags, ...(await ciTags(process.env, process.cwd()))] : config.tags;
+  const service = openService({ ...config, userAgent: userAgent('cli'), env: process.env });
+  service.deadline.start(config.flushTimeout);
   try {
-    const run = { project: config.project, framework, tags: [...new Set(tags)] };
-    const outcome = await postRun(http, run, randomUUID(), config, deadline);
+    const moreTags = config.ciTags ? await ciTags(process.env, process.cwd()) : [];
+    const run = { project: config.project, framework, tags: config.tags };
+    const outcome = await service.createRun(run, randomUUID(), { moreTags });
     if (outcome.kind === 'ok') return outcome.runId;
     output.error(`the run could not be created: ${outcome.error.message}`);
     return undefined;
   } finally {
-    deadline.dispose();
-    await http.close();
+    await service.close();
   }
 }

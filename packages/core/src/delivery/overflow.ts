@@ -2,16 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Batch } from '../types.js';
+import { batchFromRecordLine, batchRecordLine } from './spool-records.js';
 
 /**
  * Batches that wait while the service is slower than the tests, kept on disk so the
  * reporter's memory stays bounded by batch size × concurrency, not by the number of
- * tests. First in, first out. The file holds results only, never the API key.
+ * tests. First in, first out. Each is a line as the spool writes it (batchRecordLine),
+ * results only, never the API key.
  */
 export class Overflow {
   private file: string | undefined;
   private fd: number | undefined;
-  private readonly entries: { offset: number; length: number }[] = [];
+  private readonly entries: { offset: number; length: number; idempotencyKey: string; count: number }[] = [];
   private head = 0;
   private end = 0;
 
@@ -19,12 +21,12 @@ export class Overflow {
     return this.entries.length - this.head;
   }
 
-  /** As `key<TAB>count<TAB>body`: the body is JSON already and holds no raw newline or tab. */
   push(batch: Batch): void {
-    const line = Buffer.from(`${batch.idempotencyKey}\t${batch.count}\t${batch.body}`);
+    const line = Buffer.from(batchRecordLine(batch));
     if (this.fd === undefined) this.open();
     fs.writeSync(this.fd!, line, 0, line.length, this.end);
-    this.entries.push({ offset: this.end, length: line.length });
+    const { idempotencyKey, count } = batch;
+    this.entries.push({ offset: this.end, length: line.length, idempotencyKey, count });
     this.end += line.length;
   }
 
@@ -35,14 +37,7 @@ export class Overflow {
     const buffer = Buffer.alloc(entry.length);
     fs.readSync(this.fd!, buffer, 0, entry.length, entry.offset);
     if (this.size === 0) this.reset();
-    const line = buffer.toString('utf8');
-    const first = line.indexOf('\t');
-    const second = line.indexOf('\t', first + 1);
-    return {
-      idempotencyKey: line.slice(0, first),
-      count: Number(line.slice(first + 1, second)),
-      body: line.slice(second + 1),
-    };
+    return batchFromRecordLine(buffer.toString('utf8'), entry.idempotencyKey, entry.count);
   }
 
   /** Removes the file; whatever was still in it is gone, so drain it first. */

@@ -6,11 +6,11 @@ import type { ResolvedConfig } from '../options/config.js';
 import { redact, secretPattern } from '../output/redact.js';
 import { countOf } from '../output/summary.js';
 import type { Batch, DeliverySummary, RunPayload, TestResult } from '../types.js';
-import { createRun } from './create-run.js';
-import { Deadline } from './deadline.js';
+import type { Deadline } from './deadline.js';
 import { deliverBatch, makeBatch } from './deliver-batch.js';
 import { Overflow } from './overflow.js';
 import type { SendFailure } from './send-with-retries.js';
+import { type Service, withTags } from './service.js';
 import { SpoolWriter } from './spool.js';
 
 /** How long `finish` waits past the deadline for aborted requests to settle before spooling them itself. */
@@ -18,7 +18,7 @@ const SETTLE_GRACE_MS = 500;
 
 export interface RunSessionInit {
   config: ResolvedConfig;
-  http: HttpClient;
+  service: Service;
   run: RunPayload;
   /** Tags found while the run starts (CI provider, branch…), added to `run.tags` before it is created. */
   moreTags?: Promise<string[]>;
@@ -34,8 +34,9 @@ export interface RunSessionInit {
  */
 export class RunSession {
   private readonly config: ResolvedConfig;
+  private readonly service: Service;
   private readonly http: HttpClient;
-  private readonly deadline = new Deadline();
+  private readonly deadline: Deadline;
   private readonly queue: PQueue;
   private readonly spool: SpoolWriter;
   /** Batches queued or in flight, at most 2 × concurrency; the rest wait in `overflow`. */
@@ -56,7 +57,9 @@ export class RunSession {
 
   constructor(private readonly init: RunSessionInit) {
     this.config = init.config;
-    this.http = init.http;
+    this.service = init.service;
+    this.http = init.service.http;
+    this.deadline = init.service.deadline;
     this.queue = new PQueue({ concurrency: this.config.concurrency });
     this.run = init.run;
     this.spool = new SpoolWriter(this.config.spoolDir, () => ({
@@ -142,8 +145,7 @@ export class RunSession {
     this.spoolEverything();
     // The spec shows no call to complete a run. Once it does, this is the one place for it:
     // every result is delivered or spooled here, and the run id is known.
-    this.deadline.dispose();
-    await this.http.close();
+    await this.service.close();
     return {
       runId: this.runId,
       ...this.counts,
@@ -216,9 +218,8 @@ export class RunSession {
   /** Never rejects: a run that cannot be created is `undefined`, and its batches are spooled. */
   private async createRun(): Promise<string | undefined> {
     try {
-      const moreTags = await this.init.moreTags?.catch(() => []);
-      if (moreTags?.length) this.run = { ...this.run, tags: [...new Set([...this.run.tags, ...moreTags])] };
-      const outcome = await createRun(this.http, this.run, this.createKey, this.config, this.deadline);
+      this.run = withTags(this.run, (await this.init.moreTags?.catch(() => [])) ?? []);
+      const outcome = await this.service.createRun(this.run, this.createKey);
       if (outcome.kind === 'ok') {
         this.pageUrl = outcome.pageUrl;
         return outcome.runId;

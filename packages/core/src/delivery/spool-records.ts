@@ -1,5 +1,5 @@
 import { TestrunError } from '../errors.js';
-import type { RunPayload, TestResult } from '../types.js';
+import type { Batch, RunPayload, TestResult } from '../types.js';
 
 // The records of a spool file, and the check a replay makes before it sends any of them.
 // The format and its compatibility promise are in docs/design.md ("The spool").
@@ -121,4 +121,26 @@ function kindOf(value: unknown): string {
 
 function badFile(problem: string): TestrunError {
   return new TestrunError('TESTRUN_BAD_SPOOL_FILE', problem);
+}
+
+/**
+ * A batch as one line of a spool file, the one on-disk form of a batch (the overflow file
+ * uses it too): `{"results":[…]}` becomes `{"type":"batch","idempotencyKey":"…","results":[…]}`
+ * without parsing the body again.
+ */
+export function batchRecordLine(batch: Batch): string {
+  return `${batchRecordPrefix(batch.idempotencyKey)}${batch.body.slice(1)}\n`;
+}
+
+/** The batch a line of batchRecordLine holds, for its key and count, without parsing it. */
+export function batchFromRecordLine(line: string, idempotencyKey: string, count: number): Batch {
+  return {
+    idempotencyKey,
+    count,
+    body: `{${line.slice(batchRecordPrefix(idempotencyKey).length).trimEnd()}`,
+  };
+}
+
+function batchRecordPrefix(idempotencyKey: string): string {
+  return `{"type":"batch","idempotencyKey":${JSON.stringify(idempotencyKey)},`;
 }

@@ -5,7 +5,12 @@ import path from 'node:path';
 import { TestrunError } from '../errors.js';
 import type { Batch } from '../types.js';
 import { type OwnerState, ownerState, pidOnlyOwnerState, thisProcess } from './spool-owner.js';
-import { parseSpoolFile, type SpoolBatchRecord, type SpoolRunRecord } from './spool-records.js';
+import {
+  batchRecordLine,
+  parseSpoolFile,
+  type SpoolBatchRecord,
+  type SpoolRunRecord,
+} from './spool-records.js';
 
 // The spool: undelivered work, one ndjson file per session, for `testrun replay`. The
 // format and the rules that let reporters and replays share a directory safely are in
@@ -57,10 +62,7 @@ export class SpoolWriter {
 
   /** Appends one batch as a SpoolBatchRecord; the run record goes first. Throws a TestrunError when the disk refuses. */
   writeBatch(batch: Batch): void {
-    // `{"results":[…]}` becomes `{"type":"batch","idempotencyKey":"…","results":[…]}` without parsing it again.
-    this.write(
-      `{"type":"batch","idempotencyKey":${JSON.stringify(batch.idempotencyKey)},${batch.body.slice(1)}\n`,
-    );
+    this.write(batchRecordLine(batch));
   }
 
   /** Makes sure the file exists even with no batch, for a run that was never created. */

@@ -1,11 +1,17 @@
+import type { FaultHook } from '@testrun/server';
+import { startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
+import { Deadline } from '../../src/delivery/deadline.js';
 import {
   backoffDelay,
   isRetryable,
   MAX_RETRY_AFTER_MS,
   parseRetryAfter,
   RETRYABLE_STATUSES,
+  sendWithRetries,
 } from '../../src/delivery/send-with-retries.js';
+import type { HttpError } from '../../src/errors.js';
+import { HttpClient } from '../../src/http/client.js';
 
 describe('backoffDelay', () => {
   it('doubles the ceiling with each attempt and jitters within its upper half', () => {
@@ -61,3 +67,68 @@ describe('a very long Retry-After', () => {
     expect(parseRetryAfter('Sun, 22 Nov 2099 10:00:00 GMT', now)).toBe(MAX_RETRY_AFTER_MS);
   });
 });
+
+describe('sendWithRetries against the local server', () => {
+  const POLICY = { maxRetries: 3, requestTimeout: 5_000, random: () => 0 };
+
+  async function send(faults: FaultHook, policy = POLICY, deadline = new Deadline()) {
+    const { server, url, apiKey } = await startTestServer({ faults });
+    const http = new HttpClient({ baseUrl: url, apiKey, userAgent: 'test', env: {} });
+    try {
+      const outcome = await sendWithRetries(http, '/api/v1/runs', RUN, 'key-1', policy, deadline);
+      return { outcome, attempts: server.requests };
+    } finally {
+      deadline.dispose();
+      await http.close();
+    }
+  }
+
+  it('retries a 503 with the same idempotency key until the service takes it', async () => {
+    const { outcome, attempts } = await send((request) => (request.n < 2 ? { status: 503 } : undefined));
+    expect(outcome.kind).toBe('ok');
+    expect(attempts.map((attempt) => [attempt.status, attempt.idempotencyKey])).toEqual([
+      [503, 'key-1'],
+      [503, 'key-1'],
+      [201, 'key-1'],
+    ]);
+  });
+
+  it('gives up after maxRetries + 1 attempts, with the last failure as the cause', async () => {
+    const { outcome, attempts } = await send(() => ({ status: 502 }), { ...POLICY, maxRetries: 2 });
+    expect(attempts).toHaveLength(3);
+    expect(outcome).toMatchObject({ kind: 'gave-up' });
+    expect(outcome.kind === 'gave-up' && outcome.error.message).toMatch(
+      /answered 502.*gave up after 3 attempts/,
+    );
+    expect(outcome.kind === 'gave-up' && (outcome.error.cause as HttpError).status).toBe(502);
+  });
+
+  it.each([
+    [400, 'rejected'],
+    [401, 'auth'],
+    [403, 'auth'],
+    [413, 'too-large'],
+  ] as const)('answers a %i at once, without a retry, as %s', async (status, kind) => {
+    const { outcome, attempts } = await send(() => ({ status }));
+    expect(outcome.kind).toBe(kind);
+    expect(attempts).toHaveLength(1);
+  });
+
+  it('sends nothing once the deadline has passed, and waits for no retry that would end after it', async () => {
+    const passed = new Deadline();
+    passed.expire();
+    const before = await send(() => undefined, POLICY, passed);
+    expect(before.outcome.kind).toBe('gave-up');
+    expect(before.attempts).toEqual([]);
+
+    const near = new Deadline();
+    near.start(1_000);
+    const retryAfter = await send(() => ({ status: 429, headers: { 'retry-after': '30' } }), POLICY, near);
+    expect(retryAfter.outcome.kind === 'gave-up' && retryAfter.outcome.error.message).toMatch(
+      /the next attempt would fall after the flush deadline/,
+    );
+    expect(retryAfter.attempts).toHaveLength(1);
+  });
+});
+
+const RUN = JSON.stringify({ project: 'p', framework: 'vitest', tags: [] });

@@ -10,7 +10,7 @@ const fromTestUtils = createRequire(new URL('../../test-utils/package.json', imp
 const signalExit4 = JSON.stringify(fromTestUtils.resolve('signal-exit'));
 const signalExit3 = JSON.stringify(fromTestUtils.resolve('signal-exit-3'));
 
-/** A process that installs the guard between `before` and `after`, says it is ready, runs `then`, and waits unless told not to. */
+/** A process that installs the guard between `before` and `after`, runs `then`, says it is ready and waits, unless told not to. */
 function guarded({ before = '', after = '', then = '', wait = true }) {
   const source = `
 import fs from 'node:fs';
@@ -21,8 +21,8 @@ ${before}
 const { onProcessExit } = await import(${JSON.stringify(guard)});
 const stop = onProcessExit((end) => say({ guard: end }));
 ${after}
-say('ready');
 ${then}
+say('ready');
 ${wait ? 'setTimeout(() => {}, 10_000);' : ''}
 `;
   let child: ChildProcess | undefined;

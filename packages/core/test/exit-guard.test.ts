@@ -10,8 +10,8 @@ const fromTestUtils = createRequire(new URL('../../test-utils/package.json', imp
 const signalExit4 = JSON.stringify(fromTestUtils.resolve('signal-exit'));
 const signalExit3 = JSON.stringify(fromTestUtils.resolve('signal-exit-3'));
 
-/** A process that installs the guard between `before` and `after`, runs `then`, says it is ready and waits, unless told not to. */
-function guarded({ before = '', after = '', then = '', wait = true }) {
+/** A process that installs the guard between `before` and `after`, runs `andThen`, says it is ready and waits, unless told not to. */
+function guarded(X) {
   const source = `
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,7 +21,7 @@ ${before}
 const { onProcessExit } = await import(${JSON.stringify(guard)});
 const stop = onProcessExit((end) => say({ guard: end }));
 ${after}
-${then}
+${andThen}
 say('ready');
 ${wait ? 'setTimeout(() => {}, 10_000);' : ''}
 `;
@@ -98,7 +98,7 @@ describe('onProcessExit, when a signal comes', () => {
   });
 
   it('lets a signal nobody handles end the process once the guard is stopped', async () => {
-    const guardedProcess = guarded({ then: 'stop();' });
+    const guardedProcess = guarded({ andThen: 'stop();' });
     await guardedProcess.signal('SIGHUP');
     const { signal, stdout } = await guardedProcess.outcome;
     expect(signal).toBe('SIGHUP');
@@ -108,13 +108,13 @@ describe('onProcessExit, when a signal comes', () => {
 
 describe('onProcessExit, when the process exits', () => {
   it('calls back with the code of process.exit()', async () => {
-    const { code, stdout } = await guarded({ then: 'process.exit(3);' }).outcome;
+    const { code, stdout } = await guarded({ andThen: 'process.exit(3);' }).outcome;
     expect(code).toBe(3);
     expect(lines(stdout)).toEqual([{ guard: { code: 3 } }]);
   });
 
   it('calls back when the event loop empties, with the exit code set', async () => {
-    const { code, stdout } = await guarded({ then: 'process.exitCode = 4;', wait: false }).outcome;
+    const { code, stdout } = await guarded({ andThen: 'process.exitCode = 4;', wait: false }).outcome;
     expect(code).toBe(4);
     expect(lines(stdout)).toEqual([{ guard: { code: 4 } }]);
   });

@@ -22,7 +22,10 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['packages/*/test/**/*.test.ts', 'e2e/**/*.test.ts'] },
+        test: {
+          name: 'main',
+          include: ['test/*.test.ts', 'packages/*/test/**/*.test.ts', 'e2e/**/*.test.ts'],
+        },
       },
       {
         extends: true,

@@ -11,7 +11,7 @@ const signalExit4 = JSON.stringify(fromTestUtils.resolve('signal-exit'));
 const signalExit3 = JSON.stringify(fromTestUtils.resolve('signal-exit-3'));
 
 /** A process that installs the guard between `before` and `after`, runs `andThen`, says it is ready and waits, unless told not to. */
-function guarded(X) {
+function guarded({ before = '', after = '', andThen = '', wait = true }) {
   const source = `
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

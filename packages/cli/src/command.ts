@@ -112,7 +112,7 @@ function usageOf(
   flags: Flags,
 ): string {
   const required = Object.entries(flags).filter(([, flag]) => flag.required);
-  const line = ['testrun', name, ...required.map(([name, flag]) => flagLabel(name, flag)), positionals];
+  const line = ['testrun', name, positionals, ...required.map(([name, flag]) => flagLabel(name, flag))];
   return `Usage: ${[...line.filter(Boolean), '[options]'].join(' ')}
 
 ${about.trim()}

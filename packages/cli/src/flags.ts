@@ -69,13 +69,11 @@ export function optionLines(flags: Flags, width = 80): string {
   const labels = Object.entries(flags).map(([name, flag]) => [flagLabel(name, flag), helpOf(flag, flags)]);
   const column = 2 + Math.max(...labels.map(([label]) => label!.length)) + 3;
   return labels
-    .map(([label, help]) => {
-      const [first = '', ...rest] = wrap(help!, width - column);
-      return [
-        `  ${label!.padEnd(column - 2)}${first}`,
-        ...rest.map((line) => ' '.repeat(column) + line),
-      ].join('\n');
-    })
+    .map(([label, help]) =>
+      wrap(help!.split(' '), width - column)
+        .map((line, index) => (index === 0 ? `  ${label!.padEnd(column - 2)}` : ' '.repeat(column)) + line)
+        .join('\n'),
+    )
     .join('\n');
 }
 
@@ -94,13 +92,10 @@ export function synopsisOf(
     ...entries.filter(([, flag]) => flag.required).map(([name, flag]) => flagLabel(name, flag)),
     ...entries.filter(([, flag]) => !flag.required).map(([name, flag]) => `[${flagLabel(name, flag)}]`),
   ];
-  const lines = [`testrun ${name}`];
-  for (const word of words) {
-    const last = lines.length - 1;
-    if (`${lines[last]} ${word}`.length <= width) lines[last] += ` ${word}`;
-    else lines.push(`${' '.repeat(`testrun ${name}`.length)} ${word}`);
-  }
-  return lines.join('\n');
+  const start = `testrun ${name} `;
+  return wrap(words, width - start.length)
+    .map((line, index) => (index === 0 ? start : ' '.repeat(start.length)) + line)
+    .join('\n');
 }
 
 /** What a flag does and its default, in the words of the usage (lower case, no full stop). */
@@ -135,10 +130,10 @@ function lowerFirst(text: string): string {
   return /^[A-Z](?![A-Z])/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
 }
 
-/** `text` in lines of at most `width` characters, broken at spaces (a longer word stands alone). */
-function wrap(text: string, width: number): string[] {
+/** `words` joined in lines of at most `width` characters (a longer word stands alone). */
+function wrap(words: readonly string[], width: number): string[] {
   const lines: string[] = [];
-  for (const word of text.split(' ')) {
+  for (const word of words) {
     const last = lines.length - 1;
     if (last >= 0 && `${lines[last]} ${word}`.length <= width) lines[last] += ` ${word}`;
     else lines.push(word);

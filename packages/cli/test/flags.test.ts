@@ -58,7 +58,7 @@ describe('the usage of a command', () => {
 
   it('starts with the required flags and arguments, then its prose, then a line for each flag and --help', () => {
     expect(command.usage).toMatch(
-      /^Usage: testrun send --to <url> <files…> \[options\]\n\nSends files\.\n\nOptions:\n/,
+      /^Usage: testrun send <files…> --to <url> \[options\]\n\nSends files\.\n\nOptions:\n/,
     );
     expect(command.usage).toContain('\n  --to <url>            where to (required)\n');
     expect(command.usage).toMatch(/\n {2}-h, --help {12}show this help\n$/);

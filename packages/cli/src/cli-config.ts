@@ -1,5 +1,6 @@
 import { type ResolvedConfig, resolveConfig, type TestrunOptions } from '@testrun/core';
 import type { Output } from './command.js';
+import type { Flags } from './flags.js';
 
 /**
  * The reporters' configuration, read the same way for commands: flags given here,
@@ -7,8 +8,7 @@ import type { Output } from './command.js';
  * command cannot talk to the service.
  */
 export function resolveCliConfig(options: TestrunOptions, output: Output): ResolvedConfig | undefined {
-  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const resolution = resolveConfig({ options: given, env: process.env, rootDir: process.cwd() });
+  const resolution = resolveConfig({ options, env: process.env, rootDir: process.cwd() });
   switch (resolution.state) {
     case 'enabled':
       output.redact(resolution.config.apiKey);
@@ -27,22 +27,7 @@ export function resolveCliConfig(options: TestrunOptions, output: Output): Resol
 
 /** The TLS options as flags; each falls back to its environment variable, as in the reporters. */
 export const TLS_FLAGS = {
-  ca: { type: 'string' },
-  'client-cert': { type: 'string' },
-  'client-key': { type: 'string' },
-} as const;
-
-/** The TLS flags' lines of a usage text whose descriptions start at `column`. */
-export function tlsUsage(column: number): string {
-  return [
-    ['--ca <pem>', 'a private CA to trust (default: TESTRUN_CA_CERT)'],
-    ['--client-cert <pem>', 'client certificate for mutual TLS (TESTRUN_CLIENT_CERT)'],
-    ['--client-key <pem>', 'its private key (TESTRUN_CLIENT_KEY)'],
-  ]
-    .map(([flag, what]) => `  ${flag!.padEnd(column - 2)}${what}`)
-    .join('\n');
-}
-
-export function tlsOptions(values: { ca?: string; 'client-cert'?: string; 'client-key'?: string }) {
-  return { ca: values.ca, clientCert: values['client-cert'], clientKey: values['client-key'] };
-}
+  ca: { type: 'string', value: '<pem>', option: 'ca' },
+  'client-cert': { type: 'string', value: '<pem>', option: 'clientCert' },
+  'client-key': { type: 'string', value: '<pem>', option: 'clientKey' },
+} as const satisfies Flags;

@@ -1,9 +1,17 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { Logger } from '@testrun/core';
+import { parseArgs } from 'node:util';
+import { Logger, type TestrunOptions } from '@testrun/core';
+import { type Flags, flagLabel, HELP_FLAG, optionLines, optionsFrom } from './flags.js';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
-type Values<O extends Options> = ReturnType<
-  typeof parseArgs<{ options: O; allowPositionals: true }>
+/** The flags' values as parseArgs gives them; a required flag's is always there. */
+type Values<F extends Flags> = {
+  [K in keyof ParsedValues<F>]-?: K extends keyof F
+    ? F[K] extends { required: true }
+      ? string
+      : ParsedValues<F>[K]
+    : ParsedValues<F>[K];
+};
+type ParsedValues<F extends Flags> = ReturnType<
+  typeof parseArgs<{ options: F; allowPositionals: true }>
 >['values'];
 
 /** A mistake in how the command was called: reported with the usage, exit code 2. */
@@ -36,42 +44,56 @@ export class Output {
   }
 }
 
-export interface CommandDefinition<O extends Options> {
+export interface CommandDefinition<F extends Flags> {
   name: string;
-  /** One line for `testrun --help`. */
-  summary: string;
-  /** The full text of `testrun <command> --help`. */
-  usage: string;
-  options: O;
-  /** Whether the command takes arguments besides its options (file names, say). */
-  positionals?: boolean;
-  /** Resolves to the exit code; throws UsageError for a bad call. */
-  run(input: { values: Values<O>; positionals: string[]; output: Output }): Promise<number>;
+  /** The arguments it takes besides flags, as the usage shows them (`<files or globs…>`); none if unset. */
+  positionals?: string;
+  /** The usage's prose between its first line and the options: what the command does, an example. */
+  about: string;
+  flags: F;
+  /**
+   * Resolves to the exit code; throws UsageError for a bad call. `options` are the reporter
+   * options that the flags given set.
+   */
+  run(input: {
+    values: Values<F>;
+    options: TestrunOptions;
+    positionals: string[];
+    output: Output;
+  }): Promise<number>;
 }
 
 export interface Command {
-  summary: string;
+  name: string;
+  positionals: string | undefined;
+  flags: Flags;
+  /** The full text of `testrun <command> --help`. */
   usage: string;
   /** Runs the command with the arguments after its name; resolves to the exit code. Never rejects. */
   run(argv: string[]): Promise<number>;
 }
 
 /** Parses the arguments, answers --help, and turns every error into one redacted line and an exit code. */
-export function defineCommand<O extends Options>(definition: CommandDefinition<O>): Command {
-  const { name, summary, usage } = definition;
-  const options = { ...definition.options, help: { type: 'boolean', short: 'h' } } as O;
+export function defineCommand<F extends Flags>(definition: CommandDefinition<F>): Command {
+  const { name, positionals } = definition;
+  const flags = { ...definition.flags, help: HELP_FLAG };
+  const usage = usageOf(definition, flags);
   return {
-    summary,
+    name,
+    positionals,
+    flags: definition.flags,
     usage,
     async run(argv) {
       const output = new Output(`testrun ${name}`);
       try {
-        const { values, positionals } = parse(argv, options, definition.positionals ?? false);
-        if ((values as { help?: boolean }).help) {
+        const parsed = parse(argv, flags, positionals !== undefined);
+        if (parsed.values.help) {
           output.out(usage);
           return 0;
         }
-        return await definition.run({ values, positionals, output });
+        const values = parsed.values as Values<F>;
+        const options = optionsFrom(definition.flags, values);
+        return await definition.run({ values, options, positionals: parsed.positionals, output });
       } catch (error) {
         if (!(error instanceof UsageError)) {
           output.error((error as Error).message);
@@ -84,13 +106,43 @@ export function defineCommand<O extends Options>(definition: CommandDefinition<O
   };
 }
 
-function parse<O extends Options>(argv: string[], options: O, allowPositionals: boolean) {
+/** The usage line, the command's prose, and a line for each flag. */
+function usageOf(
+  { name, positionals, about }: Pick<CommandDefinition<Flags>, 'name' | 'positionals' | 'about'>,
+  flags: Flags,
+): string {
+  const required = Object.entries(flags).filter(([, flag]) => flag.required);
+  const line = ['testrun', name, positionals, ...required.map(([name, flag]) => flagLabel(name, flag))];
+  return `Usage: ${[...line.filter(Boolean), '[options]'].join(' ')}
+
+${about.trim()}
+
+Options:
+${optionLines(flags)}
+`;
+}
+
+/** The flags' values as parseArgs reads them; a required flag's is there and not blank. */
+function parse(argv: string[], flags: Flags, allowPositionals: boolean) {
+  // What parseArgs reads of a flag; it refuses a `short` or `default` that is there but undefined.
+  const options = Object.fromEntries(
+    Object.entries(flags).map(([name, { type, short, default: value }]) => [
+      name,
+      { type, ...(short && { short }), ...(value !== undefined && { default: value }) },
+    ]),
+  );
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
-    return parseArgs({ args: argv, options, allowPositionals, strict: true }) as {
-      values: Values<O>;
-      positionals: string[];
-    };
+    parsed = parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  if (!parsed.values.help) {
+    for (const [name, flag] of Object.entries(flags)) {
+      if (flag.required && !String(parsed.values[name] ?? '').trim()) {
+        throw new UsageError(`--${name} is required: ${flag.help}`);
+      }
+    }
+  }
+  return parsed;
 }

@@ -17,11 +17,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage);
     return 0;
   }
-  const command = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!command) {
+  const entry = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!entry) {
     const problem = name === undefined ? 'no command given' : `unknown command "${name}"`;
     process.stderr.write(`testrun: ${problem}\n\n${usage}`);
     return 2;
   }
+  const command = await entry.load();
   return command.run(rest);
 }

@@ -17,12 +17,16 @@ export interface CliProcess {
   exited(): Promise<number | null>;
 }
 
+export interface CliOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Node's own arguments, before the CLI's file: `traceModules().nodeArgs`, say. */
+  nodeArgs?: string[];
+}
+
 /** Starts `testrun <args>` as a real child process (built CLI), killed if still running when the test ends. */
-export function startCli(
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
-): CliProcess {
-  const child = spawn(process.execPath, [CLI_BIN, ...args], {
+export function startCli(args: string[], options: CliOptions = {}): CliProcess {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI_BIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: options.env ?? process.env,
     cwd: options.cwd,
@@ -62,7 +66,7 @@ export function startCli(
 /** Runs `testrun <args>` to completion. */
 export async function runCli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  options: CliOptions = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const cli = startCli(args, options);
   const code = await cli.exited();

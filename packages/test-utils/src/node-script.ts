@@ -14,10 +14,10 @@ export async function runNodeScript<T>(
   source: string,
   { env = {}, nodeArgs = [] }: { env?: Record<string, string>; nodeArgs?: string[] } = {},
 ): Promise<{ code: number | null; stderr: string; result: T; resolved: string[] }> {
-  const trace = resolveTracer();
+  const trace = traceModules();
   const outcome = await runProcess(
     process.execPath,
-    ['--import', trace.register, ...nodeArgs, '--input-type=module', '-e', source],
+    [...trace.nodeArgs, ...nodeArgs, '--input-type=module', '-e', source],
     { cwd: REPO_ROOT, env: { ...process.env, ...env } },
   );
   const last = outcome.stdout.trim().split('\n').at(-1) ?? '';
@@ -29,22 +29,34 @@ export async function runNodeScript<T>(
       `the script printed no JSON last line (exit ${outcome.code}):\n${outcome.stdout}\n${outcome.stderr}`,
     );
   }
-  return { code: outcome.code, stderr: outcome.stderr, result, resolved: trace.read() };
+  return { code: outcome.code, stderr: outcome.stderr, result, resolved: trace.specifiers() };
 }
 
 const REPO_ROOT = new URL('../../../', import.meta.url).pathname;
 
-/** A loader hook that writes every specifier the process resolves (import and require) to a file. */
-function resolveTracer(): { register: string; read(): string[] } {
+export interface ModuleTrace {
+  /** Node's arguments that install the tracer in the process they start. */
+  nodeArgs: string[];
+  /** Every specifier the process resolved (import and require), in order. */
+  specifiers(): string[];
+  /** The URL each of them resolved to, in order (one that failed to resolve is not there). */
+  urls(): string[];
+}
+
+/** A loader hook that writes every specifier a process resolves, and where to, to files read back here. */
+export function traceModules(): ModuleTrace {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-resolved-'));
-  const file = path.join(dir, 'resolved.txt');
+  const specifiers = path.join(dir, 'specifiers.txt');
+  const urls = path.join(dir, 'urls.txt');
   const hooks = path.join(dir, 'hooks.mjs');
   fs.writeFileSync(
     hooks,
     `import fs from 'node:fs';
 export async function resolve(specifier, context, next) {
-  fs.appendFileSync(${JSON.stringify(file)}, specifier + '\\n');
-  return next(specifier, context);
+  fs.appendFileSync(${JSON.stringify(specifiers)}, specifier + '\\n');
+  const resolved = await next(specifier, context);
+  fs.appendFileSync(${JSON.stringify(urls)}, resolved.url + '\\n');
+  return resolved;
 }`,
   );
   const register = path.join(dir, 'register.mjs');
@@ -52,8 +64,11 @@ export async function resolve(specifier, context, next) {
     register,
     `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
   );
+  const lines = (file: string) =>
+    fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
   return {
-    register: pathToFileURL(register).href,
-    read: () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : []),
+    nodeArgs: ['--import', pathToFileURL(register).href],
+    specifiers: () => lines(specifiers),
+    urls: () => lines(urls),
   };
 }

@@ -1,13 +1,30 @@
 import type { Command } from '../command.js';
-import { createRun } from './create-run.js';
-import { replay } from './replay.js';
-import { serve } from './serve.js';
-import { upload } from './upload.js';
 
-/** The dispatch table: a command's name on the command line → the command. */
-export const commands: Record<string, Command> = {
-  serve,
-  'create-run': createRun,
-  replay,
-  upload,
+export interface CommandEntry {
+  /** One line for `testrun --help`. */
+  summary: string;
+  load(): Promise<Command>;
+}
+
+/**
+ * The dispatch table: a command's name on the command line → its summary, and its module,
+ * loaded only when it runs (`create-run` in CI does not load the server and Fastify).
+ */
+export const commands: Record<string, CommandEntry> = {
+  serve: {
+    summary: 'run a local Test Run Reporting Service, for trying the reporters',
+    load: async () => (await import('./serve.js')).serve,
+  },
+  'create-run': {
+    summary: 'create a run and print its id, for CI jobs that report into one run',
+    load: async () => (await import('./create-run.js')).createRun,
+  },
+  replay: {
+    summary: 'send results that a run could not deliver and spooled',
+    load: async () => (await import('./replay.js')).replay,
+  },
+  upload: {
+    summary: 'send JUnit XML reports from any test framework into a run',
+    load: async () => (await import('./upload.js')).upload,
+  },
 };

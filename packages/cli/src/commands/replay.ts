@@ -1,12 +1,11 @@
 import path from 'node:path';
 import { DEFAULT_REPLAY_TIMEOUT_MS, replaySpool, userAgent } from '@testrun/core';
-import { resolveCliConfig, TLS_FLAGS, tlsOptions, tlsUsage } from '../cli-config.js';
+import { resolveCliConfig, TLS_FLAGS } from '../cli-config.js';
 import { defineCommand, UsageError } from '../command.js';
 
-const DEFAULT_TIMEOUT_SECONDS = DEFAULT_REPLAY_TIMEOUT_MS / 1000;
-
-const usage = `Usage: testrun replay [options]
-
+export const replay = defineCommand({
+  name: 'replay',
+  about: `
 Sends the runs and results that reporters spooled when the service could not take
 them, with the idempotency keys they were first sent with, so nothing is stored
 twice. Delivered batches leave the spool; the rest stay for the next try. Exits 1
@@ -18,39 +17,28 @@ over. A file whose lines are not what a reporter writes is set aside as
 Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment. The key is sent
 only to TESTRUN_BASE_URL: a spool file recorded for another service is skipped
 with a line saying so, unless --ignore-recorded-url is given.
-
-Options:
-  --dir <dir>              the spool directory (default: TESTRUN_SPOOL_DIR, else
-                           .testrun/spool; relative to the current directory)
-  --timeout <seconds>      give up after this long; what is not sent stays in the
-                           spool (default: ${DEFAULT_TIMEOUT_SECONDS})
-  --ignore-recorded-url    send every spool file to TESTRUN_BASE_URL, whatever
-                           service it was recorded for
-  --allow-insecure-http    allow plain http to a host that is not this machine
-${tlsUsage(27)}
-  -h, --help               show this help
-`;
-
-export const replay = defineCommand({
-  name: 'replay',
-  summary: 'send results that a run could not deliver and spooled',
-  usage,
-  options: {
-    dir: { type: 'string' },
-    timeout: { type: 'string', default: String(DEFAULT_TIMEOUT_SECONDS) },
-    'ignore-recorded-url': { type: 'boolean' },
-    'allow-insecure-http': { type: 'boolean' },
+`,
+  flags: {
+    dir: { type: 'string', value: '<dir>', option: 'spoolDir' },
+    timeout: {
+      type: 'string',
+      value: '<seconds>',
+      default: String(DEFAULT_REPLAY_TIMEOUT_MS / 1000),
+      help: 'give up after this long; what is not sent stays in the spool',
+    },
+    'ignore-recorded-url': {
+      type: 'boolean',
+      help: 'send every spool file to TESTRUN_BASE_URL, whatever service it was recorded for',
+    },
+    'allow-insecure-http': { type: 'boolean', option: 'allowInsecureHttp' },
     ...TLS_FLAGS,
   },
-  run: async ({ values, output }) => {
+  run: async ({ values, options, output }) => {
     const timeoutSeconds = Number(values.timeout);
     if (!(timeoutSeconds > 0)) {
       throw new UsageError(`--timeout must be a number of seconds above 0, got "${values.timeout}"`);
     }
-    const config = resolveCliConfig(
-      { spoolDir: values.dir, allowInsecureHttp: values['allow-insecure-http'], ...tlsOptions(values) },
-      output,
-    );
+    const config = resolveCliConfig(options, output);
     if (!config) return 1;
     const dir = values.dir ? path.resolve(values.dir) : config.spoolDir;
     const result = await replaySpool({

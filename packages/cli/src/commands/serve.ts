@@ -3,29 +3,25 @@ import { createServer } from '@testrun/server';
 import { defineCommand, UsageError } from '../command.js';
 import { nextSignal } from '../signals.js';
 
-const usage = `Usage: testrun serve [options]
-
-Runs a local Test Run Reporting Service until Ctrl-C (SIGINT) or SIGTERM.
-Runs are listed at its address in a browser.
-
-Options:
-  --host <host>     address to listen on (default: 127.0.0.1)
-  --port <port>     port to listen on; 0 picks a free one (default: 0)
-  --api-key <key>   the key clients must send (default: a random key, printed)
-  --data <file>     keep runs in this append-only file and read it back on start
-                    (default: memory only)
-  -h, --help        show this help
-`;
-
 export const serve = defineCommand({
   name: 'serve',
-  summary: 'run a local Test Run Reporting Service, for trying the reporters',
-  usage,
-  options: {
-    host: { type: 'string', default: '127.0.0.1' },
-    port: { type: 'string', default: '0' },
-    'api-key': { type: 'string' },
-    data: { type: 'string' },
+  about: `
+Runs a local Test Run Reporting Service until Ctrl-C (SIGINT) or SIGTERM.
+Runs are listed at its address in a browser.
+`,
+  flags: {
+    host: { type: 'string', value: '<host>', default: '127.0.0.1', help: 'address to listen on' },
+    port: { type: 'string', value: '<port>', default: '0', help: 'port to listen on; 0 picks a free one' },
+    'api-key': {
+      type: 'string',
+      value: '<key>',
+      help: 'the key clients must send (default: a random key, printed)',
+    },
+    data: {
+      type: 'string',
+      value: '<file>',
+      help: 'keep runs in this append-only file and read it back on start (default: memory only)',
+    },
   },
   run: async ({ values, output }) => {
     const apiKey = values['api-key'] ?? generateApiKey();

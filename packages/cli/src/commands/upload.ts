@@ -1,5 +1,5 @@
 import { countOf, type DeliverySummary, RunReporter, type TestrunOptions } from '@testrun/core';
-import { resolveCliConfig, TLS_FLAGS, tlsOptions, tlsUsage } from '../cli-config.js';
+import { resolveCliConfig, TLS_FLAGS } from '../cli-config.js';
 import { defineCommand, type Output, UsageError } from '../command.js';
 import { chooseFramework } from '../junit/detect-framework.js';
 import { findReports, type ReportFile } from '../junit/find-reports.js';
@@ -9,8 +9,10 @@ import { ReportPaths } from '../junit/report-paths.js';
 import { ResultFeeder } from '../junit/result-feeder.js';
 import { type ReportNotes, readReport } from '../junit/upload-report.js';
 
-const usage = `Usage: testrun upload <files or globs…> [options]
-
+export const upload = defineCommand({
+  name: 'upload',
+  positionals: '<files or globs…>',
+  about: `
 Sends every testcase of JUnit XML reports (pytest, Maven Surefire, Gradle, Go,
 Mocha, Vitest's junit reporter, jest-junit…) into a new run, or into
 TESTRUN_RUN_ID, the way the reporters send theirs: batched, retried, and
@@ -27,33 +29,19 @@ https://github.com/testrun-dev/testrun/blob/main/docs/junit.md
 
 Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment. Exits 0
 when every result was delivered or spooled, 1 otherwise.
-
-Options:
-  --project <name>     the run's project (default: TESTRUN_PROJECT, else the
-                       name in the nearest package.json)
-  --framework <name>   the run's framework (default: what the reports say,
-                       e.g. pytest, jest, vitest, surefire; else junit)
-  --tags <a,b>         comma-separated tags (default: TESTRUN_TAGS); CI tags
-                       (ci:, branch:, commit:, build:) are added
-  --run-id <id>        report into this run (default: TESTRUN_RUN_ID, else a
-                       new run)
-${tlsUsage(23)}
-  -h, --help           show this help
-`;
-
-export const upload = defineCommand({
-  name: 'upload',
-  summary: 'send JUnit XML reports from any test framework into a run',
-  usage,
-  positionals: true,
-  options: {
-    project: { type: 'string' },
-    framework: { type: 'string' },
-    tags: { type: 'string' },
-    'run-id': { type: 'string' },
+`,
+  flags: {
+    project: { type: 'string', value: '<name>', option: 'project' },
+    framework: {
+      type: 'string',
+      value: '<name>',
+      help: "the run's framework (default: what the reports say, e.g. pytest, jest, vitest, surefire; else junit)",
+    },
+    tags: { type: 'string', value: '<a,b>', option: 'tags' },
+    'run-id': { type: 'string', value: '<id>', option: 'runId' },
     ...TLS_FLAGS,
   },
-  run: async ({ values, positionals, output }) => {
+  run: async ({ values, options, positionals, output }) => {
     if (positionals.length === 0) {
       throw new UsageError('give the JUnit XML files to upload, e.g. testrun upload "reports/**/*.xml"');
     }
@@ -61,15 +49,6 @@ export const upload = defineCommand({
     if (values.framework !== undefined && !framework) {
       throw new UsageError('--framework needs a name, e.g. pytest');
     }
-    const options: TestrunOptions = {
-      project: values.project,
-      tags: values.tags
-        ?.split(',')
-        .map((tag) => tag.trim())
-        .filter(Boolean),
-      runId: values['run-id'],
-      ...tlsOptions(values),
-    };
     if (!resolveCliConfig(options, output)) return 1;
     return uploadReports(positionals, options, framework, output);
   },
@@ -98,7 +77,7 @@ async function uploadReports(
   }
 
   const reporter = new RunReporter({
-    options: Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
+    options,
     // No framework version is known from a report; "junit" in the User-Agent says where the results came from.
     framework: {
       name: framework ?? chooseFramework(checked.map(({ check }) => check.framework)),

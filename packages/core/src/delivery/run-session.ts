@@ -113,17 +113,17 @@ export class RunSession {
 
   /**
    * For a process on its way out (a signal, `process.exit`): writes everything not yet
-   * delivered to the spool, synchronously, and returns how many results that was.
-   * Batches in flight are spooled too; their idempotency keys make a replay safe even if
-   * the service stored them after all.
+   * delivered to the spool, synchronously, and returns how many results the spool holds
+   * now, those spooled earlier in the run included (a run that could not be created spools
+   * as it goes). Batches in flight are spooled too; their idempotency keys make a replay
+   * safe even if the service stored them after all.
    */
   spoolNow(buffered: TestResult[] = []): number {
-    const before = this.counts.spooled;
     this.closed = true;
     this.deadline.expire();
     if (buffered.length > 0) this.spoolBatch(makeBatch(buffered, randomUUID()));
     this.spoolEverything();
-    return this.counts.spooled - before;
+    return this.counts.spooled;
   }
 
   private async drain(): Promise<DeliverySummary> {

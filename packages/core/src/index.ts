@@ -21,7 +21,13 @@ export { checkBaseUrl } from './options/service-address.js';
 export { Logger } from './output/logger.js';
 export { countOf, formatCount } from './output/summary.js';
 export { DEFAULT_REPLAY_TIMEOUT_MS, type ReplaySummary, replaySpool } from './replay.js';
-export { FILE_FAILURE_CASE, RUN_ERROR_CASE, RUN_SUITE, TITLE_SEPARATOR } from './results/result-name.js';
+export {
+  EMPTY_NAME,
+  FILE_FAILURE_CASE,
+  RUN_ERROR_CASE,
+  RUN_SUITE,
+  TITLE_SEPARATOR,
+} from './results/result-name.js';
 export { RunReporter, type RunReporterInit } from './run-reporter.js';
 export type * from './types.js';
 export { CORE_VERSION, userAgent } from './version.js';

@@ -1,4 +1,4 @@
-import { type FileReport, type RawResult, type RawTest, TITLE_SEPARATOR } from '@testrun/core';
+import { EMPTY_NAME, type FileReport, type RawResult, type RawTest, TITLE_SEPARATOR } from '@testrun/core';
 import type { ResultSink } from './result-feeder.js';
 
 // Two results of one upload with the same testSuite and testCase would be one test to the
@@ -12,9 +12,6 @@ import type { ResultSink } from './result-feeder.js';
 // with the reports, so the first read (the check) keeps a 30-bit hash of each name, and the
 // second (the send) counts names exactly, but only those whose hash came more than once. A
 // hash that two names share costs a little memory, never a wrong name.
-
-/** What core calls an empty name or title. */
-const UNNAMED = '(unnamed)';
 
 /** First read: which names (by hash) occur more than once in the upload. */
 export class RepeatFinder implements ResultSink {
@@ -95,7 +92,7 @@ function resultName(result: RawResult): string {
 /** A name as core sends it, as far as telling names apart goes: blank is `(unnamed)`. */
 function nameOf(value: unknown): string {
   const text = value == null ? '' : String(value);
-  return text.trim() === '' ? UNNAMED : text;
+  return text.trim() === '' ? EMPTY_NAME : text;
 }
 
 /** FNV-1a over the UTF-16 code units, cut to 30 bits so that V8 keeps it as a small integer. */

@@ -47,8 +47,11 @@ interface ActiveRun {
   session: RunSession;
   batcher: Batcher;
   stopExitGuard: () => void;
-  /** Set once `endRun` began: results that still arrive go to the session directly, never to a new run. */
-  ending: boolean;
+  /**
+   * Set once `endRun` began, to its outcome: results that still arrive go to the session
+   * directly, never to a new run, and a second `endRun` waits for the same end.
+   */
+  ending: Promise<DeliverySummary | undefined> | undefined;
 }
 
 /** At most this many results stand for errors outside any test and file, however many there were. */
@@ -124,7 +127,7 @@ export class RunReporter {
       this.moreRunErrors = 0;
       const session = this.createSession(config);
       const batcher = new Batcher(config.batchSize, config.flushInterval, (batch) => session.send(batch));
-      const run: ActiveRun = { session, batcher, ending: false, stopExitGuard: () => {} };
+      const run: ActiveRun = { session, batcher, ending: undefined, stopExitGuard: () => {} };
       run.stopExitGuard = onProcessExit((end) => this.spoolOnExit(run, end));
       this.run = run;
       session.start();
@@ -205,23 +208,32 @@ export class RunReporter {
    * failOnError, also the reason the run is failed. Never rejects.
    */
   async endRun(notes: readonly string[] = []): Promise<DeliverySummary | undefined> {
-    const run = this.run && !this.run.ending ? this.run : undefined;
+    const run = this.run;
     let summary: DeliverySummary | undefined;
     if (run && this.config) {
-      if (this.moreRunErrors > 0) this.addResults([runErrorResult(`${this.moreRunErrors} more errors`)]);
-      run.ending = true;
-      // A cancelled job whose framework ends the run itself (Playwright on SIGINT): what is
-      // not delivered yet goes to the spool at once, so the process ends as soon as it would
-      // have without the reporter, not after flushTimeout.
-      if (receivedSignal()) this.guard(() => run.session.spoolNow(run.batcher.take()));
-      else this.guard(() => run.batcher.flush());
-      summary = await this.finish(run.session, this.config, notes);
-      run.stopExitGuard();
+      // Jest with --bail calls its end hook twice: once at the bail, once when the files
+      // still running have ended. The second waits for the first, so Jest does not exit
+      // while the run is still delivering.
+      run.ending ??= this.end(run, this.config, notes);
+      summary = await run.ending;
     }
     if (this.lastError && !this.lastErrorPrinted) {
       this.lastErrorPrinted = true;
       this.logger.line(`failing the test run because failOnError is set: ${this.lastError.message}`);
     }
+    return summary;
+  }
+
+  private async end(run: ActiveRun, config: ResolvedConfig, notes: readonly string[]) {
+    // Before `ending` is set: this result still goes through the batcher.
+    if (this.moreRunErrors > 0) this.addResults([runErrorResult(`${this.moreRunErrors} more errors`)]);
+    // A cancelled job whose framework ends the run itself (Playwright on SIGINT): what is
+    // not delivered yet goes to the spool at once, so the process ends as soon as it would
+    // have without the reporter, not after flushTimeout.
+    if (receivedSignal()) this.guard(() => run.session.spoolNow(run.batcher.take()));
+    else this.guard(() => run.batcher.flush());
+    const summary = await this.finish(run.session, config, notes);
+    run.stopExitGuard();
     return summary;
   }
 
@@ -259,7 +271,9 @@ export class RunReporter {
       const buffered = run.batcher.take();
       const why =
         'signal' in end ? `the process received ${end.signal}` : `the process exited (code ${end.code})`;
-      if ('code' in end && end.code !== 0) {
+      // After the framework's end hook began, a failing exit is the framework's verdict on the
+      // tests (Jest exits 1 after --bail), not a process that died mid-run.
+      if ('code' in end && end.code !== 0 && !run.ending) {
         const result = this.toMappedResult(runErrorResult(`${why} before the run ended`), {});
         if (result) buffered.push(result);
       }

@@ -19,6 +19,8 @@ export const fixtures = {
   streaming: path.join(FIXTURES_DIR, 'streaming'),
   /** A fast file, and a slow one still running when a test cancels the job. */
   cancelled: path.join(FIXTURES_DIR, 'cancelled'),
+  /** Jest only: a file that fails at once and one still running when --bail ends the run. */
+  bail: path.join(FIXTURES_DIR, 'bail'),
   /** Jest only: a passing file, then one whose test calls process.exit(). */
   exits: path.join(FIXTURES_DIR, 'exits'),
   /** Hand-written JUnit XML reports for `testrun upload`: pytest.xml, surefire-reports/TEST-*.xml. */

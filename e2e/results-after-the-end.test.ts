@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  fixtures,
+  identities,
+  readSpoolLines,
+  reporterEnv,
+  runCli,
+  runJest,
+  startTestServer,
+} from '@testrun/test-utils';
+import { describe, expect, it } from 'vitest';
+
+describe('jest --bail -w 2 with a slow service', () => {
+  it('puts a file that ends while the end of the run delivers into the same run, and adds no failure of its own', async () => {
+    // Each results request takes 2.5 s: the end of the run is still delivering when slow.test.js ends.
+    const server = await startTestServer({
+      faults: (request) => (request.route === 'submitResults' ? { delayMs: 2500 } : undefined),
+    });
+    const env = reporterEnv(server, { FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushTimeout: 10_000 }) });
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'));
+    const [withReporter, without] = await Promise.all([
+      runJest({ cwd: fixtures.bail, args: ['--bail', '-w', '2', `--cacheDirectory=${cache}`], env }),
+      runJest({
+        cwd: fixtures.bail,
+        args: ['--bail', '-w', '2', `--cacheDirectory=${cache}-alone`],
+        withoutReporter: true,
+      }),
+    ]);
+    expect(withReporter.code).toBe(without.code);
+
+    // One run, created once; whatever the end did not deliver is in its spool, sent by a replay.
+    expect(server.server.requests.filter((request) => request.route === 'createRun')).toHaveLength(1);
+    const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!);
+    expect(new Set(spooled.filter((line) => line.type === 'run').map((line) => line.runId))).toEqual(
+      new Set(spooled.length > 0 ? [server.server.store.runs()[0]!.id] : []),
+    );
+    server.server.setFaults(undefined);
+    const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
+      env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+    });
+    expect(replayed.code).toBe(0);
+    const [run] = server.server.store.runs();
+    expect(server.server.store.runs()).toHaveLength(1);
+    // Every file that ended is stored once, and no `(run)` failure says the process exited.
+    expect(identities(server.server.store.results(run!.id))).toEqual(
+      identities([
+        { testSuite: 'fails.test.js', testCase: 'fails on purpose', status: 'failed' },
+        { testSuite: 'slow.test.js', testCase: 'finishes after the bail', status: 'passed' },
+      ]),
+    );
+  });
+});

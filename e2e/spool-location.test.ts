@@ -54,7 +54,7 @@ export default defineConfig({
     });
     expect(replay.stderr).toBe('');
     expect(replay.code).toBe(0);
-    expect(replay.stdout).toContain(`${spooled.length} results delivered from 1 spool files; 0 remain`);
+    expect(replay.stdout).toContain(`${spooled.length} results delivered from 1 spool file; 0 remain`);
     expect(identities(server.server.store.allResults())).toEqual(identities(spooled));
   });
 });

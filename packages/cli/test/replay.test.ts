@@ -63,7 +63,7 @@ describe('testrun replay', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toBe(
-      `testrun replay: 25 results delivered from 1 spool files; 0 remain in ${spoolDir}\n`,
+      `testrun replay: 25 results delivered from 1 spool file; 0 remain in ${spoolDir}\n`,
     );
     expect(fs.readdirSync(spoolDir)).toEqual([]);
 
@@ -87,7 +87,7 @@ describe('testrun replay', () => {
       { env },
     );
     expect(code).toBe(1);
-    expect(stdout).toContain('0 results delivered from 1 spool files; 5 remain');
+    expect(stdout).toContain('0 results delivered from 1 spool file; 5 remain');
     expect(started.server.requests).toHaveLength(1);
     expect(fs.readdirSync(spoolDir)).toHaveLength(1);
   });
@@ -100,7 +100,7 @@ describe('testrun replay', () => {
       env,
     });
     expect(code).toBe(1);
-    expect(stdout).toContain('0 results delivered from 1 spool files; 5 remain');
+    expect(stdout).toContain('0 results delivered from 1 spool file; 5 remain');
     expect(stderr).toContain('they stay in the spool');
     expect(stderr).toContain('ECONNREFUSED');
     expect(stderr + stdout).not.toContain('some-key-8812');
@@ -117,7 +117,7 @@ describe('testrun replay and the service a spool was recorded for', () => {
     expect(skipped.code).toBe(1);
     expect(skipped.stderr).toContain(`was recorded for ${deadUrl}, not ${started.url}; it was left in place`);
     expect(skipped.stderr).toContain('--ignore-recorded-url');
-    expect(skipped.stdout).toContain('0 results delivered from 1 spool files; 5 remain');
+    expect(skipped.stdout).toContain('0 results delivered from 1 spool file; 5 remain');
     expect(started.server.requests).toEqual([]);
 
     const sent = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], { env });
@@ -161,7 +161,7 @@ function expectEverythingSent(
 ): void {
   expect(replay.stderr).toBe('');
   expect(replay.code).toBe(0);
-  expect(replay.stdout).toContain(`${count} results delivered from 1 spool files; 0 remain`);
+  expect(replay.stdout).toContain(`${count} results delivered from 1 spool file; 0 remain`);
   expect(fs.readdirSync(spoolDir)).toEqual([]);
   expect(server.server.store.allResults()).toHaveLength(count);
 }

@@ -1,0 +1,167 @@
+import { fileURLToPath } from 'node:url';
+import { guardEndHook, guardHook, line, RunReporter, type TestrunOptions } from '@testrun/core';
+import { mapRecords, type MochaRecord } from './map-records.js';
+import {
+  EVENTS,
+  type MochaReporterClass,
+  type MochaRunnable,
+  type MochaRunner,
+  type MochaSuite,
+  PREVENTED_EVENT,
+} from './mocha-types.js';
+import { DEFAULT_WRAPPED_REPORTER, splitOptions } from './options.js';
+import { grepOf, preventedBy, type WillRun } from './prevented-tests.js';
+import { runningMocha } from './running-mocha.js';
+
+/** testrun's options, plus `reporter`: the Mocha reporter whose console output is kept (default `spec`). */
+export type TestrunMochaOptions = TestrunOptions & { reporter?: string };
+
+/** The reporter Mocha's workers use in --parallel mode: Mocha's own, plus the tests a failed hook prevented. */
+const WORKER_REPORTER = fileURLToPath(new URL('./worker-reporter.cjs', import.meta.url));
+
+/** What Mocha passes a reporter: its options, with ours under `reporterOption`. */
+interface MochaOptions {
+  reporterOption?: unknown;
+  reporterOptions?: unknown;
+  watch?: unknown;
+  files?: unknown;
+}
+
+/**
+ * Mocha reporter: keeps the console output of the reporter it wraps (`spec` by default),
+ * streams each spec file's results to the service as the file ends, and delivers the rest
+ * before Mocha exits (Mocha awaits `done`). It shares its process with the tests in serial
+ * mode, so each event only keeps what it saw; the mapping is done between files. Nothing
+ * here throws into Mocha.
+ */
+export class TestrunReporter {
+  private readonly wrapped: { done?: (failures: number, fn: (failures: number) => void) => void } | undefined;
+  private readonly run: RunReporter | undefined;
+  private readonly records: MochaRecord[] = [];
+  private specFiles: string[] = [];
+  private parallel = false;
+  private willRun: WillRun = () => true;
+
+  constructor(runner: MochaRunner, options?: MochaOptions) {
+    const mocha = guardHook(() => runningMocha());
+    const split = guardHook(() => splitOptions(options?.reporterOption ?? options?.reporterOptions)) ?? {
+      testrun: {},
+      wrapped: DEFAULT_WRAPPED_REPORTER,
+    };
+    // The console output is the user's: it is kept whatever happens to reporting.
+    this.wrapped = wrap(mocha?.loadReporter, split.wrapped, runner, options);
+    this.run = guardHook(() => {
+      const run = new RunReporter({
+        options: split.testrun,
+        framework: { name: 'mocha', version: mocha?.version ?? 'unknown' },
+        rootDir: process.cwd(),
+        watchMode: Boolean(options?.watch),
+        flushOnExit: () => this.flush(),
+      });
+      if (run.active) run.startRun();
+      return run;
+    });
+    if (!this.run?.active) return;
+    guardHook(() => {
+      this.specFiles = Array.isArray(options?.files) ? options.files.filter((f) => typeof f === 'string') : [];
+      this.parallel = runner.isParallelMode?.() === true;
+      if (this.parallel) runner.workerReporter?.(WORKER_REPORTER);
+      else this.willRun = grepOf(runner);
+      this.listen(runner);
+    });
+  }
+
+  /**
+   * Each handler keeps one record and returns: a test may have replaced what a handler would
+   * call (Array.prototype.filter stubbed to return undefined, fake timers).
+   */
+  private listen(runner: MochaRunner): void {
+    const keep = (record: MochaRecord) => {
+      this.records[this.records.length] = record;
+    };
+    runner.on(EVENTS.pass, (test: MochaRunnable) => keep({ kind: 'ended', test, outcome: 'passed' }));
+    runner.on(EVENTS.pending, (test: MochaRunnable) => keep({ kind: 'ended', test, outcome: 'pending' }));
+    runner.on(EVENTS.fail, (runnable: MochaRunnable, error: unknown) => {
+      try {
+        if (runnable?.type === 'test') keep({ kind: 'ended', test: runnable, outcome: 'failed' });
+        else if (runnable?.type === 'hook') {
+          // In parallel mode the worker names the prevented tests in an event of its own, next.
+          const prevented = this.parallel ? [] : preventedBy(runnable, this.willRun);
+          keep({ kind: 'hook', hook: runnable, error, prevented });
+        } else keep({ kind: 'outside', error });
+      } catch {
+        keep({ kind: 'outside', error });
+      }
+    });
+    runner.on(PREVENTED_EVENT, (data: { tests?: MochaRunnable[] }) => {
+      const last = this.records[this.records.length - 1];
+      if (last?.kind === 'hook' && Array.isArray(data?.tests)) last.prevented = data.tests;
+    });
+    // A file's end: in serial mode the end of a top-level describe block (files run one after
+    // another), in parallel mode the end of a worker's root suite (one file per worker run).
+    runner.on(EVENTS.suiteEnd, (suite: MochaSuite) => {
+      if (suite?.root || suite?.parent?.root) this.flush();
+    });
+  }
+
+  /** Hands core what the records say so far. */
+  private flush(): void {
+    guardHook(() => {
+      if (!this.run?.active || this.records.length === 0) return;
+      const records = this.records.splice(0);
+      const { files, runErrors } = mapRecords(records, this.specFiles);
+      for (const file of files) this.run.addFile(file);
+      this.run.addRunErrors(runErrors);
+    });
+  }
+
+  /** Mocha awaits this before it sets the exit code (and before it exits, with --exit). */
+  done(failures: number, fn: (failures: number) => void): void {
+    let called = false;
+    const finish = () => {
+      if (called) return;
+      called = true;
+      process.off('beforeExit', finish);
+      // Set only with failOnError; core has printed the reason.
+      fn(this.run?.error && !failures ? 1 : failures);
+    };
+    // Should delivery stall with nothing left to run (a test's fakes), Mocha still gets its exit code.
+    process.once('beforeExit', finish);
+    const end = async () => {
+      // A wrapped reporter that writes a file (xunit, json) finishes it in its own done.
+      await new Promise<void>((resolve) => {
+        const wrappedDone = this.wrapped?.done;
+        if (!wrappedDone) return resolve();
+        try {
+          wrappedDone.call(this.wrapped, failures, () => resolve());
+        } catch (error) {
+          line(`the wrapped reporter failed at the end of the run: ${(error as Error).message}`);
+          resolve();
+        }
+      });
+      const run = this.run;
+      if (!run) return;
+      this.flush();
+      await guardEndHook(async () => {
+        await run.endRun();
+      });
+    };
+    end().then(finish, finish);
+  }
+}
+
+/** The reporter whose output is kept, constructed on the same runner; spec if the named one cannot load. */
+function wrap(
+  load: ((name: string) => MochaReporterClass) | undefined,
+  name: string,
+  runner: MochaRunner,
+  options: unknown,
+): InstanceType<MochaReporterClass> | undefined {
+  if (!load) return undefined;
+  try {
+    return new (load(name))(runner, options);
+  } catch (error) {
+    line(`the reporter option names ${JSON.stringify(name)}, which Mocha cannot load (${(error as Error).message}); its output is Mocha's spec reporter's instead.`);
+    return guardHook(() => new (load(DEFAULT_WRAPPED_REPORTER))(runner, options));
+  }
+}

@@ -1,3 +1,4 @@
+import { withRealTaskQueues } from './clock.js';
 import { Batcher } from './delivery/batcher.js';
 import { RunSession } from './delivery/run-session.js';
 import { openService } from './delivery/service.js';
@@ -213,9 +214,14 @@ export class RunReporter {
       // A cancelled job whose framework ends the run itself (Playwright on SIGINT): what is
       // not delivered yet goes to the spool at once, so the process ends as soon as it would
       // have without the reporter, not after flushTimeout.
-      if (receivedSignal()) this.guard(() => run.session.spoolNow(run.batcher.take()));
-      else this.guard(() => run.batcher.flush());
-      summary = await this.finish(run.session, this.config, notes);
+      const config = this.config;
+      // A test may have faked the task queues and never restored them: the run's last
+      // requests are made with the real ones (clock.ts).
+      summary = await withRealTaskQueues(() => {
+        if (receivedSignal()) this.guard(() => run.session.spoolNow(run.batcher.take()));
+        else this.guard(() => run.batcher.flush());
+        return this.finish(run.session, config, notes);
+      });
       run.stopExitGuard();
     }
     if (this.lastError && !this.lastErrorPrinted) {

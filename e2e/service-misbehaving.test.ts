@@ -42,7 +42,7 @@ function flushSeconds(stderr: string): number {
   return Number(match[1]);
 }
 
-describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run, fixtures }) => {
+describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run, fixtures, retries }) => {
   it('delivers every result once through 5xx answers and dropped connections', async () => {
     const server = await serverWith(seededFaults({ seed: 7, rates: { status5xx: 0.3, drop: 0.1 } }));
     const outcome = await run({
@@ -215,10 +215,13 @@ describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run, fix
     for (const name of ['NaN', 'negative', 'missing', 'Infinity']) {
       expect(durations[`odd durations > ${name}`]).toBe(0);
     }
-    expect(stored.filter((r) => r.testSuite === 'retried.test.js')).toEqual([
-      expect.objectContaining({ testCase: 'retried > passes on the second attempt', status: 'passed' }),
-    ]);
-    expect(stored).toHaveLength(11);
+    // node:test has no retries: its fixture has no retried test.
+    expect(stored.filter((r) => r.testSuite === 'retried.test.js')).toEqual(
+      retries
+        ? [expect.objectContaining({ testCase: 'retried > passes on the second attempt', status: 'passed' })]
+        : [],
+    );
+    expect(stored).toHaveLength(retries ? 11 : 10);
   });
 });
 

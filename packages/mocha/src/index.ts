@@ -1,4 +1,4 @@
 import { TestrunReporter } from './reporter.js';
 
-export { TestrunReporter, type TestrunMochaOptions } from './reporter.js';
+export { createReporter, type TestrunMochaOptions, TestrunReporter } from './reporter.js';
 export default TestrunReporter;

@@ -46,11 +46,11 @@ export function mapRecords(records: readonly MochaRecord[], specFiles: readonly 
     if (record.kind === 'ended') {
       const { test, outcome } = record;
       if (!test.file) continue;
-      fileEntry(test.file).tests.set(keyOf(test), rawTest(test, statusOf(test, outcome)));
+      fileEntry(test.file).tests.set(keyOf(test), rawTest(test, statusOf(outcome)));
     } else if (record.kind === 'hook') {
       for (const test of record.prevented) {
         if (!test.file) continue;
-        const status = test.isPending?.() ? statusOf(test, 'pending') : 'failed';
+        const status = test.isPending?.() ? 'skipped' : 'failed';
         fileEntry(test.file).tests.set(keyOf(test), rawTest(test, status));
       }
       if (record.prevented.length === 0) failOutside(record.hook.file, record.error);
@@ -68,10 +68,12 @@ export function mapRecords(records: readonly MochaRecord[], specFiles: readonly 
   };
 }
 
-/** A test without a function (`it('title')`) is Mocha's "someone should write this": a todo. Other pending tests are skipped. */
-function statusOf(test: MochaRunnable, outcome: 'passed' | 'failed' | 'pending'): CanonicalStatus {
-  if (outcome !== 'pending') return outcome;
-  return test.body === '' ? 'todo' : 'skipped';
+/**
+ * Mocha's pending tests are skipped: `it.skip`, `describe.skip`, `this.skip()` and a test
+ * without a function (Mocha's "todo") all look alike to a reporter (it.skip drops the function).
+ */
+function statusOf(outcome: 'passed' | 'failed' | 'pending'): CanonicalStatus {
+  return outcome === 'pending' ? 'skipped' : outcome;
 }
 
 function rawTest(test: MochaRunnable, status: CanonicalStatus): RawTest {

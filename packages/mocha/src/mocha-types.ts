@@ -10,8 +10,6 @@ export interface MochaRunnable {
   file?: string;
   duration?: number;
   state?: string;
-  /** The function's source; '' for a test declared without one (`it('title')`). */
-  body?: string;
   /** Mocha's id in serial mode. */
   id?: string;
   /** Mocha's id on a copy from a worker. */

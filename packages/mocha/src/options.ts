@@ -11,16 +11,19 @@ export interface SplitOptions {
 }
 
 /**
- * Mocha hands every reporter one bag of options (`--reporter-option k=v`, `reporterOptions`
- * in .mocharc). testrun's options are the names it knows; `reporter` names the reporter whose
- * output is kept; every other name belongs to that reporter (xunit's `output`, say), which
- * gets Mocha's options unchanged. From the command line every value is a string: a number,
- * a boolean or a tag list is read from its text as its environment variable would be.
+ * Mocha hands every reporter one bag of options: `--reporter-option k=v` on the command
+ * line, `reporter-option: ['k=v']` in .mocharc (Mocha keeps nothing else there), an object
+ * from Mocha's API or from createReporter. testrun's options are the names it knows;
+ * `reporter` names the reporter whose output is kept; every other name belongs to that
+ * reporter (xunit's `output`, say), which gets Mocha's options unchanged. A value given as
+ * text is read by its option's kind: a number, true or false, tags as `a,b`, a statusMap
+ * as JSON.
  */
-export function splitOptions(options: unknown): SplitOptions {
+export function splitOptions(...bags: unknown[]): SplitOptions {
   const testrun: Record<string, unknown> = {};
   let wrapped = DEFAULT_WRAPPED_REPORTER;
-  if (options && typeof options === 'object') {
+  for (const options of bags) {
+    if (!options || typeof options !== 'object') continue;
     for (const [name, value] of Object.entries(options)) {
       if (name === 'reporter') {
         if (typeof value === 'string' && value.trim() !== '') wrapped = value.trim();
@@ -41,11 +44,24 @@ function fromText(name: keyof TestrunOptions, value: unknown): unknown {
     case 'boolean':
       return text === 'true' ? true : text === 'false' ? false : value;
     case 'tags':
-      return text
-        .split(',')
-        .map((tag) => tag.trim())
-        .filter((tag) => tag !== '');
+      return text.startsWith('[')
+        ? parsedOr(text, value)
+        : text
+            .split(',')
+            .map((tag) => tag.trim())
+            .filter((tag) => tag !== '');
+    case 'statusMap':
+      return parsedOr(text, value);
     default:
       return value;
+  }
+}
+
+/** JSON's value, or the text itself for core to name as invalid. */
+function parsedOr(text: string, value: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return value;
   }
 }

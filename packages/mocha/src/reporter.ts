@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { guardEndHook, guardHook, line, RunReporter, type TestrunOptions } from '@testrun/core';
-import { mapRecords, type MochaRecord } from './map-records.js';
+import { type MochaRecord, mapRecords } from './map-records.js';
 import {
   EVENTS,
   type MochaReporterClass,
@@ -42,9 +42,13 @@ export class TestrunReporter {
   private parallel = false;
   private willRun: WillRun = () => true;
 
+  /** Options given in code (createReporter); Mocha's own reporter options win over them. */
+  static defaults: TestrunMochaOptions = {};
+
   constructor(runner: MochaRunner, options?: MochaOptions) {
     const mocha = guardHook(() => runningMocha());
-    const split = guardHook(() => splitOptions(options?.reporterOption ?? options?.reporterOptions)) ?? {
+    const given = options?.reporterOption ?? options?.reporterOptions;
+    const split = guardHook(() => splitOptions(new.target.defaults, given)) ?? {
       testrun: {},
       wrapped: DEFAULT_WRAPPED_REPORTER,
     };
@@ -63,7 +67,9 @@ export class TestrunReporter {
     });
     if (!this.run?.active) return;
     guardHook(() => {
-      this.specFiles = Array.isArray(options?.files) ? options.files.filter((f) => typeof f === 'string') : [];
+      this.specFiles = Array.isArray(options?.files)
+        ? options.files.filter((f) => typeof f === 'string')
+        : [];
       this.parallel = runner.isParallelMode?.() === true;
       if (this.parallel) runner.workerReporter?.(WORKER_REPORTER);
       else this.willRun = grepOf(runner);
@@ -161,7 +167,20 @@ function wrap(
   try {
     return new (load(name))(runner, options);
   } catch (error) {
-    line(`the reporter option names ${JSON.stringify(name)}, which Mocha cannot load (${(error as Error).message}); its output is Mocha's spec reporter's instead.`);
+    line(
+      `the reporter option names ${JSON.stringify(name)}, which Mocha cannot load (${(error as Error).message}); its output is Mocha's spec reporter's instead.`,
+    );
     return guardHook(() => new (load(DEFAULT_WRAPPED_REPORTER))(runner, options));
   }
+}
+
+/**
+ * A reporter class with options given in code, for what Mocha's string options cannot
+ * carry (`mapResult`): export it from a module of your own and name that module as the
+ * reporter (`module.exports = createReporter({ mapResult })`).
+ */
+export function createReporter(options: TestrunMochaOptions): typeof TestrunReporter {
+  return class extends TestrunReporter {
+    static override defaults = options;
+  };
 }

@@ -18,7 +18,6 @@ const PREVENTED_EVENT = 'testrun:prevented';
 interface Runnable {
   type?: string;
   file?: string;
-  body?: string;
   id?: string;
   titlePath(): unknown[];
   isPending(): boolean;
@@ -38,11 +37,12 @@ class TestrunWorkerReporter extends ParallelBuffered {
             $$titlePath: t.titlePath(),
             $$isPending: t.isPending(),
             file: t.file,
-            body: t.body,
             __mocha_id__: t.id,
           };
         });
-        (this as unknown as { events: unknown[] }).events.push(SerializableEvent.create(PREVENTED_EVENT, { tests }));
+        (this as unknown as { events: unknown[] }).events.push(
+          SerializableEvent.create(PREVENTED_EVENT, { tests }),
+        );
       } catch {
         // The main process then fails the hook's file as a whole.
       }

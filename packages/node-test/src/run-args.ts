@@ -13,7 +13,8 @@ export function runArgs(execArgv: readonly string[]): RunArgs {
   for (let i = 0; i < execArgv.length; i++) {
     const arg = execArgv[i]!;
     if (arg === '--watch' || arg.startsWith('--watch-path')) watch = true;
-    const value = arg === '--test-shard' ? execArgv[i + 1] : arg.startsWith('--test-shard=') ? arg.slice(13) : undefined;
+    const value =
+      arg === '--test-shard' ? execArgv[i + 1] : arg.startsWith('--test-shard=') ? arg.slice(13) : undefined;
     const match = value === undefined ? null : /^(\d+)\/(\d+)$/.exec(value);
     if (match) shard = { index: Number(match[1]), count: Number(match[2]) };
   }

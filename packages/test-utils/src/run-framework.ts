@@ -1,5 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { cleanEnv } from './environment.js';
+import { FIXTURES_DIR } from './fixtures.js';
 import { frameworkBin, type RunOutcome, runProcess } from './process.js';
 
 export interface RunOptions {
@@ -41,6 +44,50 @@ export function runJest({
   // Last: Jest's --reporters takes every following word as one more reporter.
   const reporterArgs = withoutReporter ? ['--reporters=default'] : [];
   return runNode(bin, [...args, ...reporterArgs], options);
+}
+
+/**
+ * `mocha` in `cwd`, as a real child process. Each Mocha fixture's .mocharc.cjs names the
+ * reporter (and the spec files); without it, Mocha's spec reporter.
+ */
+export function runMocha({
+  args = [],
+  withoutReporter = false,
+  bin = frameworkBin('mocha'),
+  ...options
+}: RunOptions): Promise<RunOutcome> {
+  const reporterArgs = withoutReporter ? ['--reporter', 'spec'] : [];
+  return runNode(bin, [...reporterArgs, ...args], options);
+}
+
+/**
+ * The reporter module the node:test fixtures use: @testrun/node-test's createReporter with
+ * the options of FIXTURE_REPORTER_OPTIONS (node --test has no way to pass a reporter options).
+ */
+export const NODE_TEST_REPORTER = path.join(FIXTURES_DIR, 'node-test', 'testrun-reporter.mjs');
+
+/**
+ * `node --test` in `cwd`, as a real child process, with the reporter and Node's spec
+ * reporter both on stdout (the README's command line). FIXTURE_REPORTERS=2 in `env` names
+ * the reporter twice. A fixture's `setup.cjs` is preloaded in the runner's main process,
+ * as a framework's global setup would run there.
+ */
+export function runNodeTest({ args = [], withoutReporter = false, env = {}, ...options }: RunOptions) {
+  const copies = Number(env.FIXTURE_REPORTERS ?? 1);
+  const reporter = ['--test-reporter', NODE_TEST_REPORTER, '--test-reporter-destination', 'stdout'];
+  const reporterArgs = [
+    ...(withoutReporter ? [] : Array.from({ length: copies }, () => reporter).flat()),
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+  ];
+  const setup = fs.existsSync(path.join(options.cwd, 'setup.cjs')) ? ['--require', './setup.cjs'] : [];
+  const { cwd, nodePath, timeoutMs, onSpawn } = options;
+  return runProcess(nodePath ?? process.execPath, [...setup, '--test', ...reporterArgs, ...args], {
+    cwd,
+    env: cleanEnv(env),
+    timeoutMs,
+    onSpawn,
+  });
 }
 
 /** Lines the reporters wrote (they all start with `testrun:`). */

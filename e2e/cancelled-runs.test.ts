@@ -180,12 +180,15 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => 
         signal: without.signal,
       });
       // The exit guard spools and says so as the process leaves; Playwright ends its run on
-      // SIGINT and calls the reporter's end, which spools at once and says so in its summary.
+      // SIGINT and calls the reporter's end, which spools at once and says so in its summary;
+      // node:test ends a run cancelled by SIGINT or SIGTERM itself, with exit code 1.
+      const how =
+        framework.name === 'node-test' && signal !== 'SIGHUP' ? 'exited \\(code 1\\)' : `received ${signal}`;
       const said =
         framework.name === 'playwright' && signal === 'SIGINT'
           ? /^testrun: 0 results → run .*; [45] spooled to .*\.ndjson: send them with `npx testrun replay --dir /
           : new RegExp(
-              `^testrun: the process received ${signal} before the run's results were delivered: [45] results spooled to .*\\.ndjson: send them with \`npx testrun replay --dir `,
+              `^testrun: the process ${how} before the run's results were delivered: [45] results spooled to .*\\.ndjson: send them with \`npx testrun replay --dir `,
             );
       expect(testrunLines(withReporter.stderr)).toContainEqual(expect.stringMatching(said));
       const [spooled = []] = spooledPerFile(env.TESTRUN_SPOOL_DIR!);

@@ -43,7 +43,9 @@ export type MochaReporterClass = new (
 
 /** Mocha's own names for its runner events (Runner.constants), the same in Mocha 10 and 11. */
 export const EVENTS = {
+  suiteBegin: 'suite',
   suiteEnd: 'suite end',
+  testBegin: 'test',
   pass: 'pass',
   fail: 'fail',
   pending: 'pending',

@@ -40,7 +40,7 @@ function fromText(name: keyof TestrunOptions, value: unknown): unknown {
   const text = value.trim();
   switch (OPTION_SPECS[name].kind) {
     case 'integer':
-      return /^\d+$/.test(text) ? Number(text) : value;
+      return /^-?\d+$/.test(text) ? Number(text) : value;
     case 'boolean':
       return text === 'true' ? true : text === 'false' ? false : value;
     case 'tags':

@@ -103,11 +103,23 @@ export class TestrunReporter {
       const last = this.records[this.records.length - 1];
       if (last?.kind === 'hook' && Array.isArray(data?.tests)) last.prevented = data.tests;
     });
-    // A file's end: in serial mode the end of a top-level describe block (files run one after
-    // another), in parallel mode the end of a worker's root suite (one file per worker run).
-    runner.on(EVENTS.suiteEnd, (suite: MochaSuite) => {
-      if (suite?.root || suite?.parent?.root) this.flush();
+    // A file's end. Serially, files run one after another (every file's root-level tests
+    // first, then every file's describe blocks): a file has ended when a test or block of
+    // another file starts, before its hooks run and so before it can stub anything. In
+    // parallel mode, when a worker's root suite ends (a worker runs one file).
+    runner.on(EVENTS.testBegin, (test: MochaRunnable) => this.flushUnless(test?.file));
+    runner.on(EVENTS.suiteBegin, (suite: MochaSuite) => {
+      if (suite?.file) this.flushUnless(suite.file);
     });
+    runner.on(EVENTS.suiteEnd, (suite: MochaSuite) => {
+      if (suite?.root) this.flush();
+    });
+  }
+
+  /** Flushes unless `file` is the one the last record belongs to: the same file goes on. */
+  private flushUnless(file: string | undefined): void {
+    const last = this.records[this.records.length - 1];
+    if (last && fileOf(last) !== file) this.flush();
   }
 
   /** Hands core what the records say so far. */
@@ -154,6 +166,10 @@ export class TestrunReporter {
     };
     end().then(finish, finish);
   }
+}
+
+function fileOf(record: MochaRecord): string | undefined {
+  return record.kind === 'ended' ? record.test.file : record.kind === 'hook' ? record.hook.file : undefined;
 }
 
 /** The reporter whose output is kept, constructed on the same runner; spec if the named one cannot load. */

@@ -80,7 +80,7 @@ describe('Mocha tests that share their process with the reporter', () => {
 
   it("keeps Mocha's console output: spec's by default, the wrapped reporter's when named", () => {
     expect(withReporter.stdout).toContain('✔ passes while Array.prototype.filter returns undefined');
-    expect(withReporter.stdout).toMatch(/9 passing .*\n  5 pending\n  1 failing/);
+    expect(withReporter.stdout).toMatch(/9 passing .*\n {2}5 pending\n {2}1 failing/);
     expect(checkLeaks.stdout).not.toContain('✔');
     expect(checkLeaks.stdout).toMatch(/5 passing/);
   });

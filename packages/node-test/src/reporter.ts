@@ -43,24 +43,33 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
       if (reporter.active) reporter.startRun();
       return reporter;
     });
-    try {
-      for await (const event of source) {
-        if (!run?.active) continue;
-        guardHook(() => {
-          const { type, data } = event as TestEvent;
-          if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') return;
-          unit[unit.length] = event as TestEvent;
-          if (type !== 'test:start' && data?.nesting === 0) flush();
-        });
-      }
-    } finally {
-      flush();
-      await guardEndHook(async () => {
+    const end = () =>
+      guardEndHook(async () => {
+        flush();
         if (!run) return;
         await run.endRun();
         // Set only with failOnError; core has printed the reason.
         if (run.error) process.exitCode = 1;
       });
+    try {
+      for await (const event of source) {
+        if (!run?.active) continue;
+        const { type, data } = event as TestEvent;
+        // --watch with the watch option: each rerun is a run, ended when node:test has run
+        // what changed; the next event starts the next one.
+        if (type === 'test:watch:drained') {
+          await end();
+          continue;
+        }
+        guardHook(() => {
+          if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') return;
+          run.startRun();
+          unit[unit.length] = event as TestEvent;
+          if (type !== 'test:start' && data?.nesting === 0) flush();
+        });
+      }
+    } finally {
+      await end();
     }
   };
 }

@@ -36,8 +36,8 @@ export const fixtures = {
  * (node:assert instead of expect), storing the same results (see FRAMEWORKS).
  */
 export const mochaFixtures = {
-  /** The shared `passing` fixture's tests, as ES modules. */
   passing: path.join(FIXTURES_DIR, 'mocha', 'passing'),
+  /** ES modules; the other Mocha fixtures are CommonJS. */
   streaming: path.join(FIXTURES_DIR, 'mocha', 'streaming'),
   oddNames: path.join(FIXTURES_DIR, 'mocha', 'odd-names'),
   /** The shared parity fixture's tests, run with --parallel (MOCHA_PARITY_RESULTS). */

@@ -90,9 +90,16 @@ export function runNodeTest({ args = [], withoutReporter = false, env = {}, ...o
   });
 }
 
-/** Lines the reporters wrote (they all start with `testrun:`). */
+/**
+ * Lines the reporters wrote (they all start with `testrun:`). A framework's terminal escapes
+ * before one (Mocha's watch mode hides the cursor on stdout) are no part of it: the
+ * reporters never write an escape character themselves.
+ */
 export function testrunLines(output: string): string[] {
-  return output.split('\n').filter((line) => line.startsWith('testrun:'));
+  return output
+    .split('\n')
+    .map((line) => line.replace(/^(?:\u001b\[[0-9;?]*[a-zA-Z])+/, ''))
+    .filter((line) => line.startsWith('testrun:'));
 }
 
 type SpawnOptions = Omit<RunOptions, 'args' | 'withoutReporter' | 'bin' | 'onSpawn'>;

@@ -54,6 +54,8 @@ export const nodeTestFixtures = {
   /** The shared parity fixture's tests (NODE_TEST_PARITY_RESULTS). */
   parity: path.join(FIXTURES_DIR, 'node-test', 'parity'),
   cancelled: path.join(FIXTURES_DIR, 'node-test', 'cancelled'),
+  /** Files under test/ that node:test reports as tests of their own (NODE_TEST_FILES_RESULTS). */
+  files: path.join(FIXTURES_DIR, 'node-test', 'files'),
 } as const;
 
 /**

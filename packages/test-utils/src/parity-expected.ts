@@ -126,6 +126,26 @@ export const NODE_TEST_PARITY_RESULTS: readonly ExpectedResult[] = PARITY_RESULT
   return [result];
 });
 
+/**
+ * What node:test's `files` fixture stores, on every supported Node: a file that declares no
+ * test (node:test's own passing test named with its path, absolute on Node 20, relative on
+ * 22 and 24), a file that exits non-zero after its test passed, one that does not parse, and
+ * a test with subtests, one of them started in a helper module.
+ */
+export const NODE_TEST_FILES_RESULTS: readonly ExpectedResult[] = [
+  ...resultsIn('test/empty.test.js', [['test/empty.test.js', 'passed']]),
+  ...resultsIn('test/exits-non-zero.test.js', [
+    ['passes before the file exits non-zero', 'passed'],
+    ['(file failed to run)', 'failed'],
+  ]),
+  ...resultsIn('test/syntax-error.test.js', [['(file failed to run)', 'failed']]),
+  ...resultsIn('test/subtests.test.js', [
+    ['checkout', 'passed'],
+    ['checkout > adds the items', 'passed'],
+    ['checkout > checks the totals in a helper', 'passed'],
+  ]),
+];
+
 /** The projects of the parity fixture's two-project configuration, each of which runs every parity file. */
 export const PARITY_PROJECTS = ['node', 'edge'] as const;
 

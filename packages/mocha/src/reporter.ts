@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { guardEndHook, guardHook, line, RunReporter, type TestrunOptions } from '@testrun/core';
 import { type MochaRecord, mapRecords } from './map-records.js';
@@ -71,7 +72,9 @@ export class TestrunReporter {
         ? options.files.filter((f) => typeof f === 'string')
         : [];
       this.parallel = runner.isParallelMode?.() === true;
-      if (this.parallel) runner.workerReporter?.(WORKER_REPORTER);
+      // Where the worker reporter is missing (this package's sources, run unbuilt), Mocha's
+      // own runs and a failed hook fails its file instead.
+      if (this.parallel && fs.existsSync(WORKER_REPORTER)) runner.workerReporter?.(WORKER_REPORTER);
       else this.willRun = grepOf(runner);
       this.listen(runner);
     });

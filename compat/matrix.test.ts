@@ -11,6 +11,10 @@ import {
   frameworkBin,
   identities,
   jsonReport,
+  MOCHA_PARALLEL_ONLY_FILES,
+  MOCHA_PARITY_RESULTS,
+  NODE_TEST_FILES_RESULTS,
+  nodeTestFixtures,
   OUTSIDE_TEST_CASES,
   onlyProject,
   PARITY_PROJECT_RESULTS,
@@ -35,9 +39,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // same properties: a result's name is the same in a full and a filtered run, two tests share
 // a name only when the framework reports the same file, project and full name, no name is
 // absolute, and a run that failed outside its tests holds a failed result. Vitest 4, Jest
-// 30 and Playwright 1.65 are this repo's own. The others are installed in
-// compat/<install>/; each fixture is copied there, so that the framework and the reporter
-// resolve against that install's version.
+// 30, Playwright 1.65, Mocha 11 and node:test on this process's Node (20) are this repo's
+// own. The others are installed in compat/<install>/; each fixture is copied there, so that
+// the framework and the reporter resolve against that install's version; node:test's
+// version is Node's, from the `node` package.
 
 interface Leg {
   label: string;
@@ -48,6 +53,8 @@ interface Leg {
   install?: string;
   /** Whether the install brings its own Node (the `node` package), which then runs the framework. */
   ownNode?: boolean;
+  /** The Node major that must have run, when it is not this process's. */
+  nodeMajor?: number;
 }
 
 const MATRIX: Leg[] = [
@@ -59,15 +66,35 @@ const MATRIX: Leg[] = [
   { label: 'Jest 30', framework: 'jest', version: /^30\./ },
   { label: 'Playwright 1.64', framework: 'playwright', version: /^1\.64\./, install: 'playwright-1.64' },
   { label: 'Playwright 1.65', framework: 'playwright', version: /^1\.65\./ },
+  { label: 'Mocha 10', framework: 'mocha', version: /^10\./, install: 'mocha-10' },
+  { label: 'Mocha 11', framework: 'mocha', version: /^11\./ },
+  { label: 'node:test on Node 20', framework: 'node-test', version: /^20\./ },
+  {
+    label: 'node:test on Node 22',
+    framework: 'node-test',
+    version: /^22\./,
+    install: 'node-22',
+    ownNode: true,
+    nodeMajor: 22,
+  },
+  {
+    label: 'node:test on Node 24',
+    framework: 'node-test',
+    version: /^24\./,
+    install: 'node-24',
+    ownNode: true,
+    nodeMajor: 24,
+  },
 ];
 
 /** The legs of the frameworks whose fixtures below (projects, monorepo, errors outside tests) are written for. */
-const VITEST_AND_JEST = MATRIX.filter((leg) => leg.framework !== 'playwright');
+const VITEST_AND_JEST = MATRIX.filter((leg) => leg.framework === 'vitest' || leg.framework === 'jest');
 
 const COMPAT_DIR = path.dirname(fileURLToPath(import.meta.url));
 
 function vitestOrJest(leg: Leg): 'vitest' | 'jest' {
-  if (leg.framework === 'playwright') throw new Error(`${leg.label} has no such fixture`);
+  if (leg.framework !== 'vitest' && leg.framework !== 'jest')
+    throw new Error(`${leg.label} has no such fixture`);
   return leg.framework;
 }
 
@@ -105,10 +132,11 @@ describe.each(MATRIX)('the parity fixture under $label', (leg) => {
     const agents = new Set(server.server.requests.map((request) => request.userAgent));
     expect(agents.size, [...agents].join('\n')).toBe(1);
     const [, framework, version, node] =
-      /\((\w+)\/([^;]+); node\/([^)]+)\)$/.exec([...agents][0] ?? '') ?? [];
+      /\(([\w-]+)\/([^;]+); node\/([^)]+)\)$/.exec([...agents][0] ?? '') ?? [];
     expect(framework).toBe(leg.framework);
     expect(version).toMatch(leg.version);
-    if (leg.ownNode) expect(Number(node?.split('.')[0])).toBeGreaterThanOrEqual(22);
+    if (leg.nodeMajor) expect(Number(node?.split('.')[0])).toBe(leg.nodeMajor);
+    else if (leg.ownNode) expect(Number(node?.split('.')[0])).toBeGreaterThanOrEqual(22);
     else expect(node).toBe(process.versions.node);
   });
 
@@ -121,10 +149,62 @@ describe.each(MATRIX)('the parity fixture under $label', (leg) => {
     );
   });
 
-  it('leaves the exit code at 1, for the fixture fails on purpose', () => {
-    expect(outcome.code).toBe(1);
+  it('leaves the exit code as the framework sets it, for the fixture fails on purpose', () => {
+    // Mocha exits with its count of failures; the others with 1.
+    if (leg.framework === 'mocha') expect(outcome.code).toBeGreaterThan(1);
+    else expect(outcome.code).toBe(1);
   });
 });
+
+describe.each(MATRIX.filter((leg) => leg.framework === 'mocha'))(
+  'the parity fixture run serially under $label',
+  (leg) => {
+    let server: TestServer;
+    let outcome: RunOutcome;
+
+    beforeAll(async () => {
+      server = await startTestServer();
+      // The files a serial run cannot share with the others (see MOCHA_PARALLEL_ONLY_FILES).
+      const ignored = MOCHA_PARALLEL_ONLY_FILES.flatMap((file) => ['--ignore', file]);
+      outcome = await legRun(leg, frameworkOf(leg).fixtures.parity, {
+        args: ['--no-parallel', ...ignored],
+        env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS }),
+      });
+    }, AWAIT_RUNS_TIMEOUT_MS);
+
+    afterAll(() => server?.close());
+
+    it('names every result as the parallel run does', () => {
+      const [run] = server.server.store.runs();
+      const expected = MOCHA_PARITY_RESULTS.filter(
+        (result) => !MOCHA_PARALLEL_ONLY_FILES.includes(result.testSuite),
+      );
+      expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual(identities(expected));
+    });
+  },
+);
+
+describe.each(MATRIX.filter((leg) => leg.framework === 'node-test'))(
+  "node:test's files fixture under $label",
+  (leg) => {
+    let server: TestServer;
+    let outcome: RunOutcome;
+
+    beforeAll(async () => {
+      server = await startTestServer();
+      outcome = await legRun(leg, nodeTestFixtures.files, { env: reporterEnv(server) });
+    }, AWAIT_RUNS_TIMEOUT_MS);
+
+    afterAll(() => server?.close());
+
+    it('names a file without tests, files failing outside their tests and subtests alike on every Node', () => {
+      const [run] = server.server.store.runs();
+      expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual(
+        identities(NODE_TEST_FILES_RESULTS),
+      );
+    });
+  },
+);
 
 describe.each(VITEST_AND_JEST)('the parity fixture in two projects under $label', (leg) => {
   let server: TestServer;
@@ -258,7 +338,7 @@ describe.each(VITEST_AND_JEST)('failures outside any test under $label', (leg) =
     for (const fixtureCase of exitsEarly) {
       expect(testrunLines(outcomes.get(fixtureCase)!.stderr), fixtureCase).toEqual([
         expect.stringMatching(
-          /^testrun: the process exited \(code 1\) before the run's results were delivered: \d+ results spooled to /,
+          /^testrun: the process exited \(code 1\) before the run's results were delivered: \d+ results? spooled to /,
         ),
       ]);
     }

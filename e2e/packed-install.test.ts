@@ -15,11 +15,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 // What a user gets from the registry: each package packed the way `pnpm release` publishes
 // it, installed with plain npm into a project outside the workspace (no workspace links, no
-// hoisted dev dependencies), then loaded by real Vitest, Jest and Playwright and the
-// installed CLI. Needs `pnpm build` first and the npm registry for vitest, jest,
-// @playwright/test (no browser: its tests use none) and typescript.
+// hoisted dev dependencies), then loaded by real Vitest, Jest, Playwright, Mocha and
+// `node --test` and the installed CLI. Needs `pnpm build` first and the npm registry for
+// vitest, jest, @playwright/test (no browser: its tests use none), mocha and typescript.
 
-const PACKAGES = ['core', 'vitest', 'jest', 'playwright', 'server', 'cli'] as const;
+const PACKAGES = ['core', 'vitest', 'jest', 'playwright', 'mocha', 'node-test', 'server', 'cli'] as const;
 type PackageDir = (typeof PACKAGES)[number];
 
 const PACKAGES_DIR = fileURLToPath(new URL('../packages/', import.meta.url));
@@ -75,10 +75,10 @@ describe('the packed tarballs', () => {
     for (const name of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
       expect(files, `${dir}: ${name}`).toContain(`package/${name}`);
     }
-    // Every source module, compiled, with its declarations.
-    for (const module of sourceModules(dir)) {
-      expect(files, `${dir}: dist/${module}.js`).toContain(`package/dist/${module}.js`);
-      expect(files, `${dir}: dist/${module}.d.ts`).toContain(`package/dist/${module}.d.ts`);
+    // Every source module, compiled, with its declarations (a .cts module: .cjs and .d.cts).
+    for (const { module, js, dts } of sourceModules(dir)) {
+      expect(files, `${dir}: dist/${module}${js}`).toContain(`package/dist/${module}${js}`);
+      expect(files, `${dir}: dist/${module}${dts}`).toContain(`package/dist/${module}${dts}`);
     }
     // Whatever the manifest points at is in the tarball.
     const manifest = JSON.parse(await tarFile(tarballs[dir], 'package/package.json')) as Manifest;
@@ -99,7 +99,7 @@ describe('the packed tarballs', () => {
     expect(unwanted, `${dir}: tests, fixtures, sources or build config`).toEqual([]);
     const unexpected = [...files].filter(
       (file) =>
-        !/^package\/(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/.+\.(js|d\.ts)|bin\/[^/]+\.js)$/.test(
+        !/^package\/(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/.+\.(c?js|d\.c?ts)|bin\/[^/]+\.js)$/.test(
           file,
         ),
     );
@@ -149,7 +149,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     expect(install.stderr).not.toMatch(/ERESOLVE|peer dep/i);
   });
 
-  it('reports a Vitest run (ESM config), Jest runs (CJS and ESM configs) and a Playwright run (TS config)', async () => {
+  it('reports a Vitest run (ESM config), Jest runs (CJS and ESM configs), a Playwright run (TS config), a Mocha run and a node --test run', async () => {
     const bin = (name: string) => path.join(project, 'node_modules', '.bin', name);
     const runs = [
       { framework: 'vitest', outcome: await run(bin('vitest'), ['run'], { cwd: project, env: envFor() }) },
@@ -168,6 +168,30 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
           env: envFor(),
         }),
       },
+      // The README's lines: Mocha requires the reporter (its CommonJS entry)...
+      {
+        framework: 'mocha',
+        outcome: await run(bin('mocha'), ['--reporter', '@testrun/mocha', 'mocha-tests'], {
+          cwd: project,
+          env: envFor(),
+        }),
+      },
+      // ...and node --test imports it, beside its own spec reporter.
+      {
+        framework: 'node-test',
+        outcome: await run(
+          process.execPath,
+          [
+            '--test',
+            '--test-reporter=@testrun/node-test',
+            '--test-reporter-destination=stdout',
+            '--test-reporter=spec',
+            '--test-reporter-destination=stdout',
+            'node-tests/math.test.js',
+          ],
+          { cwd: project, env: envFor() },
+        ),
+      },
     ];
 
     const stored = server.server.store.runs();
@@ -175,7 +199,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     expect(
       stored.map((storedRun) => storedRun.framework),
       outputs,
-    ).toEqual(['vitest', 'jest', 'jest', 'playwright']);
+    ).toEqual(['vitest', 'jest', 'jest', 'playwright', 'mocha', 'node-test']);
     for (const [i, { framework, outcome }] of runs.entries()) {
       const storedRun = stored[i]!;
       const output = outcome.stdout + outcome.stderr;
@@ -185,6 +209,8 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
         jest: 'jest-tests/math.test.js',
         // Playwright names files from its testDir.
         playwright: 'math.spec.ts',
+        mocha: 'mocha-tests/math.test.js',
+        'node-test': 'node-tests/math.test.js',
       }[framework];
       const results = server.server.store.results(storedRun.id);
       expect(
@@ -256,6 +282,8 @@ ${names.describe}('math', () => {
   // Types only, so both files run under tsc alone. The @ts-expect-error lines fail to
   // compile if an import resolved to nothing (an `any` accepts everything).
   const typesFile = (exportPrefix: string) => `import type { TestrunJestOptions } from '@testrun/jest';
+import type { TestrunMochaOptions } from '@testrun/mocha';
+import type { TestrunNodeTestOptions } from '@testrun/node-test';
 import type { TestrunPlaywrightOptions } from '@testrun/playwright';
 import type { TestrunVitestOptions } from '@testrun/vitest';
 
@@ -268,6 +296,12 @@ export const ${exportPrefix}wrongJest: TestrunJestOptions = { projekt: 'api' };
 export const ${exportPrefix}playwrightOptions: TestrunPlaywrightOptions = { project: 'e2e', projectLabel: 'always' };
 // @ts-expect-error flushTimeout is a number
 export const ${exportPrefix}wrongPlaywright: TestrunPlaywrightOptions = { flushTimeout: 'soon' };
+export const ${exportPrefix}mochaOptions: TestrunMochaOptions = { project: 'unit', reporter: 'dot' };
+// @ts-expect-error reporter names a reporter
+export const ${exportPrefix}wrongMocha: TestrunMochaOptions = { reporter: 42 };
+export const ${exportPrefix}nodeTestOptions: TestrunNodeTestOptions = { tags: ['node'] };
+// @ts-expect-error tags are strings
+export const ${exportPrefix}wrongNodeTest: TestrunNodeTestOptions = { tags: [1] };
 `;
   return {
     'package.json': json({
@@ -278,6 +312,7 @@ export const ${exportPrefix}wrongPlaywright: TestrunPlaywrightOptions = { flushT
       devDependencies: {
         '@playwright/test': '^1.65',
         jest: '^30',
+        mocha: '^11',
         typescript: '~5.9',
         vitest: '^4',
       },
@@ -310,6 +345,14 @@ export default defineConfig({
 `,
     'vitest-tests/math.test.mjs': mathTest("import { describe, expect, it } from 'vitest';\n"),
     'jest-tests/math.test.js': mathTest(''),
+    // Mocha has no expect and no todo: a pending test without a function is its todo.
+    'mocha-tests/math.test.js': mathTest(
+      "const assert = require('node:assert/strict');\nconst expect = (actual) => ({ toBe: (expected) => assert.equal(actual, expected) });\n",
+      { describe: 'describe', it: 'it', todo: "it('is to do')" },
+    ),
+    'node-tests/math.test.js': mathTest(
+      "const assert = require('node:assert/strict');\nconst { describe, it } = require('node:test');\nconst expect = (actual) => ({ toBe: (expected) => assert.equal(actual, expected) });\n",
+    ),
     // Playwright has no todo: fixme is its "not written yet", sent as skipped like todo.
     'playwright-tests/math.spec.ts': mathTest("import { expect, test } from '@playwright/test';\n", {
       describe: 'test.describe',
@@ -373,12 +416,22 @@ function workspaceVersion(name: string): string {
     .version;
 }
 
-/** `src/commands/serve.ts` → `commands/serve`, for every source module of the package. */
-function sourceModules(dir: PackageDir): string[] {
+/** `src/commands/serve.ts` → `commands/serve` and what tsc makes of it, for every source module of the package. */
+function sourceModules(dir: PackageDir): { module: string; js: string; dts: string }[] {
   const src = path.join(packageDir(dir), 'src');
   return (fs.readdirSync(src, { recursive: true }) as string[])
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-    .map((file) => file.slice(0, -'.ts'.length).split(path.sep).join('/'));
+    .filter((file) => /\.c?ts$/.test(file) && !/\.d\.c?ts$/.test(file))
+    .map((file) => {
+      const commonJs = file.endsWith('.cts');
+      return {
+        module: file
+          .replace(/\.c?ts$/, '')
+          .split(path.sep)
+          .join('/'),
+        js: commonJs ? '.cjs' : '.js',
+        dts: commonJs ? '.d.cts' : '.d.ts',
+      };
+    });
 }
 
 /** Every file path in main, types, bin and exports. */

@@ -13,7 +13,8 @@ import { beforeEach, expect, it } from 'vitest';
 
 // The CI recipe for shards: one job creates the run with `testrun create-run`, each shard
 // reports into it through TESTRUN_RUN_ID. Three shards of the parity fixture must add up
-// to exactly what one unsharded run stores (Playwright: its own form of the fixture).
+// to exactly what one unsharded run stores (each framework: its own form of the fixture;
+// Mocha: each job runs a share of the files).
 const SHARDS = 3;
 
 let server: TestServer;
@@ -34,7 +35,7 @@ it.each(FRAMEWORKS)('$name: three shards fill the one run testrun create-run mad
     reporterEnv(server, { TESTRUN_RUN_ID: runId, [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS });
   const shards = await Promise.all(
     Array.from({ length: SHARDS }, (_, i) =>
-      run({ cwd: fixtures.parity, args: [`--shard=${i + 1}/${SHARDS}`], env: env() }),
+      run({ cwd: fixtures.parity, args: framework.shardArgs(i + 1, SHARDS, fixtures.parity), env: env() }),
     ),
   );
 

@@ -4,6 +4,8 @@ import {
   copyFixture,
   fixtures,
   identities,
+  mochaFixtures,
+  nodeTestFixtures,
   PASSING_RESULTS,
   REPORTER_OPTIONS_VAR,
   reporterEnv,
@@ -11,16 +13,20 @@ import {
   type TestServer,
   testrunLines,
   watchJest,
+  watchMocha,
+  watchNodeTest,
   watchVitest,
 } from '@testrun/test-utils';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 
-// Real `vitest --watch` and `jest --watchAll` processes (no TTY, no git needed) on a copy of
-// the passing fixture; an edit to math.test.js triggers a rerun. Jest builds its reporters
-// anew for each rerun, so these tests also hold its adapter to one notice per process.
+// Real `vitest --watch`, `jest --watchAll`, `mocha --watch` and `node --test --watch`
+// processes (no TTY, no git needed) on a copy of the passing fixture; an edit to
+// math.test.js triggers a rerun. Jest and Mocha build their reporters anew for each rerun, so
+// these tests also hold their adapters to one notice per process.
 const WATCHERS = [
   {
     name: 'vitest',
+    fixture: fixtures.passing,
     watch: watchVitest,
     idle: /Waiting for file changes/,
     // Vitest reruns only the file that changed.
@@ -28,10 +34,27 @@ const WATCHERS = [
   },
   {
     name: 'jest',
+    fixture: fixtures.passing,
     watch: watchJest,
     idle: /^Ran all test suites\./m,
     // --watchAll reruns every file.
     rerunResults: PASSING_RESULTS,
+  },
+  {
+    name: 'mocha',
+    fixture: mochaFixtures.passing,
+    watch: watchMocha,
+    idle: /waiting for changes/,
+    // Mocha reruns every file.
+    rerunResults: PASSING_RESULTS,
+  },
+  {
+    name: 'node-test',
+    fixture: nodeTestFixtures.passing,
+    watch: watchNodeTest,
+    idle: /ℹ duration_ms/,
+    // node:test reruns the file that changed.
+    rerunResults: PASSING_RESULTS.filter((result) => result.testSuite === 'math.test.js'),
   },
 ];
 const SUMMARY = /^testrun: \d+ results? → run /m;
@@ -41,7 +64,6 @@ let cwd: string;
 
 beforeEach(async () => {
   server = await startTestServer();
-  cwd = copyFixture(fixtures.passing);
 });
 
 afterEach(() => {
@@ -50,7 +72,11 @@ afterEach(() => {
 
 const editMathTests = () => fs.appendFileSync(path.join(cwd, 'math.test.js'), '\n// edited by the test\n');
 
-describe.each(WATCHERS)('$name in watch mode', ({ watch, idle, rerunResults }) => {
+describe.each(WATCHERS)('$name in watch mode', ({ fixture, watch, idle, rerunResults }) => {
+  beforeEach(() => {
+    cwd = copyFixture(fixture);
+  });
+
   it('reports nothing, and says so once across reruns', async () => {
     const watcher = watch({ cwd, env: reporterEnv(server) });
     onTestFinished(() => watcher.stop());

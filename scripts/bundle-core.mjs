@@ -46,6 +46,10 @@ export async function bundleCore() {
     platform: 'node',
     target: 'node20.19',
     external: ['undici', 'undici/*', 'env-ci'],
+    // Bundled code (p-queue schedules its next task with queueMicrotask) gets the timers and
+    // task queue core took when it loaded, not whatever a test has put on the globals since
+    // (clock.ts; docs/design.md, "Runners that share the test process").
+    inject: [path.join(repo, 'packages/core/src/clock.ts')],
     legalComments: 'inline',
     footer: {
       js: `/*!\n * Bundled in: ${bundled.map(([name]) => name).join(', ')}.\n\n${licences.join('\n\n')}\n */`,

@@ -1,4 +1,4 @@
-// `pnpm demo`: runs the example projects (Vitest, Jest, Playwright) twice against a local Test
+// `pnpm demo`: runs the example projects (Vitest, Jest, Playwright, Mocha, node:test) twice against a local Test
 // Run Reporting Service and shows what arrived. Needs no key and no setup: the server is started here, on a
 // free port, with a key made up for this run. `--keep` leaves the server up to browse its pages.
 import { spawn } from 'node:child_process';
@@ -24,6 +24,19 @@ const examples = [
     packageName: '@playwright/test',
     bin: 'playwright',
     args: ['test', '--output', playwrightOutput],
+  },
+  { framework: 'mocha', dir: path.join(root, 'examples/mocha'), bin: 'mocha', args: [] },
+  // node --test itself: the example's `test` script, the README's command line.
+  {
+    framework: 'node-test',
+    dir: path.join(root, 'examples/node-test'),
+    script: '--test',
+    args: [
+      '--test-reporter=@testrun/node-test',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+    ],
   },
 ];
 // The second round fails one Vitest example test on purpose (examples/vitest/src/cart.test.ts),
@@ -51,7 +64,7 @@ for (const round of rounds) {
     console.log(`── ${round.tag}, ${example.framework}: ${path.relative(root, example.dir)} ──`);
     const roundEnv = { ...env, ...round.env, TESTRUN_TAGS: `${env.TESTRUN_TAGS},${round.tag}` };
     testExitCodes[`${example.framework} ${round.tag}`] = await run(
-      binOf(example),
+      example.script ?? binOf(example),
       example.args,
       example.dir,
       roundEnv,

@@ -1,11 +1,15 @@
-import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
+import * as timers from 'node:timers';
 
-// The clocks and timers core uses, taken when core loads (docs/design.md, "Clocks and
-// timers"). Tests share the process with a reporter (Mocha's, node:test's, a setup file in
-// the framework's main process) and some install fake timers and never restore them: the
-// globals then never fire, and delivery would never end. `node:timers` and a bound
-// `performance.now` are the real ones whatever happens to the globals later.
-export { clearTimeout, setImmediate, setTimeout };
+// The clocks, timers and task queues core uses, taken when core loads (docs/design.md,
+// "Runners that share the test process"). Tests share the process with a reporter (Mocha's
+// in serial mode, node:test's without isolation, a setup file in the framework's main
+// process) and some install fake timers and never restore them: the globals then never
+// fire, and delivery would never end. Values taken from `node:timers` and the globals now
+// are the real ones whatever happens to the globals later (@sinonjs/fake-timers also
+// replaces node:timers' exports).
+export const setTimeout = timers.setTimeout;
+export const clearTimeout = timers.clearTimeout;
+export const setImmediate = timers.setImmediate;
 
 /**
  * Milliseconds on the monotonic clock: every budget and timeout (flushTimeout,
@@ -14,5 +18,74 @@ export { clearTimeout, setImmediate, setTimeout };
  */
 export const monotonicNow: () => number = performance.now.bind(performance);
 
-/** Milliseconds since the epoch, for comparing with dates a service sends (Retry-After). */
+/** Milliseconds since the epoch, for dates a service sends (Retry-After) and dates core writes. */
 export const wallClockNow: () => number = Date.now;
+
+/** The current date and time, as `new Date().toISOString()` would say it with the real clock. */
+export function wallClockIso(): string {
+  return new Date(wallClockNow()).toISOString();
+}
+
+/** The task queues as Node started them: `queueMicrotask` is also what core's bundle gives p-queue. */
+export const queueMicrotask: (callback: () => void) => void = globalThis.queueMicrotask;
+const nextTick = process.nextTick;
+
+/**
+ * Whether a test has replaced `process.nextTick` or `queueMicrotask` (fake timers that fake
+ * them all). Node's own HTTP, net and stream code calls `process.nextTick` through the
+ * process object, so while it is a fake no request can complete: its callbacks wait in the
+ * fake's queue until the test advances its clock.
+ */
+export function taskQueuesFaked(): boolean {
+  return process.nextTick !== nextTick || globalThis.queueMicrotask !== queueMicrotask;
+}
+
+/** Callers of untilRealTaskQueues waiting now, woken when the real queues are put back. */
+const waiting = new Set<() => void>();
+const POLL_MS = 100;
+
+/**
+ * Resolves when the task queues are real (at once, unless a test faked them and has not
+ * restored them yet) or `signal` aborts. While a test holds fakes, a request would hang
+ * inside Node; it waits instead, to go when the test restores them or when the run ends
+ * (withRealTaskQueues). The poll keeps nothing alive.
+ */
+export function untilRealTaskQueues(signal: AbortSignal): Promise<void> {
+  if (!taskQueuesFaked() || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      waiting.delete(check);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const check = () => {
+      if (!taskQueuesFaked() || signal.aborted) done();
+      else timer = setTimeout(check, POLL_MS).unref();
+    };
+    waiting.add(check);
+    signal.addEventListener('abort', done, { once: true });
+    timer = setTimeout(check, POLL_MS).unref();
+  });
+}
+
+/**
+ * Runs `work` (the end of a run's delivery) with Node's own `process.nextTick` and
+ * `queueMicrotask` in place, then puts back what was there. For the end of a run only: no
+ * test is left to see the real ones, and fakes a test never restored would otherwise keep
+ * every request from completing.
+ */
+export async function withRealTaskQueues<T>(work: () => Promise<T>): Promise<T> {
+  if (!taskQueuesFaked()) return work();
+  const found = { nextTick: process.nextTick, queueMicrotask: globalThis.queueMicrotask };
+  process.nextTick = nextTick;
+  globalThis.queueMicrotask = queueMicrotask;
+  for (const check of [...waiting]) check();
+  try {
+    return await work();
+  } finally {
+    process.nextTick = found.nextTick;
+    globalThis.queueMicrotask = found.queueMicrotask;
+  }
+}

@@ -1,3 +1,4 @@
+import { withRealTaskQueues } from './clock.js';
 import { Batcher } from './delivery/batcher.js';
 import { RunSession } from './delivery/run-session.js';
 import { openService } from './delivery/service.js';
@@ -214,7 +215,10 @@ export class RunReporter {
       // Jest with --bail calls its end hook twice: once at the bail, once when the files
       // still running have ended. The second waits for the first, so Jest does not exit
       // while the run is still delivering.
-      run.ending ??= this.end(run, this.config, notes);
+      const config = this.config;
+      // A test may have faked the task queues and never restored them: the run's last
+      // requests are made with the real ones (clock.ts).
+      run.ending ??= withRealTaskQueues(() => this.end(run, config, notes));
       summary = await run.ending;
     }
     if (this.lastError && !this.lastErrorPrinted) {

@@ -34,6 +34,33 @@ export const fixtures = {
 } as const;
 
 /**
+ * Fixture projects for Mocha and node:test: the shared fixtures' tests in each one's own form
+ * (node:assert instead of expect), storing the same results (see FRAMEWORKS).
+ */
+export const mochaFixtures = {
+  passing: path.join(FIXTURES_DIR, 'mocha', 'passing'),
+  /** ES modules; the other Mocha fixtures are CommonJS. */
+  streaming: path.join(FIXTURES_DIR, 'mocha', 'streaming'),
+  oddNames: path.join(FIXTURES_DIR, 'mocha', 'odd-names'),
+  /** The shared parity fixture's tests, run with --parallel (MOCHA_PARITY_RESULTS). */
+  parity: path.join(FIXTURES_DIR, 'mocha', 'parity'),
+  cancelled: path.join(FIXTURES_DIR, 'mocha', 'cancelled'),
+  /** Serial tests that do to the process what real suites do: stubbed built-ins, fake timers never restored, odd titles, every kind of skip. */
+  sharedProcess: path.join(FIXTURES_DIR, 'mocha', 'shared-process'),
+} as const;
+
+export const nodeTestFixtures = {
+  passing: path.join(FIXTURES_DIR, 'node-test', 'passing'),
+  streaming: path.join(FIXTURES_DIR, 'node-test', 'streaming'),
+  oddNames: path.join(FIXTURES_DIR, 'node-test', 'odd-names'),
+  /** The shared parity fixture's tests (NODE_TEST_PARITY_RESULTS). */
+  parity: path.join(FIXTURES_DIR, 'node-test', 'parity'),
+  cancelled: path.join(FIXTURES_DIR, 'node-test', 'cancelled'),
+  /** Files under test/ that node:test reports as tests of their own (NODE_TEST_FILES_RESULTS). */
+  files: path.join(FIXTURES_DIR, 'node-test', 'files'),
+} as const;
+
+/**
  * A fresh copy of `fixture` in a temp dir, for a test that edits its files. Its node_modules
  * links this repo's frameworks and reporters, so they resolve as they do from the original.
  */
@@ -53,6 +80,9 @@ export function linkFrameworks(dir: string): void {
     '@testrun/vitest',
     '@testrun/jest',
     '@testrun/playwright',
+    'mocha',
+    '@testrun/mocha',
+    '@testrun/node-test',
   ]) {
     const link = path.join(dir, 'node_modules', name);
     fs.mkdirSync(path.dirname(link), { recursive: true });

@@ -1,5 +1,5 @@
 // Test utilities shared by every package's tests: one place to start a server, to drive
-// core directly, and to spawn a real Vitest, Jest or Playwright run on a fixture project.
+// core directly, and to spawn a real Vitest, Jest, Playwright, Mocha or node:test run on a fixture project.
 export * from './certificates.js';
 export * from './cli.js';
 export * from './environment.js';
@@ -20,6 +20,10 @@ export * from './node-script.js';
 export {
   type ExpectedResult,
   LOAD_ERROR_FILES,
+  MOCHA_PARALLEL_ONLY_FILES,
+  MOCHA_PARITY_RESULTS,
+  NODE_TEST_FILES_RESULTS,
+  NODE_TEST_PARITY_RESULTS,
   PARITY_PROJECT_RESULTS,
   PARITY_PROJECTS,
   PARITY_PROJECTS_CONFIG,

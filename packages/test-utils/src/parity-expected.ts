@@ -1,5 +1,5 @@
-// What the parity fixture must store, written down once: the parity test holds both
-// frameworks to it, the version matrix (compat/) every supported version, the shard test
+// What the parity fixture must store, written down once: the parity tests hold every
+// framework to it, the version matrix (compat/) every supported version, the shard test
 // the union of three shards.
 
 /** A stored result without its duration, which no test can predict. */
@@ -92,6 +92,59 @@ export const PLAYWRIGHT_PARITY_RESULTS: readonly ExpectedResult[] = PARITY_RESUL
   }
   return [result];
 });
+
+/**
+ * What the Mocha version of the parity fixture stores (run with --parallel, as its
+ * .mocharc says): PARITY_RESULTS, but Mocha has no todo: a test without a function is a
+ * pending test like `it.skip`, skipped.
+ */
+export const MOCHA_PARITY_RESULTS: readonly ExpectedResult[] = PARITY_RESULTS.map((result) =>
+  result.status === 'todo' ? { ...result, status: 'skipped' } : result,
+);
+
+/**
+ * The files of the parity fixture a serial Mocha run cannot share with the others: one fails
+ * to load (Mocha stops before any test) and a top-level hook is every file's in serial mode.
+ */
+export const MOCHA_PARALLEL_ONLY_FILES: readonly string[] = [
+  ...LOAD_ERROR_FILES,
+  'setup-fails-at-top.test.js',
+];
+
+/**
+ * What the node:test version of the parity fixture stores: PARITY_RESULTS, with node:test's
+ * own verdicts where it has different ones (the README's mapping section lists them):
+ * - a skipped describe block is reported alone, its tests never are: no results;
+ * - a test declared before a describe body throws is cancelled, a failed result that stands
+ *   for the file instead of `(file failed to run)`.
+ */
+export const NODE_TEST_PARITY_RESULTS: readonly ExpectedResult[] = PARITY_RESULTS.flatMap((result) => {
+  if (result.testCase.startsWith('legacy checkout > ')) return [];
+  if (result.testSuite === 'describe-throws.test.js') {
+    return [{ ...result, testCase: 'a describe whose body throws > is declared before the throw' }];
+  }
+  return [result];
+});
+
+/**
+ * What node:test's `files` fixture stores, on every supported Node: a file that declares no
+ * test (node:test's own passing test named with its path, absolute on Node 20, relative on
+ * 22 and 24), a file that exits non-zero after its test passed, one that does not parse, and
+ * a test with subtests, one of them started in a helper module.
+ */
+export const NODE_TEST_FILES_RESULTS: readonly ExpectedResult[] = [
+  ...resultsIn('test/empty.test.js', [['test/empty.test.js', 'passed']]),
+  ...resultsIn('test/exits-non-zero.test.js', [
+    ['passes before the file exits non-zero', 'passed'],
+    ['(file failed to run)', 'failed'],
+  ]),
+  ...resultsIn('test/syntax-error.test.js', [['(file failed to run)', 'failed']]),
+  ...resultsIn('test/subtests.test.js', [
+    ['checkout', 'passed'],
+    ['checkout > adds the items', 'passed'],
+    ['checkout > checks the totals in a helper', 'passed'],
+  ]),
+];
 
 /** The projects of the parity fixture's two-project configuration, each of which runs every parity file. */
 export const PARITY_PROJECTS = ['node', 'edge'] as const;

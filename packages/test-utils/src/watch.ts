@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { cleanEnv } from './environment.js';
 import { frameworkBin } from './process.js';
-import type { RunOptions } from './run-framework.js';
+import { NODE_TEST_REPORTER, type RunOptions } from './run-framework.js';
 
 /** A framework process in watch mode, which runs until it is stopped. */
 export interface WatchProcess {
@@ -38,9 +38,21 @@ export function watchJest({ args = [], bin = frameworkBin('jest'), ...options }:
   return startWatching(bin, ['--watchAll', ...args], options);
 }
 
+/** `mocha --watch` in `cwd`: reruns every spec file on each change until stopped. */
+export function watchMocha({ args = [], bin = frameworkBin('mocha'), ...options }: RunOptions): WatchProcess {
+  return startWatching(bin, ['--watch', ...args], options);
+}
+
+/** `node --test --watch` in `cwd` with the reporter (as runNodeTest runs it): reruns what changed until stopped. */
+export function watchNodeTest({ args = [], ...options }: RunOptions): WatchProcess {
+  const reporter = ['--test-reporter', NODE_TEST_REPORTER, '--test-reporter-destination', 'stdout'];
+  const spec = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
+  return startWatching('--test', ['--watch', ...reporter, ...spec, ...args], options);
+}
+
 type SpawnOptions = Omit<RunOptions, 'args' | 'withoutReporter' | 'bin' | 'onSpawn'>;
 
-/** `script` run by Node in a clean environment, for a process that runs until it is stopped. */
+/** `script` (or a flag such as `--test`) run by Node in a clean environment, for a process that runs until it is stopped. */
 function spawnNode(
   script: string,
   args: string[],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
-import { clearTimeout, monotonicNow, setTimeout } from '../clock.js';
+import { clearTimeout, monotonicNow, setTimeout, wallClockIso } from '../clock.js';
 import type { HttpClient } from '../http/client.js';
 import type { ResolvedConfig } from '../options/config.js';
 import { redact, secretPattern } from '../output/redact.js';
@@ -70,7 +70,7 @@ export class RunSession {
       idempotencyKey: this.createKey,
       // A key some services take in the address too stays out of the spool; replay compares alike.
       baseUrl: redact(this.config.baseUrl, secretPattern([this.config.apiKey])),
-      createdAt: new Date().toISOString(),
+      createdAt: wallClockIso(),
     }));
   }
 

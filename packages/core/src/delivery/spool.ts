@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { wallClockIso } from '../clock.js';
 import { TestrunError } from '../errors.js';
 import type { Batch } from '../types.js';
 import { type OwnerState, ownerState, pidOnlyOwnerState, thisProcess } from './spool-owner.js';
@@ -94,7 +95,7 @@ export class SpoolWriter {
 
   private create(): void {
     makeDirectory(this.dir);
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const stamp = wallClockIso().replace(/[:.]/g, '-');
     const closed = path.join(this.dir, `${stamp}-${randomUUID().slice(0, 8)}${CLOSED}`);
     const { pid, start, machine } = thisProcess();
     const owner = { pid, host: os.hostname(), processStart: start, machine };

@@ -1,4 +1,4 @@
-import { clearTimeout, monotonicNow, setTimeout } from '../clock.js';
+import { clearTimeout, monotonicNow, setTimeout, untilRealTaskQueues } from '../clock.js';
 import { NetworkError, TlsError } from '../errors.js';
 import type { TlsMaterial } from '../options/tls-material.js';
 import { redact, secretPattern } from '../output/redact.js';
@@ -67,6 +67,8 @@ export class HttpClient {
    */
   async post(path: string, body: string, options: PostOptions): Promise<HttpResponse> {
     const shownUrl = this.displayUrl(path);
+    // While a test holds fake task queues, Node's HTTP stack cannot complete a request.
+    await untilRealTaskQueues(options.signal);
     const started = monotonicNow();
     this.requests += 1;
     const attempt = new AbortController();
@@ -76,11 +78,14 @@ export class HttpClient {
     options.signal.addEventListener('abort', stop, { once: true });
     if (options.signal.aborted) stop();
     try {
-      const response = await this.transport.post(new URL(this.baseUrl + path), {
-        headers: { ...this.headers, 'idempotency-key': options.idempotencyKey },
-        body,
-        signal: attempt.signal,
-      });
+      const response = await settledByAbort(
+        this.transport.post(new URL(this.baseUrl + path), {
+          headers: { ...this.headers, 'idempotency-key': options.idempotencyKey },
+          body,
+          signal: attempt.signal,
+        }),
+        attempt.signal,
+      );
       this.log(`POST ${shownUrl} → ${response.status} in ${elapsed(started)}`);
       // A service that echoes the Authorization header must not put the key into our errors.
       return { ...response, body: redact(response.body, this.keyPattern) };
@@ -112,6 +117,21 @@ export class HttpClient {
   private log(line: string): void {
     this.init.onAttempt?.(line);
   }
+}
+
+/**
+ * The transport's answer, or a rejection as soon as `signal` aborts: an attempt ends at its
+ * timeout even when the transport's own abort never gets through (Node's HTTP stack reports
+ * it through `process.nextTick`, which a test may have faked).
+ */
+function settledByAbort<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) answer.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason ?? new Error('aborted'));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 function describeNetworkError(error: unknown): string {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
+import { clearTimeout, setTimeout } from '../clock.js';
 import type { TlsMaterial } from '../options/tls-material.js';
 import {
   bodyLimit,
@@ -10,6 +11,9 @@ import {
   type TransportRequest,
   type TransportResponse,
 } from './transport.js';
+
+/** How long closing waits for sockets to say they closed. */
+const CLOSE_WAIT_MS = 1000;
 
 /**
  * A direct connection over node:http or node:https, kept alive for the whole session: one
@@ -58,12 +62,23 @@ export class NodeTransport implements Transport {
     });
   }
 
+  /**
+   * Destroys every socket and waits for them to close, at most CLOSE_WAIT_MS: a socket
+   * whose request was abandoned while a test faked `process.nextTick` never says it closed.
+   */
   async close(): Promise<void> {
     this.agent.destroy();
     const closing = [...this.sockets].map(
       (socket) => new Promise((resolve) => socket.once('close', resolve)),
     );
     for (const socket of this.sockets) socket.destroy();
-    await Promise.all(closing);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(closing),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 }

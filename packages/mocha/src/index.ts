@@ -1,0 +1,4 @@
+import { TestrunReporter } from './reporter.js';
+
+export { createReporter, type TestrunMochaOptions, TestrunReporter } from './reporter.js';
+export default TestrunReporter;

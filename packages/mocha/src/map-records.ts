@@ -1,0 +1,119 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CanonicalStatus, FileReport, RawTest } from '@testrun/core';
+import type { MochaRunnable } from './mocha-types.js';
+
+// What the reporter keeps while tests run, and how it becomes FileReports at a file's end.
+// Keeping is one array slot per event; everything here runs later, between files.
+
+/** One thing that happened: a test ended, a hook failed (with the tests it prevented), or an error fell outside any test. */
+export type MochaRecord =
+  | { kind: 'ended'; test: MochaRunnable; outcome: 'passed' | 'failed' | 'pending' }
+  | { kind: 'hook'; hook: MochaRunnable; error: unknown; prevented: readonly MochaRunnable[] }
+  | { kind: 'outside'; error: unknown };
+
+export interface MappedRecords {
+  files: FileReport[];
+  /** Errors that no test file could be found for: each becomes a failed result of the run. */
+  runErrors: string[];
+}
+
+/**
+ * The records' tests, per file; a test reported twice (a passing test whose afterEach then
+ * failed) is one result with its last outcome. A hook that prevented no test (`after all`)
+ * and an error outside any test fail their file: the hook's own, else the spec file the
+ * error's stack names (a root hook in serial mode and a file that failed to load in
+ * parallel mode have no file of their own), else the run.
+ */
+export function mapRecords(records: readonly MochaRecord[], specFiles: readonly string[]): MappedRecords {
+  const files = new Map<string, { tests: Map<unknown, RawTest>; failedOutsideTests: boolean }>();
+  const fileEntry = (file: string) => {
+    let entry = files.get(file);
+    if (!entry) {
+      entry = { tests: new Map(), failedOutsideTests: false };
+      files.set(file, entry);
+    }
+    return entry;
+  };
+  const runErrors: string[] = [];
+  const failOutside = (file: string | undefined, error: unknown) => {
+    const owner = file ?? specFileIn(error, specFiles);
+    if (owner) fileEntry(owner).failedOutsideTests = true;
+    else runErrors.push(messageOf(error));
+  };
+
+  for (const record of records) {
+    if (record.kind === 'ended') {
+      const { test, outcome } = record;
+      if (!test.file) continue;
+      fileEntry(test.file).tests.set(keyOf(test), rawTest(test, statusOf(outcome)));
+    } else if (record.kind === 'hook') {
+      for (const test of record.prevented) {
+        if (!test.file) continue;
+        const status = test.isPending?.() ? 'skipped' : 'failed';
+        fileEntry(test.file).tests.set(keyOf(test), rawTest(test, status));
+      }
+      if (record.prevented.length === 0) failOutside(record.hook.file, record.error);
+    } else {
+      failOutside(undefined, record.error);
+    }
+  }
+  return {
+    files: [...files].map(([file, { tests, failedOutsideTests }]) => ({
+      file,
+      tests: [...tests.values()],
+      failedOutsideTests,
+    })),
+    runErrors,
+  };
+}
+
+/**
+ * Mocha's pending tests are skipped: `it.skip`, `describe.skip`, `this.skip()` and a test
+ * without a function (Mocha's "todo") all look alike to a reporter (it.skip drops the function).
+ */
+function statusOf(outcome: 'passed' | 'failed' | 'pending'): CanonicalStatus {
+  return outcome === 'pending' ? 'skipped' : outcome;
+}
+
+function rawTest(test: MochaRunnable, status: CanonicalStatus): RawTest {
+  return { titles: test.titlePath?.() ?? [test.title], status, duration: test.duration ?? 0 };
+}
+
+/** A test's identity across events: Mocha's id (a copy from a worker keeps it as `__mocha_id__`), else the object. */
+function keyOf(test: MochaRunnable): unknown {
+  return test.id ?? test.__mocha_id__ ?? test;
+}
+
+/**
+ * The spec file an error's stack (or message) names first: as a path, a file: URL, or a path
+ * from the working directory (Mocha's stack filter cuts the working directory off).
+ */
+function specFileIn(error: unknown, specFiles: readonly string[]): string | undefined {
+  const text = `${(error as { stack?: unknown })?.stack ?? ''}\n${messageOf(error)}`;
+  let found: { file: string; at: number } | undefined;
+  for (const file of specFiles) {
+    for (const form of [file, pathToFileURL(file).href, path.relative(process.cwd(), file)]) {
+      const at = indexOfWhole(text, form);
+      if (at !== -1 && (!found || at < found.at)) found = { file, at };
+    }
+  }
+  return found?.file;
+}
+
+/** Where `text` names `file` as a whole path, not as part of a longer one (`a.test.js` in `a.test.jsx` or `xa.test.js`). */
+function indexOfWhole(text: string, file: string): number {
+  for (let at = text.indexOf(file); at !== -1; at = text.indexOf(file, at + 1)) {
+    const before = text.slice(at - 1, at);
+    const after = text.slice(at + file.length, at + file.length + 1);
+    if (!/[\w./-]/.test(before) && !/[\w.-]/.test(after)) return at;
+  }
+  return -1;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error || (error && typeof error === 'object' && 'message' in error)) {
+    return String((error as { message: unknown }).message);
+  }
+  return String(error);
+}

@@ -1,0 +1,46 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { MochaReporterClass } from './mocha-types.js';
+
+/** What the reporter needs of the Mocha that runs it. */
+export interface RunningMocha {
+  version: string;
+  /** Loads a reporter by name exactly as `--reporter` does: a built-in, a package, or a path. */
+  loadReporter(name: string): MochaReporterClass;
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The Mocha this process runs: the one already loaded (Mocha requires its reporter, so its
+ * lib/mocha.js is in the module cache), else the one the project resolves. Reporters get no
+ * handle on Mocha itself.
+ */
+export function runningMocha(cwd: string = process.cwd()): RunningMocha | undefined {
+  const suffix = `${path.sep}mocha${path.sep}lib${path.sep}mocha.js`;
+  const loaded = Object.keys(require.cache).find((file) => file.endsWith(suffix));
+  let Mocha: MochaClass | undefined;
+  try {
+    Mocha = (loaded ? require(loaded) : createRequire(path.join(cwd, 'package.json'))('mocha')) as MochaClass;
+  } catch {
+    return undefined;
+  }
+  const version = Mocha.prototype?.version;
+  return {
+    version: typeof version === 'string' ? version : 'unknown',
+    loadReporter(name) {
+      // Mocha#reporter: built-ins, then require() from Mocha's folder, then a path from the
+      // working directory; it throws Mocha's own error naming what failed.
+      const holder = { options: {} as Record<string, unknown>, _reporter: undefined as unknown };
+      Mocha.prototype.reporter.call(holder, name);
+      if (typeof holder._reporter !== 'function') {
+        throw new TypeError(`${name} is not a Mocha reporter (it exports no constructor)`);
+      }
+      return holder._reporter as MochaReporterClass;
+    },
+  };
+}
+
+interface MochaClass {
+  prototype: { version?: unknown; reporter(this: unknown, name: string): unknown };
+}

@@ -1,6 +1,6 @@
 // Part of the build (scripts/build.mjs), after `tsc -b`: @testrun/core's dist/index.js becomes one file.
-// tsc's one module per source file costs the test framework's main process ~80 ms of CPU to
-// load; one bundled file ~25 ms (bench/README.md, "Fixed cost"). p-queue (with
+// tsc's one module per source file costs the test framework's main process several times
+// the CPU of one bundled file to load (bench/README.md, "Fixed cost"). p-queue (with
 // eventemitter3) is bundled in for the same reason, its licence kept; undici and env-ci stay
 // dependencies, loaded only when a run needs them. The declarations stay tsc's.
 import fs from 'node:fs';

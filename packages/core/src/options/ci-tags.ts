@@ -8,7 +8,7 @@ export interface Shard {
 /**
  * Tags that say where a run came from. The common providers are read from their own
  * variables (ci-providers.ts); any other is env-ci's (semantic-release's library, 30+
- * providers, kept current by its users). env-ci costs ~80 ms of CPU to import and can spawn
+ * providers, kept current by its users). env-ci is costly to load (bench/README.md, "Fixed cost") and can spawn
  * `git`, so it is loaded only in a CI that is none of those; on a developer's machine
  * nothing of it runs. Outside CI only the shard tag is added: a developer's machine is no CI.
  */

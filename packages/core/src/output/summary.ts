@@ -28,7 +28,7 @@ export function replayCommand(spoolFile: string): string {
 
 /**
  * `1,234`: thousands separated as `toLocaleString('en-US')` does, without it: its first call
- * loads ICU's locale data, ~20 ms of CPU at the end of every run.
+ * loads ICU's locale data, CPU spent at the end of every run (bench/README.md, "Fixed cost").
  */
 export function formatCount(value: number): string {
   return String(Math.trunc(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

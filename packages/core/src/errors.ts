@@ -1,3 +1,5 @@
+import { inert } from './output/logger.js';
+
 /**
  * Every error core reports has a stable `code` for machines (the README lists them), a
  * message that names the problem and the fix for people, and the error behind it as
@@ -104,8 +106,9 @@ export class RunIdError extends TestrunError {
   }
 }
 
-/** The first 200 characters of a body, on one line. */
+/** The first 200 characters of a body, on one line, its control characters shown as escapes. */
 export function excerptOf(body: string): string {
-  const oneLine = body.replace(/\s+/g, ' ').trim();
+  // Inert too: the message may be printed by the framework (failOnError), not by us.
+  const oneLine = inert(body.replace(/\s+/g, ' ').trim());
   return oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine;
 }

@@ -32,15 +32,18 @@ describe('Logger', () => {
 });
 
 describe('a service whose error body holds terminal escapes', () => {
-  it('gets them printed as text, never as escapes', async () => {
+  it('gets them printed as text, never as escapes, and kept so in the error failOnError fails the run with', async () => {
     const { url, apiKey } = await startTestServer({
       faults: (request) =>
         request.route === 'submitResults' ? { status: 400, body: FAKE_SUMMARY } : undefined,
     });
-    const { reporter, lines } = createReporter(url, apiKey);
+    const { reporter, lines } = createReporter(url, apiKey, { failOnError: true });
     reporter.startRun();
     reporter.addResults(makeResults(2));
     await reporter.endRun();
+    // The error the framework fails the run with (and prints itself) is inert too.
+    expect(reporter.error?.message).toContain('answered 400: \\u001b[2K');
+    expect(reporter.error?.message).not.toMatch(/[\u001b\u0007\u009b\r]/);
     const output = lines.join('\n');
     expect(output).toContain('answered 400: \\u001b[2K \\u001b[32mtestrun: 99 results → run ok');
     expect(output).not.toMatch(/[\u001b\u0007\u009b\r]/);

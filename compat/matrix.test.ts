@@ -206,6 +206,33 @@ describe.each(MATRIX.filter((leg) => leg.framework === 'node-test'))(
   },
 );
 
+describe.each(MATRIX.filter((leg) => leg.framework === 'node-test'))(
+  'node --test-only under $label',
+  (leg) => {
+    let server: TestServer;
+    let outcome: RunOutcome;
+
+    beforeAll(async () => {
+      server = await startTestServer();
+      outcome = await legRun(leg, nodeTestFixtures.only, { args: ['--test-only'], env: reporterEnv(server) });
+    }, AWAIT_RUNS_TIMEOUT_MS);
+
+    afterAll(() => server?.close());
+
+    // Node 20 reports the tests --test-only leaves out as skipped; Node 22 and later do not
+    // report them at all. The reporter stores what Node reports, no more.
+    it('stores the test marked only as passed, and the others as Node reports them', () => {
+      const [run] = server.server.store.runs();
+      const runsAlone = { testSuite: 'only.test.js', testCase: 'runs alone', status: 'passed' };
+      const leftOut = { testSuite: 'only.test.js', testCase: 'is left out', status: 'skipped' };
+      expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual(
+        (leg.nodeMajor ?? 20) >= 22 ? [runsAlone] : [leftOut, runsAlone],
+      );
+      expect(outcome.code).toBe(0);
+    });
+  },
+);
+
 describe.each(VITEST_AND_JEST)('the parity fixture in two projects under $label', (leg) => {
   let server: TestServer;
   let outcomes: RunOutcome[];

@@ -47,6 +47,10 @@ export const mochaFixtures = {
   cancelled: path.join(FIXTURES_DIR, 'mocha', 'cancelled'),
   /** Serial tests that do to the process what real suites do: stubbed built-ins, fake timers never restored, odd titles, every kind of skip. */
   sharedProcess: path.join(FIXTURES_DIR, 'mocha', 'shared-process'),
+  /** A test left with `.only`: what --forbid-only refuses. */
+  only: path.join(FIXTURES_DIR, 'mocha', 'only'),
+  /** Passes, fails, then one more test: what --bail stops after the failure. */
+  bail: path.join(FIXTURES_DIR, 'mocha', 'bail'),
 } as const;
 
 export const nodeTestFixtures = {
@@ -58,6 +62,8 @@ export const nodeTestFixtures = {
   cancelled: path.join(FIXTURES_DIR, 'node-test', 'cancelled'),
   /** Files under test/ that node:test reports as tests of their own (NODE_TEST_FILES_RESULTS). */
   files: path.join(FIXTURES_DIR, 'node-test', 'files'),
+  /** One test marked `only` and one not: what --test-only runs. */
+  only: path.join(FIXTURES_DIR, 'node-test', 'only'),
 } as const;
 
 /**

@@ -21,6 +21,7 @@ import {
   PARITY_PROJECTS,
   PARITY_PROJECTS_CONFIG,
   PARITY_REPORTER_OPTIONS,
+  PASSING_RESULTS,
   REPORTER_OPTIONS_VAR,
   type RunOptions,
   type RunOutcome,
@@ -227,6 +228,31 @@ describe.each(MATRIX.filter((leg) => leg.framework === 'node-test'))(
       const leftOut = { testSuite: 'only.test.js', testCase: 'is left out', status: 'skipped' };
       expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual(
         (leg.nodeMajor ?? 20) >= 22 ? [runsAlone] : [leftOut, runsAlone],
+      );
+      expect(outcome.code).toBe(0);
+    });
+  },
+);
+
+// Every file in the runner's own process: the flag Node 22 calls experimental and 24 not.
+describe.each(MATRIX.filter((leg) => leg.framework === 'node-test' && leg.nodeMajor))(
+  'node --test with isolation none under $label',
+  (leg) => {
+    let server: TestServer;
+    let outcome: RunOutcome;
+
+    beforeAll(async () => {
+      server = await startTestServer();
+      const flag = leg.nodeMajor === 22 ? '--experimental-test-isolation=none' : '--test-isolation=none';
+      outcome = await legRun(leg, nodeTestFixtures.passing, { args: [flag], env: reporterEnv(server) });
+    }, AWAIT_RUNS_TIMEOUT_MS);
+
+    afterAll(() => server?.close());
+
+    it('names every result by its own file, as an isolated run does', () => {
+      const [run] = server.server.store.runs();
+      expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual(
+        identities(PASSING_RESULTS),
       );
       expect(outcome.code).toBe(0);
     });

@@ -69,6 +69,7 @@ const MATRIX: Leg[] = [
   { label: 'Playwright 1.65', framework: 'playwright', version: /^1\.65\./ },
   { label: 'Mocha 10', framework: 'mocha', version: /^10\./, install: 'mocha-10' },
   { label: 'Mocha 11', framework: 'mocha', version: /^11\./ },
+  { label: 'Mocha 12', framework: 'mocha', version: /^12\./, install: 'mocha-12' },
   { label: 'node:test on Node 20', framework: 'node-test', version: /^20\./ },
   {
     label: 'node:test on Node 22',

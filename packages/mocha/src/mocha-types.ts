@@ -1,4 +1,4 @@
-// The parts of Mocha's objects the reporter reads, as Mocha 10 and 11 have them. In serial
+// The parts of Mocha's objects the reporter reads, as Mocha 10, 11 and 12 have them. In serial
 // mode they are Mocha's own objects; in parallel mode the main process gets copies a worker
 // serialized, where methods come back as functions returning a value (`titlePath()`) and a
 // suite has no tests (lib/nodejs/serializer.js).
@@ -41,7 +41,7 @@ export type MochaReporterClass = new (
   options: unknown,
 ) => { done?: (failures: number, fn: (failures: number) => void) => void };
 
-/** Mocha's own names for its runner events (Runner.constants), the same in Mocha 10 and 11. */
+/** Mocha's own names for its runner events (Runner.constants), the same in Mocha 10, 11 and 12. */
 export const EVENTS = {
   suiteBegin: 'suite',
   suiteEnd: 'suite end',

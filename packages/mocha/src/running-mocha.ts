@@ -17,11 +17,19 @@ const require = createRequire(import.meta.url);
  * handle on Mocha itself.
  */
 export function runningMocha(cwd: string = process.cwd()): RunningMocha | undefined {
-  const suffix = `${path.sep}mocha${path.sep}lib${path.sep}mocha.js`;
-  const loaded = Object.keys(require.cache).find((file) => file.endsWith(suffix));
+  // lib/mocha.js up to Mocha 11; lib/mocha.cjs from Mocha 12, whose package is an ES module.
+  const suffixes = ['mocha.js', 'mocha.cjs'].map(
+    (file) => `${path.sep}mocha${path.sep}lib${path.sep}${file}`,
+  );
+  const loaded = Object.keys(require.cache).find((file) => suffixes.some((suffix) => file.endsWith(suffix)));
   let Mocha: MochaClass | undefined;
   try {
-    Mocha = (loaded ? require(loaded) : createRequire(path.join(cwd, 'package.json'))('mocha')) as MochaClass;
+    const module = (loaded ? require(loaded) : createRequire(path.join(cwd, 'package.json'))('mocha')) as
+      | MochaClass
+      | { default: MochaClass };
+    // require() of Mocha 12's ES module entry gives its namespace; the class is its default.
+    Mocha =
+      'default' in module && typeof module.default === 'function' ? module.default : (module as MochaClass);
   } catch {
     return undefined;
   }

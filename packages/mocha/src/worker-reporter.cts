@@ -3,14 +3,22 @@
 // the file for the main process, plus one event after each failed hook naming the tests the
 // hook kept from running. The main process cannot find them itself: the suites it gets from
 // a worker hold no tests. A CommonJS module, as Mocha require()s its worker reporter.
+import fs = require('node:fs');
 import path = require('node:path');
 import prevented = require('./prevented-tests.js');
 
-// Mocha's worker script runs in this process (lib/nodejs/worker.js): its reporter and
-// serializer are beside it, whichever Mocha that is.
+// Mocha's worker script runs in this process (lib/nodejs/worker.js, worker.cjs from Mocha 12):
+// its reporter and serializer are beside it, whichever Mocha that is.
 const lib = path.dirname(require.main?.filename ?? require.resolve('mocha/lib/nodejs/worker.js'));
-const ParallelBuffered = require(path.join(lib, 'reporters', 'parallel-buffered.js'));
-const { SerializableEvent } = require(path.join(lib, 'serializer.js'));
+const ParallelBuffered = require(besideWorker('reporters', 'parallel-buffered'));
+// An ES module from Mocha 12 on: require() gives its named exports as well.
+const { SerializableEvent } = require(besideWorker('serializer'));
+
+/** Mocha 12 renamed its CommonJS files .cjs; its ES modules and older Mochas' files are .js. */
+function besideWorker(...parts: string[]): string {
+  const file = path.join(lib, ...parts);
+  return fs.existsSync(`${file}.cjs`) ? `${file}.cjs` : `${file}.js`;
+}
 
 /** Must match PREVENTED_EVENT in mocha-types.ts. */
 const PREVENTED_EVENT = 'testrun:prevented';

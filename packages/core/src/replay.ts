@@ -3,7 +3,6 @@ import { openService, type Service } from './delivery/service.js';
 import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './delivery/spool.js';
 import { OPTION_SPECS } from './options/option-specs.js';
 import type { TlsMaterial } from './options/tls-material.js';
-import { redact, secretPattern } from './output/redact.js';
 import type { Batch } from './types.js';
 
 export interface ReplayInit {
@@ -92,7 +91,7 @@ async function sendFile(
   summary: ReplaySummary,
 ): Promise<void> {
   try {
-    if (isForAnotherService(spool, init)) {
+    if (isForAnotherService(spool, service, init)) {
       summary.errors.push(
         `${spool.file} was recorded for ${spool.run.baseUrl}, not ${init.baseUrl}; it was left in place. Set TESTRUN_BASE_URL to that service, or pass --ignore-recorded-url to send it to ${init.baseUrl}.`,
       );
@@ -132,8 +131,9 @@ function release(spool: ClaimedSpool, summary: ReplaySummary): void {
   }
 }
 
-function isForAnotherService(spool: ClaimedSpool, init: ReplayInit): boolean {
-  const configured = redact(init.baseUrl, secretPattern([init.apiKey]));
+/** The spool keeps the base URL as the client prints it (run-session.ts); compared alike. */
+function isForAnotherService(spool: ClaimedSpool, service: Service, init: ReplayInit): boolean {
+  const configured = service.http.displayUrl('');
   return !init.ignoreRecordedUrl && spool.run.baseUrl.replace(/\/+$/, '') !== configured;
 }
 

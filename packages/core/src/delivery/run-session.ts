@@ -3,7 +3,6 @@ import PQueue from 'p-queue';
 import { clearTimeout, monotonicNow, setTimeout, wallClockIso } from '../clock.js';
 import type { HttpClient } from '../http/client.js';
 import type { ResolvedConfig } from '../options/config.js';
-import { redact, secretPattern } from '../output/redact.js';
 import { countOf } from '../output/summary.js';
 import type { Batch, DeliverySummary, RunPayload, TestResult } from '../types.js';
 import type { Deadline } from './deadline.js';
@@ -69,7 +68,7 @@ export class RunSession {
       runIdPath: this.config.runIdPath,
       idempotencyKey: this.createKey,
       // A key some services take in the address too stays out of the spool; replay compares alike.
-      baseUrl: redact(this.config.baseUrl, secretPattern([this.config.apiKey])),
+      baseUrl: this.http.displayUrl(''),
       createdAt: wallClockIso(),
     }));
   }

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Batch } from '../types.js';
-import { batchFromRecordLine, batchRecordLine } from './spool-records.js';
 
 /**
  * Batches that wait while the service is slower than the tests, kept on disk so the
  * reporter's memory stays bounded by batch size × concurrency, not by the number of
- * tests. First in, first out. Each is a line as the spool writes it (batchRecordLine),
- * results only, never the API key.
+ * tests. First in, first out. The file holds each batch's request body, `{"results":[…]}`,
+ * one after another: results only, never the API key. Where each one starts, its length, key
+ * and count are kept in memory; the file is private, and nothing reads it as a spool.
  */
 export class Overflow {
   private file: string | undefined;
@@ -22,12 +22,12 @@ export class Overflow {
   }
 
   push(batch: Batch): void {
-    const line = Buffer.from(batchRecordLine(batch));
+    const body = Buffer.from(batch.body);
     if (this.fd === undefined) this.open();
-    fs.writeSync(this.fd!, line, 0, line.length, this.end);
+    fs.writeSync(this.fd!, body, 0, body.length, this.end);
     const { idempotencyKey, count } = batch;
-    this.entries.push({ offset: this.end, length: line.length, idempotencyKey, count });
-    this.end += line.length;
+    this.entries.push({ offset: this.end, length: body.length, idempotencyKey, count });
+    this.end += body.length;
   }
 
   shift(): Batch | undefined {
@@ -37,7 +37,7 @@ export class Overflow {
     const buffer = Buffer.alloc(entry.length);
     fs.readSync(this.fd!, buffer, 0, entry.length, entry.offset);
     if (this.size === 0) this.reset();
-    return batchFromRecordLine(buffer.toString('utf8'), entry.idempotencyKey, entry.count);
+    return { idempotencyKey: entry.idempotencyKey, count: entry.count, body: buffer.toString('utf8') };
   }
 
   /** Removes the file; whatever was still in it is gone, so drain it first. */
@@ -49,7 +49,7 @@ export class Overflow {
 
   private open(): void {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-overflow-'));
-    this.file = path.join(dir, 'batches.ndjson');
+    this.file = path.join(dir, 'bodies');
     this.fd = fs.openSync(this.file, 'w+', 0o600);
   }
 

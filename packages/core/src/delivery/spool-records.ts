@@ -124,23 +124,9 @@ function badFile(problem: string): TestrunError {
 }
 
 /**
- * A batch as one line of a spool file, the one on-disk form of a batch (the overflow file
- * uses it too): `{"results":[…]}` becomes `{"type":"batch","idempotencyKey":"…","results":[…]}`
- * without parsing the body again.
+ * A batch as one line of a spool file: `{"results":[…]}` becomes
+ * `{"type":"batch","idempotencyKey":"…","results":[…]}` without parsing the body again.
  */
 export function batchRecordLine(batch: Batch): string {
-  return `${batchRecordPrefix(batch.idempotencyKey)}${batch.body.slice(1)}\n`;
-}
-
-/** The batch a line of batchRecordLine holds, for its key and count, without parsing it. */
-export function batchFromRecordLine(line: string, idempotencyKey: string, count: number): Batch {
-  return {
-    idempotencyKey,
-    count,
-    body: `{${line.slice(batchRecordPrefix(idempotencyKey).length).trimEnd()}`,
-  };
-}
-
-function batchRecordPrefix(idempotencyKey: string): string {
-  return `{"type":"batch","idempotencyKey":${JSON.stringify(idempotencyKey)},`;
+  return `{"type":"batch","idempotencyKey":${JSON.stringify(batch.idempotencyKey)},${batch.body.slice(1)}\n`;
 }

@@ -136,15 +136,19 @@ function asId(value: unknown): string | undefined {
 
 /** `…/runs/{id}`: a Location that names the run it created. */
 function idFromRunLocation(location: string | undefined): string | undefined {
-  const segments = (location?.split(/[?#]/)[0] ?? '').split('/').filter(Boolean);
+  const segments = locationSegments(location);
   return segments.at(-2) === 'runs' ? asId(decodeSegment(segments.at(-1)!)) : undefined;
 }
 
+/** The last segment of any Location. */
 function idFromLocation(location: string | undefined): string | undefined {
-  if (!location) return undefined;
-  const path = location.split(/[?#]/)[0] ?? '';
-  const segment = path.split('/').filter(Boolean).pop();
+  const segment = locationSegments(location).at(-1);
   return segment ? asId(decodeSegment(segment)) : undefined;
+}
+
+/** A Location's path segments, still encoded, without its query, fragment and empty segments; none without a Location. */
+function locationSegments(location: string | undefined): string[] {
+  return (location?.split(/[?#]/)[0] ?? '').split('/').filter(Boolean);
 }
 
 /** A malformed escape (`%E0%A4%A`) is kept as it came rather than failing the run. */

@@ -1,3 +1,4 @@
+import { wallClockNow } from './clock.js';
 import { deliverBatch, makeBatch, resultsOf } from './delivery/deliver-batch.js';
 import { openService, type Service } from './delivery/service.js';
 import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './delivery/spool.js';
@@ -53,7 +54,7 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
   const timeoutMs = init.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS;
   // Claims carry the wall-clock time this replay ends by: a replay on another machine
   // compares it with its own clock (spool.ts).
-  const scan = claimSpool(init.dir, Date.now() + timeoutMs);
+  const scan = claimSpool(init.dir, wallClockNow() + timeoutMs);
   const summary: ReplaySummary = {
     files: scan.claimed.length,
     delivered: 0,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { wallClockIso } from '../clock.js';
+import { wallClockIso, wallClockNow } from '../clock.js';
 import { TestrunError } from '../errors.js';
 import type { Batch } from '../types.js';
 import { type OwnerState, ownerState, pidOnlyOwnerState, thisProcess } from './spool-owner.js';
@@ -242,7 +242,7 @@ function holderOf(source: string, name: string): string | undefined {
       return pidOnlyOwnerState(Number(pid)) === 'alive' ? `a running replay (pid ${pid})` : undefined;
     const state = ownerState({ pid: Number(pid), start: start === 'x' ? undefined : start, machine });
     if (state === 'alive') return `a running replay (pid ${pid})`;
-    if (state === 'dead' || Date.now() > Number(until) + FOREIGN_CLAIM_GRACE_MS) return undefined;
+    if (state === 'dead' || wallClockNow() > Number(until) + FOREIGN_CLAIM_GRACE_MS) return undefined;
     return `a replay on another machine or in another container (pid ${pid}) until ${new Date(Number(until)).toISOString()}`;
   }
   const writer = readWriter(source);
@@ -276,7 +276,7 @@ function writerState({ pid, host, processStart, machine }: Writer): OwnerState {
 /** Infinity for a file that is gone: another replay claimed it meanwhile, and our rename fails. */
 function unchangedForMs(file: string): number {
   try {
-    return Date.now() - fs.statSync(file).mtimeMs;
+    return wallClockNow() - fs.statSync(file).mtimeMs;
   } catch {
     return Number.POSITIVE_INFINITY;
   }

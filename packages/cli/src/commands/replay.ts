@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { countOf, DEFAULT_REPLAY_TIMEOUT_MS, formatCount, replaySpool, userAgent } from '@testrun/core';
+import { countOf, DEFAULT_REPLAY_TIMEOUT_MS, replaySpool, userAgent } from '@testrun/core';
 import { resolveCliConfig, TLS_FLAGS } from '../cli-config.js';
 import { defineCommand, UsageError } from '../command.js';
 
@@ -55,7 +55,7 @@ with a line saying so, unless --ignore-recorded-url is given.
     output.out(
       result.files === 0
         ? `testrun replay: nothing to send in ${dir}\n`
-        : `testrun replay: ${countOf(result.delivered, 'result')} delivered from ${countOf(result.files, 'spool file')}; ${formatCount(result.remaining)} ${result.remaining === 1 ? 'remains' : 'remain'} in ${dir}\n`,
+        : `testrun replay: ${countOf(result.delivered, 'result')} delivered from ${countOf(result.files, 'spool file')}; ${countOf(result.remaining, 'remains', 'remain')} in ${dir}\n`,
     );
     if (result.errors.length === 0 && result.remaining === 0) return 0;
     // A set-aside file's own line says how to fix it: running again changes nothing for it.

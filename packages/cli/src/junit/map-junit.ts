@@ -167,12 +167,15 @@ function classWithinFile(classname: string | undefined, file: string): string {
   return classname.startsWith(`${module}.`) ? classname.slice(module.length + 1) : classname;
 }
 
-/** A file's path as a dotted module name, as pytest writes classnames: `tests/test_cart.py` → `tests.test_cart`. */
+/**
+ * A file's path as a dotted module name, as pytest writes classnames: `tests/test_cart.py` → `tests.test_cart`.
+ * The path has `/` only: every caller passes it through toSlashes.
+ */
 function moduleName(file: string): string {
   return file
-    .replace(/^\.[\\/]/, '')
-    .replace(/\.[^./\\]+$/, '')
-    .replace(/[\\/]/g, '.');
+    .replace(/^\.\//, '')
+    .replace(/\.[^./]+$/, '')
+    .replace(/\//g, '.');
 }
 
 function nonEmpty(value: string | undefined): value is string {

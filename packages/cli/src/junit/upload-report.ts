@@ -11,7 +11,6 @@ import { writerRules } from './writer-rules.js';
 
 /** What a report holds besides its results, for the lines that tell the user. */
 export interface ReportNotes {
-  testcases: number;
   /** What the report says wrote it, if it says. */
   framework: string | undefined;
   /** Testcases without a `name` attribute, sent as `(unnamed)`, and the line of the first. */
@@ -34,7 +33,6 @@ export async function readReport(
   paths: ReportPaths,
 ): Promise<ReportNotes> {
   const notes: ReportNotes = {
-    testcases: 0,
     framework: undefined,
     unnamed: { count: 0, firstLine: undefined },
     unreadableTimes: { count: 0, firstLine: undefined, first: undefined },
@@ -46,7 +44,6 @@ export async function readReport(
       for (const event of events) {
         if (event.kind === 'testcase') {
           const { testcase } = event;
-          notes.testcases++;
           if (testcase.name === undefined) {
             notes.unnamed.count++;
             notes.unnamed.firstLine ??= testcase.line;

@@ -30,7 +30,7 @@ export function registerCreateRun(app: FastifyInstance, ledger: Ledger, runIds: 
     handleWrite(request, reply, ledger, () => {
       const { project, framework, tags = [] } = request.body;
       const run: StoredRun = {
-        id: runIds === 'uuid' ? randomUUID() : String(FIRST_INTEGER_ID + BigInt(ledger.store.runs().length)),
+        id: runIds === 'uuid' ? randomUUID() : String(FIRST_INTEGER_ID + BigInt(ledger.store.runCount)),
         project,
         framework,
         tags,

@@ -77,6 +77,11 @@ export class MemoryStore implements Store {
     return [...this.#runs.values()];
   }
 
+  /** How many runs there are: runs().length, without copying them. */
+  get runCount(): number {
+    return this.#runs.size;
+  }
+
   run(id: string): StoredRun | undefined {
     return this.#runs.get(id);
   }

@@ -71,10 +71,13 @@ ${content}
 `.markup;
 }
 
+/** The statuses with a colour of their own. */
+const COLOURED_STATUSES: ReadonlySet<string> = new Set(['passed', 'failed', 'skipped', 'todo']);
+
 /** The class that colours a status; statuses this server does not know share one colour. */
 export function statusClass(status: string | undefined): string {
   if (status === undefined) return 'absent';
-  return ['passed', 'failed', 'skipped', 'todo'].includes(status) ? status : 'other';
+  return COLOURED_STATUSES.has(status) ? status : 'other';
 }
 
 /** `12 passed · 1 failed`, every status with a count, in the order of `counts`. */

@@ -69,12 +69,17 @@ export function registerPages(app: FastifyInstance, ledger: Ledger, statuses: re
   });
 
   app.get<{ Querystring: Query }>(paths.flakyPage, async (request, reply) => {
-    const allProjects = [...new Set(store.runs().map((run) => run.project))].sort((a, b) =>
-      a.localeCompare(b),
-    );
+    // One copy of the runs for the whole page, each project's in arrival order.
+    const runsByProject = new Map<string, StoredRun[]>();
+    for (const run of store.runs()) {
+      const runs = runsByProject.get(run.project);
+      if (runs) runs.push(run);
+      else runsByProject.set(run.project, [run]);
+    }
+    const allProjects = [...runsByProject.keys()].sort((a, b) => a.localeCompare(b));
     const selected = filterValue(request.query.project);
     const projects: ProjectFlakes[] = (selected === undefined ? allProjects : [selected]).map((project) => {
-      const runs = lastRuns(project, FLAKY_WINDOW);
+      const runs = (runsByProject.get(project) ?? []).slice(-FLAKY_WINDOW);
       return { project, runs: runs.length, flaky: flakyTests(runs, (id) => store.resultsOf(id)) };
     });
     return send(reply, renderFlakyPage(projects, allProjects, selected));

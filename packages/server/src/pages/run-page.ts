@@ -93,9 +93,14 @@ function bySuite(results: readonly StoredResult[]): [string, StoredResult[]][] {
     if (suite) suite.push(result);
     else suites.set(result.testSuite, [result]);
   }
-  const hasFailure = ([, suiteResults]: [string, StoredResult[]]) =>
-    suiteResults.some((result) => result.status === 'failed') ? 0 : 1;
-  return [...suites].sort((a, b) => hasFailure(a) - hasFailure(b));
+  // A stable partition, each suite looked at once: failing suites, then the rest, each in arrival order.
+  const failing: [string, StoredResult[]][] = [];
+  const passing: [string, StoredResult[]][] = [];
+  for (const entry of suites) {
+    if (entry[1].some((result) => result.status === 'failed')) failing.push(entry);
+    else passing.push(entry);
+  }
+  return [...failing, ...passing];
 }
 
 function suiteDetails(

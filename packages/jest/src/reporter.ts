@@ -60,9 +60,9 @@ export class TestrunReporter implements Reporter {
   onTestCaseResult(test: Test, testCaseResult: TestCaseResult): void {
     guardHook(() => {
       if (!this.run?.active) return;
-      const file = this.unfinished.get(test.path) ?? { test, assertions: [] };
-      file.assertions.push(testCaseResult);
-      this.unfinished.set(test.path, file);
+      const file = this.unfinished.get(test.path);
+      if (file) file.assertions.push(testCaseResult);
+      else this.unfinished.set(test.path, { test, assertions: [testCaseResult] });
     });
   }
 

@@ -50,6 +50,3 @@ export const EVENTS = {
   fail: 'fail',
   pending: 'pending',
 } as const;
-
-/** The event a worker adds for the tests a failed hook kept from running (worker-reporter.cts). */
-export const PREVENTED_EVENT = 'testrun:prevented';

@@ -1,5 +1,11 @@
 import type { MochaRunnable, MochaSuite } from './mocha-types.js';
 
+/**
+ * The event a worker adds for the tests a failed hook kept from running (worker-reporter.cts);
+ * the main process's reporter listens for it. Here, as the worker require()s this module.
+ */
+export const PREVENTED_EVENT = 'testrun:prevented';
+
 /** Whether Mocha would run a test (its --grep); every test when unknown. */
 export type WillRun = (test: MochaRunnable) => boolean;
 

@@ -8,10 +8,9 @@ import {
   type MochaRunnable,
   type MochaRunner,
   type MochaSuite,
-  PREVENTED_EVENT,
 } from './mocha-types.js';
 import { DEFAULT_WRAPPED_REPORTER, splitOptions } from './options.js';
-import { grepOf, preventedBy, type WillRun } from './prevented-tests.js';
+import { grepOf, PREVENTED_EVENT, preventedBy, type WillRun } from './prevented-tests.js';
 import { runningMocha } from './running-mocha.js';
 
 /** testrun's options, plus `reporter`: the Mocha reporter whose console output is kept (default `spec`). */

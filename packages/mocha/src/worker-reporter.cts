@@ -20,9 +20,6 @@ function besideWorker(...parts: string[]): string {
   return fs.existsSync(`${file}.cjs`) ? `${file}.cjs` : `${file}.js`;
 }
 
-/** Must match PREVENTED_EVENT in mocha-types.ts. */
-const PREVENTED_EVENT = 'testrun:prevented';
-
 interface Runnable {
   type?: string;
   file?: string;
@@ -49,7 +46,7 @@ class TestrunWorkerReporter extends ParallelBuffered {
           };
         });
         (this as unknown as { events: unknown[] }).events.push(
-          SerializableEvent.create(PREVENTED_EVENT, { tests }),
+          SerializableEvent.create(prevented.PREVENTED_EVENT, { tests }),
         );
       } catch {
         // The main process then fails the hook's file as a whole.

@@ -19,7 +19,7 @@ import {
 } from '@testrun/core';
 import { errorOrigin } from './error-origin.js';
 import { interactiveMode } from './interactive-mode.js';
-import { mapTest } from './map-test.js';
+import { lastFinishedAttempt, mapTest } from './map-test.js';
 import { type MergedProjectCount, mergedProjectCount } from './merged-projects.js';
 import { type TestFile, TestFiles } from './test-files.js';
 
@@ -163,7 +163,8 @@ export class TestrunReporter implements Reporter {
     let notRun = 0;
     for (const file of this.files?.all() ?? []) {
       if (file.reported) continue;
-      notRun += file.tests.filter((test) => mapTest(test) === undefined).length;
+      // The tests mapTest leaves out: those without a finished attempt.
+      notRun += file.tests.filter((test) => lastFinishedAttempt(test) === undefined).length;
       guardHook(() => this.report(file));
     }
     return notRun;

@@ -151,15 +151,17 @@ export class TestrunReporter implements Reporter {
   /** The process is going away mid-run (a cancelled job): the tests that ended in files still running are kept too. */
   private reportUnfinishedModules(): void {
     for (const module of this.vitest?.state.getTestModules() ?? []) {
-      if (this.reportedModules.has(module.id)) continue;
-      this.reportedModules.add(module.id);
-      guardHook(() => this.run?.addFile(mapTestModule(module, { unfinished: true })));
+      guardHook(() => this.report(module, true));
     }
   }
 
-  private report(module: TestModule): void {
+  /**
+   * Hands core a module's tests, once per run. `unfinished`: the process is going away and the
+   * module may still be running, so only its ended tests are taken; that path passes no `merged`.
+   */
+  private report(module: TestModule, unfinished = false): void {
     if (!this.run?.active || this.reportedModules.has(module.id)) return;
     this.reportedModules.add(module.id);
-    this.run.addFile(mapTestModule(module, { merged: this.merged }));
+    this.run.addFile(mapTestModule(module, unfinished ? { unfinished } : { merged: this.merged }));
   }
 }

@@ -1,4 +1,4 @@
-import { guardEndHook, guardHook, RunReporter, type TestrunOptions } from '@testrun/core';
+import { guardEndHook, guardHook, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
 import { mapOutermostTest, type TestEvent } from './map-events.js';
 import { runArgs } from './run-args.js';
 
@@ -19,7 +19,7 @@ export type NodeTestReporter = (source: AsyncIterable<unknown>) => AsyncGenerato
  */
 export function createReporter(options?: TestrunNodeTestOptions): NodeTestReporter {
   return async function* testrunReporter(source) {
-    const cwd = process.cwd();
+    const cwd = startDir;
     let unit: TestEvent[] = [];
     const flush = () =>
       guardHook(() => {

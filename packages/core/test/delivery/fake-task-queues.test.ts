@@ -75,14 +75,21 @@ it('sends a batch that was in flight when a test faked the task queues again at 
     faults: ({ route, n }) => (route === 'submitResults' && n === 0 ? { delayMs: 600 } : undefined),
   });
   const testUtils = fileURLToPath(new URL('../../../test-utils/package.json', import.meta.url));
-  const { result } = await runNodeScript<{ delivered: number; spooled: number; lines: string[] }>(strandedScript, {
-    env: { KEY: apiKey, URL: url, TEST_UTILS: testUtils },
-  });
+  const { result } = await runNodeScript<{ delivered: number; spooled: number; lines: string[] }>(
+    strandedScript,
+    {
+      env: { KEY: apiKey, URL: url, TEST_UTILS: testUtils },
+    },
+  );
   expect({ delivered: result.delivered, spooled: result.spooled }).toEqual({ delivered: 1, spooled: 0 });
   const attempts = result.lines.filter((line) => line.includes('/results'));
   expect(attempts, result.lines.join('\n')).toEqual([
-    expect.stringMatching(/abandoned after \d+ ms: it was in flight while a test faked process\.nextTick.*sent again at once/),
+    expect.stringMatching(
+      /abandoned after \d+ ms: it was in flight while a test faked process\.nextTick.*sent again at once/,
+    ),
     expect.stringMatching(/→ 20\d in \d+ ms/),
   ]);
-  expect(server.store.results(server.store.runs()[0]!.id).map((stored) => stored.testCase)).toEqual(['on the wire']);
+  expect(server.store.results(server.store.runs()[0]!.id).map((stored) => stored.testCase)).toEqual([
+    'on the wire',
+  ]);
 });

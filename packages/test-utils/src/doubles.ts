@@ -11,7 +11,14 @@ import type { TestServer } from './server.js';
 // to its process"), one kind per run, named by FIXTURE_DOUBLE.
 
 /** Installed in a setup file that runs before the reporter loads, where the runner has one. */
-export const DOUBLES_BEFORE_THE_REPORTER = ['nock13', 'nock14', 'msw', 'stubs', 'fake-timers-first'] as const;
+export const DOUBLES_BEFORE_THE_REPORTER = [
+  'nock13',
+  'nock14',
+  'msw',
+  'mitm',
+  'stubs',
+  'fake-timers-first',
+] as const;
 /** Installed by a test, and never undone. */
 export const DOUBLES_IN_A_TEST = ['fake-timers', 'proxy-env', 'chdir'] as const;
 
@@ -53,4 +60,6 @@ export function expectDeliveredPast(server: TestServer, double: string, outcome:
     output,
   ).toEqual([expect.stringMatching(/^testrun: 6 results → run \S+ \(\d+ requests?, [\d.]+ s\)/)]);
   expect(output).not.toContain('spooled');
+  // Node's own client classes come from modules Node documents as deprecated aliases: silently.
+  expect(output).not.toContain('DeprecationWarning');
 }

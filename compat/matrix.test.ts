@@ -4,6 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
+  DOUBLES_BEFORE_THE_REPORTER,
+  DOUBLES_IN_A_TEST,
+  doubleEnv,
+  expectDeliveredPast,
   expectNamesShared,
   FRAMEWORKS,
   type Framework,
@@ -28,6 +32,7 @@ import {
   readJsonReport,
   reporterEnv,
   resultsTagged,
+  runNodeTest,
   startTestServer,
   type TestServer,
   testrunLines,
@@ -257,6 +262,42 @@ describe.each(MATRIX.filter((leg) => leg.framework === 'node-test' && leg.nodeMa
       );
       expect(outcome.code).toBe(0);
     });
+  },
+);
+
+// The tests in the reporter's process, each with a double it installs and never undoes
+// (e2e/what-tests-do-to-their-process.test.ts has the other in-process runners). The fixture
+// runs where it is: its doubles resolve from packages/test-utils; only Node is the leg's.
+describe.each(MATRIX.filter((leg) => leg.framework === 'node-test' && leg.nodeMajor))(
+  'node --test with isolation none under $label, with a test double installed and never undone',
+  (leg) => {
+    // Not fake-timers-first: node --test itself runs nothing with every clock faked before it starts.
+    const doubles = [...DOUBLES_BEFORE_THE_REPORTER, ...DOUBLES_IN_A_TEST].filter(
+      (double) => double !== 'fake-timers-first',
+    );
+    let server: TestServer;
+    const outcomes = new Map<string, RunOutcome>();
+
+    beforeAll(async () => {
+      server = await startTestServer();
+      const flag = leg.nodeMajor === 22 ? '--experimental-test-isolation=none' : '--test-isolation=none';
+      const nodePath = frameworkBin('node', path.join(COMPAT_DIR, leg.install!));
+      await Promise.all(
+        doubles.map(async (double) => {
+          const env = reporterEnv(server, doubleEnv(double));
+          outcomes.set(double, await runNodeTest({ cwd: fixtures.doubles, args: [flag], env, nodePath }));
+        }),
+      );
+    }, AWAIT_RUNS_TIMEOUT_MS);
+
+    afterAll(() => server?.close());
+
+    it.each(doubles)(
+      '%s: stores every result once, on the first attempt, and keeps the exit code',
+      (double) => {
+        expectDeliveredPast(server, double, outcomes.get(double)!);
+      },
+    );
   },
 );
 

@@ -6,29 +6,46 @@ import * as timers from 'node:timers';
 // process) and some install fake timers and never restore them: the globals then never
 // fire, and delivery would never end. Values taken from `node:timers` and the globals now
 // are the real ones whatever happens to the globals later (@sinonjs/fake-timers also
-// replaces node:timers' exports).
-export const setTimeout = timers.setTimeout;
-export const clearTimeout = timers.clearTimeout;
-export const setImmediate = timers.setImmediate;
+// replaces node:timers' exports); a fake installed even earlier is seen through (`real`).
+export const setTimeout = real(timers.setTimeout, 'setTimeout');
+export const clearTimeout = real(timers.clearTimeout, 'clearTimeout');
+export const setImmediate = real(timers.setImmediate, 'setImmediate');
 
 /**
  * Milliseconds on the monotonic clock: every budget and timeout (flushTimeout,
  * requestTimeout, backoff) is measured on it, so a wall clock stepped forward or back (NTP,
  * a VM resumed) cannot end the flush early or stretch it.
  */
-export const monotonicNow: () => number = performance.now.bind(performance);
+export const monotonicNow: () => number = ((clock) => clock.now.bind(clock))(
+  real(performance, 'performance'),
+);
+
+const RealDate = real(Date, 'Date');
 
 /** Milliseconds since the epoch, for dates a service sends (Retry-After) and dates core writes. */
-export const wallClockNow: () => number = Date.now;
+export const wallClockNow: () => number = RealDate.now;
 
 /** The current date and time, as `new Date().toISOString()` would say it with the real clock. */
 export function wallClockIso(): string {
-  return new Date(wallClockNow()).toISOString();
+  return new RealDate(wallClockNow()).toISOString();
 }
 
 /** The task queues as Node started them: `queueMicrotask` is also what core's bundle gives p-queue. */
-export const queueMicrotask: (callback: () => void) => void = globalThis.queueMicrotask;
-const nextTick = process.nextTick;
+export const queueMicrotask: (callback: () => void) => void = real(
+  globalThis.queueMicrotask,
+  'queueMicrotask',
+);
+const nextTick = real(process.nextTick, 'nextTick');
+
+/**
+ * `value`, or the real one behind it when a fake clock was installed before core loaded (a
+ * `--require` file that installs @sinonjs/fake-timers for the whole run): each of its fakes
+ * points to its clock, which keeps what it replaced as `_<name>`.
+ */
+function real<T>(value: T, name: string): T {
+  const original = (value as { clock?: Record<string, unknown> } | undefined)?.clock?.[`_${name}`];
+  return original !== undefined && typeof original === typeof value ? (original as T) : value;
+}
 
 /**
  * Whether a test has replaced `process.nextTick` or `queueMicrotask` (fake timers that fake
@@ -70,6 +87,20 @@ export function untilRealTaskQueues(signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Called when withRealTaskQueues puts Node's own queues back: what was in flight under the fakes is stranded. */
+const restoredListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` if the real task queues are put back at the end of a run while it is
+ * subscribed: a request in flight when a test faked `process.nextTick` has its next steps
+ * queued in the fake, which nothing will ever run, so it must be abandoned and sent again.
+ * Returns a function that unsubscribes.
+ */
+export function onRealTaskQueuesRestored(listener: () => void): () => void {
+  restoredListeners.add(listener);
+  return () => restoredListeners.delete(listener);
+}
+
 /**
  * Runs `work` (the end of a run's delivery) with Node's own `process.nextTick` and
  * `queueMicrotask` in place, then puts back what was there. For the end of a run only: no
@@ -81,6 +112,7 @@ export async function withRealTaskQueues<T>(work: () => Promise<T>): Promise<T> 
   const found = { nextTick: process.nextTick, queueMicrotask: globalThis.queueMicrotask };
   process.nextTick = nextTick;
   globalThis.queueMicrotask = queueMicrotask;
+  for (const listener of [...restoredListeners]) listener();
   for (const check of [...waiting]) check();
   try {
     return await work();

@@ -71,9 +71,16 @@ export class HttpError extends TestrunError {
 
 /** A request got no answer (connection refused or reset, DNS, timeout): it may or may not have arrived. */
 export class NetworkError extends TestrunError {
-  constructor(message: string, cause?: unknown) {
+  /**
+   * The attempt failed for a reason of ours that says nothing about the service (it was
+   * stranded in a test's fake task queue): the next attempt goes at once, not after a backoff.
+   */
+  readonly retryAtOnce: boolean;
+
+  constructor(message: string, cause?: unknown, { retryAtOnce = false } = {}) {
     super('TESTRUN_NETWORK', message, { cause });
     this.name = 'NetworkError';
+    this.retryAtOnce = retryAtOnce;
   }
 }
 

@@ -28,6 +28,38 @@ export function onProcessExit(onExit: (end: ProcessEnd) => void): () => void {
 }
 
 /**
+ * Puts the guard's listeners back if something took them away: a test that calls
+ * `process.removeAllListeners()` (or for `exit` and the signals) would otherwise leave a
+ * cancelled job to die with nothing spooled. Cheap enough to call at every file's end.
+ */
+export function keepExitGuard(): void {
+  if (!guard.installed || listening()) return;
+  const emitter: EventEmitter = process;
+  for (const [event, listener] of NODE_SIGNAL_LISTENERS) {
+    if (!emitter.listeners(event).includes(listener)) emitter.on(event, listener);
+  }
+  guard.installed = false;
+  participants().count -= 1;
+  guard.install();
+}
+
+/**
+ * Node's own `newListener` and `removeListener` listeners, which start and stop listening
+ * for a signal at the OS, taken when core loads. `process.removeAllListeners()` removes them
+ * too, after which no listener added hears a signal (the default action kills the process
+ * first); keepExitGuard puts them back before its own.
+ */
+const NODE_SIGNAL_LISTENERS = (
+  [
+    ['newListener', 'startListeningIfSignal'],
+    ['removeListener', 'stopListeningIfSignal'],
+  ] as const
+).flatMap(([event, name]) => {
+  const listener = (process as EventEmitter).listeners(event).find((candidate) => candidate.name === name);
+  return listener ? [[event, listener as (...args: unknown[]) => void] as const] : [];
+});
+
+/**
  * The signal the process received while a reporter listened, if any, though another handler
  * took it: the framework then ends its run (Playwright on SIGINT), and a cancelled job
  * wants it to end at once, as it would without the reporter, not after delivery.
@@ -60,9 +92,14 @@ const guard = {
     this.installed = true;
     this.done = false;
     participants().count += 1;
-    for (const signal of SIGNALS) process.prependListener(signal, onSignal);
+    for (const signal of SIGNALS) {
+      // Once each: keepExitGuard re-installs after only some of them were removed.
+      process.off(signal, onSignal);
+      process.prependListener(signal, onSignal);
+    }
     // First in line too: a framework's own exit listener may call process.exit() again,
     // which ends the process before later listeners run.
+    process.off('exit', onExitEvent);
     process.prependListener('exit', onExitEvent);
   },
 
@@ -83,6 +120,13 @@ const guard = {
     for (const entry of [...this.entries]) entry.onExit(end);
   },
 };
+
+function listening(): boolean {
+  return (
+    process.listeners('exit').includes(onExitEvent) &&
+    SIGNALS.every((signal) => process.listeners(signal).includes(onSignal))
+  );
+}
 
 function onSignal(signal: NodeJS.Signals): void {
   guard.received ??= signal;

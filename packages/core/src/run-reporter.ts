@@ -3,7 +3,7 @@ import { Batcher } from './delivery/batcher.js';
 import { RunSession } from './delivery/run-session.js';
 import { openService } from './delivery/service.js';
 import { TestrunError } from './errors.js';
-import { onProcessExit, type ProcessEnd, receivedSignal } from './exit-guard.js';
+import { keepExitGuard, onProcessExit, type ProcessEnd, receivedSignal } from './exit-guard.js';
 import { lineOnce, redactInAdapterLines } from './hooks.js';
 import { ciTags, type Shard } from './options/ci-tags.js';
 import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './options/config.js';
@@ -65,6 +65,11 @@ const MAX_RUN_ERROR_RESULTS = 5;
  */
 export class RunReporter {
   private readonly init: RunReporterInit;
+  /**
+   * The environment as the run started: a test may clear `process.env` or point HTTP_PROXY
+   * somewhere, and neither may reach a run (or a watch-mode rerun) that starts later.
+   */
+  private readonly env: NodeJS.ProcessEnv;
   private readonly logger: Logger;
   private readonly config: ResolvedConfig | undefined;
   /** The run results go to: the current one, or the one that ended last (late results are spooled in its name). */
@@ -82,10 +87,11 @@ export class RunReporter {
 
   constructor(init: RunReporterInit) {
     this.init = init;
+    this.env = { ...(init.env ?? process.env) };
     this.logger = new Logger(init.write);
     const resolution = resolveConfig({
       options: init.options,
-      env: init.env ?? process.env,
+      env: this.env,
       rootDir: init.rootDir,
     });
     this.failOnErrorSet =
@@ -192,6 +198,7 @@ export class RunReporter {
       if (!this.run) this.startRun();
       const run = this.run;
       if (!run) return;
+      keepExitGuard();
       const mapped = results.map((raw) => this.toMappedResult(raw, info)).filter((r) => r !== null);
       this.added += mapped.length;
       // A file that ends while the run's end is delivering (Jest --bail, a slow service) still
@@ -321,7 +328,7 @@ export class RunReporter {
   }
 
   private createSession(config: ResolvedConfig): RunSession {
-    const env = this.init.env ?? process.env;
+    const { env } = this;
     const { name, version } = this.init.framework;
     const service = openService({
       ...config,

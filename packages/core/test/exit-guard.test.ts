@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const say = (value) => fs.writeSync(1, JSON.stringify(value) + '\\n');
 ${before}
-const { onProcessExit } = await import(${JSON.stringify(guard)});
+const { onProcessExit, keepExitGuard } = await import(${JSON.stringify(guard)});
 const stop = onProcessExit((end) => say({ guard: end }));
 ${after}
 ${andThen}
@@ -95,6 +95,17 @@ describe('onProcessExit, when a signal comes', () => {
     const { code, stdout } = await guardedProcess.outcome;
     expect(code).toBe(130);
     expect(lines(stdout)).toEqual([{ guard: { signal: 'SIGINT' } }]);
+  });
+
+  it.each([
+    ['every listener of the process', 'process.removeAllListeners();'],
+    ["the signal's listeners only", "process.removeAllListeners('SIGTERM');"],
+  ])('is back after a test removed %s, once keepExitGuard has run', async (_case, removal) => {
+    const guardedProcess = guarded({ andThen: `${removal} keepExitGuard(); keepExitGuard();` });
+    await guardedProcess.signal('SIGTERM');
+    const { code, signal, stdout } = await guardedProcess.outcome;
+    expect({ code, signal }).toEqual({ code: null, signal: 'SIGTERM' });
+    expect(lines(stdout)).toEqual([{ guard: { signal: 'SIGTERM' } }]);
   });
 
   it('lets a signal nobody handles end the process once the guard is stopped', async () => {

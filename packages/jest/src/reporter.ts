@@ -7,7 +7,7 @@ import type {
   TestContext,
   TestResult,
 } from '@jest/reporters';
-import { guardEndHook, guardHook, lineOnce, RunReporter, type TestrunOptions } from '@testrun/core';
+import { guardEndHook, guardHook, lineOnce, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
 import { isOlderThanSupported, jestVersion, SUPPORTED_JEST_RANGE } from './jest-version.js';
 import { mapTestFile, mapUnfinishedFile } from './map-test-file.js';
 import { configuredProjectCount } from './project-count.js';
@@ -25,7 +25,7 @@ export class TestrunReporter implements Reporter {
   private readonly unfinished = new Map<string, { test: Test; assertions: TestCaseResult[] }>();
 
   constructor(globalConfig: Config.GlobalConfig, options?: TestrunJestOptions) {
-    this.rootDir = globalConfig?.rootDir ?? process.cwd();
+    this.rootDir = globalConfig?.rootDir ?? startDir;
     this.run = guardHook(() => {
       const { watch, watchAll, shard } = globalConfig;
       // In watch mode Jest builds its reporters anew for every rerun: core says its lines once.

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CanonicalStatus, FileReport, RawTest } from '@testrun/core';
+import { type CanonicalStatus, type FileReport, type RawTest, startDir } from '@testrun/core';
 import type { MochaRunnable } from './mocha-types.js';
 
 // What the reporter keeps while tests run, and how it becomes FileReports at a file's end.
@@ -93,7 +93,7 @@ function specFileIn(error: unknown, specFiles: readonly string[]): string | unde
   const text = `${(error as { stack?: unknown })?.stack ?? ''}\n${messageOf(error)}`;
   let found: { file: string; at: number } | undefined;
   for (const file of specFiles) {
-    for (const form of [file, pathToFileURL(file).href, path.relative(process.cwd(), file)]) {
+    for (const form of [file, pathToFileURL(file).href, path.relative(startDir, file)]) {
       const at = indexOfWhole(text, form);
       if (at !== -1 && (!found || at < found.at)) found = { file, at };
     }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { guardEndHook, guardHook, line, RunReporter, type TestrunOptions } from '@testrun/core';
+import { guardEndHook, guardHook, line, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
 import { type MochaRecord, mapRecords } from './map-records.js';
 import {
   EVENTS,
@@ -58,7 +58,7 @@ export class TestrunReporter {
       const run = new RunReporter({
         options: split.testrun,
         framework: { name: 'mocha', version: mocha?.version ?? 'unknown' },
-        rootDir: process.cwd(),
+        rootDir: startDir,
         watchMode: Boolean(options?.watch),
         flushOnExit: () => this.flush(),
       });

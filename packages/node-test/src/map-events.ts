@@ -28,7 +28,9 @@ export interface TestEvent {
  *   with its path (absolute on Node 20, relative on 22 and 24): failed, the file failed
  *   outside its tests (it did not load, threw at the top level, exited non-zero);
  *   passed, the file ran and declared no test, which node:test counts as a passing test:
- *   one result named with the path from the working directory, on every Node.
+ *   one result named with the path from the working directory, on every Node. A file
+ *   cancelled with the run (SIGTERM, SIGINT: `cancelledByParent`) did not fail: its tests
+ *   that ended are its results.
  */
 export function mapOutermostTest(events: readonly TestEvent[], cwd: string): FileReport | undefined {
   const file = events.find((event) => event.data.nesting === 0)?.data.file;
@@ -49,10 +51,10 @@ export function mapOutermostTest(events: readonly TestEvent[], cwd: string): Fil
     const failed = type === 'test:fail';
     const duration = data.details?.duration_ms;
     if (nesting === 0 && isFileTest(data.name, file, cwd)) {
-      if (failed) report.failedOutsideTests = true;
+      if (failed) report.failedOutsideTests = failureTypeOf(data) !== 'cancelledByParent';
       else report.tests.push({ titles: [fromCwd(file, cwd)], status: 'passed', duration });
     } else if (data.details?.type === 'suite') {
-      if (failed && data.details.error?.failureType !== 'subtestsFailed') report.failedOutsideTests = true;
+      if (failed && failureTypeOf(data) !== 'subtestsFailed') report.failedOutsideTests = true;
     } else {
       report.tests.push({
         titles: [...titles.slice(0, nesting), data.name],
@@ -62,6 +64,10 @@ export function mapOutermostTest(events: readonly TestEvent[], cwd: string): Fil
     }
   }
   return report;
+}
+
+function failureTypeOf(data: TestEvent['data']): unknown {
+  return data.details?.error?.failureType;
 }
 
 function statusOf(data: TestEvent['data'], failed: boolean): CanonicalStatus {

@@ -1,11 +1,12 @@
-import { guardEndHook, guardHook, RunReporter, type TestrunOptions } from '@testrun/core';
+import { Transform } from 'node:stream';
+import { guardEndHook, guardHook, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
 import { mapOutermostTest, type TestEvent } from './map-events.js';
 import { runArgs } from './run-args.js';
 
 export type TestrunNodeTestOptions = TestrunOptions;
 
-/** A node:test reporter: reads the run's events, writes nothing to its destination. */
-export type NodeTestReporter = (source: AsyncIterable<unknown>) => AsyncGenerator<string, void>;
+/** A node:test reporter: a stream of the run's events in, nothing out to its destination. */
+export type NodeTestReporter = Transform;
 
 /**
  * A reporter for `node --test` that streams each outermost test's results to the service
@@ -14,25 +15,37 @@ export type NodeTestReporter = (source: AsyncIterable<unknown>) => AsyncGenerato
  * `createReporter({ … })` as its default takes options in code (`mapResult`, say).
  *
  * It runs in the process `node --test` started, while the tests run in processes of their
- * own: each event is only kept, and the work is done when an outermost test (a top-level
- * `describe` or test) ends. Nothing here throws into the test runner.
+ * own (or in it, with isolation none): each event is only kept, and the work is done when an
+ * outermost test (a top-level `describe` or test) ends. Nothing here throws into the test
+ * runner. It is a Transform, as Node's own reporters are, not an async generator: events
+ * reach a Transform as node:test writes them, while `for await` waits for each through
+ * `process.nextTick`, which a test in the same process may have faked and never restored
+ * (docs/design.md, "What a test does to its process"), and so began only after tests of an
+ * isolation-none run had already changed the process.
  */
 export function createReporter(options?: TestrunNodeTestOptions): NodeTestReporter {
-  return async function* testrunReporter(source) {
-    const cwd = process.cwd();
-    let unit: TestEvent[] = [];
-    const flush = () =>
-      guardHook(() => {
-        if (unit.length === 0) return;
-        const events = unit;
-        unit = [];
-        const report = mapOutermostTest(events, cwd);
-        if (report) run?.addFile(report);
-      });
-    const run = guardHook(() => {
+  const cwd = startDir;
+  // Read now, at import: node:test may hand over the first event only after an
+  // isolation-none run's first tests have emptied process.env or set HTTP_PROXY.
+  const env = { ...process.env };
+  let unit: TestEvent[] = [];
+  const flush = () =>
+    guardHook(() => {
+      if (unit.length === 0) return;
+      const events = unit;
+      unit = [];
+      const report = mapOutermostTest(events, cwd);
+      if (report) run?.addFile(report);
+    });
+  // Made at the first event, which node:test writes as the first test starts, before its body
+  // runs: importing the package (for createReporter) starts no run of its own.
+  let run: RunReporter | undefined;
+  const start = () =>
+    guardHook(() => {
       const { shard, watch } = runArgs(process.execArgv);
       const reporter = new RunReporter({
         options,
+        env,
         framework: { name: 'node-test', version: process.versions.node },
         rootDir: cwd,
         watchMode: watch,
@@ -40,36 +53,46 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
         // A cancelled run: the tests of the outermost test still running that have ended.
         flushOnExit: flush,
       });
-      if (reporter.active) reporter.startRun();
+      if (reporter.active) {
+        reporter.startRun();
+        // With the tests in this process (isolation none) faking process.nextTick, node:test's
+        // end never reaches the reporter and the process runs out of work: deliver then.
+        process.once('beforeExit', () => void end());
+      }
       return reporter;
     });
-    const end = () =>
-      guardEndHook(async () => {
-        flush();
-        if (!run) return;
-        await run.endRun();
-        // Set only with failOnError; core has printed the reason.
-        if (run.error) process.exitCode = 1;
-      });
-    try {
-      for await (const event of source) {
-        if (!run?.active) continue;
-        const { type, data } = event as TestEvent;
-        // --watch with the watch option: each rerun is a run, ended when node:test has run
-        // what changed; the next event starts the next one.
-        if (type === 'test:watch:drained') {
-          await end();
-          continue;
-        }
-        guardHook(() => {
-          if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') return;
-          run.startRun();
-          unit[unit.length] = event as TestEvent;
-          if (type !== 'test:start' && data?.nesting === 0) flush();
-        });
-      }
-    } finally {
-      await end();
-    }
+  const end = () =>
+    guardEndHook(async () => {
+      flush();
+      if (!run) return;
+      await run.endRun();
+      // Set only with failOnError; core has printed the reason.
+      if (run.error) process.exitCode = 1;
+    });
+  /** Calls `done` once `work` settled: node:test waits for it before it writes the next event. */
+  const after = (work: Promise<unknown>, done: () => void) => {
+    work.then(done, done);
   };
+  return new Transform({
+    writableObjectMode: true,
+    transform(event: TestEvent, _encoding, done) {
+      run ??= start();
+      const reporter = run;
+      if (!reporter?.active) return done();
+      const { type, data } = event;
+      // --watch with the watch option: each rerun is a run, ended when node:test has run
+      // what changed; the next event starts the next one.
+      if (type === 'test:watch:drained') return after(end(), done);
+      guardHook(() => {
+        if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') return;
+        reporter.startRun();
+        unit[unit.length] = event;
+        if (type !== 'test:start' && data?.nesting === 0) flush();
+      });
+      done();
+    },
+    flush(done) {
+      after(end(), () => done());
+    },
+  });
 }

@@ -90,4 +90,13 @@ describe('mapOutermostTest', () => {
     const report = mapOutermostTest([start('test/cart.test.js', 0), end(false, 'test/cart.test.js', 0)], cwd);
     expect(report).toEqual({ file, tests: [], failedOutsideTests: true });
   });
+
+  it('does not fail a file the run cancelled (a signal), as node:test reports it', () => {
+    const cancelled = { error: { failureType: 'cancelledByParent' } };
+    const report = mapOutermostTest(
+      [start('test/cart.test.js', 0), end(false, 'test/cart.test.js', 0, cancelled)],
+      cwd,
+    );
+    expect(report).toEqual({ file, tests: [], failedOutsideTests: false });
+  });
 });

@@ -31,6 +31,12 @@ export const fixtures = {
   typecheck: path.join(FIXTURES_DIR, 'typecheck'),
   /** A passing file and one failure outside any test, picked with FIXTURE_CASE (see its cases.cjs). */
   outsideTests: path.join(FIXTURES_DIR, 'outside-tests'),
+  /**
+   * Mocha, Jest and node:test alike: a test double real suites install and never undo (nock,
+   * MSW, stubs, fake timers, the environment, the working directory), picked with
+   * FIXTURE_DOUBLE (see its doubles.cjs); one test fails.
+   */
+  doubles: path.join(FIXTURES_DIR, 'doubles'),
 } as const;
 
 /**

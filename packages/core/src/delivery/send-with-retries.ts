@@ -39,6 +39,7 @@ export async function sendWithRetries(
   deadline: Deadline,
 ): Promise<SendOutcome> {
   const url = http.displayUrl(path);
+  let retriedAtOnce = false;
   for (let attempt = 0; ; attempt += 1) {
     if (deadline.passed) return gaveUp(`POST ${url} was not sent: the flush deadline (flushTimeout) passed`);
     const timeoutMs = Math.max(1, Math.min(policy.requestTimeout, deadline.remaining()));
@@ -61,6 +62,10 @@ export async function sendWithRetries(
     }
     if (attempt >= policy.maxRetries) {
       return gaveUp(`${failure.message} (gave up after ${attempt + 1} attempts)`, failure);
+    }
+    if (failure instanceof NetworkError && failure.retryAtOnce && !retriedAtOnce) {
+      retriedAtOnce = true;
+      continue;
     }
     const delay = waitMs ?? backoffDelay(attempt + 1, policy.random);
     if (!(await deadline.sleep(delay))) {

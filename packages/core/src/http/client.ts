@@ -1,4 +1,10 @@
-import { clearTimeout, monotonicNow, setTimeout, untilRealTaskQueues } from '../clock.js';
+import {
+  clearTimeout,
+  monotonicNow,
+  onRealTaskQueuesRestored,
+  setTimeout,
+  untilRealTaskQueues,
+} from '../clock.js';
 import { NetworkError, TlsError } from '../errors.js';
 import type { TlsMaterial } from '../options/tls-material.js';
 import { redact, secretPattern } from '../output/redact.js';
@@ -77,6 +83,7 @@ export class HttpClient {
     const stop = () => attempt.abort();
     options.signal.addEventListener('abort', stop, { once: true });
     if (options.signal.aborted) stop();
+    const unstrand = onRealTaskQueuesRestored(() => attempt.abort(STRANDED));
     try {
       const response = await settledByAbort(
         this.transport.post(new URL(this.baseUrl + path), {
@@ -96,6 +103,10 @@ export class HttpClient {
         this.log(`POST ${shownUrl} failed after ${elapsed(started)}: ${tlsCode}`);
         throw new TlsError(`POST ${shownUrl} failed: ${tlsProblem}`, tlsCode!, error);
       }
+      if (attempt.signal.reason === STRANDED) {
+        this.log(`POST ${shownUrl} abandoned after ${elapsed(started)}: ${STRANDED.message}`);
+        throw new NetworkError(`POST ${shownUrl}: ${STRANDED.message}`, error, { retryAtOnce: true });
+      }
       const reason = attempt.signal.aborted
         ? options.signal.aborted
           ? 'stopped at the flush deadline'
@@ -105,6 +116,7 @@ export class HttpClient {
       throw new NetworkError(`POST ${shownUrl} failed: ${reason}`, error);
     } finally {
       clearTimeout(timer);
+      unstrand();
       options.signal.removeEventListener('abort', stop);
     }
   }
@@ -133,6 +145,11 @@ function settledByAbort<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> 
     answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
   });
 }
+
+/** Why an attempt in flight while a test faked the task queues is abandoned when the real ones come back (clock.ts). */
+const STRANDED = new Error(
+  'it was in flight while a test faked process.nextTick, so Node could not finish it; sent again at once',
+);
 
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);

@@ -1,6 +1,8 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { Socket } from 'node:net';
+import { Agent, type AgentOptions } from 'node:_http_agent';
+import { ClientRequest } from 'node:_http_client';
+import net from 'node:net';
+import tls from 'node:tls';
+import { urlToHttpOptions } from 'node:url';
 import { clearTimeout, setTimeout } from '../clock.js';
 import type { TlsMaterial } from '../options/tls-material.js';
 import {
@@ -15,30 +17,55 @@ import {
 /** How long closing waits for sockets to say they closed. */
 const CLOSE_WAIT_MS = 1000;
 
+// Node's own client, from where test doubles cannot reach it (docs/design.md, "What a test
+// does to its process"). nock, MSW's interceptors and hand-written stubs replace
+// `http.request`, `http.ClientRequest`, `https.request`, `http.Agent`, `net.connect` and
+// `tls.connect` on the public modules — often in a setup file that runs before the
+// reporter loads, so taking those values at load time would take the double. The classes
+// come from the modules that define them, whose exports no double replaces, and sockets
+// are opened with `net.Socket` and `tls.connect` as they were when core loaded.
+const Socket = net.Socket;
+const tlsConnect = tls.connect;
+
 /**
- * A direct connection over node:http or node:https, kept alive for the whole session: one
+ * A keep-alive agent that opens its own sockets: `Agent.prototype.createConnection` is what
+ * mitm replaces, and https.Agent's looks `tls.connect` up at every call.
+ */
+class DirectAgent extends Agent {
+  constructor(
+    private readonly secure: boolean,
+    options: AgentOptions & TlsMaterial,
+  ) {
+    super(options);
+    if (secure) Object.assign(this, { protocol: 'https:', defaultPort: 443 });
+  }
+
+  override createConnection(options: net.NetConnectOpts & tls.ConnectionOptions): net.Socket {
+    if (this.secure) return tlsConnect(options);
+    return new Socket(options).connect(options);
+  }
+}
+
+/**
+ * A direct connection over Node's HTTP client, kept alive for the whole session: one
  * connection carries every request of a run that sends one at a time. Its TLS is Node's own,
  * so a failed handshake, an alert after it (a refused client certificate in TLS 1.3) and an
  * untrusted certificate all arrive as the socket's error, with OpenSSL's code.
  */
 export class NodeTransport implements Transport {
-  private readonly agent: http.Agent;
-  private readonly request: typeof http.request;
+  private readonly agent: DirectAgent;
   /** Every socket still open, so that closing waits until none is: the process can then exit at once. */
-  private readonly sockets = new Set<Socket>();
+  private readonly sockets = new Set<net.Socket>();
 
   constructor(url: URL, tls: TlsMaterial | undefined) {
-    const secure = url.protocol === 'https:';
-    const options = { keepAlive: true, maxSockets: 16 };
-    this.agent = secure ? new https.Agent({ ...options, ...tls }) : new http.Agent(options);
-    this.request = secure ? https.request : http.request;
+    this.agent = new DirectAgent(url.protocol === 'https:', { keepAlive: true, maxSockets: 16, ...tls });
   }
 
   post(url: URL, { headers, body, signal }: TransportRequest): Promise<TransportResponse> {
     return new Promise((resolve, reject) => {
-      const request = this.request(
-        url,
+      const request = new ClientRequest(
         {
+          ...urlToHttpOptions(url),
           method: 'POST',
           agent: this.agent,
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
+import { startDir } from '../start-dir.js';
 import type { CanonicalStatus, TestrunOptions } from '../types.js';
 import {
   DEFAULT_STATUS_MAP,
@@ -65,7 +66,7 @@ export function resolveConfig({
   config.project ??= defaultProject(rootDir);
   // One place for every adapter and the CLI: where the command was started, not the
   // framework's root (Playwright's is its testDir), so `npx testrun replay` run there finds it.
-  config.spoolDir = path.resolve(process.cwd(), config.spoolDir);
+  config.spoolDir = path.resolve(startDir, config.spoolDir);
   const baseUrl = values.baseUrl as string | undefined;
   config.baseUrl = '';
   if (apiKey !== undefined) {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { OPTION_SPECS } from '../options/option-specs.js';
+import { startDir } from '../start-dir.js';
 import type { DeliverySummary } from '../types.js';
 
 /** The one line a user sees at the end of a run. */
@@ -21,8 +22,8 @@ export function formatSummary(summary: DeliverySummary, notes: readonly string[]
 /** `testrun replay` looks in ./.testrun/spool, where reporters spool by default; a spool elsewhere (spoolDir, TESTRUN_SPOOL_DIR) needs --dir. */
 export function replayCommand(spoolFile: string): string {
   const dir = path.dirname(spoolFile);
-  if (dir === path.resolve(OPTION_SPECS.spoolDir.default)) return 'npx testrun replay';
-  const relative = path.relative(process.cwd(), dir);
+  if (dir === path.resolve(startDir, OPTION_SPECS.spoolDir.default)) return 'npx testrun replay';
+  const relative = path.relative(startDir, dir);
   return `npx testrun replay --dir ${relative.startsWith('..') || relative === '' ? dir : relative}`;
 }
 

@@ -1,0 +1,65 @@
+import { expect } from 'vitest';
+import { resultsTagged } from './framework-report.js';
+import { identities } from './frameworks.js';
+import { resultsIn } from './parity-expected.js';
+import type { RunOutcome } from './process.js';
+import { testrunLines } from './run-framework.js';
+import type { TestServer } from './server.js';
+
+// The doubles fixture (fixtures/doubles, its doubles.cjs): what real suites do to the process
+// they share with an in-process runner's reporter (docs/reliability.md, "What a test may do
+// to its process"), one kind per run, named by FIXTURE_DOUBLE.
+
+/** Installed in a setup file that runs before the reporter loads, where the runner has one. */
+export const DOUBLES_BEFORE_THE_REPORTER = [
+  'nock13',
+  'nock14',
+  'msw',
+  'mitm',
+  'stubs',
+  'fake-timers-first',
+] as const;
+/** Installed by a test, and never undone. */
+export const DOUBLES_IN_A_TEST = ['fake-timers', 'proxy-env', 'chdir'] as const;
+
+/** What every run of the doubles fixture stores, whichever double it had; one test fails. */
+export const DOUBLES_RESULTS = [
+  ...resultsIn('a.test.js', [
+    ['before the double > passes', 'passed'],
+    ['before the double > fails', 'failed'],
+    ['the double > is installed and never undone', 'passed'],
+    ['the double > passes after it', 'passed'],
+  ]),
+  ...resultsIn('b.test.js', [
+    ['a later file > passes', 'passed'],
+    ['a later file > passes again', 'passed'],
+  ]),
+];
+
+/** The environment for a run of the doubles fixture with `double`, tagged with its name, every attempt logged. */
+export function doubleEnv(double: string): Record<string, string> {
+  return { FIXTURE_DOUBLE: double, TESTRUN_TAGS: double, TESTRUN_DEBUG: '1' };
+}
+
+/**
+ * The run tagged `double` stored every result of the fixture once, each request was answered
+ * on its first attempt (no retry: no backoff added to the run), nothing was spooled, and the
+ * runner exited 1 for the failing test, as without the reporter.
+ */
+export function expectDeliveredPast(server: TestServer, double: string, outcome: RunOutcome): void {
+  const output = `${outcome.stdout}\n${outcome.stderr}`;
+  expect(identities(resultsTagged(server, double)), output).toEqual(identities(DOUBLES_RESULTS));
+  expect(outcome.code, output).toBe(1);
+  const lines = testrunLines(output);
+  expect(
+    lines.filter((line) => / failed after /.test(line)),
+    output,
+  ).toEqual([]);
+  expect(
+    lines.filter((line) => /→ run /.test(line)),
+    output,
+  ).toEqual([expect.stringMatching(/^testrun: 6 results → run \S+ \(\d+ requests?, [\d.]+ s\)/)]);
+  expect(output).not.toContain('spooled');
+  // Node's own client classes come from modules Node documents as deprecated aliases: silently.
+  expect(output).not.toContain('DeprecationWarning');
+}

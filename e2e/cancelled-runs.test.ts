@@ -207,9 +207,9 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => 
         framework.name === 'node-test' && signal !== 'SIGHUP' ? 'exited \\(code 1\\)' : `received ${signal}`;
       const said =
         framework.name === 'playwright' && signal === 'SIGINT'
-          ? /^testrun: 0 results → run .*; [45] spooled to .*\.ndjson: send them with `npx testrun replay --dir /
+          ? /^testrun: 0 results → run .*; [45] spooled to .*\.ndjson: send them with `npx @testrun\/cli replay --dir /
           : new RegExp(
-              `^testrun: the process ${how} before the run's results were delivered: [45] results spooled to .*\\.ndjson: send them with \`npx testrun replay --dir `,
+              `^testrun: the process ${how} before the run's results were delivered: [45] results spooled to .*\\.ndjson: send them with \`npx @testrun/cli replay --dir `,
             );
       expect(testrunLines(withReporter.stderr)).toContainEqual(expect.stringMatching(said));
       const [spooled = []] = spooledPerFile(env.TESTRUN_SPOOL_DIR!);

@@ -244,6 +244,11 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     expect(created.code, created.stderr).toBe(0);
     const id = created.stdout.trim();
     expect(server.server.store.run(id)).toMatchObject({ id, project: 'p', framework: 'vitest' });
+
+    // The form every spool line prints resolves to the installed CLI (`--no`: never the registry).
+    const replay = await run('npx', ['--no', '@testrun/cli', 'replay'], { cwd: project, env: envFor() });
+    expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    expect(replay.stdout + replay.stderr).toMatch(/^testrun replay: nothing to send in /m);
   });
 
   it('exports the option types to ESM and CommonJS TypeScript (module nodenext)', async () => {

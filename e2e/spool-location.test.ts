@@ -15,7 +15,7 @@ import {
 import { describe, expect, it } from 'vitest';
 
 // The spool is `.testrun/spool` in the folder the test command was started in, for every
-// adapter and the CLI alike, so the `npx testrun replay` the summary line prints, run in
+// adapter and the CLI alike, so the `npx @testrun/cli replay` the summary line prints, run in
 // that folder, finds it. Playwright once put it under its testDir.
 
 describe('where the spool is', () => {
@@ -40,7 +40,7 @@ export default defineConfig({
 
     const run = await runPlaywright({ cwd: project, env });
     expect(run.code, run.stderr).toBe(0);
-    expect(testrunLines(run.stderr).at(-1)).toMatch(/ spooled to .*: send them with `npx testrun replay`$/);
+    expect(testrunLines(run.stderr).at(-1)).toMatch(/ spooled to .*: send them with `npx @testrun\/cli replay`$/);
     expect(fs.existsSync(path.join(project, 'tests', '.testrun'))).toBe(false);
     const spooled = readSpoolLines(path.join(project, '.testrun', 'spool'))
       .filter((line) => line.type === 'batch')

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,5 +71,50 @@ describe('the documentation', () => {
       .map(([, target]) => target!)
       .filter((target) => !fs.existsSync(path.resolve(repo, path.dirname(page), target)));
     expect(broken).toEqual([]);
+  });
+});
+
+describe('commands we print or document', () => {
+  // `npx testrun` runs whatever the registry holds under the name `testrun` when the project
+  // has no @testrun/cli: someone else's package, inside a CI job that holds the API key.
+  // Every form that fetches a package must name ours.
+  const FETCHING_RUNNER = /\b(?:npx|pnpx|bunx|pnpm dlx|yarn dlx|npm exec)((?:\s+-{1,2}\S+)*)\s+testrun\b/g;
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: repo, encoding: 'utf8' })
+    .split('\0')
+    .filter((file) => /\.(?:[cm]?[jt]s|md|json|ya?ml|sh)$/.test(file) || file.startsWith('.ci/'));
+
+  it('never name a bare `testrun` package for npx and its kind to fetch', () => {
+    const bare: string[] = [];
+    for (const file of tracked) {
+      // This file names the bad forms on purpose, as the examples its pattern must catch.
+      if (file === 'test/documentation.test.ts' || !fs.existsSync(path.join(repo, file))) continue;
+      const text = fs.readFileSync(path.join(repo, file), 'utf8');
+      for (const match of text.matchAll(FETCHING_RUNNER)) {
+        if (match[1]!.includes('@testrun/')) continue;
+        const line = text.slice(0, match.index).split('\n').length;
+        bare.push(`${file}:${line}: ${match[0]}`);
+      }
+    }
+    expect(bare).toEqual([]);
+  });
+
+  it('the pattern catches each form that would fetch an unrelated package', () => {
+    const caught = (text: string) =>
+      [...text.matchAll(FETCHING_RUNNER)].filter((m) => !m[1]!.includes('@testrun/'));
+    for (const text of [
+      'npx testrun replay',
+      'npx --no testrun replay',
+      'pnpm dlx testrun upload',
+      'bunx testrun',
+    ]) {
+      expect(caught(text), text).toHaveLength(1);
+    }
+    for (const text of [
+      'npx @testrun/cli replay',
+      'npx --package=@testrun/cli testrun replay',
+      'pnpm exec testrun serve',
+    ]) {
+      expect(caught(text), text).toHaveLength(0);
+    }
   });
 });

@@ -54,7 +54,7 @@ describe('a Playwright run stopped before its end', () => {
       { [REPORTER_OPTIONS_VAR]: JSON.stringify({ flushTimeout: 1500 }) },
     );
     const outcome = await runPlaywright({ cwd, args: ['--max-failures=1'], env });
-    expect(testrunLines(outcome.stderr).at(-1)).toMatch(/4 spooled to .*npx testrun replay/);
+    expect(testrunLines(outcome.stderr).at(-1)).toMatch(/4 spooled to .*npx @testrun\/cli replay/);
     const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!).filter((line) => line.type === 'batch');
     expect(identities(spooled.flatMap((line) => line.results as never[]))).toEqual(identities(FINISHED));
     expect(outcome.code).toBe(1);

@@ -103,6 +103,7 @@ describe('testrun replay', () => {
     expect(stdout).toContain('0 results delivered from 1 spool file; 5 remain');
     expect(stderr).toContain('they stay in the spool');
     expect(stderr).toContain('ECONNREFUSED');
+    expect(stderr).toContain('they stay in the spool. Run it again later.');
     expect(stderr + stdout).not.toContain('some-key-8812');
     expect(fs.readdirSync(spoolDir)).toEqual(before);
   }, 60_000);
@@ -118,6 +119,8 @@ describe('testrun replay and the service a spool was recorded for', () => {
     expect(skipped.stderr).toContain(`was recorded for ${deadUrl}, not ${started.url}; it was left in place`);
     expect(skipped.stderr).toContain('--ignore-recorded-url');
     expect(skipped.stdout).toContain('0 results delivered from 1 spool file; 5 remain');
+    // Running it again later changes nothing for a file recorded elsewhere: no such advice.
+    expect(skipped.stderr).not.toContain('again later');
     expect(started.server.requests).toEqual([]);
 
     const sent = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], { env });

@@ -61,7 +61,7 @@ describe('testrun upload when the service misbehaves', () => {
     expect(upload.code).toBe(0);
     expect(upload.stderr).toContain('ECONNREFUSED');
     expect(upload.stderr).toMatch(
-      /testrun: 0 results → run \(not created\) .*; 12 spooled to .*: send them with `npx testrun replay --dir /,
+      /testrun: 0 results → run \(not created\) .*; 12 spooled to .*: send them with `npx @testrun\/cli replay --dir /,
     );
     expect(upload.stderr + upload.stdout).not.toContain(apiKey);
     expect(fs.readFileSync(path.join(spool, fs.readdirSync(spool)[0]!), 'utf8')).not.toContain(apiKey);

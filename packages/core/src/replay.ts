@@ -33,6 +33,8 @@ export interface ReplaySummary {
   held: number;
   /** `.bad` files, set aside now or by an earlier replay: never sent until fixed. */
   setAside: number;
+  /** Files recorded for another service, left in place (counted in `remaining` too): running again changes nothing for them. */
+  forAnotherService: { files: number; results: number };
   /** One line per problem, each naming its file and the fix; printed through `log`. */
   errors: string[];
 }
@@ -61,6 +63,7 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
     remaining: 0,
     held: scan.held.length,
     setAside: scan.setAside.length + scan.badFiles.length,
+    forAnotherService: { files: 0, results: 0 },
     errors: problemsFound(scan),
   };
   const stillClaimed = new Set(scan.claimed);
@@ -93,6 +96,8 @@ async function sendFile(
 ): Promise<void> {
   try {
     if (isForAnotherService(spool, service, init)) {
+      summary.forAnotherService.files += 1;
+      summary.forAnotherService.results += countResults(spool.batches);
       summary.errors.push(
         `${spool.file} was recorded for ${spool.run.baseUrl}, not ${init.baseUrl}; it was left in place. Set TESTRUN_BASE_URL to that service, or pass --ignore-recorded-url to send it to ${init.baseUrl}.`,
       );

@@ -9,7 +9,7 @@ export const createRun = defineCommand({
 Creates a run and prints only its id on stdout, so shards and parallel jobs can
 report into one run:
 
-  export TESTRUN_RUN_ID=$(npx testrun create-run --project web --framework vitest)
+  export TESTRUN_RUN_ID=$(npx @testrun/cli create-run --project web --framework vitest)
 
 Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
 `,

@@ -58,8 +58,12 @@ with a line saying so, unless --ignore-recorded-url is given.
         : `testrun replay: ${countOf(result.delivered, 'result')} delivered from ${countOf(result.files, 'spool file')}; ${countOf(result.remaining, 'remains', 'remain')} in ${dir}\n`,
     );
     if (result.errors.length === 0 && result.remaining === 0) return 0;
-    // A set-aside file's own line says how to fix it: running again changes nothing for it.
-    if (result.remaining > 0 || result.held > 0 || result.errors.length > result.setAside) {
+    // A set-aside file, or one recorded for another service, has its own line saying what to
+    // do: running again changes nothing for it.
+    const { files: elsewhere, results: leftElsewhere } = result.forAnotherService;
+    const retryable =
+      result.remaining > leftElsewhere || result.held > 0 || result.errors.length > result.setAside + elsewhere;
+    if (retryable) {
       output.error('some results could not be sent; they stay in the spool. Run it again later.');
     }
     return 1;

@@ -18,7 +18,7 @@ Mocha, Vitest's junit reporter, jest-junit…) into a new run, or into
 TESTRUN_RUN_ID, the way the reporters send theirs: batched, retried, and
 spooled for "testrun replay" when the service cannot take them.
 
-  npx testrun upload "reports/**/*.xml" --project api
+  npx @testrun/cli upload "reports/**/*.xml" --project api
 
 Quote globs so that they reach testrun whole. Gzip'd reports are read as
 they are. Each report is read whole before anything of it is sent: a report

@@ -65,7 +65,7 @@ export function resolveConfig({
   config.apiKey = apiKey ?? '';
   config.project ??= defaultProject(rootDir);
   // One place for every adapter and the CLI: where the command was started, not the
-  // framework's root (Playwright's is its testDir), so `npx testrun replay` run there finds it.
+  // framework's root (Playwright's is its testDir), so `npx @testrun/cli replay` run there finds it.
   config.spoolDir = path.resolve(startDir, config.spoolDir);
   const baseUrl = values.baseUrl as string | undefined;
   config.baseUrl = '';

@@ -22,9 +22,9 @@ export function formatSummary(summary: DeliverySummary, notes: readonly string[]
 /** `testrun replay` looks in ./.testrun/spool, where reporters spool by default; a spool elsewhere (spoolDir, TESTRUN_SPOOL_DIR) needs --dir. */
 export function replayCommand(spoolFile: string): string {
   const dir = path.dirname(spoolFile);
-  if (dir === path.resolve(startDir, OPTION_SPECS.spoolDir.default)) return 'npx testrun replay';
+  if (dir === path.resolve(startDir, OPTION_SPECS.spoolDir.default)) return 'npx @testrun/cli replay';
   const relative = path.relative(startDir, dir);
-  return `npx testrun replay --dir ${relative.startsWith('..') || relative === '' ? dir : relative}`;
+  return `npx @testrun/cli replay --dir ${relative.startsWith('..') || relative === '' ? dir : relative}`;
 }
 
 /**

@@ -248,7 +248,7 @@ describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport)
     expect(ms).toBeLessThan(1500 + 1000);
     expect(summary).toMatchObject({ runId: undefined, delivered: 0, spooled: 50 });
     expect(lines.at(-1)).toContain(`50 spooled to ${spoolDir}/`);
-    expect(lines.at(-1)).toContain(`: send them with \`npx testrun replay --dir ${spoolDir}\``);
+    expect(lines.at(-1)).toContain(`: send them with \`npx @testrun/cli replay --dir ${spoolDir}\``);
     const spooled = readSpoolLines(spoolDir);
     expect(spooled[0]).toMatchObject({
       type: 'run',

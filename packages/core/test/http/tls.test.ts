@@ -70,7 +70,7 @@ describe.skipIf(!hasOpenssl()).each(TRANSPORTS)('a service behind a private CA, 
       expect(server.requests).toEqual([]);
       const problems = lines.filter((line) => !line.includes('results → run'));
       expect(problems).toEqual([expect.stringMatching(message)]);
-      expect(lines.at(-1)).toMatch(/6 spooled to .*npx testrun replay/);
+      expect(lines.at(-1)).toMatch(/6 spooled to .*npx @testrun\/cli replay/);
     },
   );
 

@@ -72,8 +72,9 @@ export class HttpError extends TestrunError {
 /** A request got no answer (connection refused or reset, DNS, timeout): it may or may not have arrived. */
 export class NetworkError extends TestrunError {
   /**
-   * The attempt failed for a reason of ours that says nothing about the service (it was
-   * stranded in a test's fake task queue): the next attempt goes at once, not after a backoff.
+   * The attempt failed for a reason that says nothing about the service (it was stranded in a
+   * test's fake task queue, or sent on a kept-alive connection the server was closing): the
+   * next attempt goes at once, not after a backoff, and is not counted against maxRetries.
    */
   readonly retryAtOnce: boolean;
 

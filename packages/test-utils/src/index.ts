@@ -2,6 +2,7 @@
 // core directly, and to spawn a real Vitest, Jest, Playwright, Mocha or node:test run on a fixture project.
 export * from './certificates.js';
 export * from './cli.js';
+export * from './closing-relay.js';
 export * from './doubles.js';
 export * from './environment.js';
 export * from './fixtures.js';

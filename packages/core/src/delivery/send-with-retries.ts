@@ -60,12 +60,15 @@ export async function sendWithRetries(
       if (!(error instanceof NetworkError)) throw error;
       failure = error;
     }
-    if (attempt >= policy.maxRetries) {
-      return gaveUp(`${failure.message} (gave up after ${attempt + 1} attempts)`, failure);
-    }
+    // Once per send, and outside the retry budget: a closed idle connection or a stranded
+    // attempt says nothing about the service, so it costs neither a backoff nor a retry.
     if (failure instanceof NetworkError && failure.retryAtOnce && !retriedAtOnce) {
       retriedAtOnce = true;
+      attempt -= 1;
       continue;
+    }
+    if (attempt >= policy.maxRetries) {
+      return gaveUp(`${failure.message} (gave up after ${attempt + 1} attempts)`, failure);
     }
     const delay = waitMs ?? backoffDelay(attempt + 1, policy.random);
     if (!(await deadline.sleep(delay))) {

@@ -8,6 +8,7 @@ import {
 import { NetworkError, TlsError } from '../errors.js';
 import type { TlsMaterial } from '../options/tls-material.js';
 import { redact, secretPattern } from '../output/redact.js';
+import { ReusedConnectionClosed } from './reused-connection.js';
 import { describeTlsFailure } from './tls-failure.js';
 import { openTransport, type Transport } from './transport.js';
 
@@ -106,6 +107,12 @@ export class HttpClient {
       if (attempt.signal.reason === STRANDED) {
         this.log(`POST ${shownUrl} abandoned after ${elapsed(started)}: ${STRANDED.message}`);
         throw new NetworkError(`POST ${shownUrl}: ${STRANDED.message}`, error, { retryAtOnce: true });
+      }
+      if (error instanceof ReusedConnectionClosed && !attempt.signal.aborted) {
+        this.log(`POST ${shownUrl} failed after ${elapsed(started)}: ${error.message}`);
+        throw new NetworkError(`POST ${shownUrl}: ${error.message}; sent again at once on a new one`, error, {
+          retryAtOnce: true,
+        });
       }
       const reason = attempt.signal.aborted
         ? options.signal.aborted

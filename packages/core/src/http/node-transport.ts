@@ -5,14 +5,9 @@ import tls from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import { clearTimeout, setTimeout } from '../clock.js';
 import type { TlsMaterial } from '../options/tls-material.js';
-import {
-  bodyLimit,
-  flattenHeaders,
-  readBounded,
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-} from './transport.js';
+import { bodyLimit, flattenHeaders, readBounded } from './answer.js';
+import { IDLE_CONNECTION_MS, ReusedConnectionClosed } from './reused-connection.js';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 
 /** How long closing waits for sockets to say they closed. */
 const CLOSE_WAIT_MS = 1000;
@@ -58,11 +53,20 @@ export class NodeTransport implements Transport {
   private readonly sockets = new Set<net.Socket>();
 
   constructor(url: URL, tls: TlsMaterial | undefined) {
-    this.agent = new DirectAgent(url.protocol === 'https:', { keepAlive: true, maxSockets: 16, ...tls });
+    // `timeout` is how long a free socket stays open: Node's agent closes it then, sooner when
+    // the server's `Keep-Alive: timeout=N` says so (N s less 1), and not at all when N is 1.
+    // A request in progress is not cut by it: requestTimeout is held by the client.
+    this.agent = new DirectAgent(url.protocol === 'https:', {
+      keepAlive: true,
+      timeout: IDLE_CONNECTION_MS,
+      maxSockets: 16,
+      ...tls,
+    });
   }
 
   post(url: URL, { headers, body, signal }: TransportRequest): Promise<TransportResponse> {
     return new Promise((resolve, reject) => {
+      let answered = false;
       const request = new ClientRequest(
         {
           ...urlToHttpOptions(url),
@@ -72,6 +76,7 @@ export class NodeTransport implements Transport {
           signal,
         },
         (response) => {
+          answered = true;
           const status = response.statusCode ?? 0;
           readBounded(response, bodyLimit(status)).then(
             (text) => resolve({ status, headers: flattenHeaders(response.headers), body: text }),
@@ -79,7 +84,12 @@ export class NodeTransport implements Transport {
           );
         },
       );
-      request.on('error', reject);
+      request.on('error', (error) => {
+        if (!request.reusedSocket || answered || signal.aborted) return reject(error);
+        // The other free sockets went idle as long ago: the next attempt takes a new one.
+        this.dropFreeSockets();
+        reject(ReusedConnectionClosed.from(error));
+      });
       request.on('socket', (socket) => {
         if (this.sockets.has(socket)) return;
         this.sockets.add(socket);
@@ -87,6 +97,12 @@ export class NodeTransport implements Transport {
       });
       request.end(body);
     });
+  }
+
+  private dropFreeSockets(): void {
+    for (const free of Object.values(this.agent.freeSockets)) {
+      for (const socket of free ?? []) socket.destroy();
+    }
   }
 
   /**

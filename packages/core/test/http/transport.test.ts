@@ -10,7 +10,7 @@ import {
 } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { proxyFor } from '../../src/http/proxy.js';
-import { MAX_ERROR_BODY_BYTES } from '../../src/http/transport.js';
+import { MAX_ERROR_BODY_BYTES } from '../../src/http/answer.js';
 
 /** A script that reports one result through RunReporter and prints how it went. */
 const reportOneResult = `

@@ -9,8 +9,8 @@ import {
   TRANSPORTS,
 } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { proxyFor } from '../../src/http/proxy.js';
 import { MAX_ERROR_BODY_BYTES } from '../../src/http/answer.js';
+import { proxyFor } from '../../src/http/proxy.js';
 
 /** A script that reports one result through RunReporter and prints how it went. */
 const reportOneResult = `

@@ -243,7 +243,9 @@ function holderOf(source: string, name: string): string | undefined {
     const state = ownerState({ pid: Number(pid), start: start === 'x' ? undefined : start, machine });
     if (state === 'alive') return `a running replay (pid ${pid})`;
     if (state === 'dead' || wallClockNow() > Number(until) + FOREIGN_CLAIM_GRACE_MS) return undefined;
-    return `a replay on another machine or in another container (pid ${pid}) until ${new Date(Number(until)).toISOString()}`;
+    // Its own deadline, plus the grace a replay elsewhere gets: when a replay here takes it over.
+    const takenOver = new Date(Number(until) + FOREIGN_CLAIM_GRACE_MS).toISOString();
+    return `a replay on another machine or in another container (pid ${pid}); a replay will take it over after ${takenOver}`;
   }
   const writer = readWriter(source);
   const state = writer ? writerState(writer) : 'elsewhere';

@@ -8,6 +8,7 @@ import {
 import { NetworkError, TlsError } from '../errors.js';
 import type { TlsMaterial } from '../options/tls-material.js';
 import { redact, secretPattern } from '../output/redact.js';
+import { formatMs } from '../output/summary.js';
 import { ReusedConnectionClosed } from './reused-connection.js';
 import { describeTlsFailure } from './tls-failure.js';
 import { openTransport, type Transport } from './transport.js';
@@ -117,7 +118,7 @@ export class HttpClient {
       const reason = attempt.signal.aborted
         ? options.signal.aborted
           ? 'stopped at the flush deadline'
-          : `no answer within requestTimeout (${options.timeoutMs} ms)`
+          : `no answer within requestTimeout (${formatMs(options.timeoutMs)})`
         : redact(describeNetworkError(error), this.keyPattern);
       this.log(`POST ${shownUrl} failed after ${elapsed(started)}: ${reason}`);
       throw new NetworkError(`POST ${shownUrl} failed: ${reason}`, error);
@@ -176,5 +177,5 @@ function errorCode(error: unknown): string | undefined {
 }
 
 function elapsed(started: number): string {
-  return `${Math.round(monotonicNow() - started)} ms`;
+  return formatMs(monotonicNow() - started);
 }

@@ -35,6 +35,17 @@ export function formatCount(value: number): string {
   return String(Math.trunc(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/**
+ * A duration as a person reads it: `850 ms`, `2.98 s`, `75 s`. Timers and deadlines are
+ * fractional milliseconds (`2978.8710640000004`), never printed as they are.
+ */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return `${ms} ms`;
+  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  return seconds < 10 ? `${seconds.toFixed(2)} s` : `${Math.round(seconds)} s`;
+}
+
 /** `1 result`, `1,234 results`: a count with its noun in the right number. */
 export function countOf(count: number, one: string, many = `${one}s`): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`;

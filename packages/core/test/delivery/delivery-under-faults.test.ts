@@ -198,13 +198,17 @@ describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport)
     const { url, apiKey } = await startTestServer({
       faults: (req) => (req.route === 'submitResults' ? { delayMs: 20_000 } : undefined),
     });
-    const { reporter, spoolDir } = await reporterOver(url, apiKey, {
+    const { reporter, spoolDir, lines } = await reporterOver(url, apiKey, {
       requestTimeout: 500,
       flushTimeout: 2000,
+      debug: true,
     });
     reporter.startRun();
     reporter.addResults(makeResults(25));
     const { value: summary, ms } = await timed(() => reporter.endRun());
+    // Attempts cut at what was left of the deadline: fractional milliseconds, printed rounded.
+    expect(lines.join('\n')).toMatch(/no answer within requestTimeout \(\d+ ms\)/);
+    expect(lines.join('\n')).not.toMatch(/\d\.\d{4,}/);
     expect(ms).toBeLessThan(2000 + 1000);
     expect(summary).toMatchObject({ delivered: 0, spooled: 25, failed: 0 });
     expect(

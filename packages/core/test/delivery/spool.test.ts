@@ -171,7 +171,7 @@ describe('claimSpool and the process that holds a file', () => {
     expect(scan.held).toEqual([
       {
         file: path.join(dir, 'a.ndjson'),
-        holder: `a replay on another machine or in another container (pid 1) until ${new Date(inTenMinutes).toISOString()}`,
+        holder: `a replay on another machine or in another container (pid 1); a replay will take it over after ${new Date(inTenMinutes + 60_000).toISOString()}`,
       },
     ]);
     expect(scan.claimed.map((spool) => spool.batches)).toEqual([[record(2)]]);

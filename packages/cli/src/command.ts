@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { Logger, type TestrunOptions } from '@testrun/core';
+import { Logger, nearestName, type TestrunOptions } from '@testrun/core';
 import { type Flags, flagLabel, HELP_FLAG, optionLines, optionsFrom } from './flags.js';
 
 /** The flags' values as parseArgs gives them; a required flag's is always there. */
@@ -135,7 +135,7 @@ function parse(argv: string[], flags: Flags, allowPositionals: boolean) {
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(misspeltFlag(error, flags) ?? (error as Error).message);
   }
   if (!parsed.values.help) {
     for (const [name, flag] of Object.entries(flags)) {
@@ -145,4 +145,12 @@ function parse(argv: string[], flags: Flags, allowPositionals: boolean) {
     }
   }
   return parsed;
+}
+
+/** A flag parseArgs does not know, close to one the command has: the hint reporter options get. */
+function misspeltFlag(error: unknown, flags: Flags): string | undefined {
+  if ((error as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+  const given = /'--([^'=]+)'/.exec((error as Error).message)?.[1];
+  const hint = given && nearestName(given, Object.keys(flags));
+  return hint ? `unknown option "--${given}"; did you mean "--${hint}"?` : undefined;
 }

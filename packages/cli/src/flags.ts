@@ -1,4 +1,4 @@
-import { OPTION_SPECS, type OptionSpec, type TestrunOptions } from '@testrun/core';
+import { OPTION_SPECS, type OptionSpec, optionFromText, type TestrunOptions } from '@testrun/core';
 
 type OptionName = keyof TestrunOptions;
 
@@ -39,7 +39,7 @@ export type Flags = Record<string, Flag>;
 /** What every command takes besides its own flags. */
 export const HELP_FLAG = { type: 'boolean', short: 'h', help: 'show this help' } as const satisfies Flag;
 
-/** The reporter options the given flags set, converted as the options want them (tags split at commas). */
+/** The reporter options the given flags set, a string read as core reads every option written as text. */
 export function optionsFrom(flags: Flags, values: Record<string, unknown>): TestrunOptions {
   const options: Record<string, unknown> = {};
   for (const [name, flag] of Object.entries(flags)) {
@@ -47,13 +47,7 @@ export function optionsFrom(flags: Flags, values: Record<string, unknown>): Test
     if (value === undefined) continue;
     if (flag.negates) options[flag.negates] = !value;
     if (!flag.option) continue;
-    options[flag.option] =
-      OPTION_SPECS[flag.option].kind === 'tags'
-        ? String(value)
-            .split(',')
-            .map((tag) => tag.trim())
-            .filter(Boolean)
-        : value;
+    options[flag.option] = typeof value === 'string' ? optionFromText(flag.option, value) : value;
   }
   return options as TestrunOptions;
 }

@@ -40,6 +40,14 @@ describe('testrun command line', () => {
     expect(stderr).toContain('Usage: testrun serve');
   });
 
+  it('exits 2 with the flag a misspelt one most likely means, as reporter options get', async () => {
+    const { code, stderr } = await runCli(['create-run', '--projct', 'web']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /^testrun create-run: unknown option "--projct"; did you mean "--project"\?\n\nUsage: /,
+    );
+  });
+
   it('exits 1 with the reason when the server cannot start', async () => {
     const occupier = createNetServer();
     await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));

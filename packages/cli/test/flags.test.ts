@@ -91,6 +91,18 @@ describe('the reporter options that flags set', () => {
     });
   });
 
+  it("are read from their text as the environment and Mocha's reporter options are", () => {
+    const textFlags: Flags = {
+      debug: { type: 'string', option: 'debug' },
+      'batch-size': { type: 'string', option: 'batchSize' },
+      'allow-insecure-http': { type: 'boolean', option: 'allowInsecureHttp' },
+    };
+    expect(
+      optionsFrom(textFlags, { debug: 'yes', 'batch-size': '200', 'allow-insecure-http': true }),
+    ).toEqual({ debug: true, batchSize: 200, allowInsecureHttp: true });
+    expect(optionsFrom(textFlags, { 'batch-size': 'lots' })).toEqual({ batchSize: 'lots' });
+  });
+
   it('leave out what was not given, so that variables and defaults apply', () => {
     expect(optionsFrom(flags, { project: undefined })).toEqual({});
   });

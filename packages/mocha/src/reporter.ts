@@ -1,6 +1,15 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { guardEndHook, guardHook, line, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
+import {
+  guardEndHook,
+  guardHook,
+  line,
+  lineOnce,
+  RunReporter,
+  startDir,
+  type TestrunOptions,
+  unknownOptionMessage,
+} from '@testrun/core';
 import { type MochaRecord, mapRecords } from './map-records.js';
 import {
   EVENTS,
@@ -51,7 +60,9 @@ export class TestrunReporter {
     const split = guardHook(() => splitOptions(new.target.defaults, given)) ?? {
       testrun: {},
       wrapped: DEFAULT_WRAPPED_REPORTER,
+      misspelt: [],
     };
+    if (split.misspelt.length > 0) guardHook(() => lineOnce(misspeltLine(split.misspelt, split.wrapped)));
     // The console output is the user's: it is kept whatever happens to reporting.
     this.wrapped = wrap(mocha?.loadReporter, split.wrapped, runner, options);
     this.run = guardHook(() => {
@@ -168,6 +179,16 @@ export class TestrunReporter {
     };
     end().then(finish, finish);
   }
+}
+
+/**
+ * Names close to a testrun option get the hint Vitest's options get, all in one line. They
+ * are no error here, as they are there: the wrapped reporter may own the name, so reporting
+ * goes on with the options testrun knows.
+ */
+function misspeltLine(names: readonly string[], wrapped: string): string {
+  const hints = names.map(unknownOptionMessage).join(' ');
+  return `${hints} Reporting goes on without ${names.length === 1 ? 'it' : 'them'}: reporter options testrun does not know are the ${wrapped} reporter's.`;
 }
 
 function fileOf(record: MochaRecord): string | undefined {

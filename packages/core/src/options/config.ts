@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { startDir } from '../start-dir.js';
 import type { CanonicalStatus, TestrunOptions } from '../types.js';
+import { unknownOptionMessage } from './option-names.js';
 import {
   DEFAULT_STATUS_MAP,
   OPTION_NAMES,
@@ -9,6 +10,7 @@ import {
   type OptionName,
   type OptionSpec,
 } from './option-specs.js';
+import { optionFromText } from './option-text.js';
 import { defaultProject } from './project-name.js';
 import { checkBaseUrl, checkProxyVariables } from './service-address.js';
 import { readTlsMaterial, type TlsMaterial } from './tls-material.js';
@@ -90,7 +92,10 @@ export function resolveConfig({
   return { state: 'enabled', config };
 }
 
-/** The option if given, else its environment variable, else the default; checked against its spec. */
+/**
+ * The option if given, else its environment variable read as text, else the default; either
+ * way checked against its spec, a variable's problem named by the variable.
+ */
 function readOption(
   name: OptionName,
   spec: OptionSpec,
@@ -98,54 +103,46 @@ function readOption(
   env: NodeJS.ProcessEnv,
   errors: ConfigError[],
 ): unknown {
+  const text = spec.env ? env[spec.env]?.trim() : undefined;
+  const given = options[name] !== undefined;
+  if (!given && !text) return copyOf(spec.default);
+  const label = given || !spec.env ? name : spec.env;
+  const value = given ? options[name] : optionFromText(name, text!);
   const fail = (option: string, problem: string) => {
     errors.push(new ConfigError(option, `option ${option} ${problem}`));
     return copyOf(spec.default);
   };
-  const value = options[name];
-  if (value === undefined) return fromEnvironment(spec, env, errors) ?? copyOf(spec.default);
   switch (spec.kind) {
     case 'string':
     case 'secret':
       if (typeof value === 'string' && value.trim() !== '') return value.trim();
-      return fail(name, `must be a non-empty string, got ${describe(value, spec.kind === 'secret')}.`);
+      return fail(label, `must be a non-empty string, got ${describe(value, spec.kind === 'secret')}.`);
     case 'boolean':
       if (typeof value === 'boolean') return value;
-      return fail(name, `must be true or false, got ${describe(value)}.`);
+      return fail(
+        label,
+        `must be true or false${given ? '' : ' (or 1/0, yes/no, on/off)'}, got ${describe(value)}.`,
+      );
     case 'integer':
       if (typeof value === 'number' && Number.isInteger(value) && value >= spec.min && value <= spec.max) {
         return value;
       }
-      return fail(name, `must be a whole number from ${spec.min} to ${spec.max}, got ${describe(value)}.`);
+      return fail(label, `must be a whole number from ${spec.min} to ${spec.max}, got ${describe(value)}.`);
     case 'choice':
       if (typeof value === 'string' && spec.values.includes(value)) return value;
       return fail(
-        name,
+        label,
         `must be ${orList(spec.values.map((choice) => `"${choice}"`))}, got ${describe(value)}.`,
       );
     case 'tags':
       if (Array.isArray(value) && value.every((tag) => typeof tag === 'string')) return cleanTags(value);
-      return fail(name, `must be an array of strings, e.g. ["nightly"], got ${describe(value)}.`);
+      return fail(label, `must be an array of strings, e.g. ["nightly"], got ${describe(value)}.`);
     case 'function':
       if (typeof value === 'function') return value;
-      return fail(name, `must be a function ${spec.signature}, got ${describe(value)}.`);
+      return fail(label, `must be a function ${spec.signature}, got ${describe(value)}.`);
     case 'statusMap':
       return readStatusMap(value, fail);
   }
-}
-
-function fromEnvironment(spec: OptionSpec, env: NodeJS.ProcessEnv, errors: ConfigError[]): unknown {
-  const raw = spec.env ? env[spec.env]?.trim() : undefined;
-  if (!raw || !spec.env) return undefined;
-  if (spec.kind === 'tags') return cleanTags(raw.split(','));
-  if (spec.kind !== 'boolean') return raw;
-  const lower = raw.toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
-  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
-  errors.push(
-    new ConfigError(spec.env, `option ${spec.env} must be 1/true or 0/false, got ${JSON.stringify(lower)}.`),
-  );
-  return undefined;
 }
 
 function readStatusMap(value: unknown, fail: (option: string, problem: string) => unknown): unknown {
@@ -175,40 +172,9 @@ function readOptionsObject(value: unknown, errors: ConfigError[]): Record<string
   }
   const options = value as Record<string, unknown>;
   for (const key of Object.keys(options)) {
-    if (Object.hasOwn(OPTION_SPECS, key)) continue;
-    const hint = nearestOption(key);
-    errors.push(
-      new ConfigError(
-        key,
-        `unknown option "${key}"${hint ? `; did you mean "${hint}"?` : `. Known options: ${OPTION_NAMES.join(', ')}.`}`,
-      ),
-    );
+    if (!Object.hasOwn(OPTION_SPECS, key)) errors.push(new ConfigError(key, unknownOptionMessage(key)));
   }
   return options;
-}
-
-/** The known option a misspelling most likely means: the nearest by edit distance, if near enough. */
-export function nearestOption(name: string): string | undefined {
-  let best: { option: string; distance: number } | undefined;
-  for (const option of OPTION_NAMES) {
-    const distance = editDistance(name.toLowerCase(), option.toLowerCase());
-    if (!best || distance < best.distance) best = { option, distance };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(name.length / 4)) ? best.option : undefined;
-}
-
-/** Levenshtein distance. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { inert } from './output/logger.js';
+import { inert } from './inert.js';
 
 /**
  * Every error core reports has a stable `code` for machines (the README lists them), a

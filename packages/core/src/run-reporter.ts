@@ -9,17 +9,10 @@ import { ciTags, type Shard } from './options/ci-tags.js';
 import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './options/config.js';
 import { Logger } from './output/logger.js';
 import { countOf, formatCount, formatSummary, replayCommand } from './output/summary.js';
-import { toDuration, toResult } from './results/normalize.js';
-import {
-  FILE_FAILURE_CASE,
-  runErrorResult,
-  toName,
-  toTestCase,
-  toTestSuite,
-  withProjectLabel,
-  withVariant,
-} from './results/result-name.js';
-import type { DeliverySummary, FileReport, RawResult, ResultInfo, TestResult } from './types.js';
+import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
+import { runErrorResult } from './results/result-name.js';
+import { RunResults } from './results/run-results.js';
+import type { DeliverySummary, FileReport, RawResult, TestResult } from './types.js';
 import { userAgent } from './version.js';
 
 export interface RunReporterInit {
@@ -43,8 +36,10 @@ export interface RunReporterInit {
   flushOnExit?: () => void;
 }
 
-/** One run from `startRun` to the end of `endRun`: its session, its batcher and its exit guard. */
+/** One run from `startRun` to the end of `endRun`: its results stage, session, batcher and exit guard. */
 interface ActiveRun {
+  /** What this run's reports become (results/run-results.ts); it remembers what naming needs per run. */
+  results: RunResults;
   session: RunSession;
   batcher: Batcher;
   stopExitGuard: () => void;
@@ -55,13 +50,12 @@ interface ActiveRun {
   ending: Promise<DeliverySummary | undefined> | undefined;
 }
 
-/** At most this many results stand for errors outside any test and file, however many there were. */
-const MAX_RUN_ERROR_RESULTS = 5;
-
 /**
- * The framework-neutral half of every reporter. Adapters call `startRun`, `addFile` (or
- * `addResults` for results already named), `addRunErrors` and `endRun`; everything here
- * catches its own errors, because a reporter that throws turns a green build red.
+ * The framework-neutral half of every reporter: a run's lifecycle. Adapters call `startRun`,
+ * `addFile` (or `addResults` for results already named), `addRunErrors` and `endRun`; what
+ * those become is the results stage's (results/run-results.ts), what happens to them the
+ * batcher's and the session's. Everything here catches its own errors, because a reporter
+ * that throws turns a green build red.
  */
 export class RunReporter {
   private readonly init: RunReporterInit;
@@ -72,17 +66,14 @@ export class RunReporter {
   private readonly env: NodeJS.ProcessEnv;
   private readonly logger: Logger;
   private readonly config: ResolvedConfig | undefined;
+  /** Cleans each result and applies mapResult; one for every run of this reporter. */
+  private readonly mapper: ResultMapper | undefined;
   /** The run results go to: the current one, or the one that ended last (late results are spooled in its name). */
   private run: ActiveRun | undefined;
+  /** Results of this run handed to delivery: what failOnError compares the delivered count with. */
   private added = 0;
-  /** testSuites of this run that already hold a failed result: a file gets at most one `(file failed to run)`. */
-  private readonly failedSuites = new Set<string>();
-  /** testCases of this run's `(run)` results, at most MAX_RUN_ERROR_RESULTS; beyond, only counted. */
-  private readonly runErrorCases = new Set<string>();
-  private moreRunErrors = 0;
   private lastError: TestrunError | undefined;
   private lastErrorPrinted = false;
-  private asyncMapResultSaid = false;
   private readonly failOnErrorSet: boolean;
 
   constructor(init: RunReporterInit) {
@@ -99,12 +90,13 @@ export class RunReporter {
         ? resolution.config.failOnError
         : resolution.state === 'invalid' && resolution.failOnError;
     this.config = this.configure(resolution);
-  }
-
-  /** Whether testSuite carries the framework project's name (the projectLabel option). */
-  private get labelProjects(): boolean {
-    const mode = this.config?.projectLabel ?? 'auto';
-    return mode === 'always' || (mode === 'auto' && (this.init.projectCount ?? 1) > 1);
+    this.mapper =
+      this.config &&
+      createResultMapper({
+        ...this.config,
+        framework: init.framework.name,
+        log: (line) => this.logger.line(line),
+      });
   }
 
   /** False when turned off, unconfigured or invalid: the adapter can skip its mapping work. */
@@ -129,86 +121,60 @@ export class RunReporter {
       if (this.run && !this.run.ending) return;
       const config = this.config!;
       this.added = 0;
-      this.failedSuites.clear();
-      this.runErrorCases.clear();
-      this.moreRunErrors = 0;
+      const { rootDir, projectCount } = this.init;
+      const naming = { rootDir, projectCount, projectLabel: config.projectLabel };
+      const results = new RunResults(naming, this.mapper!);
       const session = this.createSession(config);
       const batcher = new Batcher(config.batchSize, config.flushInterval, (batch) => session.send(batch));
-      const run: ActiveRun = { session, batcher, ending: undefined, stopExitGuard: () => {} };
+      const run: ActiveRun = { results, session, batcher, ending: undefined, stopExitGuard: () => {} };
       run.stopExitGuard = onProcessExit((end) => this.spoolOnExit(run, end));
       this.run = run;
       session.start();
     });
   }
 
-  /**
-   * One test file's tests, named by the identity rules, plus `(file failed to run)` when it
-   * failed outside them. A file may be reported again later with no tests and
-   * `failedOutsideTests` (an error the framework names it in at the end of the run): it
-   * then gets that one result, unless it already has a failed one.
-   */
+  /** One test file's tests, named by the identity rules (results/run-results.ts). */
   addFile(report: FileReport): void {
     if (!this.config) return;
     this.guard(() => {
-      const { file, project, tests } = report;
-      const label = this.labelProjects ? project?.name : undefined;
-      const path = withVariant(toTestSuite(file, this.init.rootDir, project?.root), report.variant);
-      const testSuite = withProjectLabel(path, label);
-      const results: RawResult[] = tests.map(({ titles, status, duration }) => ({
-        testSuite,
-        testCase: toTestCase(titles),
-        status,
-        duration,
-      }));
-      const hasFailure = this.failedSuites.has(testSuite) || results.some((r) => r.status === 'failed');
-      if (report.failedOutsideTests && !hasFailure) {
-        results.push({ testSuite, testCase: FILE_FAILURE_CASE, status: 'failed', duration: 0 });
-      }
-      if (report.failedOutsideTests || hasFailure) this.failedSuites.add(testSuite);
-      this.addResults(results, { file, project: project?.name });
+      const run = this.currentRun();
+      if (run) this.deliver(run, run.results.ofFile(report));
     });
   }
 
-  /**
-   * Errors the framework reports outside any test and file (an unhandled rejection, a
-   * crashed worker): each distinct first line becomes one failed result of the run, at
-   * most a few, so a run that failed never looks green in the service.
-   */
+  /** Errors the framework reports outside any test and file: a few failed `(run)` results. */
   addRunErrors(messages: readonly unknown[]): void {
     if (!this.config || messages.length === 0) return;
     this.guard(() => {
-      const fresh: RawResult[] = [];
-      for (const message of messages) {
-        const result = runErrorResult(message);
-        if (this.runErrorCases.has(result.testCase as string)) continue;
-        if (this.runErrorCases.size >= MAX_RUN_ERROR_RESULTS) {
-          this.moreRunErrors += 1;
-          continue;
-        }
-        this.runErrorCases.add(result.testCase as string);
-        fresh.push(result);
-      }
-      this.addResults(fresh);
+      const run = this.currentRun();
+      if (run) this.deliver(run, run.results.ofRunErrors(messages));
     });
   }
 
-  addResults(results: readonly RawResult[], info: Omit<ResultInfo, 'framework'> = {}): void {
+  addResults(results: readonly RawResult[], source: ResultSource = {}): void {
     if (!this.config) return;
     this.guard(() => {
-      if (!this.run) this.startRun();
-      const run = this.run;
-      if (!run) return;
-      keepExitGuard();
-      const mapped = results.map((raw) => this.toMappedResult(raw, info)).filter((r) => r !== null);
-      this.added += mapped.length;
-      // A file that ends while the run's end is delivering (Jest --bail, a slow service) still
-      // belongs to this run: its session delivers it within the deadline, or spools it.
-      if (run.ending) {
-        if (mapped.length > 0) run.session.send(mapped);
-      } else {
-        run.batcher.add(mapped);
-      }
+      const run = this.currentRun();
+      if (run) this.deliver(run, run.results.ofNamed(results, source));
     });
+  }
+
+  /** The run results go to, started if none was: an adapter may hand a file over first. */
+  private currentRun(): ActiveRun | undefined {
+    if (!this.run) this.startRun();
+    return this.run;
+  }
+
+  private deliver(run: ActiveRun, results: TestResult[]): void {
+    keepExitGuard();
+    this.added += results.length;
+    // A file that ends while the run's end is delivering (Jest --bail, a slow service) still
+    // belongs to this run: its session delivers it within the deadline, or spools it.
+    if (run.ending) {
+      if (results.length > 0) run.session.send(results);
+    } else {
+      run.batcher.add(results);
+    }
   }
 
   /**
@@ -237,7 +203,10 @@ export class RunReporter {
 
   private async end(run: ActiveRun, config: ResolvedConfig, notes: readonly string[]) {
     // Before `ending` is set: this result still goes through the batcher.
-    if (this.moreRunErrors > 0) this.addResults([runErrorResult(`${this.moreRunErrors} more errors`)]);
+    this.guard(() => {
+      const uncounted = run.results.ofUncountedRunErrors();
+      if (uncounted.length > 0) this.deliver(run, uncounted);
+    });
     // A cancelled job whose framework ends the run itself (Playwright on SIGINT): what is
     // not delivered yet goes to the spool at once, so the process ends as soon as it would
     // have without the reporter, not after flushTimeout.
@@ -285,8 +254,7 @@ export class RunReporter {
       // After the framework's end hook began, a failing exit is the framework's verdict on the
       // tests (Jest exits 1 after --bail), not a process that died mid-run.
       if ('code' in end && end.code !== 0 && !run.ending) {
-        const result = this.toMappedResult(runErrorResult(`${why} before the run ended`), {});
-        if (result) buffered.push(result);
+        buffered.push(...run.results.ofNamed([runErrorResult(`${why} before the run ended`)], {}));
       }
       const spooled = session.spoolNow(buffered);
       const file = session.spoolFile;
@@ -345,43 +313,6 @@ export class RunReporter {
     });
   }
 
-  private toMappedResult(raw: RawResult, info: Omit<ResultInfo, 'framework'>): TestResult | null {
-    const config = this.config!;
-    const result = toResult(raw, config);
-    if (!config.mapResult) return result;
-    try {
-      const mapped = config.mapResult(result, { ...info, framework: this.init.framework.name });
-      if (mapped === null || mapped === undefined) return null;
-      if (isThenable(mapped)) return this.refuseAsyncMapResult(mapped, result);
-      return {
-        testSuite: toName(mapped.testSuite),
-        testCase: toName(mapped.testCase),
-        status: typeof mapped.status === 'string' && mapped.status !== '' ? mapped.status : result.status,
-        // Already in the configured unit: only cleaned (finite, non-negative), not converted.
-        duration: toDuration(mapped.duration, 'ms'),
-      };
-    } catch (error) {
-      this.logger.line(`mapResult threw (${(error as Error).message}); the result is sent unchanged.`);
-      return result;
-    }
-  }
-
-  /**
-   * Results go out as the tests end, so mapResult must answer at once: a Promise (an `async`
-   * function) is not waited for. Said once; each such result is sent unchanged, as when
-   * mapResult throws, and the Promise's own failure is not left unhandled.
-   */
-  private refuseAsyncMapResult(promise: PromiseLike<unknown>, result: TestResult): TestResult {
-    Promise.resolve(promise).catch(() => {});
-    if (!this.asyncMapResultSaid) {
-      this.asyncMapResultSaid = true;
-      this.logger.line(
-        'mapResult returned a Promise; it must return the result itself (not an async function). Results are sent unchanged.',
-      );
-    }
-    return result;
-  }
-
   private guard(action: () => void): void {
     try {
       action();
@@ -389,8 +320,4 @@ export class RunReporter {
       this.logger.line(`internal error, results may be incomplete: ${(error as Error).message}`);
     }
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown }).then === 'function';
 }

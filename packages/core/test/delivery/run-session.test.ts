@@ -95,21 +95,6 @@ describe('RunSession against the local server', () => {
     expect(keys.size).toBe(3);
   });
 
-  it('maps, renames and drops results through mapResult', async () => {
-    const { server, url, apiKey } = await startTestServer();
-    const { reporter } = createReporter(url, apiKey, {
-      mapResult: (result) =>
-        result.testCase === 'case 1' ? null : { ...result, testCase: `[web] ${result.testCase}` },
-    });
-    reporter.startRun();
-    reporter.addResults(makeResults(3));
-    const summary = await reporter.endRun();
-    expect(server.store.results(summary!.runId!).map((r) => r.testCase)).toEqual([
-      '[web] case 0',
-      '[web] case 2',
-    ]);
-  });
-
   it('delivers into a run whose id is past 2^53 when create-run answers it only as a JSON number', async () => {
     const { server, url, apiKey } = await startTestServer({ runIds: 'integer' });
     const created = await fetch(`${url}/api/v1/runs`, {
@@ -128,25 +113,6 @@ describe('RunSession against the local server', () => {
     const summary = await reporter.endRun();
     expect(summary).toMatchObject({ runId: '9007199254740993', delivered: 3, spooled: 0 });
     expect(server.store.results('9007199254740993')).toHaveLength(3);
-  });
-
-  it('refuses an async mapResult with one line and sends each result unchanged', async () => {
-    const { server, url, apiKey } = await startTestServer();
-    const { reporter, lines } = createReporter(url, apiKey, {
-      // Not allowed by the type, but a JavaScript config can pass it.
-      mapResult: (async (result: { testCase: string }) => ({ ...result, testCase: 'renamed' })) as never,
-    });
-    reporter.startRun();
-    reporter.addResults(makeResults(3));
-    const summary = await reporter.endRun();
-    expect(server.store.results(summary!.runId!).map((r) => [r.testCase, r.duration])).toEqual([
-      ['case 0', 0],
-      ['case 1', 1],
-      ['case 2', 2],
-    ]);
-    expect(lines.filter((line) => line.includes('mapResult'))).toEqual([
-      'testrun: mapResult returned a Promise; it must return the result itself (not an async function). Results are sent unchanged.',
-    ]);
   });
 
   it('prints the summary line with the delivered count and the run id', async () => {

@@ -1,25 +1,9 @@
 import { createReporter, makeResults, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { inert, Logger } from '../../src/output/logger.js';
+import { Logger } from '../../src/output/logger.js';
 
 /** Erases the line, returns to its start and prints a fake green summary: what a hostile answer would try. */
 const FAKE_SUMMARY = '\u001b[2K\r\u001b[32mtestrun: 99 results → run ok\u001b[0m\u001b]0;title\u0007';
-
-describe('inert', () => {
-  it('shows C0 and C1 controls, DEL and bidirectional overrides as escapes', () => {
-    expect(inert('a\u001bb\u009bc\u007fd\u202ee\u0007')).toBe('a\\u001bb\\u009bc\\u007fd\\u202ee\\u0007');
-  });
-
-  it('keeps tabs, and line breaks only when asked', () => {
-    expect(inert('a\tb\nc')).toBe('a\tb\\u000ac');
-    expect(inert('a\tb\nc', { keepLineBreaks: true })).toBe('a\tb\nc');
-    expect(inert('a\r\nb', { keepLineBreaks: true })).toBe('a\\u000d\nb');
-  });
-
-  it('leaves printable text, unicode included, as it is', () => {
-    expect(inert('größe 🚀 日本語 → ok')).toBe('größe 🚀 日本語 → ok');
-  });
-});
 
 describe('Logger', () => {
   it('writes one line, whatever line breaks and escapes the message holds', () => {

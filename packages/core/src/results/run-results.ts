@@ -1,0 +1,103 @@
+import type { FileReport, ProjectLabel, RawResult, TestResult } from '../types.js';
+import type { ResultMapper, ResultSource } from './map-result.js';
+import {
+  FILE_FAILURE_CASE,
+  runErrorResult,
+  toTestCase,
+  toTestSuite,
+  withProjectLabel,
+  withVariant,
+} from './result-name.js';
+
+/** At most this many results stand for errors outside any test and file, however many there were. */
+const MAX_RUN_ERROR_RESULTS = 5;
+
+export interface RunNaming {
+  /** The framework's root directory: test files are named relative to it (result-name.ts). */
+  rootDir: string;
+  projectLabel: ProjectLabel;
+  /** How many projects the framework's configuration defines; 'auto' labels results when above 1. */
+  projectCount?: number;
+}
+
+/**
+ * What one run's reports become: each file's tests named by the identity rules
+ * (result-name.ts, docs/design.md section 4), errors outside any file as `(run)` results,
+ * every result through the mapper. It remembers, for this run only, what naming the next
+ * report depends on: which files already have a failed result (a file gets at most one
+ * `(file failed to run)`), and which run errors were already named (at most
+ * MAX_RUN_ERROR_RESULTS; beyond, only counted). It sends nothing: RunReporter delivers what
+ * it returns.
+ */
+export class RunResults {
+  /** testSuites of this run that already hold a failed result. */
+  private readonly failedSuites = new Set<string>();
+  /** testCases of this run's `(run)` results, at most MAX_RUN_ERROR_RESULTS. */
+  private readonly runErrorCases = new Set<string>();
+  private moreRunErrors = 0;
+  private readonly labelProjects: boolean;
+
+  constructor(
+    private readonly naming: RunNaming,
+    private readonly map: ResultMapper,
+  ) {
+    const { projectLabel, projectCount = 1 } = naming;
+    this.labelProjects = projectLabel === 'always' || (projectLabel === 'auto' && projectCount > 1);
+  }
+
+  /**
+   * One test file's tests, plus `(file failed to run)` when it failed outside them. A file
+   * may be reported again later with no tests and `failedOutsideTests` (an error the
+   * framework names it in at the end of the run): it then gets that one result, unless it
+   * already has a failed one.
+   */
+  ofFile(report: FileReport): TestResult[] {
+    const { file, project, tests } = report;
+    const label = this.labelProjects ? project?.name : undefined;
+    const path = withVariant(toTestSuite(file, this.naming.rootDir, project?.root), report.variant);
+    const testSuite = withProjectLabel(path, label);
+    const results: RawResult[] = tests.map(({ titles, status, duration }) => ({
+      testSuite,
+      testCase: toTestCase(titles),
+      status,
+      duration,
+    }));
+    const hasFailure = this.failedSuites.has(testSuite) || results.some((r) => r.status === 'failed');
+    if (report.failedOutsideTests && !hasFailure) {
+      results.push({ testSuite, testCase: FILE_FAILURE_CASE, status: 'failed', duration: 0 });
+    }
+    if (report.failedOutsideTests || hasFailure) this.failedSuites.add(testSuite);
+    return this.ofNamed(results, { file, project: project?.name });
+  }
+
+  /**
+   * Errors the framework reports outside any test and file (an unhandled rejection, a
+   * crashed worker): each distinct first line becomes one failed result of the run, at
+   * most MAX_RUN_ERROR_RESULTS, so a run that failed never looks green in the service.
+   */
+  ofRunErrors(messages: readonly unknown[]): TestResult[] {
+    const fresh: RawResult[] = [];
+    for (const message of messages) {
+      const result = runErrorResult(message);
+      if (this.runErrorCases.has(result.testCase as string)) continue;
+      if (this.runErrorCases.size >= MAX_RUN_ERROR_RESULTS) {
+        this.moreRunErrors += 1;
+        continue;
+      }
+      this.runErrorCases.add(result.testCase as string);
+      fresh.push(result);
+    }
+    return this.ofNamed(fresh, {});
+  }
+
+  /** At the run's end: one result counting the run errors beyond the cap, if there were any. */
+  ofUncountedRunErrors(): TestResult[] {
+    if (this.moreRunErrors === 0) return [];
+    return this.ofNamed([runErrorResult(`${this.moreRunErrors} more errors`)], {});
+  }
+
+  /** Results already named (an adapter's own, or core's `(run)` ones): cleaned and mapped only. */
+  ofNamed(results: readonly RawResult[], source: ResultSource): TestResult[] {
+    return results.map((raw) => this.map(raw, source)).filter((result) => result !== null);
+  }
+}

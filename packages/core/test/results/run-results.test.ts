@@ -1,0 +1,236 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createResultMapper } from '../../src/results/map-result.js';
+import { type RunNaming, RunResults } from '../../src/results/run-results.js';
+import type { FileReport, ResultInfo, TestResult, TestrunOptions } from '../../src/types.js';
+
+// What a run's file reports and errors outside any file become, whichever adapter hands
+// them over: the naming rules of docs/design.md section 4, without a server.
+
+const repo = path.resolve('/repo');
+const at = (...parts: string[]) => path.join(repo, ...parts);
+
+function runResults(naming: Partial<RunNaming> = {}, mapResult?: TestrunOptions['mapResult']) {
+  const map = createResultMapper({
+    statusMap: { passed: 'passed', failed: 'failed', skipped: 'skipped', todo: 'skipped' },
+    durationUnit: 'ms',
+    mapResult,
+    framework: 'jest',
+    log: () => {},
+  });
+  return new RunResults({ rootDir: repo, projectLabel: 'auto', ...naming }, map);
+}
+
+const names = (results: readonly TestResult[]) => results.map((r) => `${r.testSuite} | ${r.testCase}`);
+const suites = (results: readonly TestResult[]) => results.map((r) => r.testSuite);
+
+const inProjects = (projects: string[], titles = ['adds']): FileReport[] =>
+  projects.map((name) => ({
+    file: at('src', 'a.test.ts'),
+    project: { name, root: repo },
+    tests: [{ titles, status: 'passed' }],
+  }));
+
+describe('a file report', () => {
+  it('becomes one result per test, named by path and describe chain, with its status and duration', () => {
+    const results = runResults().ofFile({
+      file: at('src', 'cart.test.ts'),
+      tests: [
+        { titles: ['cart', 'adds'], status: 'passed', duration: 12.5 },
+        { titles: ['cart', 'later'], status: 'todo' },
+      ],
+    });
+    expect(results).toEqual([
+      { testSuite: 'src/cart.test.ts', testCase: 'cart > adds', status: 'passed', duration: 12.5 },
+      { testSuite: 'src/cart.test.ts', testCase: 'cart > later', status: 'skipped', duration: 0 },
+    ]);
+  });
+});
+
+describe('project labels', () => {
+  it('label each result with its project when the configuration defines several (auto)', () => {
+    const stage = runResults({ projectCount: 2 });
+    expect(inProjects(['node', 'edge']).flatMap((report) => suites(stage.ofFile(report)))).toEqual([
+      '[node] src/a.test.ts',
+      '[edge] src/a.test.ts',
+    ]);
+  });
+
+  it('leave a single-project run unlabelled, even when its project has a name (auto)', () => {
+    for (const projectCount of [1, undefined]) {
+      const [report] = inProjects(['node']);
+      expect(suites(runResults({ projectCount }).ofFile(report!))).toEqual(['src/a.test.ts']);
+    }
+  });
+
+  it('label a single named project with always, and no project with never', () => {
+    const [node] = inProjects(['node']);
+    expect(suites(runResults({ projectCount: 1, projectLabel: 'always' }).ofFile(node!))).toEqual([
+      '[node] src/a.test.ts',
+    ]);
+    const never = runResults({ projectCount: 2, projectLabel: 'never' });
+    expect(inProjects(['node', 'edge']).flatMap((report) => suites(never.ofFile(report)))).toEqual([
+      'src/a.test.ts',
+      'src/a.test.ts',
+    ]);
+  });
+
+  it('leave a file of an unnamed project unlabelled, even with always', () => {
+    const results = runResults({ projectLabel: 'always' }).ofFile({
+      file: at('src', 'a.test.ts'),
+      project: { root: repo },
+      tests: [{ titles: ['adds'], status: 'passed' }],
+    });
+    expect(suites(results)).toEqual(['src/a.test.ts']);
+  });
+
+  it('give mapResult the file, the project and the framework, labelled or not', () => {
+    const infos: ResultInfo[] = [];
+    const stage = runResults({ projectCount: 2, projectLabel: 'never' }, (result, info) => {
+      infos.push(info);
+      return result;
+    });
+    for (const report of inProjects(['node', 'edge'])) stage.ofFile(report);
+    expect(infos).toEqual([
+      { file: at('src', 'a.test.ts'), project: 'node', framework: 'jest' },
+      { file: at('src', 'a.test.ts'), project: 'edge', framework: 'jest' },
+    ]);
+  });
+});
+
+describe('a file run a second way in the same project', () => {
+  it('has its variant after the path and the project before it', () => {
+    const stage = runResults({ projectCount: 2 });
+    const results = [undefined, 'typecheck'].flatMap((variant) =>
+      stage.ofFile({
+        file: at('src', 'a.test.ts'),
+        project: { name: 'node' },
+        variant,
+        tests: [{ titles: ['adds'], status: 'passed' }],
+      }),
+    );
+    expect(suites(results)).toEqual(['[node] src/a.test.ts', '[node] src/a.test.ts (typecheck)']);
+  });
+});
+
+describe('a file that failed outside its tests', () => {
+  const file = at('src', 'b.test.ts');
+
+  it('gets one failed (file failed to run) beside its passing tests', () => {
+    const results = runResults().ofFile({
+      file,
+      tests: [{ titles: ['passes'], status: 'passed', duration: 3 }],
+      failedOutsideTests: true,
+    });
+    expect(results).toEqual([
+      { testSuite: 'src/b.test.ts', testCase: 'passes', status: 'passed', duration: 3 },
+      { testSuite: 'src/b.test.ts', testCase: '(file failed to run)', status: 'failed', duration: 0 },
+    ]);
+  });
+
+  it('gets one however often it is reported again with no tests', () => {
+    const stage = runResults();
+    const results = [
+      { file, tests: [{ titles: ['passes'], status: 'passed' as const }] },
+      { file, tests: [], failedOutsideTests: true },
+      { file, tests: [], failedOutsideTests: true },
+    ].flatMap((report) => stage.ofFile(report));
+    expect(names(results)).toEqual(['src/b.test.ts | passes', 'src/b.test.ts | (file failed to run)']);
+  });
+
+  it('gets none when one of its tests failed, in the same report or an earlier one', () => {
+    const together = runResults().ofFile({
+      file,
+      tests: [{ titles: ['fails'], status: 'failed' }],
+      failedOutsideTests: true,
+    });
+    expect(names(together)).toEqual(['src/b.test.ts | fails']);
+
+    const stage = runResults();
+    const apart = [
+      { file, tests: [{ titles: ['fails'], status: 'failed' as const }] },
+      { file, tests: [], failedOutsideTests: true },
+    ].flatMap((report) => stage.ofFile(report));
+    expect(names(apart)).toEqual(['src/b.test.ts | fails']);
+  });
+
+  it('gets one per project that failed, not one for the file', () => {
+    const stage = runResults({ projectCount: 2 });
+    const results = ['node', 'edge'].flatMap((name) =>
+      stage.ofFile({ file, project: { name }, tests: [], failedOutsideTests: true }),
+    );
+    expect(names(results)).toEqual([
+      '[node] src/b.test.ts | (file failed to run)',
+      '[edge] src/b.test.ts | (file failed to run)',
+    ]);
+  });
+
+  it('is named again by a new run: what a run remembers is its own', () => {
+    const report = { file, tests: [], failedOutsideTests: true };
+    const first = runResults();
+    first.ofFile(report);
+    expect(first.ofFile(report)).toEqual([]);
+    expect(names(runResults().ofFile(report))).toEqual(['src/b.test.ts | (file failed to run)']);
+  });
+});
+
+describe('errors outside any file', () => {
+  it('become failed (run) results, one per distinct first line', () => {
+    const results = runResults().ofRunErrors([
+      'Error: worker exited\n    at x.js:1',
+      'Error: worker exited\n    at y.js:2',
+      'TypeError: no',
+    ]);
+    expect(results).toEqual([
+      {
+        testSuite: '(run)',
+        testCase: '(unhandled error) Error: worker exited',
+        status: 'failed',
+        duration: 0,
+      },
+      { testSuite: '(run)', testCase: '(unhandled error) TypeError: no', status: 'failed', duration: 0 },
+    ]);
+  });
+
+  it('are at most five results, and one more at the end counting the rest', () => {
+    const stage = runResults();
+    const results = stage.ofRunErrors(Array.from({ length: 9 }, (_, i) => `Error ${i}`));
+    expect(results.map((r) => r.testCase)).toEqual(
+      [0, 1, 2, 3, 4].map((i) => `(unhandled error) Error ${i}`),
+    );
+    expect(stage.ofUncountedRunErrors()).toEqual([
+      { testSuite: '(run)', testCase: '(unhandled error) 4 more errors', status: 'failed', duration: 0 },
+    ]);
+  });
+
+  it('count across calls, without their colours: an adapter may hand them over one at a time', () => {
+    const stage = runResults();
+    const results = [0, 1, 1, 2, 3, 4, 5, 6].flatMap((i) =>
+      stage.ofRunErrors([`\u001b[31mError ${i}\u001b[39m\n    at x.js:1:1`]),
+    );
+    expect([...results, ...stage.ofUncountedRunErrors()].map((r) => r.testCase)).toEqual([
+      ...[0, 1, 2, 3, 4].map((i) => `(unhandled error) Error ${i}`),
+      '(unhandled error) 2 more errors',
+    ]);
+  });
+
+  it('add nothing at the end when none went beyond five', () => {
+    const stage = runResults();
+    stage.ofRunErrors(['Error 1', 'Error 2']);
+    expect(stage.ofUncountedRunErrors()).toEqual([]);
+  });
+});
+
+describe('results an adapter named itself', () => {
+  it('are cleaned and go through mapResult, which may drop them', () => {
+    const stage = runResults({}, (result) => (result.testCase === 'drop me' ? null : result));
+    const results = stage.ofNamed(
+      [
+        { testSuite: 'a.xml', testCase: 'keeps\nme', status: 'todo', duration: Number.NaN },
+        { testSuite: 'a.xml', testCase: 'drop me', status: 'passed' },
+      ],
+      {},
+    );
+    expect(results).toEqual([{ testSuite: 'a.xml', testCase: 'keeps me', status: 'skipped', duration: 0 }]);
+  });
+});

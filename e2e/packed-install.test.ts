@@ -360,10 +360,15 @@ interface DocumentedRun {
 
 const MOCHA_CJS_TESTS = { 'test/math.test.js': mathTest('mocha-cjs') };
 /** A package whose package.json says `"type": "module"`, where `.mocharc.js` would fail. */
-const MODULE_PACKAGE = {
-  'package.json': json({ name: `${CONSUMER_NAME}-esm`, private: true, type: 'module' }),
-  'test/math.test.js': mathTest('mocha-esm'),
-};
+const MODULE_PACKAGE_JSON = json({ name: `${CONSUMER_NAME}-esm`, private: true, type: 'module' });
+const MODULE_PACKAGE = { 'package.json': MODULE_PACKAGE_JSON, 'test/math.test.js': mathTest('mocha-esm') };
+
+/** The README's Jest block, once its first line is seen to say `saying`: another name it may be given. */
+function readmeJestConfig(saying: string): string {
+  const block = docBlock('readme-jest-config');
+  expect(block.split('\n')[0]).toContain(saying);
+  return block;
+}
 
 const DOCUMENTED_RUNS: DocumentedRun[] = [
   {
@@ -397,17 +402,28 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     suite: 'math.test.js',
   },
   {
-    // The README: "jest.config.mjs works the same with `export default`".
     dir: 'readme-jest-config-mjs',
     framework: 'jest',
     files: () => {
-      const commonJs = docBlock('readme-jest-config');
+      const commonJs = readmeJestConfig('jest.config.mjs works the same with `export default`');
       expect(commonJs.match(/module\.exports = /g)).toHaveLength(1);
       return {
         'jest.config.mjs': commonJs.replace('module.exports = ', 'export default '),
         'math.test.js': mathTest('jest'),
       };
     },
+    command: () => [bin('jest')],
+    project: 'api',
+    suite: 'math.test.js',
+  },
+  {
+    dir: 'readme-jest-config-cjs',
+    framework: 'jest',
+    files: () => ({
+      'package.json': MODULE_PACKAGE_JSON,
+      'jest.config.cjs': readmeJestConfig('jest.config.cjs in a "type": "module" package'),
+      'math.test.js': mathTest('jest'),
+    }),
     command: () => [bin('jest')],
     project: 'api',
     suite: 'math.test.js',

@@ -12,12 +12,15 @@ import {
   type TestServer,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { docBlock } from '../test/doc-blocks.js';
 
 // What a user gets from the registry: each package packed the way `pnpm release` publishes
 // it, installed with plain npm into a project outside the workspace (no workspace links, no
 // hoisted dev dependencies), then loaded by real Vitest, Jest, Playwright, Mocha and
-// `node --test` and the installed CLI. Needs `pnpm build` first and the npm registry for
-// vitest, jest, @playwright/test (no browser: its tests use none), mocha and typescript.
+// `node --test` and the installed CLI, configured and run exactly as README.md and the
+// package READMEs say: their config blocks and commands are read from the pages. Needs
+// `pnpm build` first and the npm registry for vitest, jest, @playwright/test (no browser:
+// its tests use none), mocha, typescript and @types/node.
 
 const PACKAGES = ['core', 'vitest', 'jest', 'playwright', 'mocha', 'node-test', 'server', 'cli'] as const;
 type PackageDir = (typeof PACKAGES)[number];
@@ -149,85 +152,65 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     expect(install.stderr).not.toMatch(/ERESOLVE|peer dep/i);
   });
 
-  it('reports a Vitest run (ESM config), Jest runs (CJS and ESM configs), a Playwright run (TS config), a Mocha run and a node --test run', async () => {
-    const bin = (name: string) => path.join(project, 'node_modules', '.bin', name);
-    const runs = [
-      { framework: 'vitest', outcome: await run(bin('vitest'), ['run'], { cwd: project, env: envFor() }) },
-      {
-        framework: 'jest',
-        outcome: await run(bin('jest'), ['--config', 'jest.config.js'], { cwd: project, env: envFor() }),
-      },
-      {
-        framework: 'jest',
-        outcome: await run(bin('jest'), ['--config', 'jest.config.mjs'], { cwd: project, env: envFor() }),
-      },
-      {
-        framework: 'playwright',
-        outcome: await run(bin('playwright'), ['test', '--output', path.join(workDir, 'playwright-output')], {
-          cwd: project,
-          env: envFor(),
-        }),
-      },
-      // The README's lines: Mocha requires the reporter (its CommonJS entry)...
-      {
-        framework: 'mocha',
-        outcome: await run(bin('mocha'), ['--reporter', '@testrun/mocha', 'mocha-tests'], {
-          cwd: project,
-          env: envFor(),
-        }),
-      },
-      // ...and node --test imports it, beside its own spec reporter.
-      {
-        framework: 'node-test',
-        outcome: await run(
-          process.execPath,
-          [
-            '--test',
-            '--test-reporter=@testrun/node-test',
-            '--test-reporter-destination=stdout',
-            '--test-reporter=spec',
-            '--test-reporter-destination=stdout',
-            'node-tests/math.test.js',
-          ],
-          { cwd: project, env: envFor() },
-        ),
-      },
-    ];
-
-    const stored = server.server.store.runs();
-    const outputs = runs.map(({ outcome }) => outcome.stdout + outcome.stderr).join('\n');
-    expect(
-      stored.map((storedRun) => storedRun.framework),
-      outputs,
-    ).toEqual(['vitest', 'jest', 'jest', 'playwright', 'mocha', 'node-test']);
-    for (const [i, { framework, outcome }] of runs.entries()) {
-      const storedRun = stored[i]!;
+  // Every documented way to configure or run a reporter, taken verbatim from its page.
+  it.each(DOCUMENTED_RUNS)(
+    '$dir: the documented $framework setup, run as written, stores every result',
+    async (documentedRun) => {
+      const env = envFor();
+      const [program, ...args] = documentedRun.command();
+      const outcome = await run(program!, args, { cwd: path.join(project, documentedRun.dir), env });
       const output = outcome.stdout + outcome.stderr;
-      expect(storedRun, output).toMatchObject({ project: CONSUMER_NAME, framework, tags: [] });
-      const suite = {
-        vitest: 'vitest-tests/math.test.mjs',
-        jest: 'jest-tests/math.test.js',
-        // Playwright names files from its testDir.
-        playwright: 'math.spec.ts',
-        mocha: 'mocha-tests/math.test.js',
-        'node-test': 'node-tests/math.test.js',
-      }[framework];
-      const results = server.server.store.results(storedRun.id);
+
+      const stored = server.server.store.runs();
+      expect(
+        stored.map((storedRun) => ({
+          project: storedRun.project,
+          framework: storedRun.framework,
+          tags: storedRun.tags,
+        })),
+        output,
+      ).toEqual([{ project: documentedRun.project, framework: documentedRun.framework, tags: [] }]);
+      const results = server.server.store.results(stored[0]!.id);
       expect(
         results.map(({ testSuite, testCase, status }) => ({ testSuite, testCase, status })).sort(byCase),
-      ).toEqual([
-        { testSuite: suite, testCase: 'math > adds', status: 'passed' },
-        { testSuite: suite, testCase: 'math > carries > over ten', status: 'passed' },
-        { testSuite: suite, testCase: 'math > fails on purpose', status: 'failed' },
-        { testSuite: suite, testCase: 'math > is skipped', status: 'skipped' },
-        { testSuite: suite, testCase: 'math > is to do', status: 'skipped' },
-      ]);
+      ).toEqual(mathResults(documentedRun));
       for (const result of results) expect(result.duration).toBeGreaterThanOrEqual(0);
-      expect(output).toContain(`testrun: 5 results → run ${storedRun.id}`);
+      expect(output).toContain(`testrun: 5 results → run ${stored[0]!.id}`);
       // One test fails on purpose: the framework's exit code, unchanged by the reporter.
       expect(outcome.code, output).toBe(1);
-    }
-    for (const dir of spoolDirs) expect(readSpoolLines(dir)).toEqual([]);
+      expect(readSpoolLines(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
+    },
+  );
+
+  it("runs the core README's RunReporter example as written: one result stored", async () => {
+    const outcome = await run(process.execPath, ['core-readme-run-reporter.mjs'], {
+      cwd: path.join(project, README_CODE_DIR),
+      env: envFor(),
+    });
+    const output = outcome.stdout + outcome.stderr;
+
+    expect(outcome.code, output).toBe(0);
+    const stored = server.server.store.runs();
+    expect(
+      stored.map((storedRun) => ({ project: storedRun.project, framework: storedRun.framework })),
+      output,
+    ).toEqual([{ project: 'shop', framework: 'mocha' }]);
+    expect(
+      server.server.store
+        .results(stored[0]!.id)
+        .map(({ testSuite, testCase, status, duration }) => ({ testSuite, testCase, status, duration })),
+    ).toEqual([{ testSuite: 'test/cart.test.js', testCase: 'cart > adds', status: 'passed', duration: 3 }]);
+    expect(output).toContain(`testrun: 1 result → run ${stored[0]!.id}`);
+  });
+
+  it("runs the server README's example as written: it starts, lists what arrived and closes", async () => {
+    const outcome = await run(process.execPath, ['server-readme-use.mjs'], {
+      cwd: path.join(project, README_CODE_DIR),
+      env: consumerEnv(),
+    });
+
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(outcome.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
   });
 
   it('runs the installed testrun command', async () => {
@@ -255,6 +238,14 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     const tsc = await run('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: project, env: consumerEnv() });
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   });
+
+  it("type-checks the TypeScript of the READMEs' code against the installed types", async () => {
+    const tsc = await run('npx', ['tsc', '--noEmit', '-p', `${README_CODE_DIR}/tsconfig.json`], {
+      cwd: project,
+      env: consumerEnv(),
+    });
+    expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  });
 });
 
 // ---------------------------------------------------------------------------------------
@@ -264,26 +255,6 @@ function consumerProject(): Record<string, string> {
   const dependencies = Object.fromEntries(
     PACKAGES.map((dir) => [`@testrun/${dir}`, `file:${tarballs[dir]}`]),
   );
-  const mathTest = (
-    imports: string,
-    names = { describe: 'describe', it: 'it', todo: "it.todo('is to do')" },
-  ) => `${imports}
-${names.describe}('math', () => {
-  ${names.it}('adds', () => {
-    expect(1 + 1).toBe(2);
-  });
-  ${names.describe}('carries', () => {
-    ${names.it}('over ten', () => {
-      expect(9 + 1).toBe(10);
-    });
-  });
-  ${names.it}('fails on purpose', () => {
-    expect(1 + 1).toBe(3);
-  });
-  ${names.it}.skip('is skipped', () => {});
-  ${names.todo};
-});
-`;
   // Types only, so both files run under tsc alone. The @ts-expect-error lines fail to
   // compile if an import resolved to nothing (an `any` accepts everything).
   const typesFile = (exportPrefix: string) => `import type { TestrunJestOptions } from '@testrun/jest';
@@ -308,6 +279,19 @@ export const ${exportPrefix}nodeTestOptions: TestrunNodeTestOptions = { tags: ['
 // @ts-expect-error tags are strings
 export const ${exportPrefix}wrongNodeTest: TestrunNodeTestOptions = { tags: [1] };
 `;
+  const documentedRuns = DOCUMENTED_RUNS.flatMap((documentedRun) =>
+    Object.entries(documentedRun.files()).map(([name, content]) => [`${documentedRun.dir}/${name}`, content]),
+  );
+  // The READMEs' code that is a program of its own: run with Node (it is JavaScript as
+  // written) and type-checked as the TypeScript its fence says it is, with Node's types.
+  const readmeCode = Object.entries({
+    'core-readme-run-reporter': docBlock('core-readme-run-reporter'),
+    'server-readme-use': docBlock('server-readme-use'),
+    'cli-readme-programmatic-use': docBlock('cli-readme-programmatic-use'),
+  }).flatMap(([name, code]) => [
+    [`${README_CODE_DIR}/${name}.mjs`, code],
+    [`${README_CODE_DIR}/${name}.mts`, code],
+  ]);
   return {
     'package.json': json({
       name: CONSUMER_NAME,
@@ -316,70 +300,307 @@ export const ${exportPrefix}wrongNodeTest: TestrunNodeTestOptions = { tags: [1] 
       dependencies,
       devDependencies: {
         '@playwright/test': '^1.65',
+        '@types/node': '^20',
         jest: '^30',
         mocha: '^11',
         typescript: '~5.9',
         vitest: '^4',
       },
     }),
-    'vitest.config.mjs': `import { defineConfig } from 'vitest/config';
-
-export default defineConfig({
-  test: {
-    include: ['vitest-tests/**/*.test.mjs'],
-    reporters: ['default', '@testrun/vitest'],
-  },
-});
-`,
-    'jest.config.js': `module.exports = {
-  roots: ['<rootDir>/jest-tests'],
-  reporters: ['default', '@testrun/jest'],
-};
-`,
-    'jest.config.mjs': `export default {
-  roots: ['<rootDir>/jest-tests'],
-  reporters: ['default', '@testrun/jest'],
-};
-`,
-    'playwright.config.ts': `import { defineConfig } from '@playwright/test';
-
-export default defineConfig({
-  testDir: './playwright-tests',
-  reporter: [['list'], ['@testrun/playwright']],
-});
-`,
-    'vitest-tests/math.test.mjs': mathTest("import { describe, expect, it } from 'vitest';\n"),
-    'jest-tests/math.test.js': mathTest(''),
-    // Mocha has no expect and no todo: a pending test without a function is its todo.
-    'mocha-tests/math.test.js': mathTest(
-      "const assert = require('node:assert/strict');\nconst expect = (actual) => ({ toBe: (expected) => assert.equal(actual, expected) });\n",
-      { describe: 'describe', it: 'it', todo: "it('is to do')" },
-    ),
-    'node-tests/math.test.js': mathTest(
-      "const assert = require('node:assert/strict');\nconst { describe, it } = require('node:test');\nconst expect = (actual) => ({ toBe: (expected) => assert.equal(actual, expected) });\n",
-    ),
-    // Playwright has no todo: fixme is its "not written yet", sent as skipped like todo.
-    'playwright-tests/math.spec.ts': mathTest("import { expect, test } from '@playwright/test';\n", {
-      describe: 'test.describe',
-      it: 'test',
-      todo: "test.fixme('is to do', () => {})",
-    }),
     'tsconfig.json': json({
-      compilerOptions: {
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        target: 'es2022',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: [],
-      },
+      compilerOptions: { ...TSC_OPTIONS, types: [] },
       // The package has no "type": .mts is an ES module, .cts a CommonJS one.
       files: ['options.mts', 'options.cts'],
     }),
     'options.mts': typesFile(''),
     'options.cts': typesFile('cjs_'),
+    ...Object.fromEntries(documentedRuns),
+    ...Object.fromEntries(readmeCode),
+    [`${README_CODE_DIR}/tsconfig.json`]: json({
+      compilerOptions: { ...TSC_OPTIONS, types: ['node'] },
+      include: ['*.mts'],
+    }),
   };
+}
+
+const TSC_OPTIONS = {
+  module: 'nodenext',
+  moduleResolution: 'nodenext',
+  target: 'es2022',
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+};
+
+/** Where the READMEs' programs (core, server, cli) are written in the consumer project. */
+const README_CODE_DIR = 'readme-code';
+
+// ---------------------------------------------------------------------------------------
+// The documented runs: each block of README.md and the package READMEs that configures or
+// runs a reporter (marked `<!-- tested: … -->`, read by test/doc-blocks.ts), written as it
+// is into a folder of its own in the consumer project beside one test file, and run there
+// the way its page says.
+
+interface DocumentedRun {
+  /** The folder in the consumer project: the block's name, or a variant of it. */
+  dir: string;
+  framework: 'vitest' | 'jest' | 'playwright' | 'mocha' | 'node-test';
+  /** The folder's files: the block, named as its page names it, and the tests. */
+  files: () => Record<string, string>;
+  /** Program and arguments, run in the folder. */
+  command: () => string[];
+  project: string;
+  /** The test file's name as stored. */
+  suite: string;
+  /** What `it.todo` is stored as (the node:test module's statusMap maps it). */
+  todo?: 'skipped' | 'todo';
+  /** Lower-cases the test names, as the Mocha module's mapResult does. */
+  lowerCase?: boolean;
+}
+
+const MOCHA_CJS_TESTS = { 'test/math.test.js': mathTest('mocha-cjs') };
+/** A package whose package.json says `"type": "module"`, where `.mocharc.js` would fail. */
+const MODULE_PACKAGE_JSON = json({ name: `${CONSUMER_NAME}-esm`, private: true, type: 'module' });
+const MODULE_PACKAGE = { 'package.json': MODULE_PACKAGE_JSON, 'test/math.test.js': mathTest('mocha-esm') };
+
+/** The README's Jest block, once its first line is seen to say `saying`: another name it may be given. */
+function readmeJestConfig(saying: string): string {
+  const block = docBlock('readme-jest-config');
+  expect(block.split('\n')[0]).toContain(saying);
+  return block;
+}
+
+const DOCUMENTED_RUNS: DocumentedRun[] = [
+  {
+    dir: 'readme-vitest-config',
+    framework: 'vitest',
+    files: () => ({
+      ...asWritten('readme-vitest-config', 'vitest.config.ts'),
+      'math.test.mjs': mathTest('vitest'),
+    }),
+    command: () => [bin('vitest'), 'run'],
+    project: 'web',
+    suite: 'math.test.mjs',
+  },
+  {
+    dir: 'vitest-readme-config',
+    framework: 'vitest',
+    files: () => ({
+      ...asWritten('vitest-readme-config', 'vitest.config.ts'),
+      'math.test.mjs': mathTest('vitest'),
+    }),
+    command: () => [bin('vitest'), 'run'],
+    project: CONSUMER_NAME,
+    suite: 'math.test.mjs',
+  },
+  {
+    dir: 'readme-jest-config',
+    framework: 'jest',
+    files: () => ({ ...asWritten('readme-jest-config', 'jest.config.js'), 'math.test.js': mathTest('jest') }),
+    command: () => [bin('jest')],
+    project: 'api',
+    suite: 'math.test.js',
+  },
+  {
+    dir: 'readme-jest-config-mjs',
+    framework: 'jest',
+    files: () => {
+      const commonJs = readmeJestConfig('jest.config.mjs works the same with `export default`');
+      expect(commonJs.match(/module\.exports = /g)).toHaveLength(1);
+      return {
+        'jest.config.mjs': commonJs.replace('module.exports = ', 'export default '),
+        'math.test.js': mathTest('jest'),
+      };
+    },
+    command: () => [bin('jest')],
+    project: 'api',
+    suite: 'math.test.js',
+  },
+  {
+    dir: 'readme-jest-config-cjs',
+    framework: 'jest',
+    files: () => ({
+      'package.json': MODULE_PACKAGE_JSON,
+      'jest.config.cjs': readmeJestConfig('jest.config.cjs in a "type": "module" package'),
+      'math.test.js': mathTest('jest'),
+    }),
+    command: () => [bin('jest')],
+    project: 'api',
+    suite: 'math.test.js',
+  },
+  {
+    dir: 'jest-readme-config',
+    framework: 'jest',
+    files: () => ({ ...asWritten('jest-readme-config', 'jest.config.js'), 'math.test.js': mathTest('jest') }),
+    command: () => [bin('jest')],
+    project: CONSUMER_NAME,
+    suite: 'math.test.js',
+  },
+  ...(['readme-playwright-config', 'playwright-readme-config'] as const).map(
+    (block): DocumentedRun => ({
+      dir: block,
+      framework: 'playwright',
+      files: () => ({ ...asWritten(block, 'playwright.config.ts'), 'math.spec.ts': mathTest('playwright') }),
+      command: () => [
+        bin('playwright'),
+        'test',
+        '--output',
+        path.join(workDir, `playwright-output-${block}`),
+      ],
+      project: block === 'readme-playwright-config' ? 'e2e' : CONSUMER_NAME,
+      // Playwright names files from its testDir, the config's folder.
+      suite: 'math.spec.ts',
+    }),
+  ),
+  ...(['readme-mocharc', 'mocha-readme-mocharc'] as const).map(
+    (block): DocumentedRun => ({
+      dir: block,
+      framework: 'mocha',
+      files: () => ({ ...MODULE_PACKAGE, ...asWritten(block, '.mocharc.cjs') }),
+      command: () => [bin('mocha')],
+      project: 'api',
+      suite: 'test/math.test.js',
+    }),
+  ),
+  {
+    // The README's other way: "or on the command line: npx mocha --reporter @testrun/mocha".
+    dir: 'readme-mocharc-command-line',
+    framework: 'mocha',
+    files: () => MOCHA_CJS_TESTS,
+    command: () => commandIn('readme-mocharc', 'on the command line:'),
+    project: CONSUMER_NAME,
+    suite: 'test/math.test.js',
+  },
+  {
+    dir: 'mocha-readme-reporter-module',
+    framework: 'mocha',
+    files: () => ({
+      ...asWritten('mocha-readme-reporter-module', 'testrun-reporter.cjs'),
+      ...MOCHA_CJS_TESTS,
+    }),
+    command: () => commandIn('mocha-readme-reporter-module', 'then:'),
+    project: 'api',
+    suite: 'test/math.test.js',
+    lowerCase: true,
+  },
+  {
+    dir: 'readme-node-test-command',
+    framework: 'node-test',
+    files: () => ({ 'math.test.js': mathTest('node-test') }),
+    command: () => ['sh', '-c', docBlock('readme-node-test-command')],
+    project: CONSUMER_NAME,
+    suite: 'math.test.js',
+  },
+  {
+    dir: 'node-test-readme-scripts',
+    framework: 'node-test',
+    files: () => ({
+      'package.json': json({
+        name: `${CONSUMER_NAME}-scripts`,
+        private: true,
+        ...(JSON.parse(docBlock('node-test-readme-scripts')) as object),
+      }),
+      'math.test.js': mathTest('node-test'),
+    }),
+    command: () => ['npm', 'test'],
+    project: `${CONSUMER_NAME}-scripts`,
+    suite: 'math.test.js',
+  },
+  {
+    dir: 'node-test-readme-reporter-module',
+    framework: 'node-test',
+    files: () => ({
+      ...asWritten('node-test-readme-reporter-module', 'testrun-reporter.mjs'),
+      'math.test.js': mathTest('node-test'),
+    }),
+    command: () => commandIn('node-test-readme-reporter-module', 'then:'),
+    project: 'api',
+    suite: 'math.test.js',
+    todo: 'todo',
+  },
+];
+
+/** The block as its page shows it, as `file`; a block whose first line names its file must name this one. */
+function asWritten(block: string, file: string): Record<string, string> {
+  const code = docBlock(block);
+  const named = /^\/\/ ([\w.-]+\.\w+)\b/.exec(code)?.[1];
+  if (named !== undefined) expect(named, `the file ${block} names on its first line`).toBe(file);
+  return { [file]: code };
+}
+
+/**
+ * The command a block's first line gives after `label` (`// x.cjs, then: npx mocha --reporter ./x.cjs`),
+ * as program and arguments: `npx` and a closing `…` dropped, the program taken from the
+ * project's bins (Node itself for `node`).
+ */
+function commandIn(block: string, label: string): string[] {
+  const first = docBlock(block).split('\n')[0]!;
+  const at = first.indexOf(label);
+  expect(at, `the first line of ${block} gives a command after "${label}"`).toBeGreaterThan(-1);
+  const words = first
+    .slice(at + label.length)
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== '…');
+  if (words[0] === 'npx') words.shift();
+  const [program, ...args] = words;
+  return [program === 'node' ? process.execPath : bin(program!), ...args];
+}
+
+function bin(name: string): string {
+  return path.join(workDir, 'project', 'node_modules', '.bin', name);
+}
+
+/** The five tests of every test file: one passes, one nested passes, one fails, one skipped, one todo. */
+function mathTest(kind: 'vitest' | 'jest' | 'playwright' | 'mocha-cjs' | 'mocha-esm' | 'node-test'): string {
+  // Mocha and the node:test file bring their own expect; Mocha has no todo: a pending test
+  // without a function is its todo; Playwright's fixme is its "not written yet".
+  const assertExpect =
+    'const expect = (actual) => ({ toBe: (expected) => assert.equal(actual, expected) });\n';
+  const imports = {
+    vitest: "import { describe, expect, it } from 'vitest';\n",
+    jest: '',
+    playwright: "import { expect, test } from '@playwright/test';\n",
+    'mocha-cjs': `const assert = require('node:assert/strict');\n${assertExpect}`,
+    'mocha-esm': `import assert from 'node:assert/strict';\n${assertExpect}`,
+    'node-test': `const assert = require('node:assert/strict');\nconst { describe, it } = require('node:test');\n${assertExpect}`,
+  }[kind];
+  const [describe, it] = kind === 'playwright' ? ['test.describe', 'test'] : ['describe', 'it'];
+  const todo =
+    kind === 'playwright'
+      ? "test.fixme('is to do', () => {})"
+      : kind.startsWith('mocha')
+        ? "it('is to do')"
+        : "it.todo('is to do')";
+  return `${imports}
+${describe}('Math', () => {
+  ${it}('adds', () => {
+    expect(1 + 1).toBe(2);
+  });
+  ${describe}('carries', () => {
+    ${it}('over ten', () => {
+      expect(9 + 1).toBe(10);
+    });
+  });
+  ${it}('fails on purpose', () => {
+    expect(1 + 1).toBe(3);
+  });
+  ${it}.skip('is skipped', () => {});
+  ${todo};
+});
+`;
+}
+
+/** What every documented run stores for its math file. */
+function mathResults({ suite, todo = 'skipped', lowerCase = false }: DocumentedRun) {
+  const name = (testCase: string) => (lowerCase ? testCase.toLowerCase() : testCase);
+  return [
+    { testSuite: suite, testCase: name('Math > adds'), status: 'passed' },
+    { testSuite: suite, testCase: name('Math > carries > over ten'), status: 'passed' },
+    { testSuite: suite, testCase: name('Math > fails on purpose'), status: 'failed' },
+    { testSuite: suite, testCase: name('Math > is skipped'), status: 'skipped' },
+    { testSuite: suite, testCase: name('Math > is to do'), status: todo },
+  ].sort(byCase);
 }
 
 /**

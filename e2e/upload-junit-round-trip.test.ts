@@ -17,20 +17,22 @@ import {
   type TestServer,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docBlock } from '../test/doc-blocks.js';
 
 // The JUnit XML that Vitest's own `junit` reporter and jest-junit write for the parity
 // fixture, uploaded with `testrun upload`, stores what @testrun/vitest and @testrun/jest
 // store for it (PARITY_RESULTS), except where JUnit cannot carry it. Those differences
 // are written down here and in the README, and everything else is held exactly.
 
-/** jest-junit settings that keep describe blocks and files apart: the README recommends them. */
-const JEST_JUNIT_ENV = {
-  JEST_JUNIT_ADD_FILE_ATTRIBUTE: 'true',
-  JEST_JUNIT_ANCESTOR_SEPARATOR: ' > ',
-  JEST_JUNIT_CLASSNAME: '{classname}',
-  JEST_JUNIT_TITLE: '{title}',
-  JEST_JUNIT_REPORT_TEST_SUITE_ERRORS: 'true',
-};
+/**
+ * jest-junit settings that keep describe blocks and files apart, as docs/junit.md recommends
+ * them: the `NAME=value` assignments of its command line, read from the page.
+ */
+const JEST_JUNIT_ENV = Object.fromEntries(
+  [...docBlock('junit-jest-junit-settings').matchAll(/\b(JEST_JUNIT_\w+)=(?:"([^"]*)"|(\S+))/g)].map(
+    ([, name, quoted, bare]) => [name!, quoted ?? bare!],
+  ),
+);
 
 /** `results` with the status of `testSuite`/`testCase` pairs changed, and `extra` added. */
 function changed(
@@ -77,6 +79,8 @@ describe('JUnit XML of the parity fixture, uploaded', () => {
   const jestReport = path.join(reports, 'jest-junit.xml');
 
   beforeAll(async () => {
+    // Without the file attribute every result would land under one suite: read, not guessed.
+    expect(JEST_JUNIT_ENV).toMatchObject({ JEST_JUNIT_ADD_FILE_ATTRIBUTE: 'true' });
     server = await startTestServer();
     const cwd = fixtures.parity;
     const [vitest, jest] = await Promise.all([

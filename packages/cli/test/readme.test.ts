@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { docBlock } from '../../../test/doc-blocks.js';
 import { commands } from '../src/commands/index.js';
 import { synopsisOf } from '../src/flags.js';
 
@@ -15,17 +16,17 @@ function section(name: string): string {
   return README.slice(start, end);
 }
 
-/** The first fenced block of `text`, without its fences. */
-function firstBlock(text: string): string {
-  return text
-    .split('```')[1]!
-    .replace(/^\w*\n/, '')
-    .trimEnd();
-}
+/** Each command's synopsis block, by the name its `<!-- tested: … -->` marker gives it. */
+const SYNOPSIS_BLOCKS: Record<string, string> = {
+  serve: 'cli-readme-serve-synopsis',
+  'create-run': 'cli-readme-create-run-synopsis',
+  replay: 'cli-readme-replay-synopsis',
+  upload: 'cli-readme-upload-synopsis',
+};
 
 describe('the README of @testrun/cli', () => {
   it('lists every command with its summary', () => {
-    const listed = firstBlock(README)
+    const listed = docBlock('cli-readme-commands')
       .split('\n')
       .filter((line) => line.startsWith('  '));
     expect(listed).toEqual(
@@ -35,7 +36,10 @@ describe('the README of @testrun/cli', () => {
 
   it.each(Object.keys(commands))('shows every flag of %s in its synopsis', async (name) => {
     const command = await commands[name]!.load();
-    expect(firstBlock(section(name))).toBe(synopsisOf(command));
+    const block = SYNOPSIS_BLOCKS[name];
+    expect(block, `SYNOPSIS_BLOCKS names no block for ${name}`).toBeDefined();
+    expect(section(name)).toContain(`<!-- tested: ${block} -->`);
+    expect(docBlock(block!).trimEnd()).toBe(synopsisOf(command));
   });
 
   it.each(Object.keys(commands))('names no flag in the section of %s that it does not take', async (name) => {

@@ -10,6 +10,7 @@ export {
   NetworkError,
   RunIdError,
   TestrunError,
+  TlsError,
 } from './errors.js';
 export { guardEndHook, guardHook, line, lineOnce } from './hooks.js';
 export type { HttpClient, HttpResponse } from './http/client.js';

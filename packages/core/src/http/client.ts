@@ -7,7 +7,7 @@ import {
 } from '../clock.js';
 import { NetworkError, TlsError } from '../errors.js';
 import type { TlsMaterial } from '../options/tls-material.js';
-import { redact, secretPattern } from '../output/redact.js';
+import { redact, type SecretPattern, secretPattern } from '../output/redact.js';
 import { formatMs } from '../output/summary.js';
 import { ReusedConnectionClosed } from './reused-connection.js';
 import { describeTlsFailure } from './tls-failure.js';
@@ -50,7 +50,7 @@ export class HttpClient {
   requests = 0;
   private readonly transport: Transport;
   private readonly headers: Record<string, string>;
-  private readonly keyPattern: RegExp | undefined;
+  private readonly keyPattern: SecretPattern | undefined;
 
   constructor(private readonly init: HttpClientInit) {
     this.baseUrl = init.baseUrl;

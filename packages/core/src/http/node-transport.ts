@@ -1,7 +1,7 @@
 import { Agent, type AgentOptions } from 'node:_http_agent';
 import { ClientRequest } from 'node:_http_client';
 import net from 'node:net';
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import { clearTimeout, setTimeout } from '../clock.js';
 import type { TlsMaterial } from '../options/tls-material.js';
@@ -18,25 +18,28 @@ const CLOSE_WAIT_MS = 1000;
 // `tls.connect` on the public modules — often in a setup file that runs before the
 // reporter loads, so taking those values at load time would take the double. The classes
 // come from the modules that define them, whose exports no double replaces, and sockets
-// are opened with `net.Socket` and `tls.connect` as they were when core loaded.
+// are opened with `net.Socket` as it was when core loaded, and `tls.connect` as it was when
+// the session started: node:tls (and its half of OpenSSL's setup) is loaded only for an
+// https service, costing a run over http nothing (docs/performance.md).
 const Socket = net.Socket;
-const tlsConnect = tls.connect;
 
 /**
  * A keep-alive agent that opens its own sockets: `Agent.prototype.createConnection` is what
  * mitm replaces, and https.Agent's looks `tls.connect` up at every call.
  */
 class DirectAgent extends Agent {
-  constructor(
-    private readonly secure: boolean,
-    options: AgentOptions & TlsMaterial,
-  ) {
+  private readonly tlsConnect: typeof tls.connect | undefined;
+
+  constructor(secure: boolean, options: AgentOptions & TlsMaterial) {
     super(options);
-    if (secure) Object.assign(this, { protocol: 'https:', defaultPort: 443 });
+    if (secure) {
+      Object.assign(this, { protocol: 'https:', defaultPort: 443 });
+      this.tlsConnect = process.getBuiltinModule('node:tls').connect;
+    }
   }
 
   override createConnection(options: net.NetConnectOpts & tls.ConnectionOptions): net.Socket {
-    if (this.secure) return tlsConnect(options);
+    if (this.tlsConnect) return this.tlsConnect(options);
     return new Socket(options).connect(options);
   }
 }

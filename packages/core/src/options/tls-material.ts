@@ -1,7 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import tls from 'node:tls';
 import { ConfigError } from '../errors.js';
 
 /** What the HTTP client hands to TLS: PEM text, never printed, logged or spooled. */
@@ -36,7 +35,12 @@ export function readTlsMaterial(
     if (ca !== undefined && isCertificate('ca', 'TESTRUN_CA_CERT', ca, errors)) {
       // A `ca` replaces Node's trust store for the connection: keep the public roots and
       // NODE_EXTRA_CA_CERTS trusted beside it.
-      material.ca = [...tls.rootCertificates, ...extraCaCertificates(env), ca];
+      // node:tls only when a CA is named: a run without one does not load it (docs/performance.md).
+      material.ca = [
+        ...process.getBuiltinModule('node:tls').rootCertificates,
+        ...extraCaCertificates(env),
+        ca,
+      ];
     }
   }
   if ((options.clientCert === undefined) !== (options.clientKey === undefined)) {

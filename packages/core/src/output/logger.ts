@@ -1,5 +1,5 @@
 import { inert } from '../inert.js';
-import { redact, secretPattern } from './redact.js';
+import { redact, type SecretPattern, secretPattern } from './redact.js';
 
 /**
  * Writes `testrun: …` lines, with every form of a secret replaced and every control
@@ -7,7 +7,7 @@ import { redact, secretPattern } from './redact.js';
  */
 export class Logger {
   private readonly secrets: string[] = [];
-  private pattern: RegExp | undefined;
+  private pattern: SecretPattern | undefined;
 
   constructor(private readonly write: (text: string) => void = (text) => process.stderr.write(text)) {}
 

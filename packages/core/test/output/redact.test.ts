@@ -40,6 +40,20 @@ describe('redact', () => {
     expect(redact(text, secretPattern([KEY]))).toBe('{"echo":"Bearer ***"}');
   });
 
+  // Text with no `\`, `%`, `&` or `+` takes a quick plain search instead of the full pattern.
+  it.each([
+    ['as it is', 'key sk-live_9aB3xyz in a sentence', 'key *** in a sentence'],
+    ['in another letter case', 'key SK-LIVE_9AB3XYZ', 'key ***'],
+    ['twice, beside an escaped form', 'sk-live_9aB3xyz / sk\u002dlive_9aB3xyz', '*** / ***'],
+    ['not at all', 'sk-live_9aB3xy is one short', 'sk-live_9aB3xy is one short'],
+  ])('hides a key without escape characters written %s', (_, text, redacted) => {
+    expect(redact(text, secretPattern(['sk-live_9aB3xyz']))).toBe(redacted);
+  });
+
+  it('hides a key that is not ASCII in any letter case', () => {
+    expect(redact('clé-ÉTÉ-2024 and CLÉ-été-2024', secretPattern(['clé-été-2024']))).toBe('*** and ***');
+  });
+
   it('leaves text without the key alone, and short secrets unredacted', () => {
     expect(redact('nothing to hide', secretPattern([KEY]))).toBe('nothing to hide');
     expect(secretPattern(['abc'])).toBeUndefined();

@@ -40,7 +40,9 @@ export default defineConfig({
 
     const run = await runPlaywright({ cwd: project, env });
     expect(run.code, run.stderr).toBe(0);
-    expect(testrunLines(run.stderr).at(-1)).toMatch(/ spooled to .*: send them with `npx @testrun\/cli replay`$/);
+    expect(testrunLines(run.stderr).at(-1)).toMatch(
+      / spooled to .*: send them with `npx @testrun\/cli replay`$/,
+    );
     expect(fs.existsSync(path.join(project, 'tests', '.testrun'))).toBe(false);
     const spooled = readSpoolLines(path.join(project, '.testrun', 'spool'))
       .filter((line) => line.type === 'batch')

@@ -62,7 +62,9 @@ with a line saying so, unless --ignore-recorded-url is given.
     // do: running again changes nothing for it.
     const { files: elsewhere, results: leftElsewhere } = result.forAnotherService;
     const retryable =
-      result.remaining > leftElsewhere || result.held > 0 || result.errors.length > result.setAside + elsewhere;
+      result.remaining > leftElsewhere ||
+      result.held > 0 ||
+      result.errors.length > result.setAside + elsewhere;
     if (retryable) {
       output.error('some results could not be sent; they stay in the spool. Run it again later.');
     }

@@ -1,6 +1,8 @@
 // `pnpm demo`: runs the example projects (Vitest, Jest, Playwright, Mocha, node:test) twice against a local Test
 // Run Reporting Service and shows what arrived. Needs no key and no setup: the server is started here, on a
-// free port, with a key made up for this run. `--keep` leaves the server up to browse its pages.
+// free port, with a key made up for this run. In a terminal the server then stays up, so the links the
+// reporters printed open, until Enter or Ctrl-C; in CI, or with its output piped, it stops and the demo ends.
+// `--keep` and `--no-keep` choose either way.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -40,12 +42,17 @@ const examples = [
   },
 ];
 // The second round fails one Vitest example test on purpose (examples/vitest/src/cart.test.ts),
-// so the server's flaky-tests page and that test's history have something to show.
+// so the server's flaky-tests page and that test's history have something to show. Said on
+// screen before and after it, so that the red output reads as planned and not as a broken demo.
+const onPurpose = {
+  framework: 'vitest',
+  test: 'Cart > keeps the cart when the page reloads',
+};
 const rounds = [
   { tag: 'round-1', env: {} },
-  { tag: 'round-2', env: { EXAMPLE_FLAKY_FAIL: '1' } },
+  { tag: 'round-2', env: { EXAMPLE_FLAKY_FAIL: '1' }, failsOnPurpose: onPurpose },
 ];
-const keep = process.argv.includes('--keep');
+const keep = keepsServerUp(process.argv.slice(2));
 
 const apiKey = `demo-${randomBytes(16).toString('hex')}`;
 const server = await createServer({ apiKeys: [apiKey] });
@@ -62,6 +69,12 @@ const testExitCodes = {};
 for (const round of rounds) {
   for (const example of examples) {
     console.log(`── ${round.tag}, ${example.framework}: ${path.relative(root, example.dir)} ──`);
+    const failsOnPurpose = round.failsOnPurpose?.framework === example.framework;
+    if (failsOnPurpose) {
+      console.log(
+        `On purpose: this round fails "${onPurpose.test}" (EXAMPLE_FLAKY_FAIL=1), so the flaky-tests page has a test to show. The red below is expected.`,
+      );
+    }
     const roundEnv = { ...env, ...round.env, TESTRUN_TAGS: `${env.TESTRUN_TAGS},${round.tag}` };
     testExitCodes[`${example.framework} ${round.tag}`] = await run(
       example.script ?? binOf(example),
@@ -69,6 +82,7 @@ for (const round of rounds) {
       example.dir,
       roundEnv,
     );
+    if (failsOnPurpose) console.log(`(That failure of "${onPurpose.test}" was on purpose.)`);
     console.log();
   }
 }
@@ -89,28 +103,60 @@ for (const run of runs) {
     .join(', ');
   console.log(`run ${run.id}`);
   console.log(`  project ${run.project}, framework ${run.framework}, tags [${run.tags.join(', ')}]`);
-  const round = rounds.find(({ tag }) => run.tags.includes(tag))?.tag;
+  const round = rounds.find(({ tag }) => run.tags.includes(tag));
+  const planned = round?.failsOnPurpose?.framework === run.framework ? ', one failure on purpose' : '';
   console.log(
-    `  ${run.total} results: ${counts} (tests exited ${testExitCodes[`${run.framework} ${round}`] ?? '?'})`,
+    `  ${run.total} results: ${counts} (tests exited ${testExitCodes[`${run.framework} ${round?.tag}`] ?? '?'}${planned})`,
   );
 }
-console.log(
-  keep
-    ? `runs page: ${server.url}/ (flaky tests: ${server.url}/flaky; Ctrl-C to stop)`
-    : `server: ${server.url} (stopped now; \`pnpm demo --keep\` keeps it up to browse its pages)`,
-);
 
 if (missing.length > 0) {
   console.error(`\ntestrun demo: no run arrived from ${missing.join(', ')}.`);
   console.error('Is everything built? `pnpm demo` builds first; `node scripts/demo.mjs` does not.');
   process.exitCode = 1;
 }
-if (!keep) await server.close();
 fs.rmSync(playwrightOutput, { recursive: true, force: true });
-try {
-  fs.rmdirSync(env.TESTRUN_SPOOL_DIR);
-} catch {
-  // Not empty: something was spooled, and stays there to look at.
+if (keep) {
+  console.log(
+    `\nThe server stays up, so the links above open: runs ${server.url}/, flaky tests ${server.url}/flaky`,
+  );
+  // Enter ends it quietly; Ctrl-C too, but pnpm then adds its own "Command failed" line.
+  const enter = process.stdin.isTTY ? 'Enter or ' : '';
+  console.log(`${enter}Ctrl-C stops it and ends the demo (\`pnpm demo --no-keep\` ends at once).`);
+  // Reading the terminal keeps the process alive: stopping lets it go.
+  const stopKept = () => {
+    process.stdin.destroy();
+    return stop();
+  };
+  if (process.stdin.isTTY) process.stdin.once('data', stopKept);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, stopKept);
+} else {
+  console.log(
+    `\nserver: ${server.url} (stopped now, so the links above no longer open; \`pnpm demo --keep\` keeps it up)`,
+  );
+  await stop();
+}
+
+/** Closes the server and removes the spool folder, unless something was spooled: it stays there to look at. */
+async function stop() {
+  await server.close();
+  try {
+    fs.rmdirSync(env.TESTRUN_SPOOL_DIR);
+  } catch {
+    // Not empty.
+  }
+}
+
+/**
+ * Whether the server stays up after the runs. A person at a terminal gets links that open
+ * (until Enter or Ctrl-C); CI and piped output get a demo that ends by itself, as `pnpm demo` is a
+ * job that must finish there.
+ */
+function keepsServerUp(args) {
+  if (args.includes('--keep')) return true;
+  if (args.includes('--no-keep')) return false;
+  const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
+  return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !inCi;
 }
 
 /** The runs as the service's read API returns them, oldest first. */

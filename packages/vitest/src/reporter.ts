@@ -72,9 +72,11 @@ export class TestrunReporter implements Reporter {
   /**
    * The files this process runs. Vitest hands reporters every file before it shards them,
    * so with --shard its own sequencer picks this shard's, as Vitest does; if that fails,
-   * the share is unknown. A merge of blob reports runs no file: the blobs say how each
-   * ended, and one Vitest leaves out of its end (it does so outside the shards' folder) has
-   * not failed.
+   * the share is unknown. A shard count above the file count Vitest refuses (3.2 to 5, unless
+   * passWithNoTests) before it runs any file: the share is none, and the refusal is the run's
+   * error, not a failure of the files the sequencer would have picked. A merge of blob
+   * reports runs no file: the blobs say how each ended, and one Vitest leaves out of its end
+   * (it does so outside the shards' folder) has not failed.
    */
   private async ownShare(
     specifications: ReadonlyArray<TestSpecification>,
@@ -83,6 +85,7 @@ export class TestrunReporter implements Reporter {
     try {
       const config = this.vitest?.config;
       if (!config?.shard) return specifications.map(scheduledFile);
+      if (!config.passWithNoTests && config.shard.count > specifications.length) return [];
       const sequencer = new config.sequence.sequencer(this.vitest!);
       return (await sequencer.shard([...specifications])).map(scheduledFile);
     } catch {

@@ -8,6 +8,9 @@ import { countsLine, createdAt, layout, statusClass, tagList, testLink } from '.
 /** How many tests the "Slowest tests" table lists. */
 export const SLOWEST_TESTS = 10;
 
+/** Statuses of tests that did not run: their duration says nothing, so they are never among the slowest. */
+const NOT_RUN: ReadonlySet<string> = new Set(['skipped', 'todo']);
+
 export interface RunPageInput {
   run: RunWithCounts;
   results: readonly StoredResult[];
@@ -19,7 +22,7 @@ export interface RunPageInput {
 }
 
 /**
- * GET /runs/{id} : the run's bar and counts, its failed tests first, its slowest tests,
+ * GET /runs/{id} : the run's bar and counts, its failed tests first, its slowest tests that ran,
  * then every test grouped by suite (suites with failures first and unfolded).
  */
 export function renderRunPage({ run, results, search, status, now }: RunPageInput): string {
@@ -33,8 +36,14 @@ export function renderRunPage({ run, results, search, status, now }: RunPageInpu
   );
   const narrowed = status !== undefined || search !== undefined;
   const statuses = Object.keys(run.counts);
+  // A filter per status the run holds (and the one chosen): the service counts every status it
+  // accepts, but a `todo (0)` link leads nowhere, and reporters send todo tests as skipped by default.
+  const filters = statuses.filter((s) => (run.counts[s] ?? 0) > 0 || s === status);
   const failed = shown.filter((result) => result.status === 'failed');
-  const slowest = [...shown].sort((a, b) => b.duration - a.duration).slice(0, SLOWEST_TESTS);
+  const slowest = shown
+    .filter((result) => !NOT_RUN.has(result.status))
+    .sort((a, b) => b.duration - a.duration)
+    .slice(0, SLOWEST_TESTS);
   const suites = bySuite(shown);
 
   const content = html`<p><a href="${runsPagePath()}">← Runs</a></p>
@@ -42,7 +51,7 @@ export function renderRunPage({ run, results, search, status, now }: RunPageInpu
 <p class="line"><span>${createdAt(run.createdAt, now)}</span><span>${formatCount(run.total)} results in <span title="${run.totalDuration} ms">${formatDuration(run.totalDuration)}</span></span><span>${tagList(run.tags)}</span></p>
 <p class="muted">Run <code>${run.id}</code> · <a href="${flakyPagePath(run.project)}">flaky tests in ${run.project}</a></p>
 ${statusBar(run.counts, run.total)}
-<nav class="statuses">${statusLink(run, undefined, `all (${formatCount(run.total)})`, status, search)}${statuses.map(
+<nav class="statuses">${statusLink(run, undefined, `all (${formatCount(run.total)})`, status, search)}${filters.map(
     (s) => statusLink(run, s, `${s} (${formatCount(run.counts[s] ?? 0)})`, status, search),
   )}</nav>
 <form class="search" method="get" action="${runPagePath(run.id)}" role="search"><label>Search suites and tests<input type="search" name="q" value="${search ?? ''}"></label>${

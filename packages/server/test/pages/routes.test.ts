@@ -112,6 +112,47 @@ describe('the run page', () => {
     );
   });
 
+  it('lists among the slowest only tests that ran: never a skipped or todo one, however long', async () => {
+    const server = await startServer();
+    const runId = await runWith(server, { project: 'shop', framework: 'playwright' }, [
+      result({ testCase: 'quick', duration: 1 }),
+      result({ testCase: 'skipped after its hook ran', status: 'skipped', duration: 90_000 }),
+      result({ testCase: 'to write', status: 'todo', duration: 80_000 }),
+      result({ testCase: 'broken', status: 'failed', duration: 30 }),
+    ]);
+
+    const slowest = async (query: string) =>
+      rowNames(section((await page(server, `/runs/${runId}${query}`)).text, 'slowest-tests'));
+
+    expect(await slowest('')).toEqual(['broken', 'quick']);
+    expect(await slowest('?status=skipped')).toEqual([]);
+    expect((await page(server, `/runs/${runId}?status=skipped`)).text).not.toContain('Slowest tests');
+  });
+
+  it('offers a status filter for each status the run holds, and none for a status it has no test of', async () => {
+    const server = await startServer();
+    const runId = await runWith(server, { project: 'shop', framework: 'vitest' }, [
+      result({ testCase: 'adds an item' }),
+      result({ testCase: 'removes an item', status: 'failed' }),
+      result({ testCase: 'applies a coupon', status: 'skipped' }),
+    ]);
+    const filters = async (query: string) => {
+      const markup = (await page(server, `/runs/${runId}${query}`)).text;
+      const nav = markup.slice(markup.indexOf('<nav class="statuses">'), markup.indexOf('</nav>'));
+      return [...nav.matchAll(/<a [^>]*>([^<]*)<\/a>/g)].map((m) => m[1]);
+    };
+
+    expect(await filters('')).toEqual(['all (3)', 'passed (1)', 'failed (1)', 'skipped (1)']);
+    // A link to a status the run holds none of still shows the filter it applies.
+    expect(await filters('?status=todo')).toEqual([
+      'all (3)',
+      'passed (1)',
+      'failed (1)',
+      'skipped (1)',
+      'todo (0)',
+    ]);
+  });
+
   it('groups tests by suite with counts and duration, suites with failures first and unfolded', async () => {
     const server = await startServer();
     const runId = await runWith(server, { project: 'shop', framework: 'vitest' }, [

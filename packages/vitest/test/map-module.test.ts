@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestModule } from 'vitest/node';
+import { errorsOutsideTests } from '../src/errors-outside-tests.js';
 import { mapTestModule } from '../src/map-module.js';
+import { scheduledFile } from '../src/reporter.js';
 import { moduleNamed, RECORDED_PROJECT, recording } from './recorded-modules.js';
 
 // mapTestModule on the objects Vitest itself handed a reporter for fixtures/recorded/project
@@ -103,6 +105,41 @@ describe(`mapTestModule on Vitest ${run.version}'s recorded objects`, () => {
       ['ends first', 'passed'],
     ]);
     expect(report.failedOutsideTests).toBe(false);
+  });
+});
+
+describe(`errorsOutsideTests on Vitest ${run.version}'s recorded errors`, () => {
+  it('pins the error a timer threw after its test passed to the file it ran in', () => {
+    const late = run.unhandledErrors.find(
+      (error) => error.message === 'thrown by a timer after its test passed',
+    );
+    expect(late).toBeDefined();
+    // A file in the module list ended; the reporter asks the same of each scheduled one.
+    const ended = new Set(
+      run.modules.filter((module) => module.state() !== 'pending').map((module) => module.moduleId),
+    );
+    const scheduled = run.specifications.map(scheduledFile);
+    const outcome = errorsOutsideTests(
+      { scheduled, mine: scheduled, finished: ({ file }) => ended.has(file), reason: run.reason },
+      run.unhandledErrors,
+    );
+    expect(outcome).toEqual({
+      failedFiles: [
+        {
+          file: path.join(RECORDED_PROJECT, 'late-error.test.js'),
+          project: { name: undefined, root: RECORDED_PROJECT },
+        },
+      ],
+      runErrors: [],
+    });
+  });
+
+  it('says nothing of the file itself: its tests passed', () => {
+    expect(statuses(moduleNamed(run.modules, 'late-error.test.js'))).toEqual([
+      ['passes, and leaves a timer that throws', 'passed'],
+      ['waits for the timer', 'passed'],
+    ]);
+    expect(mapTestModule(moduleNamed(run.modules, 'late-error.test.js')).failedOutsideTests).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TestModule } from 'vitest/node';
+import type { SerializedError, TestModule, TestRunEndReason, TestSpecification } from 'vitest/node';
 
 // The TestModule objects Vitest handed a reporter, revived from what
 // fixtures/recorded/recording-reporter.mjs wrote down: each method answers what it answered
@@ -35,22 +35,39 @@ interface RecordedTask {
 interface Recording {
   framework: 'vitest';
   version: string;
+  /** What onTestRunStart got, of each TestSpecification: its module and project. */
+  specifications: { moduleId: string; project: { name: string; config: { root: string } } }[];
   modules: RecordedModule[];
   unfinished?: RecordedModule;
+  /** What onTestRunEnd got besides the modules. */
+  unhandledErrors: SerializedError[];
+  reason: TestRunEndReason;
 }
 
 /** run.json (a run as usual) or merged.json (`--merge-reports` of the same run's blob). */
 export function recording(name: 'run' | 'merged'): {
   version: string;
+  specifications: TestSpecification[];
   modules: TestModule[];
   unfinished: TestModule | undefined;
+  unhandledErrors: SerializedError[];
+  reason: TestRunEndReason;
 } {
   const text = fs
     .readFileSync(path.join(recorded, `${name}.json`), 'utf8')
     .replaceAll('<project>', RECORDED_PROJECT)
     .replaceAll('<repo>', path.resolve(recorded, '../../../../..'));
-  const { version, modules, unfinished } = JSON.parse(text) as Recording;
-  return { version, modules: modules.map(reviveModule), unfinished: unfinished && reviveModule(unfinished) };
+  const { version, specifications, modules, unfinished, unhandledErrors, reason } = JSON.parse(
+    text,
+  ) as Recording;
+  return {
+    version,
+    specifications: specifications as unknown as TestSpecification[],
+    modules: modules.map(reviveModule),
+    unfinished: unfinished && reviveModule(unfinished),
+    unhandledErrors,
+    reason,
+  };
 }
 
 /** The module of the recorded test file `name` (relative to the project). */

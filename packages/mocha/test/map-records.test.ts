@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type MochaRecord, mapRecords } from '../src/map-records.js';
 import type { MochaRunnable } from '../src/mocha-types.js';
+import { RECORDED_PROJECT, recording, recordsOf, specFiles } from './recorded-events.js';
 
 const test = (
   titles: string[],
@@ -92,3 +94,90 @@ describe('mapRecords', () => {
     expect(runErrors).toEqual(['stray rejection']);
   });
 });
+
+// mapRecords on the events Mocha itself handed a reporter for fixtures/recorded/project, run
+// serially and with --parallel (recorded once, see fixtures/recorded/README.md): no Mocha
+// runs here. Both modes store the same results.
+describe.each([recording('serial'), recording('parallel')])(
+  "mapRecords on Mocha $version's recorded events, $mode",
+  (recorded) => {
+    const { files, runErrors } = mapRecords(recordsOf(recorded.events, recorded.mode), specFiles());
+    const fileNamed = (name: string) => {
+      const file = files.find((candidate) => candidate.file === path.join(RECORDED_PROJECT, name));
+      if (!file) throw new Error(`no results for ${name}`);
+      return file;
+    };
+    const statuses = (name: string) =>
+      fileNamed(name).tests.map(({ titles, status }) => [titles.join(' > '), status]);
+
+    it("names each test by Mocha's title path, and reports pending tests of every kind skipped", () => {
+      // Mocha runs a suite's own tests before its inner suites.
+      expect(statuses('cart.test.js')).toEqual([
+        ['a test outside any describe', 'passed'],
+        ['cart > fails on purpose', 'failed'],
+        ['cart > totals > sums line items', 'passed'],
+        ['cart > totals > rounds half cents to even', 'skipped'],
+        ['cart > totals > supports gift cards', 'skipped'],
+        ['cart > totals > skips itself', 'skipped'],
+        ['legacy checkout > still charges the card', 'skipped'],
+      ]);
+      expect(fileNamed('cart.test.js').failedOutsideTests).toBe(false);
+    });
+
+    it("takes Mocha's duration of a test that ran, and 0 for a pending test, which has none", () => {
+      const ended = recorded.events.filter((event) => event.name === 'pass' || event.name === 'fail');
+      const durations = new Map(
+        fileNamed('cart.test.js').tests.map(({ titles, duration }) => [titles.at(-1), duration]),
+      );
+      const failed = ended.find((event) => event.test?.title === 'fails on purpose')!.test!;
+      expect(durations.get('fails on purpose')).toBe(failed.duration);
+      const pending = recorded.events.find((event) => event.test?.title === 'supports gift cards')!.test!;
+      expect(pending.duration).toBeUndefined();
+      expect(durations.get('supports gift cards')).toBe(0);
+    });
+
+    it('reports a test that passed on a retry once, passed', () => {
+      // Mocha runs a retry as a copy of the test, with an id of its own.
+      const started = recorded.events.filter(
+        (event) => event.name === 'test' && event.test?.title === 'passes on the second attempt',
+      );
+      expect(new Set(started.map(({ test }) => test!.id ?? test!.__mocha_id__)).size).toBe(2);
+      expect(statuses('retried.test.js')).toEqual([['retried > passes on the second attempt', 'passed']]);
+    });
+
+    it('fails the tests a failed before hook kept from running, and keeps a skipped one skipped', () => {
+      expect(statuses('setup-fails.test.js')).toEqual([
+        ['runs outside the failing block', 'passed'],
+        ['database > reads a row', 'failed'],
+        ['database > writes a row', 'failed'],
+        ['database > is skipped on purpose', 'skipped'],
+      ]);
+      expect(fileNamed('setup-fails.test.js').failedOutsideTests).toBe(false);
+    });
+
+    it('fails the test an afterEach failed after, once, and the rest of its suite', () => {
+      expect(statuses('each-fails.test.js')).toEqual([
+        ['cleanup > passes before its afterEach fails', 'failed'],
+        ['cleanup > never runs', 'failed'],
+      ]);
+    });
+
+    it("fails the file of an after hook that prevented nothing, and keeps its test's result", () => {
+      expect(fileNamed('teardown-fails.test.js')).toEqual({
+        file: path.join(RECORDED_PROJECT, 'teardown-fails.test.js'),
+        tests: [
+          {
+            titles: ['teardown', 'passes before the teardown'],
+            status: 'passed',
+            duration: expect.any(Number),
+          },
+        ],
+        failedOutsideTests: true,
+      });
+    });
+
+    it('places every failure of the run in a file', () => {
+      expect(runErrors).toEqual([]);
+    });
+  },
+);

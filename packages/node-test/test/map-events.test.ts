@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mapOutermostTest, type TestEvent } from '../src/map-events.js';
+import { outermostTests, RECORDED_PROJECT, recording } from './recorded-events.js';
 
 const cwd = '/repo';
 const file = '/repo/test/cart.test.js';
@@ -98,5 +100,106 @@ describe('mapOutermostTest', () => {
       cwd,
     );
     expect(report).toEqual({ file, tests: [], failedOutsideTests: false });
+  });
+});
+
+// mapOutermostTest on the events node:test itself handed a reporter for
+// fixtures/recorded/project (recorded once, see fixtures/recorded/README.md): no test runner runs here.
+const recorded = recording();
+
+describe(`mapOutermostTest on node:test's recorded events (Node ${recorded.version})`, () => {
+  const units = outermostTests(recorded.events);
+  /** The report of the outermost test `name` (a file's path, for the test node:test makes of a file). */
+  const reportOf = (name: string) => {
+    const unit = units.find((events) => events.at(-1)!.data.name === name);
+    if (!unit) throw new Error(`no outermost test ${name}`);
+    return mapOutermostTest(unit, RECORDED_PROJECT)!;
+  };
+  const statuses = (name: string) =>
+    reportOf(name).tests.map(({ titles, status }) => [titles.join(' > '), status]);
+  const file = (name: string) => path.join(RECORDED_PROJECT, 'test', name);
+
+  it('gives each test its describe titles outermost first, and passed, failed, skipped or todo', () => {
+    expect(statuses('cart')).toEqual([
+      ['cart > totals > sums line items', 'passed'],
+      ['cart > totals > rounds half cents to even', 'skipped'],
+      ['cart > totals > supports gift cards', 'todo'],
+      ['cart > totals > skips itself', 'skipped'],
+      ['cart > fails on purpose', 'failed'],
+    ]);
+    expect(reportOf('a test outside any describe').tests).toMatchObject([
+      { titles: ['a test outside any describe'], status: 'passed' },
+    ]);
+  });
+
+  it("names the file by the outermost test's absolute path, and does not fail it for a failed test", () => {
+    expect(reportOf('cart').file).toBe(file('cart.test.js'));
+    expect(reportOf('cart').failedOutsideTests).toBe(false);
+  });
+
+  it('makes no result of a skipped describe block, nor of its tests, which node:test never reports', () => {
+    expect(reportOf('legacy checkout')).toEqual({
+      file: file('cart.test.js'),
+      tests: [],
+      failedOutsideTests: false,
+    });
+  });
+
+  it("takes node:test's duration_ms of each test as it is", () => {
+    const [unit] = units;
+    const ended = unit!.filter(
+      (event) => event.type !== 'test:start' && event.data.details?.type !== 'suite',
+    );
+    expect(reportOf('cart').tests.map((test) => test.duration)).toEqual(
+      ended.map((event) => event.data.details?.duration_ms),
+    );
+    expect(reportOf('cart').tests.every((test) => typeof test.duration === 'number')).toBe(true);
+  });
+
+  it('fails the tests a failed before hook cancelled, keeps a skipped one skipped, and fails the file', () => {
+    expect(statuses('database')).toEqual([
+      ['database > reads a row', 'failed'],
+      ['database > is skipped on purpose', 'skipped'],
+    ]);
+    expect(reportOf('database').failedOutsideTests).toBe(true);
+  });
+
+  it('fails the file of a block whose after hook failed, and keeps its passed test', () => {
+    expect(reportOf('teardown')).toMatchObject({
+      file: file('teardown-fails.test.js'),
+      tests: [{ titles: ['teardown', 'passes before the teardown'], status: 'passed' }],
+      failedOutsideTests: true,
+    });
+  });
+
+  it('reports a test with subtests beside them, in the file of the outermost test, not the helper', () => {
+    expect(reportOf('checkout').file).toBe(file('subtests.test.js'));
+    expect(statuses('checkout')).toEqual([
+      ['checkout > adds the items', 'passed'],
+      ['checkout > checks the totals in a helper', 'passed'],
+      ['checkout', 'passed'],
+    ]);
+  });
+
+  it('names a file that declares no test by its path from the working directory', () => {
+    const [name] = units
+      .map((unit) => unit.at(-1)!.data.name)
+      .filter((n) => String(n).endsWith('empty.test.js'));
+    expect(reportOf(name as string)).toMatchObject({
+      file: file('empty.test.js'),
+      tests: [{ titles: ['test/empty.test.js'], status: 'passed' }],
+      failedOutsideTests: false,
+    });
+  });
+
+  it('fails a file that throws while it is imported, with no result of its own', () => {
+    const [name] = units
+      .map((unit) => unit.at(-1)!.data.name)
+      .filter((n) => String(n).endsWith('import-throws.test.js'));
+    expect(reportOf(name as string)).toEqual({
+      file: file('import-throws.test.js'),
+      tests: [],
+      failedOutsideTests: true,
+    });
   });
 });

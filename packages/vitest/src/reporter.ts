@@ -13,7 +13,8 @@ import { configuredProjectCount } from './project-count.js';
 
 export type TestrunVitestOptions = TestrunOptions;
 
-function scheduledFile(specification: TestSpecification): ScheduledFile {
+/** A scheduled file as errors outside tests are pinned to it. */
+export function scheduledFile(specification: TestSpecification): ScheduledFile {
   return { file: specification.moduleId, project: frameworkProject(specification.project) };
 }
 

@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mapTestFile, mapUnfinishedFile } from '../src/map-test-file.js';
+import { fileNamed, RECORDED_PROJECT, type RecordedFile, recording } from './recorded-results.js';
+
+// mapTestFile and mapUnfinishedFile on the objects Jest itself handed a reporter for
+// fixtures/recorded/project (recorded once, see fixtures/recorded/README.md): no Jest runs here.
+const recorded = recording();
+const { version, files, unfinished } = recorded;
+
+/** The file's tests as [titles joined, status]. */
+function statuses({ test, testResult }: RecordedFile) {
+  return mapTestFile(test, testResult).tests.map(({ titles, status }) => [titles.join(' > '), status]);
+}
+
+describe(`mapTestFile on Jest ${version}'s recorded objects`, () => {
+  it('gives each test its describe titles outermost first, and passed, failed, skipped or todo', () => {
+    expect(statuses(fileNamed(files, 'cart.test.js'))).toEqual([
+      ['cart > totals > sums line items', 'passed'],
+      ['cart > totals > rounds half cents to even', 'skipped'],
+      ['cart > totals > supports gift cards', 'todo'],
+      ['cart > fails on purpose', 'failed'],
+      ['legacy checkout > still charges the card', 'skipped'],
+      ['a test outside any describe', 'passed'],
+    ]);
+  });
+
+  it("reports a test that another's .only left out skipped", () => {
+    const file = fileNamed(files, 'only.test.js');
+    expect(file.testResult.testResults.map((test) => test.status)).toEqual(['passed', 'pending']);
+    expect(statuses(file)).toEqual([
+      ['runs alone', 'passed'],
+      ['is left out by the only', 'skipped'],
+    ]);
+  });
+
+  it("takes Jest's own duration of a test that ran, and 0 where Jest has none (null)", () => {
+    const { test, testResult } = fileNamed(files, 'cart.test.js');
+    const durations = mapTestFile(test, testResult).tests.map((mapped) => mapped.duration);
+    expect(durations).toEqual(testResult.testResults.map((assertion) => assertion.duration ?? 0));
+    const skipped = testResult.testResults.find((assertion) => assertion.status === 'pending');
+    expect(skipped?.duration).toBeNull();
+    expect(durations).not.toContain(null);
+  });
+
+  it('reports a test that passed on a retry once, passed', () => {
+    const file = fileNamed(files, 'retried.test.js');
+    expect(file.testResult.testResults[0]?.invocations).toBe(2);
+    expect(statuses(file)).toEqual([['passes on the second attempt', 'passed']]);
+  });
+
+  it('keeps the failed tests Jest makes of a failed beforeAll, and a skipped one skipped, without failing the file', () => {
+    const { test, testResult } = fileNamed(files, 'setup-fails.test.js');
+    expect(statuses({ test, testResult })).toEqual([
+      ['database > reads a row', 'failed'],
+      ['database > is skipped on purpose', 'skipped'],
+      ['runs outside the failing block', 'passed'],
+    ]);
+    expect(mapTestFile(test, testResult).failedOutsideTests).toBe(false);
+  });
+
+  it.each([
+    ['throws while imported', 'import-throws.test.js', []],
+    ['has a describe body that throws', 'describe-throws.test.js', []],
+    [
+      'has an afterAll that throws after its test passed',
+      'teardown-fails.test.js',
+      [['passes before the teardown', 'passed']],
+    ],
+  ])('fails the file outside its tests when it %s', (_how, name, tests) => {
+    const file = fileNamed(files, name);
+    expect(file.testResult.testExecError).toBeDefined();
+    expect(mapTestFile(file.test, file.testResult).failedOutsideTests).toBe(true);
+    expect(statuses(file)).toEqual(tests);
+  });
+
+  it('says a file that failed only in its tests did not fail outside them', () => {
+    const { test, testResult } = fileNamed(files, 'cart.test.js');
+    expect(mapTestFile(test, testResult).failedOutsideTests).toBe(false);
+  });
+
+  it("names the file by Jest's absolute path and the project by displayName, whichever form Jest gives it", () => {
+    const report = (name: string) => {
+      const { test, testResult } = fileNamed(files, name);
+      return mapTestFile(test, testResult);
+    };
+    expect(report('cart.test.js').file).toBe(path.join(RECORDED_PROJECT, 'cart.test.js'));
+    // Jest turns `displayName: 'unit'` into { name: 'unit', color: 'white' } itself.
+    expect(fileNamed(files, 'cart.test.js').test.context.config.displayName).toEqual({
+      name: 'unit',
+      color: 'white',
+    });
+    expect(report('cart.test.js').project).toEqual({ name: 'unit', root: RECORDED_PROJECT });
+    expect(report('edge.test.js').project).toEqual({ name: 'edge', root: RECORDED_PROJECT });
+    expect(report('plain.test.js').project).toEqual({ name: undefined, root: RECORDED_PROJECT });
+  });
+
+  it('names no project when Jest gives no Test', () => {
+    const { testResult } = fileNamed(files, 'cart.test.js');
+    expect(mapTestFile(undefined, testResult).project).toBeUndefined();
+  });
+});
+
+describe(`mapUnfinishedFile on Jest ${version}'s recorded objects`, () => {
+  it('reports the tests a file still running had ended, and nothing about the file', () => {
+    const report = mapUnfinishedFile(unfinished.test, unfinished.assertions);
+    expect(report.file).toBe(path.join(RECORDED_PROJECT, 'unfinished.test.js'));
+    expect(report.tests).toEqual([
+      { titles: ['ends first'], status: 'passed', duration: unfinished.assertions[0]!.duration },
+    ]);
+    expect(report).not.toHaveProperty('failedOutsideTests');
+  });
+
+  it('names the project of the Test it is given', () => {
+    const { test } = fileNamed(files, 'unfinished.test.js');
+    expect(mapUnfinishedFile(test, unfinished.assertions).project).toEqual({
+      name: 'unit',
+      root: RECORDED_PROJECT,
+    });
+  });
+
+  // A gap of reporter.ts, not of the mapping: it keeps the Test of onTestCaseResult for
+  // mapUnfinishedFile, and @jest/core makes that Test from the context of whichever project
+  // created the shared test runner, so with several projects the tests a cancelled run hands
+  // over from a file still running are named with that project.
+  it("is handed by Jest, in a run of several projects, a Test in onTestCaseResult with another project's context", () => {
+    const projectOf = (test: { context: { config: { id: string } } }) => test.context.config.id;
+    const mismatched = recorded.caseResultTests.filter(
+      (test) =>
+        projectOf(test) !== projectOf(fileNamed(files, path.relative(RECORDED_PROJECT, test.path)).test),
+    );
+    expect(mismatched.length).toBeGreaterThan(0);
+  });
+});

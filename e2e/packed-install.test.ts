@@ -82,7 +82,8 @@ describe('the packed tarballs', () => {
     // Core's modules are one bundle (scripts/bundle-core.mjs): tsc's copy of each would be
     // unreachable through its exports map, so only their declarations ship.
     for (const { module, js, dts } of sourceModules(dir)) {
-      if (dir !== 'core') expect(files, `${dir}: dist/${module}${js}`).toContain(`package/dist/${module}${js}`);
+      if (dir !== 'core')
+        expect(files, `${dir}: dist/${module}${js}`).toContain(`package/dist/${module}${js}`);
       expect(files, `${dir}: dist/${module}${dts}`).toContain(`package/dist/${module}${dts}`);
     }
     if (dir === 'core') {

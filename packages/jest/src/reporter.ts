@@ -23,6 +23,12 @@ export class TestrunReporter implements Reporter {
   private readonly run: RunReporter | undefined;
   /** Tests that ended in files still running: what a cancelled process hands over (flushOnExit). */
   private readonly unfinished = new Map<string, { test: Test; assertions: TestCaseResult[] }>();
+  /**
+   * Each running file's Test as Jest starts it. The Test that comes with onTestCaseResult
+   * carries the config of whichever project made Jest's shared test runner (@jest/core 29
+   * and 30), so with several projects only this one names the file's project.
+   */
+  private readonly started = new Map<string, Test>();
 
   constructor(globalConfig: Config.GlobalConfig, options?: TestrunJestOptions) {
     this.rootDir = globalConfig?.rootDir ?? startDir;
@@ -56,18 +62,29 @@ export class TestrunReporter implements Reporter {
     });
   }
 
+  onTestFileStart(test: Test): void {
+    guardHook(() => {
+      if (this.run?.active) this.started.set(test.path, test);
+    });
+  }
+
   /** Only kept (a push), not mapped: the work is done when the file ends, or if the process is cancelled first. */
   onTestCaseResult(test: Test, testCaseResult: TestCaseResult): void {
     guardHook(() => {
       if (!this.run?.active) return;
       const file = this.unfinished.get(test.path);
       if (file) file.assertions.push(testCaseResult);
-      else this.unfinished.set(test.path, { test, assertions: [testCaseResult] });
+      else
+        this.unfinished.set(test.path, {
+          test: this.started.get(test.path) ?? test,
+          assertions: [testCaseResult],
+        });
     });
   }
 
   onTestFileResult(test: Test, testResult: TestResult): void {
     this.unfinished.delete(testResult.testFilePath);
+    this.started.delete(testResult.testFilePath);
     guardHook(() => {
       if (!this.run?.active) return;
       this.run.addFile(mapTestFile(test, testResult));

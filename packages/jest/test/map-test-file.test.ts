@@ -119,10 +119,9 @@ describe(`mapUnfinishedFile on Jest ${version}'s recorded objects`, () => {
     });
   });
 
-  // A gap of reporter.ts, not of the mapping: it keeps the Test of onTestCaseResult for
-  // mapUnfinishedFile, and @jest/core makes that Test from the context of whichever project
-  // created the shared test runner, so with several projects the tests a cancelled run hands
-  // over from a file still running are named with that project.
+  // Why reporter.ts keeps the Test of onTestFileStart for mapUnfinishedFile: @jest/core makes
+  // the Test of onTestCaseResult from the context of whichever project created the shared
+  // test runner (reporter.test.ts proves the reporter names the right project).
   it("is handed by Jest, in a run of several projects, a Test in onTestCaseResult with another project's context", () => {
     const projectOf = (test: { context: { config: { id: string } } }) => test.context.config.id;
     const mismatched = recorded.caseResultTests.filter(

@@ -86,7 +86,9 @@ describe('a Playwright run stopped before its end', () => {
 
   it('delivers what finished before --global-timeout, and the timeout as a failed result of the run', async () => {
     const server = await startTestServer();
-    const running = runPlaywright({ cwd, args: ['--global-timeout=8000'], env: reporterEnv(server) });
+    // Long enough for the files before the endless test to finish and for it to start on a
+    // loaded machine: at 8 s, under a load of 15, the timeout came before it started.
+    const running = runPlaywright({ cwd, args: ['--global-timeout=12000'], env: reporterEnv(server) });
     const outcome = await running;
 
     const stored = storedOnce(server);
@@ -100,7 +102,7 @@ describe('a Playwright run stopped before its end', () => {
     );
     expect(stored.filter((result) => result.testSuite === '(run)')[0]).toEqual({
       testSuite: '(run)',
-      testCase: expect.stringMatching(/^\(unhandled error\) Timed out waiting 8s for the /),
+      testCase: expect.stringMatching(/^\(unhandled error\) Timed out waiting 12s for the /),
       status: 'failed',
     });
     expect(testrunLines(outcome.stderr)).toEqual([

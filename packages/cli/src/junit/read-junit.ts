@@ -54,7 +54,7 @@ export type JunitEvent =
   | { kind: 'head'; head: JunitHead }
   | { kind: 'testcase'; testcase: JunitTestcase }
   | { kind: 'suite-failure'; suite: JunitSuiteFailure }
-  /** Characters XML 1.0 forbids, read as spaces: how many. Sent once, at the end, if there were any. */
+  /** Characters XML 1.0 forbids (raw, or as references such as `&#8;`), read as spaces: how many. Sent once, at the end, if there were any. */
   | { kind: 'replaced-characters'; count: number };
 
 export type JunitReadErrorCode = 'JUNIT_UNREADABLE' | 'JUNIT_MALFORMED' | 'JUNIT_NOT_JUNIT';
@@ -87,6 +87,31 @@ const CHUNK_BYTES = 64 * 1024;
  * characters, rather than losing every result of the report.
  */
 const FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+/**
+ * A numeric character reference, `&#8;` or `&#x1B;`. Dart's JUnit converter writes a
+ * control character of captured output as one, which XML 1.0 forbids as much as the raw
+ * character: such a reference is read as a space too. A reference to an allowed character
+ * is left to the parser, and so is anything malformed (`&#;`, `&#xZZ;`): still refused.
+ */
+const CHARACTER_REFERENCE = /&#(?:[xX]([0-9A-Fa-f]+)|([0-9]+));/g;
+
+/** The end of a chunk that may be the start of a character reference cut by the chunk boundary. */
+const CUT_REFERENCE = /&(?:#(?:[xX][0-9A-Fa-f]*|[0-9]*))?$/;
+
+/** A reference longer than this is no character XML can name (10FFFF is 7 digits in decimal). */
+const LONGEST_REFERENCE = 16;
+
+/** A code point XML 1.0 does not allow, not even as a reference. */
+function isForbidden(codePoint: number): boolean {
+  return (
+    (codePoint < 0x20 && codePoint !== 0x9 && codePoint !== 0xa && codePoint !== 0xd) ||
+    (codePoint >= 0xd800 && codePoint <= 0xdfff) ||
+    codePoint === 0xfffe ||
+    codePoint === 0xffff ||
+    codePoint > 0x10ffff
+  );
+}
 
 /** `status`/`result` values of a testcase that did not run, or ran to no verdict: GoogleTest, CTest, tst, NUnit and others. */
 const NOT_RUN_STATUSES = new Set([
@@ -175,6 +200,8 @@ class JunitEventReader {
   private tagLine = 1;
   private suites = 0;
   private replaced = 0;
+  /** The end of the last chunk, when it may be a character reference that the next chunk completes. */
+  private heldBack = '';
 
   constructor(private readonly shownAs: string) {
     this.parser.on('opentagstart', () => {
@@ -197,15 +224,29 @@ class JunitEventReader {
   }
 
   write(text: string): void {
+    // A reference cut by the chunk boundary waits for the rest of it.
+    let whole = this.heldBack + text;
+    const cut = CUT_REFERENCE.exec(whole.slice(-LONGEST_REFERENCE));
+    this.heldBack = cut ? cut[0] : '';
+    if (cut) whole = whole.slice(0, whole.length - cut[0].length);
     this.parser.write(
-      text.replace(FORBIDDEN_CHARACTERS, () => {
-        this.replaced++;
-        return ' ';
-      }),
+      whole
+        .replace(FORBIDDEN_CHARACTERS, () => {
+          this.replaced++;
+          return ' ';
+        })
+        .replace(CHARACTER_REFERENCE, (reference, hex: string | undefined, decimal: string | undefined) => {
+          const codePoint = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
+          if (!isForbidden(codePoint)) return reference;
+          this.replaced++;
+          return ' ';
+        }),
     );
   }
 
   close(): void {
+    if (this.heldBack !== '') this.parser.write(this.heldBack);
+    this.heldBack = '';
     this.parser.close();
     if (!this.headSent && this.root) this.sendHead(undefined);
     if (this.replaced > 0) this.events.push({ kind: 'replaced-characters', count: this.replaced });

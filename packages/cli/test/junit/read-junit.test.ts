@@ -314,6 +314,42 @@ describe('reading what writers put around their testcases', () => {
     expect(events.at(-1)).toEqual({ kind: 'replaced-characters', count: 4 });
   });
 
+  it("reads references to characters XML 1.0 forbids as spaces, as Dart's converter writes them, and counts them", async () => {
+    const events = await eventsOf(
+      reportFile(
+        '<testsuites>\n<testsuite name="cart_test">\n<testcase name="rings&#x7;twice"><system-out>bell &#8;! nul &#0; esc &#x1B;[0m tab &#9; &#65;</system-out><failure/></testcase>\n</testsuite>\n</testsuites>',
+      ),
+    );
+    expect(events.flatMap((event) => (event.kind === 'testcase' ? [event.testcase] : []))).toMatchObject([
+      { name: 'rings twice', outcome: 'failed' },
+    ]);
+    // Tab and "A" are allowed: only the four forbidden ones are counted.
+    expect(events.at(-1)).toEqual({ kind: 'replaced-characters', count: 4 });
+  });
+
+  it('reads a forbidden reference that a 64 KB chunk boundary cuts in two', async () => {
+    const head = '<testsuites>\n<testsuite name="cart_test">\n<testcase name="a"><system-out>';
+    // "&#x" ends the first 64 KB chunk; "1B;" starts the second.
+    const padding = 'x'.repeat(64 * 1024 - head.length - '&#x'.length);
+    const events = await eventsOf(
+      reportFile(`${head}${padding}&#x1B;</system-out></testcase>\n</testsuite>\n</testsuites>`),
+    );
+    expect(events.filter((event) => event.kind === 'testcase')).toHaveLength(1);
+    expect(events.at(-1)).toEqual({ kind: 'replaced-characters', count: 1 });
+  });
+
+  it('still refuses character references that are malformed, and entities it does not know', async () => {
+    for (const broken of ['&#;', '&#xZZ;', '&#8', '&bell;']) {
+      const error = await readError(
+        reportFile(
+          `<testsuites>\n<testsuite name="a">\n<testcase name="x"><system-out>${broken}</system-out></testcase></testsuite></testsuites>`,
+        ),
+      );
+      expect(error.code, broken).toBe('JUNIT_MALFORMED');
+      expect(error.message, broken).toMatch(/^reports\/junit\.xml:3:\d+: not well-formed XML \(.+\)\./);
+    }
+  });
+
   it('still refuses a report with forbidden characters that is broken besides', async () => {
     const error = await readError(
       reportFile('<testsuites>\n<testsuite name="a\u0007">\n<testcase name="x">'),

@@ -3,7 +3,7 @@ import { resolveCliConfig, TLS_FLAGS } from '../cli-config.js';
 import { defineCommand, type Output, UsageError } from '../command.js';
 import { chooseFramework } from '../junit/detect-framework.js';
 import { findReports, type ReportFile } from '../junit/find-reports.js';
-import { JunitReadError } from '../junit/read-junit.js';
+import { ReportReadError } from '../junit/open-report.js';
 import { RepeatFinder, RepeatNamer } from '../junit/repeat-names.js';
 import { ReportPaths } from '../junit/report-paths.js';
 import { ResultFeeder } from '../junit/result-feeder.js';
@@ -202,6 +202,6 @@ function allAccountedFor(outcome: DeliverySummary, handedOver: number): boolean 
 /** The problem as one sentence, ending in a full stop, for more to follow. */
 function describeFailure(error: unknown): string {
   const message =
-    error instanceof JunitReadError ? error.message : `internal error: ${(error as Error).message}`;
+    error instanceof ReportReadError ? error.message : `internal error: ${(error as Error).message}`;
   return /[.?!]$/.test(message) ? message : `${message}.`;
 }

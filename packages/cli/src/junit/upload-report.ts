@@ -23,7 +23,7 @@ export interface ReportNotes {
 
 /**
  * Reads the whole report, maps every testcase and hands it to `feeder`; throws a
- * JunitReadError if it is not a whole JUnit report. What was handed over by then is
+ * ReportReadError if it is not a whole JUnit report. What was handed over by then is
  * `feeder.count`. The first read hands results to a RepeatFinder, the second towards core.
  */
 export async function readReport(

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type JunitEvent, JunitReadError, readJunit } from '../../src/junit/read-junit.js';
+import { ReportReadError } from '../../src/junit/open-report.js';
+import { type JunitEvent, readJunit } from '../../src/junit/read-junit.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-read-junit-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -26,13 +27,13 @@ async function testcasesOf(file: string) {
   return (await eventsOf(file)).flatMap((event) => (event.kind === 'testcase' ? [event.testcase] : []));
 }
 
-async function readError(file: string): Promise<JunitReadError> {
+async function readError(file: string): Promise<ReportReadError> {
   const error = await eventsOf(file).then(
     () => undefined,
     (thrown: unknown) => thrown,
   );
-  expect(error).toBeInstanceOf(JunitReadError);
-  return error as JunitReadError;
+  expect(error).toBeInstanceOf(ReportReadError);
+  return error as ReportReadError;
 }
 
 const SMALL_REPORT = `<?xml version="1.0" encoding="UTF-8"?>
@@ -426,7 +427,7 @@ describe('a report that cannot be read', () => {
   it('says a missing file is missing and a directory is a directory', async () => {
     const missing = await readError(path.join(dir, 'nothing-here.xml'));
     const directory = await readError(dir);
-    expect(missing.code).toBe('JUNIT_UNREADABLE');
+    expect(missing.code).toBe('REPORT_UNREADABLE');
     expect(missing.message).toBe('reports/junit.xml: cannot be read: no such file');
     expect(directory.message).toBe(
       'reports/junit.xml: cannot be read: it is a directory; give files, or a glob such as "reports/**/*.xml"',
@@ -436,7 +437,7 @@ describe('a report that cannot be read', () => {
   it('says a truncated gzip file does not unzip', async () => {
     const gz = gzipSync(Buffer.from(SMALL_REPORT));
     const error = await readError(reportFile(gz.subarray(0, gz.length - 20), 'cut.xml.gz'));
-    expect(error.code).toBe('JUNIT_UNREADABLE');
+    expect(error.code).toBe('REPORT_UNREADABLE');
     expect(error.message).toMatch(
       /^reports\/junit\.xml: cannot be read: it starts like gzip but does not unzip/,
     );

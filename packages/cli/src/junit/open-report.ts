@@ -46,7 +46,11 @@ export async function openReport(file: string, shownAs: string): Promise<Readabl
       await handle.close();
     }
   } catch (error) {
-    throw new ReportReadError('REPORT_UNREADABLE', shownAs, `${shownAs}: cannot be read: ${describeReadError(error)}`);
+    throw new ReportReadError(
+      'REPORT_UNREADABLE',
+      shownAs,
+      `${shownAs}: cannot be read: ${describeReadError(error)}`,
+    );
   }
   const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
   if (first[0] !== GZIP_MAGIC[0] || first[1] !== GZIP_MAGIC[1]) return raw;
@@ -73,7 +77,11 @@ export async function detectFormat(file: string, shownAs: string): Promise<Repor
     return 'junit';
   } catch (error) {
     if (error instanceof ReportReadError) throw error;
-    throw new ReportReadError('REPORT_UNREADABLE', shownAs, `${shownAs}: cannot be read: ${describeReadError(error)}`);
+    throw new ReportReadError(
+      'REPORT_UNREADABLE',
+      shownAs,
+      `${shownAs}: cannot be read: ${describeReadError(error)}`,
+    );
   } finally {
     stream.destroy();
   }
@@ -82,7 +90,10 @@ export async function detectFormat(file: string, shownAs: string): Promise<Repor
 /** The start of a chunk as text, enough to find its first character: UTF-16 by its byte order mark, else one byte a character. */
 function firstText(chunk: Buffer): string {
   if (chunk[0] === 0xff && chunk[1] === 0xfe) return chunk.subarray(2).toString('utf16le');
-  if (chunk[0] === 0xfe && chunk[1] === 0xff) return Buffer.from(chunk.subarray(2, chunk.length - (chunk.length % 2))).swap16().toString('utf16le');
+  if (chunk[0] === 0xfe && chunk[1] === 0xff)
+    return Buffer.from(chunk.subarray(2, chunk.length - (chunk.length % 2)))
+      .swap16()
+      .toString('utf16le');
   const start = chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
   return chunk.subarray(start).toString('latin1');
 }

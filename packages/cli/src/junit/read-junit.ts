@@ -159,7 +159,11 @@ export async function* readJunit(file: string, shownAs: string = file): AsyncGen
     if (events.length > 0) yield events;
   } catch (error) {
     if (error instanceof ReportReadError) throw error;
-    throw new ReportReadError('REPORT_UNREADABLE', shownAs, `${shownAs}: cannot be read: ${describeReadError(error)}`);
+    throw new ReportReadError(
+      'REPORT_UNREADABLE',
+      shownAs,
+      `${shownAs}: cannot be read: ${describeReadError(error)}`,
+    );
   } finally {
     stream.destroy();
   }
@@ -240,7 +244,7 @@ class JunitEventReader {
         throw new ReportReadError(
           'JUNIT_NOT_JUNIT',
           this.shownAs,
-          `${this.shownAs}:${this.tagLine}: not a JUnit XML report: its root element is <${tag.name}>, expected <testsuites> or <testsuite>. Give only JUnit reports to testrun upload.`,
+          `${this.shownAs}:${this.tagLine}: not a JUnit XML report: its root element is <${tag.name}>, expected <testsuites> or <testsuite>. Give testrun upload JUnit XML or CTRF JSON reports.`,
           this.tagLine,
         );
       }

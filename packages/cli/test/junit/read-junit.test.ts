@@ -415,7 +415,7 @@ describe('a report that cannot be read', () => {
     );
     expect(error.code).toBe('JUNIT_NOT_JUNIT');
     expect(error.message).toBe(
-      'reports/junit.xml:2: not a JUnit XML report: its root element is <coverage>, expected <testsuites> or <testsuite>. Give only JUnit reports to testrun upload.',
+      'reports/junit.xml:2: not a JUnit XML report: its root element is <coverage>, expected <testsuites> or <testsuite>. Give testrun upload JUnit XML or CTRF JSON reports.',
     );
   });
 

@@ -11,7 +11,7 @@ import {
   startTestServer,
   type TestServer,
 } from '@testrun/test-utils';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 // CTRF JSON reports (https://ctrf.io) through the real CLI into a real server, from a
 // checkout folder named `shop`, as a CI step uploads them: docs/ctrf.md says what each
@@ -259,6 +259,7 @@ describe('testrun upload with a CTRF report of 100,000 tests', () => {
 
   it(`streams it in a heap of ${HEAP_MB} MB and stores every test`, { timeout: 300_000 }, async () => {
     const dir = checkout();
+    onTestFinished(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
     const report = path.join(dir, 'reports', 'ctrf-report.json');
     await writeLargeReport(report, 100_000);
     expect(fs.statSync(report).size).toBeGreaterThan(HEAP_MB * 1024 * 1024);
@@ -283,6 +284,5 @@ describe('testrun upload with a CTRF report of 100,000 tests', () => {
       testSuite: 'src/feature1999.test.ts',
       status: 'passed',
     });
-    fs.rmSync(path.dirname(dir), { recursive: true, force: true });
   });
 });

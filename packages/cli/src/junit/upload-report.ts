@@ -109,7 +109,10 @@ async function readCtrfReport(
           continue;
         }
         const { test } = event;
-        if (typeof test.name !== 'string' || test.name.trim() === '') {
+        // As mapCtrfTest reads a name: a string or a number; blank is (unnamed).
+        const named =
+          typeof test.name === 'number' || (typeof test.name === 'string' && test.name.trim() !== '');
+        if (!named) {
           notes.unnamed.count++;
           notes.unnamed.firstLine ??= test.index;
         }

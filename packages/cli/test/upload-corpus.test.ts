@@ -103,8 +103,18 @@ function readIndependently(xml: string): { holdsFailure: boolean; triples: numbe
     open.push({ name: tag.name, file: tag.name === 'testsuite' ? file : undefined });
   });
   parser.on('closetag', () => open.pop());
-  // XML 1.0 forbids these; dart-junitreport writes them raw.
-  parser.write(xml.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, ' ')).close();
+  // XML 1.0 forbids these; dart-junitreport writes them raw, and as references (`&#8;`).
+  const controls = (code: number) => code < 0x20 && code !== 0x9 && code !== 0xa && code !== 0xd;
+  const allowed = xml
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, ' ')
+    .replace(/&#(x[0-9a-f]+|\d+);/gi, (reference, code: string) =>
+      controls(
+        code.startsWith('x') || code.startsWith('X') ? Number.parseInt(code.slice(1), 16) : Number(code),
+      )
+        ? ' '
+        : reference,
+    );
+  parser.write(allowed).close();
   return { holdsFailure, triples: triples.size };
 }
 

@@ -244,9 +244,9 @@ describe('testrun upload with reports it cannot read', () => {
     expect(code).toBe(1);
     expect(stderr).toBe(
       [
-        'testrun upload: coverage.xml:2: not a JUnit XML report: its root element is <coverage>, expected <testsuites> or <testsuite>. Give only JUnit reports to testrun upload. Nothing from it is sent.',
+        'testrun upload: coverage.xml:2: not a JUnit XML report: its root element is <coverage>, expected <testsuites> or <testsuite>. Give testrun upload JUnit XML or CTRF JSON reports. Nothing from it is sent.',
         'testrun upload: missing.xml: cannot be read: no such file. Nothing from it is sent.',
-        'testrun upload: no JUnit XML report to send; nothing was sent, and no run was created.',
+        'testrun upload: no JUnit XML or CTRF report to send; nothing was sent, and no run was created.',
         '',
       ].join('\n'),
     );
@@ -267,7 +267,9 @@ describe('testrun upload with reports it cannot read', () => {
     expect(some.code).toBe(0);
     expect(some.stderr).toContain('testrun upload: no file matches go-reports/*.xml\n');
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain('no JUnit XML report to send; nothing was sent, and no run was created.');
+    expect(none.stderr).toContain(
+      'no JUnit XML or CTRF report to send; nothing was sent, and no run was created.',
+    );
     expect(server.server.store.runs()).toHaveLength(1);
   });
 });
@@ -277,7 +279,7 @@ describe('testrun upload, called wrongly', () => {
     const { code, stderr } = await runCli(['upload', '--project', 'x'], { env: cleanEnv() });
     expect(code).toBe(2);
     expect(stderr).toContain(
-      'testrun upload: give the JUnit XML files to upload, e.g. testrun upload "reports/**/*.xml"',
+      'testrun upload: give the JUnit XML or CTRF JSON reports to upload, e.g. testrun upload "reports/**/*.xml"',
     );
     expect(stderr).toContain('Usage: testrun upload <files or globs…>');
   });

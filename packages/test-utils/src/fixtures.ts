@@ -25,6 +25,8 @@ export const fixtures = {
   exits: path.join(FIXTURES_DIR, 'exits'),
   /** Hand-written JUnit XML reports for `testrun upload`: pytest.xml, surefire-reports/TEST-*.xml. */
   junit: path.join(FIXTURES_DIR, 'junit'),
+  /** CTRF JSON reports for `testrun upload`, as jest-ctrf-json-reporter and playwright-ctrf-json-reporter write them. */
+  ctrf: path.join(FIXTURES_DIR, 'ctrf'),
   /** Two packages with a src/index.test.js each, and a config for each layout: at the root, in scripts/, per package. */
   monorepo: path.join(FIXTURES_DIR, 'monorepo'),
   /** Vitest only: a file run as usual and type-checked, and a type-only file. */

@@ -24,7 +24,7 @@ export const commands: Record<string, CommandEntry> = {
     load: async () => (await import('./replay.js')).replay,
   },
   upload: {
-    summary: 'send JUnit XML reports from any test framework into a run',
+    summary: 'send JUnit XML and CTRF reports from any test framework into a run',
     load: async () => (await import('./upload.js')).upload,
   },
 };

@@ -3,7 +3,7 @@ import { resolveCliConfig, TLS_FLAGS } from '../cli-config.js';
 import { defineCommand, type Output, UsageError } from '../command.js';
 import { chooseFramework } from '../junit/detect-framework.js';
 import { findReports, type ReportFile } from '../junit/find-reports.js';
-import { JunitReadError } from '../junit/read-junit.js';
+import { ReportReadError } from '../junit/open-report.js';
 import { RepeatFinder, RepeatNamer } from '../junit/repeat-names.js';
 import { ReportPaths } from '../junit/report-paths.js';
 import { ResultFeeder } from '../junit/result-feeder.js';
@@ -14,18 +14,21 @@ export const upload = defineCommand({
   positionals: '<files or globs…>',
   about: `
 Sends every testcase of JUnit XML reports (pytest, Maven Surefire, Gradle, Go,
-Mocha, Vitest's junit reporter, jest-junit…) into a new run, or into
-TESTRUN_RUN_ID, the way the reporters send theirs: batched, retried, and
-spooled for "testrun replay" when the service cannot take them.
+Mocha, Vitest's junit reporter, jest-junit…) and every test of CTRF JSON
+reports (https://ctrf.io) into a new run, or into TESTRUN_RUN_ID, the way the
+reporters send theirs: batched, retried, and spooled for "testrun replay" when
+the service cannot take them.
 
-  npx @testrun/cli upload "reports/**/*.xml" --project api
+  npx @testrun/cli upload "reports/**/*.xml" "ctrf/*.json" --project api
 
-Quote globs so that they reach testrun whole. Gzip'd reports are read as
-they are. Each report is read whole before anything of it is sent: a report
-that is not well-formed is not sent at all, and named with its line. Paths in
-"file" attributes are taken from the current directory: run it where the
-tests ran. How each writer's JUnit is read:
+Quote globs so that they reach testrun whole. A report's format is told by its
+content, and gzip'd reports are read as they are. Each report is read whole
+before anything of it is sent: a report that is not well-formed is not sent
+at all, and named with its line. Paths in "file" attributes and "filePath"
+are taken from the current directory: run it where the tests ran. How each
+writer's JUnit is read, and how CTRF is:
 https://github.com/testrun-dev/testrun/blob/main/docs/junit.md
+https://github.com/testrun-dev/testrun/blob/main/docs/ctrf.md
 
 Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment. Exits 0
 when every result was delivered or spooled, 1 otherwise.
@@ -35,7 +38,7 @@ when every result was delivered or spooled, 1 otherwise.
     framework: {
       type: 'string',
       value: '<name>',
-      help: "the run's framework (default: what the reports say, e.g. pytest, jest, vitest, surefire; else junit)",
+      help: "the run's framework (default: what the reports say, e.g. pytest, jest, vitest, surefire, a CTRF report's tool; else junit)",
     },
     tags: { type: 'string', value: '<a,b>', option: 'tags' },
     'run-id': { type: 'string', value: '<id>', option: 'runId' },
@@ -43,7 +46,9 @@ when every result was delivered or spooled, 1 otherwise.
   },
   run: async ({ values, options, positionals, output }) => {
     if (positionals.length === 0) {
-      throw new UsageError('give the JUnit XML files to upload, e.g. testrun upload "reports/**/*.xml"');
+      throw new UsageError(
+        'give the JUnit XML or CTRF JSON reports to upload, e.g. testrun upload "reports/**/*.xml"',
+      );
     }
     const framework = values.framework?.trim();
     if (values.framework !== undefined && !framework) {
@@ -72,16 +77,16 @@ async function uploadReports(
     output,
   );
   if (checked.length === 0) {
-    output.error('no JUnit XML report to send; nothing was sent, and no run was created.');
+    output.error('no JUnit XML or CTRF report to send; nothing was sent, and no run was created.');
     return 1;
   }
 
   const reporter = new RunReporter({
     options,
-    // No framework version is known from a report; "junit" in the User-Agent says where the results came from.
+    // No framework version is known from a report; "junit" or "ctrf" in the User-Agent says where the results came from.
     framework: {
       name: framework ?? chooseFramework(checked.map(({ check }) => check.framework)),
-      version: 'junit',
+      version: checked.every(({ check }) => check.format === 'ctrf') ? 'ctrf' : 'junit',
     },
     rootDir: cwd,
   });
@@ -162,6 +167,41 @@ async function sendReports(
 /** One line for each thing about a report that the user should know, naming the report. */
 function noteLines(
   shownAs: string,
+  notes: ReportNotes,
+  counts: { rerun: number; renamed: number; writer: string | undefined },
+): string[] {
+  return notes.format === 'ctrf'
+    ? ctrfNoteLines(shownAs, notes, counts)
+    : junitNoteLines(shownAs, notes, counts);
+}
+
+/** noteLines of a CTRF report: where a test is, is its index in results.tests. */
+function ctrfNoteLines(
+  shownAs: string,
+  { unnamed, unreadableTimes }: ReportNotes,
+  { renamed }: { renamed: number },
+): string[] {
+  const lines: string[] = [];
+  if (unnamed.count > 0) {
+    lines.push(
+      `${shownAs}: results.tests[${unnamed.firstLine}]: ${countOf(unnamed.count, 'test has', 'tests have')} no name; sent as (unnamed).`,
+    );
+  }
+  if (unreadableTimes.count > 0) {
+    lines.push(
+      `${shownAs}: results.tests[${unreadableTimes.firstLine}]: ${countOf(unreadableTimes.count, 'test has a duration that is', 'tests have a duration that is')} not a number of milliseconds ("duration": ${unreadableTimes.first}); sent with duration 0.`,
+    );
+  }
+  if (renamed > 0) {
+    lines.push(
+      `${shownAs}: ${countOf(renamed, 'test repeats', 'tests repeat')} the name of an earlier one; each is sent as a result of its own, with (2), (3)… after its name.`,
+    );
+  }
+  return lines;
+}
+
+function junitNoteLines(
+  shownAs: string,
   { unnamed, unreadableTimes, replacedCharacters }: ReportNotes,
   { rerun, renamed, writer }: { rerun: number; renamed: number; writer: string | undefined },
 ): string[] {
@@ -202,6 +242,6 @@ function allAccountedFor(outcome: DeliverySummary, handedOver: number): boolean 
 /** The problem as one sentence, ending in a full stop, for more to follow. */
 function describeFailure(error: unknown): string {
   const message =
-    error instanceof JunitReadError ? error.message : `internal error: ${(error as Error).message}`;
+    error instanceof ReportReadError ? error.message : `internal error: ${(error as Error).message}`;
   return /[.?!]$/.test(message) ? message : `${message}.`;
 }

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import { pipeline, type Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import { createGunzip } from 'node:zlib';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { describeReadError, openReport, ReportReadError } from './open-report.js';
 
 // Reads a JUnit XML report as a stream of events, one chunk at a time: memory stays flat
 // however large the report. Only the structure is read (names, times, outcomes); failure
@@ -54,31 +52,8 @@ export type JunitEvent =
   | { kind: 'head'; head: JunitHead }
   | { kind: 'testcase'; testcase: JunitTestcase }
   | { kind: 'suite-failure'; suite: JunitSuiteFailure }
-  /** Characters XML 1.0 forbids, read as spaces: how many. Sent once, at the end, if there were any. */
+  /** Characters XML 1.0 forbids (raw, or as references such as `&#8;`), read as spaces: how many. Sent once, at the end, if there were any. */
   | { kind: 'replaced-characters'; count: number };
-
-export type JunitReadErrorCode = 'JUNIT_UNREADABLE' | 'JUNIT_MALFORMED' | 'JUNIT_NOT_JUNIT';
-
-/**
- * A report that cannot be read; the message names the file, and the line where there is
- * one. Its own codes: core's ErrorCode is about delivery, this is about the input.
- */
-export class JunitReadError extends Error {
-  readonly code: JunitReadErrorCode;
-  readonly file: string;
-  readonly line: number | undefined;
-
-  constructor(code: JunitReadErrorCode, file: string, message: string, line?: number) {
-    super(message);
-    this.name = 'JunitReadError';
-    this.code = code;
-    this.file = file;
-    this.line = line;
-  }
-}
-
-const GZIP_MAGIC = [0x1f, 0x8b];
-const CHUNK_BYTES = 64 * 1024;
 
 /**
  * Characters XML 1.0 does not allow anywhere, not even escaped: C0 controls other than
@@ -87,6 +62,31 @@ const CHUNK_BYTES = 64 * 1024;
  * characters, rather than losing every result of the report.
  */
 const FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+/**
+ * A numeric character reference, `&#8;` or `&#x1B;`. Dart's JUnit converter writes a
+ * control character of captured output as one, which XML 1.0 forbids as much as the raw
+ * character: such a reference is read as a space too. A reference to an allowed character
+ * is left to the parser, and so is anything malformed (`&#;`, `&#xZZ;`): still refused.
+ */
+const CHARACTER_REFERENCE = /&#(?:[xX]([0-9A-Fa-f]+)|([0-9]+));/g;
+
+/** The end of a chunk that may be the start of a character reference cut by the chunk boundary. */
+const CUT_REFERENCE = /&(?:#(?:[xX][0-9A-Fa-f]*|[0-9]*))?$/;
+
+/** A reference longer than this is no character XML can name (10FFFF is 7 digits in decimal). */
+const LONGEST_REFERENCE = 16;
+
+/** A code point XML 1.0 does not allow, not even as a reference. */
+function isForbidden(codePoint: number): boolean {
+  return (
+    (codePoint < 0x20 && codePoint !== 0x9 && codePoint !== 0xa && codePoint !== 0xd) ||
+    (codePoint >= 0xd800 && codePoint <= 0xdfff) ||
+    codePoint === 0xfffe ||
+    codePoint === 0xffff ||
+    codePoint > 0x10ffff
+  );
+}
 
 /** `status`/`result` values of a testcase that did not run, or ran to no verdict: GoogleTest, CTest, tst, NUnit and others. */
 const NOT_RUN_STATUSES = new Set([
@@ -138,7 +138,7 @@ interface Frame {
 
 /**
  * Reads `file` (plain or gzip'd, by its first bytes) and yields its events a chunk at a
- * time. Throws a JunitReadError for a file that cannot be opened, is not well-formed XML
+ * time. Throws a ReportReadError for a file that cannot be opened, is not well-formed XML
  * or is not a JUnit report; `shownAs` is how messages name the file.
  */
 export async function* readJunit(file: string, shownAs: string = file): AsyncGenerator<JunitEvent[]> {
@@ -152,20 +152,24 @@ export async function* readJunit(file: string, shownAs: string = file): AsyncGen
       const events = reader.take();
       if (events.length > 0) yield events;
     }
-    if (!decoder) throw new JunitReadError('JUNIT_MALFORMED', shownAs, `${shownAs}: the file is empty.`);
+    if (!decoder) throw new ReportReadError('JUNIT_MALFORMED', shownAs, `${shownAs}: the file is empty.`);
     reader.write(decoder.decode());
     reader.close();
     const events = reader.take();
     if (events.length > 0) yield events;
   } catch (error) {
-    if (error instanceof JunitReadError) throw error;
-    throw new JunitReadError('JUNIT_UNREADABLE', shownAs, `${shownAs}: cannot be read: ${describe(error)}`);
+    if (error instanceof ReportReadError) throw error;
+    throw new ReportReadError(
+      'REPORT_UNREADABLE',
+      shownAs,
+      `${shownAs}: cannot be read: ${describeReadError(error)}`,
+    );
   } finally {
     stream.destroy();
   }
 }
 
-/** Turns parser callbacks into events; throws a JunitReadError at the first problem. */
+/** Turns parser callbacks into events; throws a ReportReadError at the first problem. */
 class JunitEventReader {
   private readonly parser = new SaxesParser();
   private readonly stack: Frame[] = [];
@@ -175,6 +179,8 @@ class JunitEventReader {
   private tagLine = 1;
   private suites = 0;
   private replaced = 0;
+  /** The end of the last chunk, when it may be a character reference that the next chunk completes. */
+  private heldBack = '';
 
   constructor(private readonly shownAs: string) {
     this.parser.on('opentagstart', () => {
@@ -187,7 +193,7 @@ class JunitEventReader {
       const cutShort = /unclosed tag|unexpected end/.test(reason)
         ? ' It ends too early: was the test process stopped while writing it?'
         : '';
-      throw new JunitReadError(
+      throw new ReportReadError(
         'JUNIT_MALFORMED',
         this.shownAs,
         `${this.shownAs}:${this.parser.line}:${this.parser.column}: not well-formed XML (${reason}).${cutShort}`,
@@ -197,15 +203,29 @@ class JunitEventReader {
   }
 
   write(text: string): void {
+    // A reference cut by the chunk boundary waits for the rest of it.
+    let whole = this.heldBack + text;
+    const cut = CUT_REFERENCE.exec(whole.slice(-LONGEST_REFERENCE));
+    this.heldBack = cut ? cut[0] : '';
+    if (cut) whole = whole.slice(0, whole.length - cut[0].length);
     this.parser.write(
-      text.replace(FORBIDDEN_CHARACTERS, () => {
-        this.replaced++;
-        return ' ';
-      }),
+      whole
+        .replace(FORBIDDEN_CHARACTERS, () => {
+          this.replaced++;
+          return ' ';
+        })
+        .replace(CHARACTER_REFERENCE, (reference, hex: string | undefined, decimal: string | undefined) => {
+          const codePoint = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
+          if (!isForbidden(codePoint)) return reference;
+          this.replaced++;
+          return ' ';
+        }),
     );
   }
 
   close(): void {
+    if (this.heldBack !== '') this.parser.write(this.heldBack);
+    this.heldBack = '';
     this.parser.close();
     if (!this.headSent && this.root) this.sendHead(undefined);
     if (this.replaced > 0) this.events.push({ kind: 'replaced-characters', count: this.replaced });
@@ -221,10 +241,10 @@ class JunitEventReader {
     if (!this.root) {
       this.root = tag;
       if (tag.name !== 'testsuites' && tag.name !== 'testsuite') {
-        throw new JunitReadError(
+        throw new ReportReadError(
           'JUNIT_NOT_JUNIT',
           this.shownAs,
-          `${this.shownAs}:${this.tagLine}: not a JUnit XML report: its root element is <${tag.name}>, expected <testsuites> or <testsuite>. Give only JUnit reports to testrun upload.`,
+          `${this.shownAs}:${this.tagLine}: not a JUnit XML report: its root element is <${tag.name}>, expected <testsuites> or <testsuite>. Give testrun upload JUnit XML or CTRF JSON reports.`,
           this.tagLine,
         );
       }
@@ -305,28 +325,6 @@ class JunitEventReader {
   }
 }
 
-/** A read stream of the report's bytes, gunzipped when the file starts with gzip's magic bytes. */
-async function openReport(file: string, shownAs: string): Promise<Readable> {
-  let first: Buffer;
-  try {
-    const handle = await fs.promises.open(file, 'r');
-    try {
-      first = Buffer.alloc(2);
-      const { bytesRead } = await handle.read(first, 0, 2, 0);
-      first = first.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    throw new JunitReadError('JUNIT_UNREADABLE', shownAs, `${shownAs}: cannot be read: ${describe(error)}`);
-  }
-  const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
-  if (first[0] !== GZIP_MAGIC[0] || first[1] !== GZIP_MAGIC[1]) return raw;
-  // pipeline hands a read error on to the gunzip stream, whose reader then sees it; the
-  // callback is required and has nothing left to do.
-  return pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {});
-}
-
 /**
  * UTF-8 unless the report says otherwise: a UTF-16 byte order mark, or an `encoding` in
  * its XML declaration (ISO-8859-1 and windows-1252 exist in the wild).
@@ -341,21 +339,11 @@ function decoderFor(firstChunk: Buffer, shownAs: string): TextDecoder {
   try {
     return new TextDecoder(label ?? 'utf-8');
   } catch {
-    throw new JunitReadError(
-      'JUNIT_UNREADABLE',
+    throw new ReportReadError(
+      'REPORT_UNREADABLE',
       shownAs,
       `${shownAs}:1: its XML declaration names the encoding "${label}", which Node cannot decode; write the report as UTF-8.`,
       1,
     );
   }
-}
-
-function describe(error: unknown): string {
-  const { code, message } = error as NodeJS.ErrnoException;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EISDIR') return 'it is a directory; give files, or a glob such as "reports/**/*.xml"';
-  if (code === 'EACCES') return 'permission denied';
-  if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR')
-    return `it starts like gzip but does not unzip (${message})`;
-  return message;
 }

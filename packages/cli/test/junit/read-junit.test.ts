@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type JunitEvent, JunitReadError, readJunit } from '../../src/junit/read-junit.js';
+import { ReportReadError } from '../../src/junit/open-report.js';
+import { type JunitEvent, readJunit } from '../../src/junit/read-junit.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-read-junit-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -26,13 +27,13 @@ async function testcasesOf(file: string) {
   return (await eventsOf(file)).flatMap((event) => (event.kind === 'testcase' ? [event.testcase] : []));
 }
 
-async function readError(file: string): Promise<JunitReadError> {
+async function readError(file: string): Promise<ReportReadError> {
   const error = await eventsOf(file).then(
     () => undefined,
     (thrown: unknown) => thrown,
   );
-  expect(error).toBeInstanceOf(JunitReadError);
-  return error as JunitReadError;
+  expect(error).toBeInstanceOf(ReportReadError);
+  return error as ReportReadError;
 }
 
 const SMALL_REPORT = `<?xml version="1.0" encoding="UTF-8"?>
@@ -314,6 +315,42 @@ describe('reading what writers put around their testcases', () => {
     expect(events.at(-1)).toEqual({ kind: 'replaced-characters', count: 4 });
   });
 
+  it("reads references to characters XML 1.0 forbids as spaces, as Dart's converter writes them, and counts them", async () => {
+    const events = await eventsOf(
+      reportFile(
+        '<testsuites>\n<testsuite name="cart_test">\n<testcase name="rings&#x7;twice"><system-out>bell &#8;! nul &#0; esc &#x1B;[0m tab &#9; &#65;</system-out><failure/></testcase>\n</testsuite>\n</testsuites>',
+      ),
+    );
+    expect(events.flatMap((event) => (event.kind === 'testcase' ? [event.testcase] : []))).toMatchObject([
+      { name: 'rings twice', outcome: 'failed' },
+    ]);
+    // Tab and "A" are allowed: only the four forbidden ones are counted.
+    expect(events.at(-1)).toEqual({ kind: 'replaced-characters', count: 4 });
+  });
+
+  it('reads a forbidden reference that a 64 KB chunk boundary cuts in two', async () => {
+    const head = '<testsuites>\n<testsuite name="cart_test">\n<testcase name="a"><system-out>';
+    // "&#x" ends the first 64 KB chunk; "1B;" starts the second.
+    const padding = 'x'.repeat(64 * 1024 - head.length - '&#x'.length);
+    const events = await eventsOf(
+      reportFile(`${head}${padding}&#x1B;</system-out></testcase>\n</testsuite>\n</testsuites>`),
+    );
+    expect(events.filter((event) => event.kind === 'testcase')).toHaveLength(1);
+    expect(events.at(-1)).toEqual({ kind: 'replaced-characters', count: 1 });
+  });
+
+  it('still refuses character references that are malformed, and entities it does not know', async () => {
+    for (const broken of ['&#;', '&#xZZ;', '&#8', '&bell;']) {
+      const error = await readError(
+        reportFile(
+          `<testsuites>\n<testsuite name="a">\n<testcase name="x"><system-out>${broken}</system-out></testcase></testsuite></testsuites>`,
+        ),
+      );
+      expect(error.code, broken).toBe('JUNIT_MALFORMED');
+      expect(error.message, broken).toMatch(/^reports\/junit\.xml:3:\d+: not well-formed XML \(.+\)\./);
+    }
+  });
+
   it('still refuses a report with forbidden characters that is broken besides', async () => {
     const error = await readError(
       reportFile('<testsuites>\n<testsuite name="a\u0007">\n<testcase name="x">'),
@@ -378,7 +415,7 @@ describe('a report that cannot be read', () => {
     );
     expect(error.code).toBe('JUNIT_NOT_JUNIT');
     expect(error.message).toBe(
-      'reports/junit.xml:2: not a JUnit XML report: its root element is <coverage>, expected <testsuites> or <testsuite>. Give only JUnit reports to testrun upload.',
+      'reports/junit.xml:2: not a JUnit XML report: its root element is <coverage>, expected <testsuites> or <testsuite>. Give testrun upload JUnit XML or CTRF JSON reports.',
     );
   });
 
@@ -390,7 +427,7 @@ describe('a report that cannot be read', () => {
   it('says a missing file is missing and a directory is a directory', async () => {
     const missing = await readError(path.join(dir, 'nothing-here.xml'));
     const directory = await readError(dir);
-    expect(missing.code).toBe('JUNIT_UNREADABLE');
+    expect(missing.code).toBe('REPORT_UNREADABLE');
     expect(missing.message).toBe('reports/junit.xml: cannot be read: no such file');
     expect(directory.message).toBe(
       'reports/junit.xml: cannot be read: it is a directory; give files, or a glob such as "reports/**/*.xml"',
@@ -400,7 +437,7 @@ describe('a report that cannot be read', () => {
   it('says a truncated gzip file does not unzip', async () => {
     const gz = gzipSync(Buffer.from(SMALL_REPORT));
     const error = await readError(reportFile(gz.subarray(0, gz.length - 20), 'cut.xml.gz'));
-    expect(error.code).toBe('JUNIT_UNREADABLE');
+    expect(error.code).toBe('REPORT_UNREADABLE');
     expect(error.message).toMatch(
       /^reports\/junit\.xml: cannot be read: it starts like gzip but does not unzip/,
     );

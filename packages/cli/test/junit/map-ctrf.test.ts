@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { ctrfDuration, ctrfStatus, mapCtrfTest } from '../../src/junit/map-ctrf.js';
+import type { CtrfTest } from '../../src/junit/read-ctrf.js';
+
+function test(fields: Partial<CtrfTest>): CtrfTest {
+  return {
+    index: 0,
+    name: 'adds',
+    status: 'passed',
+    rawStatus: undefined,
+    duration: 3,
+    suite: undefined,
+    filePath: undefined,
+    ...fields,
+  };
+}
+
+describe('the status of a CTRF test', () => {
+  it.each([
+    ['passed', undefined, 'passed'],
+    ['failed', undefined, 'failed'],
+    ['skipped', undefined, 'skipped'],
+    ['pending', undefined, 'skipped'],
+    ['other', undefined, 'skipped'],
+    ['other', 'disabled', 'skipped'],
+    ['other', 'todo', 'todo'],
+    ['other', 'timedOut', 'failed'],
+    ['other', 'timed_out', 'failed'],
+    ['other', 'Undefined', 'failed'],
+    ['other', 'ambiguous', 'failed'],
+    ['other', 'error', 'failed'],
+    // rawStatus decides only for other: the writer's status is what it says.
+    ['passed', 'failed', 'passed'],
+    ['skipped', 'failed', 'skipped'],
+  ] as const)('%s with rawStatus %s is %s', (status, rawStatus, expected) => {
+    expect(ctrfStatus({ status, rawStatus })).toBe(expected);
+  });
+});
+
+describe('the duration of a CTRF test', () => {
+  it('is milliseconds as written; missing is undefined; anything else is unknown (NaN)', () => {
+    expect([ctrfDuration(12), ctrfDuration(0), ctrfDuration(1.5)]).toEqual([12, 0, 1.5]);
+    expect([ctrfDuration(undefined), ctrfDuration(null)]).toEqual([undefined, undefined]);
+    for (const odd of ['12', -1, Number.POSITIVE_INFINITY, {}, true]) expect(ctrfDuration(odd)).toBeNaN();
+  });
+});
+
+describe('the name of a CTRF test', () => {
+  it('is its file and, after the suite levels that do not name the file, its own title', () => {
+    expect(
+      mapCtrfTest(
+        test({
+          name: 'Cart totals sums',
+          suite: 'cart.test.ts > Cart > totals',
+          filePath: '/home/runner/work/shop/shop/src/cart.test.ts',
+        }),
+      ),
+    ).toEqual({
+      kind: 'file',
+      file: '/home/runner/work/shop/shop/src/cart.test.ts',
+      test: { titles: ['Cart', 'totals', 'sums'], status: 'passed', duration: 3 },
+    });
+  });
+
+  it('drops a level that is the path below the test folder, keeps the others, and reads backslashes and arrays', () => {
+    expect(
+      mapCtrfTest(
+        test({
+          name: 'pays',
+          suite: ['chromium', 'checkout\\pay.spec.ts', 'Pay'],
+          filePath: 'C:\\ci\\shop\\e2e\\checkout\\pay.spec.ts',
+        }),
+      ),
+    ).toMatchObject({
+      kind: 'file',
+      file: 'C:/ci/shop/e2e/checkout/pay.spec.ts',
+      test: { titles: ['chromium', 'Pay', 'pays'] },
+    });
+  });
+
+  it('keeps a name that does not start with its levels as written', () => {
+    expect(mapCtrfTest(test({ name: 'sums', suite: 'Cart', filePath: 'src/cart.test.ts' }))).toMatchObject({
+      test: { titles: ['Cart', 'sums'] },
+    });
+    // "Cart" alone is the level again, not a title after it.
+    expect(mapCtrfTest(test({ name: 'Cart ', suite: 'Cart', filePath: 'src/cart.test.ts' }))).toMatchObject({
+      test: { titles: ['Cart', 'Cart '] },
+    });
+  });
+
+  it('is its suite and name without a file, and nameless where they are missing', () => {
+    expect(mapCtrfTest(test({ suite: ['api', 'users'], name: 'lists' }))).toEqual({
+      kind: 'named',
+      result: { testSuite: 'api > users', testCase: 'lists', status: 'passed', duration: 3 },
+    });
+    expect(mapCtrfTest(test({ name: undefined, suite: '  ', filePath: '' }))).toEqual({
+      kind: 'named',
+      result: { testSuite: undefined, testCase: undefined, status: 'passed', duration: 3 },
+    });
+  });
+});

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkBearer } from './guards.js';
+import type { AcceptedKeys } from './keys.js';
 import { classifyRoute, pathOf, type RouteName } from './paths.js';
 
 /** One request as the server received it. The API key itself is never recorded. */
@@ -59,11 +60,7 @@ export function requestContext(request: FastifyRequest): RequestContext {
  * Records every request in the log as it arrives, and its status as it is answered.
  * Registered before every other hook, so even rejected requests are recorded.
  */
-export function registerRequestRecording(
-  app: FastifyInstance,
-  log: RequestLog,
-  apiKeys: ReadonlySet<string>,
-): void {
+export function registerRequestRecording(app: FastifyInstance, log: RequestLog, apiKeys: AcceptedKeys): void {
   const connections = new WeakMap<object, number>();
   let accepted = 0;
   app.addHook('onRequest', async (request) => {

@@ -14,6 +14,7 @@ import { layout } from './layout.js';
 export type PageAccess = 'open' | 'key';
 
 export const LOGIN_PATH = '/login';
+export const LOGOUT_PATH = '/logout';
 export const SESSION_COOKIE = 'testrun_session';
 /** How long a sign-in lasts. A changed or removed key ends its sessions sooner. */
 export const SESSION_SECONDS = 30 * 24 * 60 * 60;
@@ -82,8 +83,13 @@ export function registerPageAccess(app: FastifyInstance, { access, keys, https }
 
   app.addHook('onRequest', async (request, reply) => {
     if (isApiRequest(request.routeOptions.url, request.url)) return;
-    if (pathOf(request.url) === LOGIN_PATH) return;
-    if (hasCredential(request, keys)) return;
+    const path = pathOf(request.url);
+    if (path === LOGIN_PATH || path === LOGOUT_PATH) return;
+    if (hasCredential(request, keys)) {
+      // What a key opened is for this browser only, never for a shared cache on the way.
+      reply.header('cache-control', 'private');
+      return;
+    }
     if (request.method === 'GET' || request.method === 'HEAD') {
       return reply.redirect(`${LOGIN_PATH}?next=${encodeURIComponent(request.url)}`, 303);
     }
@@ -93,6 +99,13 @@ export function registerPageAccess(app: FastifyInstance, { access, keys, https }
   app.get<{ Querystring: { next?: string } }>(LOGIN_PATH, async (request, reply) =>
     sendLoginPage(reply, 200, safeNext(request.query.next)),
   );
+
+  app.get(LOGOUT_PATH, async (_request, reply) => {
+    const content = html`<h1>Sign out</h1>
+<p>Signing out removes this browser's session; the key stays valid.</p>
+<form class="logout" method="post" action="${LOGOUT_PATH}"><button type="submit">Sign out</button></form>`;
+    return reply.type(htmlType).send(layout('Sign out', content));
+  });
 
   app.register(async (scope) => {
     // A form's body: the only place this server reads anything but JSON, and only here.
@@ -109,14 +122,21 @@ export function registerPageAccess(app: FastifyInstance, { access, keys, https }
         return sendLoginPage(reply, 401, next, 'That key is not accepted by this server.');
       }
       const expiresAt = Math.floor(Date.now() / 1000) + SESSION_SECONDS;
-      const secure = https || forwardedHttps(request) ? '; Secure' : '';
       return reply
         .header(
           'set-cookie',
-          `${SESSION_COOKIE}=${sessionToken(key, expiresAt)}; Path=/; Max-Age=${SESSION_SECONDS}; HttpOnly; SameSite=Strict${secure}`,
+          `${SESSION_COOKIE}=${sessionToken(key, expiresAt)}; Path=/; Max-Age=${SESSION_SECONDS}; HttpOnly; SameSite=Strict${secureFlag(https, request)}`,
         )
         .redirect(next, 303);
     });
+    scope.post(LOGOUT_PATH, async (request, reply) =>
+      reply
+        .header(
+          'set-cookie',
+          `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict${secureFlag(https, request)}`,
+        )
+        .redirect(LOGIN_PATH, 303),
+    );
   });
 }
 
@@ -133,6 +153,11 @@ function cookieValue(header: string | undefined, name: string): string | undefin
     if (separator !== -1 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
   }
   return undefined;
+}
+
+/** `; Secure` when the browser reached us over HTTPS, ours or a proxy's. */
+function secureFlag(https: boolean, request: FastifyRequest): string {
+  return https || forwardedHttps(request) ? '; Secure' : '';
 }
 
 /** A proxy that ends TLS says so; a client that lies only gets a cookie it will not send back. */
@@ -158,6 +183,6 @@ function sendLoginPage(reply: FastifyReply, status: number, next: string, proble
 <p>This testrun server shows its runs to people with a key: its read key (<code>--read-key</code> or <code>TESTRUN_READ_KEY</code> of <code>testrun serve</code>) or its API key. Ask whoever runs it.</p>
 ${problem ? html`<p class="problem" role="alert"><strong>${problem}</strong></p>` : ''}
 <form class="login" method="post" action="${LOGIN_PATH}"><input type="hidden" name="next" value="${next}"><label>Key<input type="password" name="key" autocomplete="current-password" required autofocus></label><button type="submit">Sign in</button></form>
-<p class="muted">Signing in sets a cookie for ${SESSION_SECONDS / 86400} days that holds no key.</p>`;
+<p class="muted">Signing in sets a cookie for ${SESSION_SECONDS / 86400} days that holds no key; <a href="${LOGOUT_PATH}">sign out</a> ends it.</p>`;
   return reply.code(status).type(htmlType).send(layout('Sign in', content));
 }

@@ -170,10 +170,31 @@ describe('pages that ask for a key', () => {
     expect((await getPage(server, '/', { authorization: `Bearer ${wrong}` })).status).toBe(303);
   });
 
+  it('sign out: the cookie is cleared, and the pages are kept from shared caches while signed in', async () => {
+    const server = await startServer({ readKeys: [READ_KEY] });
+    const cookie = cookieOf(await signIn(server, READ_KEY));
+    expect((await getPage(server, '/', { cookie })).headers.get('cache-control')).toBe('private');
+
+    expect((await getPage(server, '/logout')).text).toContain(
+      '<form class="logout" method="post" action="/logout">',
+    );
+    const signedOut = await sendRaw(server, '/logout', {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
+    expect(signedOut.status).toBe(303);
+    expect(signedOut.headers.get('location')).toBe('/login');
+    expect(signedOut.headers.get('set-cookie')).toBe(
+      'testrun_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict',
+    );
+  });
+
   it('stay open on loopback without read keys, as before', async () => {
     const server = await startServer();
     expect((await getPage(server, '/')).status).toBe(200);
     expect((await getPage(server, '/login')).status).toBe(404);
+    expect((await getPage(server, '/logout')).status).toBe(404);
   });
 });
 

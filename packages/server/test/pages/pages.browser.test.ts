@@ -295,7 +295,7 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     await page.close();
   });
 
-  it('signs in on a server whose pages ask for a key, through the form, with an HttpOnly cookie', async () => {
+  it('signs in on a server whose pages ask for a key, through the form, with an HttpOnly cookie, and signs out', async () => {
     const readKey = 'browser-read-key-51d2';
     const locked = await startTestServer({ readKeys: [readKey] });
     const context = await browser.newContext({ javaScriptEnabled: true });
@@ -332,6 +332,15 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
 
     await page.goto(`${locked.url}/`);
     expect(new URL(page.url()).pathname).toBe('/');
+
+    await page.goto(`${locked.url}/logout`);
+    await Promise.all([
+      page.waitForURL(`${locked.url}/login`),
+      page.getByRole('button', { name: 'Sign out' }).click(),
+    ]);
+    expect(await context.cookies()).toEqual([]);
+    await page.goto(`${locked.url}/`);
+    expect(new URL(page.url()).pathname).toBe('/login');
     expect(violations).toEqual([]);
     await context.close();
   });

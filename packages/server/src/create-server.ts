@@ -90,9 +90,11 @@ function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyI
   const writeKeys = new KeyRing(options.apiKeys);
   const readKeys = new KeyRing([...options.apiKeys, ...options.readKeys]);
 
-  registerRequestRecording(app, log, writeKeys);
+  const keys = { write: writeKeys, read: readKeys };
+
+  registerRequestRecording(app, log, keys);
   registerSecurityHeaders(app);
-  registerGuards(app, { write: writeKeys, read: readKeys });
+  registerGuards(app, keys);
   registerPageAccess(app, { access: options.pageAccess, keys: readKeys, https: options.https !== undefined });
   registerJsonBody(app);
   registerFaultInjection(app, faults, closing);

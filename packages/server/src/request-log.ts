@@ -60,7 +60,11 @@ export function requestContext(request: FastifyRequest): RequestContext {
  * Records every request in the log as it arrives, and its status as it is answered.
  * Registered before every other hook, so even rejected requests are recorded.
  */
-export function registerRequestRecording(app: FastifyInstance, log: RequestLog, apiKeys: AcceptedKeys): void {
+export function registerRequestRecording(
+  app: FastifyInstance,
+  log: RequestLog,
+  keys: { write: AcceptedKeys; read: AcceptedKeys },
+): void {
   const connections = new WeakMap<object, number>();
   let accepted = 0;
   app.addHook('onRequest', async (request) => {
@@ -73,7 +77,12 @@ export function registerRequestRecording(app: FastifyInstance, log: RequestLog, 
       route,
       status: 'pending',
       at: Date.now(),
-      authorized: checkBearer(request.headers.authorization, apiKeys) === undefined,
+      // Valid for what the method needs: a read key authorizes a GET, not a POST.
+      authorized:
+        checkBearer(
+          request.headers.authorization,
+          request.method === 'GET' || request.method === 'HEAD' ? keys.read : keys.write,
+        ) === undefined,
       connection: connections.get(socket)!,
       ...presentHeader('idempotencyKey', request.headers['idempotency-key']),
       ...presentHeader('userAgent', request.headers['user-agent']),

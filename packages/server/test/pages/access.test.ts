@@ -207,6 +207,11 @@ describe('the read key and the API', () => {
     const write = await post(server, '/api/v1/runs', { project: 'p', framework: 'f' }, { key: READ_KEY });
     expect(write.status).toBe(401);
     expect(write.text).not.toContain(READ_KEY);
+    expect(server.requests.slice(-3).map((r) => [r.method, r.authorized])).toEqual([
+      ['GET', true],
+      ['GET', true],
+      ['POST', false],
+    ]);
   });
 
   it('keeps the API on bearer keys: a page session opens no API call', async () => {

@@ -114,10 +114,11 @@ export function registerPageAccess(app: FastifyInstance, { access, keys, https }
       { parseAs: 'string', bodyLimit: 4096 },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
-    scope.post<{ Body: Record<string, string> }>(LOGIN_PATH, async (request, reply) => {
+    // Read as unknown: a JSON body reaches here too, with fields of any type.
+    scope.post<{ Body: Record<string, unknown> | null }>(LOGIN_PATH, async (request, reply) => {
       const body = request.body ?? {};
-      const next = safeNext(body.next);
-      const key = body.key ?? '';
+      const next = safeNext(typeof body.next === 'string' ? body.next : undefined);
+      const key = typeof body.key === 'string' ? body.key : '';
       if (key === '' || !keys.has(key)) {
         return sendLoginPage(reply, 401, next, 'That key is not accepted by this server.');
       }

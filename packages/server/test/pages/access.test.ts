@@ -168,6 +168,8 @@ describe('pages that ask for a key', () => {
       expect((await getPage(server, '/', { cookie })).status, cookie).toBe(303);
     }
     expect((await getPage(server, '/', { authorization: `Bearer ${wrong}` })).status).toBe(303);
+    const notAString = await post(server, '/login', { key: 42, next: ['/'] }, { key: null });
+    expect(notAString.status).toBe(401);
   });
 
   it('sign out: the cookie is cleared, and the pages are kept from shared caches while signed in', async () => {

@@ -80,6 +80,52 @@ describe('testrun serve', () => {
     expect(await second.exited()).toBe(0);
   });
 
+  it('asks for a key on the pages with --read-key, reads the API with it, and never prints it', async () => {
+    const readKey = 'trk_read_only_5c1e0a';
+    const cli = startCli(['serve', '--api-key', 'k', '--read-key', readKey]);
+    const [, url] = await cli.waitForStdout(listening);
+    await cli.waitForStdout(/Pages ask for a key: the read key or the API key\.\n/);
+
+    const page = await fetch(`${url}/`, { redirect: 'manual' });
+    const withKey = await fetch(`${url}/`, { headers: { authorization: `Bearer ${readKey}` } });
+    const read = await fetch(`${url}/api/v1/runs`, { headers: { authorization: `Bearer ${readKey}` } });
+    const write = await postJson(`${url}/api/v1/runs`, readKey, { project: 'shop', framework: 'vitest' });
+    cli.child.kill('SIGTERM');
+
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/login?next=%2F');
+    expect(withKey.status).toBe(200);
+    expect(read.status).toBe(200);
+    expect(write.status).toBe(401);
+    expect(await cli.exited()).toBe(0);
+    expect(cli.stdout() + cli.stderr()).not.toContain(readKey);
+  });
+
+  it('takes the read key from TESTRUN_READ_KEY', async () => {
+    const readKey = 'trk_read_from_env_77a1';
+    const cli = startCli(['serve', '--api-key', 'k'], { env: { ...process.env, TESTRUN_READ_KEY: readKey } });
+    const [, url] = await cli.waitForStdout(listening);
+    const page = await fetch(`${url}/`, { headers: { authorization: `Bearer ${readKey}` } });
+    const without = await fetch(`${url}/`, { redirect: 'manual' });
+    cli.child.kill('SIGTERM');
+
+    expect(page.status).toBe(200);
+    expect(without.status).toBe(303);
+    expect(await cli.exited()).toBe(0);
+    expect(cli.stdout()).not.toContain(readKey);
+  });
+
+  it('keeps the pages open on loopback without a read key, and says nothing about them', async () => {
+    const cli = startCli(['serve', '--api-key', 'k'], { env: { ...process.env, TESTRUN_READ_KEY: '' } });
+    const [, url] = await cli.waitForStdout(listening);
+    const page = await fetch(`${url}/`, { redirect: 'manual' });
+    cli.child.kill('SIGTERM');
+
+    expect(page.status).toBe(200);
+    expect(await cli.exited()).toBe(0);
+    expect(cli.stdout()).not.toContain('Pages ask');
+  });
+
   it('exits 2 with the serve usage for an invalid port', async () => {
     const cli = startCli(['serve', '--port', '70000']);
     expect(await cli.exited()).toBe(2);

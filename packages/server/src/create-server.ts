@@ -5,10 +5,13 @@ import { registerCreateRun, registerSubmitResults } from './api/write.js';
 import { registerErrorAnswers } from './errors.js';
 import { type FaultHook, type FaultSwitch, registerFaultInjection } from './faults.js';
 import { registerGuards, registerJsonBody } from './guards.js';
+import { KeyRing } from './keys.js';
 import { Ledger } from './ledger/ledger.js';
 import type { Store } from './ledger/store.js';
 import { type HttpsOptions, type ResolvedOptions, resolveOptions, type ServerOptions } from './options.js';
+import { registerPageAccess } from './pages/access.js';
 import { registerPages } from './pages/routes.js';
+import { registerSecurityHeaders } from './pages/security-headers.js';
 import { RequestLog, type RequestRecord, registerRequestRecording } from './request-log.js';
 
 export interface TestrunServer {
@@ -65,8 +68,8 @@ interface AppParts {
 }
 
 /**
- * Assembles the Fastify app. A request meets, in order: the request log, the guards
- * (401, 415), body reading (413 by size, 400 bad JSON), the fault hook, the batch limit
+ * Assembles the Fastify app. A request meets, in order: the request log, the security
+ * headers, the guards (401, 415), the pages' key (a sign-in redirect or 401), body reading (413 by size, 400 bad JSON), the fault hook, the batch limit
  * (413 by count), schema validation (400) and the route.
  */
 function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyInstance {
@@ -83,8 +86,16 @@ function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyI
     },
   });
 
-  registerRequestRecording(app, log, options.apiKeys);
-  registerGuards(app, options.apiKeys);
+  // Writing needs an API key; reading (the GET API, the pages) takes a read key too.
+  const writeKeys = new KeyRing(options.apiKeys);
+  const readKeys = new KeyRing([...options.apiKeys, ...options.readKeys]);
+
+  const keys = { write: writeKeys, read: readKeys };
+
+  registerRequestRecording(app, log, keys);
+  registerSecurityHeaders(app);
+  registerGuards(app, keys);
+  registerPageAccess(app, { access: options.pageAccess, keys: readKeys, https: options.https !== undefined });
   registerJsonBody(app);
   registerFaultInjection(app, faults, closing);
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.js';
+import type { AcceptedKeys } from './keys.js';
 import { isApiRequest } from './paths.js';
 
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH']);
@@ -11,10 +12,15 @@ const challenge = { 'www-authenticate': 'Bearer' };
  * also for /api/ paths that match no route, so that nothing is revealed to a client
  * without a key. The route decides, not the raw URL: `/%61pi/v1/runs` is the API too.
  */
-export function registerGuards(app: FastifyInstance, apiKeys: ReadonlySet<string>): void {
+export function registerGuards(
+  app: FastifyInstance,
+  keys: { write: AcceptedKeys; read: AcceptedKeys },
+): void {
   app.addHook('onRequest', async (request) => {
     if (!isApiRequest(request.routeOptions.url, request.url)) return;
-    const denied = checkBearer(request.headers.authorization, apiKeys);
+    // A read key reads; every other method needs an API key.
+    const accepted = request.method === 'GET' || request.method === 'HEAD' ? keys.read : keys.write;
+    const denied = checkBearer(request.headers.authorization, accepted);
     if (denied) throw denied;
     if (methodsWithBody.has(request.method)) requireJson(request.headers['content-type']);
   });
@@ -39,7 +45,7 @@ export function registerJsonBody(app: FastifyInstance): void {
  * Checks an Authorization header against the accepted keys. Messages never repeat
  * the header: a key sent to the wrong server must not end up in its answers or logs.
  */
-export function checkBearer(header: string | undefined, apiKeys: ReadonlySet<string>): ApiError | undefined {
+export function checkBearer(header: string | undefined, apiKeys: AcceptedKeys): ApiError | undefined {
   if (header === undefined || header === '') {
     return unauthorized('missing Authorization header: send "Authorization: Bearer <API key>"');
   }

@@ -1,4 +1,5 @@
 import type { FaultHook } from './faults.js';
+import { defaultPageAccess, type PageAccess } from './pages/access.js';
 
 export interface ServerOptions {
   /** Accepted bearer keys. Default: [DEFAULT_API_KEY]. */
@@ -25,6 +26,13 @@ export interface ServerOptions {
    * as doubles rounds them into the id of another run).
    */
   runIds?: 'uuid' | 'integer';
+  /** Keys that open the pages and the read API (GET), but cannot write. Default: none. */
+  readKeys?: string[];
+  /**
+   * 'key': the pages ask for a read key or an API key; 'open': anyone who reaches the port
+   * sees them. Default: 'open' on a loopback host without read keys, else 'key'.
+   */
+  pageAccess?: PageAccess;
 }
 
 export interface HttpsOptions {
@@ -48,6 +56,8 @@ export interface ResolvedOptions {
   faults: FaultHook | undefined;
   https: HttpsOptions | undefined;
   runIds: 'uuid' | 'integer';
+  readKeys: readonly string[];
+  pageAccess: PageAccess;
 }
 
 export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
@@ -55,9 +65,12 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
   const statuses = options.statuses ?? DEFAULT_STATUSES;
   requireNonEmptyStrings('apiKeys', apiKeys);
   requireNonEmptyStrings('statuses', statuses);
+  const readKeys = options.readKeys ?? [];
+  if (readKeys.length > 0) requireNonEmptyStrings('readKeys', readKeys);
+  const host = options.host ?? '127.0.0.1';
   return {
     apiKeys: new Set(apiKeys),
-    host: options.host ?? '127.0.0.1',
+    host,
     port: requireInteger('port', options.port ?? 0, 0),
     dataFile: options.dataFile,
     maxResultsPerRequest: requireInteger('maxResultsPerRequest', options.maxResultsPerRequest ?? 1000, 1),
@@ -66,6 +79,8 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     faults: options.faults,
     https: options.https,
     runIds: options.runIds ?? 'uuid',
+    readKeys: [...readKeys],
+    pageAccess: options.pageAccess ?? defaultPageAccess(host, readKeys),
   };
 }
 

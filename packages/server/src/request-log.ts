@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkBearer } from './guards.js';
+import type { AcceptedKeys } from './keys.js';
 import { classifyRoute, pathOf, type RouteName } from './paths.js';
 
 /** One request as the server received it. The API key itself is never recorded. */
@@ -62,7 +63,7 @@ export function requestContext(request: FastifyRequest): RequestContext {
 export function registerRequestRecording(
   app: FastifyInstance,
   log: RequestLog,
-  apiKeys: ReadonlySet<string>,
+  keys: { write: AcceptedKeys; read: AcceptedKeys },
 ): void {
   const connections = new WeakMap<object, number>();
   let accepted = 0;
@@ -76,7 +77,12 @@ export function registerRequestRecording(
       route,
       status: 'pending',
       at: Date.now(),
-      authorized: checkBearer(request.headers.authorization, apiKeys) === undefined,
+      // Valid for what the method needs: a read key authorizes a GET, not a POST.
+      authorized:
+        checkBearer(
+          request.headers.authorization,
+          request.method === 'GET' || request.method === 'HEAD' ? keys.read : keys.write,
+        ) === undefined,
       connection: connections.get(socket)!,
       ...presentHeader('idempotencyKey', request.headers['idempotency-key']),
       ...presentHeader('userAgent', request.headers['user-agent']),

@@ -255,6 +255,96 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     await page.close();
   });
 
+  /** Chromium's console lines that report a Content-Security-Policy violation on the page. */
+  function cspViolations(page: Page): string[] {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    return violations;
+  }
+
+  it('styles every page under its Content-Security-Policy, with no violation reported', async () => {
+    const [, failingRun] = runsOf('example-vitest');
+    const flipping = store()
+      .results(failingRun!.id)
+      .find((r) => r.testCase === FLIPPING);
+    const visits = [
+      '/',
+      '/?project=example-vitest',
+      `/runs/${failingRun!.id}`,
+      `/runs/${failingRun!.id}?q=cart&status=failed`,
+      `/test?${new URLSearchParams({ project: 'example-vitest', suite: flipping!.testSuite, test: FLIPPING })}`,
+      '/test',
+      '/flaky',
+      '/runs/no-such-run',
+    ];
+    const page = await browser.newPage({ javaScriptEnabled: true });
+    const violations = cspViolations(page);
+    for (const visit of visits) {
+      const response = await page.goto(`${started.url}${visit}`);
+      expect(response?.headers()['content-security-policy'], visit).toContain("frame-ancestors 'none'");
+      // The inline stylesheet applied: blocked, the header bar would have no background.
+      const header = page.locator('header.top');
+      expect(
+        await header.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor),
+        visit,
+      ).toBe('rgb(31, 31, 31)');
+    }
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+
+  it('signs in on a server whose pages ask for a key, through the form, with an HttpOnly cookie, and signs out', async () => {
+    const readKey = 'browser-read-key-51d2';
+    const locked = await startTestServer({ readKeys: [readKey] });
+    const context = await browser.newContext({ javaScriptEnabled: true });
+    const page = await context.newPage();
+    const violations = cspViolations(page);
+
+    await page.goto(`${locked.url}/flaky`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
+
+    await page.getByLabel('Key').fill('not-the-key');
+    await Promise.all([page.waitForLoadState(), page.getByRole('button', { name: 'Sign in' }).click()]);
+    expect(await page.getByRole('alert').textContent()).toContain('not accepted');
+    expect(await context.cookies()).toEqual([]);
+
+    await page.getByLabel('Key').fill(readKey);
+    await Promise.all([
+      page.waitForURL(`${locked.url}/flaky`),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
+    expect(await page.getByRole('heading', { level: 1 }).first().textContent()).toMatch(/flaky/i);
+    const cookies = await context.cookies();
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatchObject({
+      name: 'testrun_session',
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/',
+    });
+    expect(cookies[0]!.value).not.toContain(readKey);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie),
+    ).toBe('');
+
+    await page.goto(`${locked.url}/`);
+    expect(new URL(page.url()).pathname).toBe('/');
+
+    await page.goto(`${locked.url}/logout`);
+    await Promise.all([
+      page.waitForURL(`${locked.url}/login`),
+      page.getByRole('button', { name: 'Sign out' }).click(),
+    ]);
+    expect(await context.cookies()).toEqual([]);
+    await page.goto(`${locked.url}/`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
   it('reads at 375 px wide: no page is wider than the screen', async () => {
     const [, failingRun] = runsOf('example-vitest');
     const flipping = store()

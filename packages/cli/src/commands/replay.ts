@@ -55,7 +55,7 @@ with a line saying so, unless --ignore-recorded-url is given.
     output.out(
       result.files === 0
         ? `testrun replay: nothing to send in ${dir}\n`
-        : `testrun replay: ${countOf(result.delivered, 'result')} delivered from ${countOf(result.files, 'spool file')}; ${countOf(result.remaining, 'remains', 'remain')} in ${dir}\n`,
+        : `testrun replay: ${countOf(result.delivered, 'result')} delivered from ${countOf(result.files, 'spool file')}${result.runsCompleted > 0 ? `, ${countOf(result.runsCompleted, 'run')} completed` : ''}; ${countOf(result.remaining, 'remains', 'remain')} in ${dir}\n`,
     );
     if (result.errors.length === 0 && result.remaining === 0) return 0;
     // A set-aside file, or one recorded for another service, has its own line saying what to

@@ -1,4 +1,5 @@
 import type { FaultHook } from './faults.js';
+import { DEFAULT_ABANDONED_AFTER_MS } from './ledger/run-state.js';
 
 export interface ServerOptions {
   /** Accepted bearer keys. Default: [DEFAULT_API_KEY]. */
@@ -25,6 +26,8 @@ export interface ServerOptions {
    * as doubles rounds them into the id of another run).
    */
   runIds?: 'uuid' | 'integer';
+  /** A run never completed that received nothing for this long is shown as abandoned. Default: one hour. */
+  abandonedAfterMs?: number;
 }
 
 export interface HttpsOptions {
@@ -48,6 +51,7 @@ export interface ResolvedOptions {
   faults: FaultHook | undefined;
   https: HttpsOptions | undefined;
   runIds: 'uuid' | 'integer';
+  abandonedAfterMs: number;
 }
 
 export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
@@ -66,6 +70,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     faults: options.faults,
     https: options.https,
     runIds: options.runIds ?? 'uuid',
+    abandonedAfterMs: requireInteger('abandonedAfterMs', options.abandonedAfterMs ?? DEFAULT_ABANDONED_AFTER_MS, 1),
   };
 }
 

@@ -84,6 +84,12 @@ export function fillBody(body: string, status: RunEndStatus, runId: string): str
 }
 
 /**
+ * A 409 to completing a run says it already ended another way (the local server answers so):
+ * asking again gets the same answer, so it is a refusal, not a retry.
+ */
+const FINAL: ReadonlySet<number> = new Set([409]);
+
+/**
  * Sends the request that completes `runId` with `status`, with the retries, headers,
  * idempotency key and deadline of every other request.
  */
@@ -103,6 +109,6 @@ export function completeRun(
     idempotencyKey,
     policy,
     deadline,
-    request.method,
+    { method: request.method, final: FINAL },
   );
 }

@@ -25,6 +25,15 @@ export interface RetryPolicy {
   random?: () => number;
 }
 
+export interface SendOptions {
+  /** POST when absent. */
+  method?: string;
+  /** Statuses otherwise retried that this request takes as a refusal. */
+  final?: ReadonlySet<number>;
+}
+
+const NONE: ReadonlySet<number> = new Set();
+
 /**
  * Sends one body, retrying network errors and retryable statuses with backoff or the
  * server's Retry-After, always with the same Idempotency-Key so a retry after a lost
@@ -37,7 +46,7 @@ export async function sendWithRetries(
   idempotencyKey: string,
   policy: RetryPolicy,
   deadline: Deadline,
-  method = 'POST',
+  { method = 'POST', final = NONE }: SendOptions = {},
 ): Promise<SendOutcome> {
   const url = http.displayUrl(path);
   let retriedAtOnce = false;
@@ -58,7 +67,7 @@ export async function sendWithRetries(
       const refusal = new HttpError(method, url, status, response.body, hintFor(status));
       if (status === 413) return { kind: 'too-large', error: refusal };
       if (status === 401 || status === 403) return { kind: 'auth', error: refusal };
-      if (!isRetryable(status)) return { kind: 'rejected', error: refusal };
+      if (!isRetryable(status) || final.has(status)) return { kind: 'rejected', error: refusal };
       failure = refusal;
       waitMs = parseRetryAfter(response.headers['retry-after']);
     } catch (error) {

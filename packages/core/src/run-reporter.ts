@@ -262,7 +262,8 @@ export class RunReporter {
       const runEnd = session.runEndSpooled;
       if ((spooled === 0 && !runEnd) || !file) return;
       const endNote = runEnd ? `the run's end (${runEnd})` : '';
-      const what = spooled > 0 ? [countOf(spooled, 'result'), endNote].filter(Boolean).join(' and ') : endNote;
+      const what =
+        spooled > 0 ? [countOf(spooled, 'result'), endNote].filter(Boolean).join(' and ') : endNote;
       this.logger.line(
         `${why} before the run's ${spooled > 0 ? 'results were delivered' : 'end was sent'}: ${what} spooled to ${file}: send ${spooled > 0 ? 'them' : 'it'} with \`${replayCommand(file)}\``,
       );

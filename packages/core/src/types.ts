@@ -139,7 +139,9 @@ export interface DeliverySummary {
    * With `completeRun`: the status the run ended with, and whether the request completing it
    * was sent, spooled for `testrun replay`, or refused by the service (one line says why).
    */
-  runEnd?: { status: 'completed' | 'failed' | 'interrupted'; state: 'sent' | 'spooled' | 'refused' } | undefined;
+  runEnd?:
+    | { status: 'completed' | 'failed' | 'interrupted'; state: 'sent' | 'spooled' | 'refused' }
+    | undefined;
   /** One line per distinct problem, already printed once. */
   errors: string[];
 }

@@ -70,7 +70,11 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     faults: options.faults,
     https: options.https,
     runIds: options.runIds ?? 'uuid',
-    abandonedAfterMs: requireInteger('abandonedAfterMs', options.abandonedAfterMs ?? DEFAULT_ABANDONED_AFTER_MS, 1),
+    abandonedAfterMs: requireInteger(
+      'abandonedAfterMs',
+      options.abandonedAfterMs ?? DEFAULT_ABANDONED_AFTER_MS,
+      1,
+    ),
   };
 }
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
-  completeRun as sendRunEnd,
   DEFAULT_COMPLETE_RUN,
   openService,
   RUN_END_STATUSES,
   type RunEndStatus,
+  completeRun as sendRunEnd,
   userAgent,
 } from '@testrun/core';
 import { resolveCliConfig, TLS_FLAGS } from '../cli-config.js';

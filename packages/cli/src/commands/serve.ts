@@ -22,6 +22,12 @@ Runs are listed at its address in a browser.
       value: '<file>',
       help: 'keep runs in this append-only file and read it back on start (default: memory only)',
     },
+    'abandoned-after': {
+      type: 'string',
+      value: '<time>',
+      default: '1h',
+      help: 'a run never completed that received nothing for this long is shown as abandoned: 90s, 30m, 2h',
+    },
   },
   run: async ({ values, output }) => {
     const apiKey = values['api-key'] ?? generateApiKey();
@@ -31,6 +37,7 @@ Runs are listed at its address in a browser.
       port: parsePort(values.port),
       apiKeys: [apiKey],
       dataFile: values.data,
+      abandonedAfterMs: parseTime('--abandoned-after', values['abandoned-after']),
     });
     // The key is printed on purpose: it is this server's own, made up for it.
     process.stdout.write(banner(server.url, apiKey, values.data, server.store.runs().length));
@@ -48,6 +55,18 @@ function parsePort(text: string): number {
     throw new UsageError(`--port must be a whole number from 0 to 65535, got "${text}"`);
   }
   return port;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `90s`, `30m`, `2h` in milliseconds. */
+function parseTime(flag: string, text: string): number {
+  const match = /^(\d+)(s|m|h)$/.exec(text.trim());
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2]!]! : 0;
+  if (!match || ms < 1 || !Number.isSafeInteger(ms)) {
+    throw new UsageError(`${flag} must be a whole number with a unit, e.g. 90s, 30m or 2h, got "${text}"`);
+  }
+  return ms;
 }
 
 /** Random and recognisable: `trk_` and 24 hex characters. */

@@ -66,7 +66,8 @@ export function readCompleteRun(
     JSON.parse(fillBody(body, 'completed', 'run-id'));
   } catch {
     return {
-      problem: 'must have a body that is JSON once {status} and {runId} are filled in, e.g. {"state":"{status}"}',
+      problem:
+        'must have a body that is JSON once {status} and {runId} are filled in, e.g. {"state":"{status}"}',
     };
   }
   return { request: { method: method.toUpperCase() as CompleteRunRequest['method'], path, body } };

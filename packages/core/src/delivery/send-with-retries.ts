@@ -51,7 +51,8 @@ export async function sendWithRetries(
   const url = http.displayUrl(path);
   let retriedAtOnce = false;
   for (let attempt = 0; ; attempt += 1) {
-    if (deadline.passed) return gaveUp(`${method} ${url} was not sent: the flush deadline (flushTimeout) passed`);
+    if (deadline.passed)
+      return gaveUp(`${method} ${url} was not sent: the flush deadline (flushTimeout) passed`);
     const timeoutMs = Math.max(1, Math.min(policy.requestTimeout, deadline.remaining()));
     let waitMs: number | undefined;
     let failure: HttpError | NetworkError;

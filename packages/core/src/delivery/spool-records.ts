@@ -69,7 +69,11 @@ const BATCH_RECORD: Check[] = [
 const COMPLETE_RECORD: Check[] = [
   ['status', (value) => RUN_END_STATUSES.includes(value as never), RUN_END_STATUSES.join(', ')],
   ['idempotencyKey', isText, 'a non-empty string'],
-  ['request.method', (value) => COMPLETE_RUN_METHODS.includes(value as never), COMPLETE_RUN_METHODS.join(', ')],
+  [
+    'request.method',
+    (value) => COMPLETE_RUN_METHODS.includes(value as never),
+    COMPLETE_RUN_METHODS.join(', '),
+  ],
   ['request.path', isText, 'a non-empty string'],
   ['request.body', isString, 'a string'],
 ];
@@ -125,7 +129,12 @@ export function parseSpoolFile(text: string): {
   return { run: run as SpoolRunRecord, batches, complete };
 }
 
-function checkRecord(record: unknown, type: 'run' | 'batch' | 'complete', checks: Check[], number: number): void {
+function checkRecord(
+  record: unknown,
+  type: 'run' | 'batch' | 'complete',
+  checks: Check[],
+  number: number,
+): void {
   if (!isObject(record) || record.type !== type) {
     throw badFile(`line ${number} is not a ${type} record ({"type":"${type}",…})`);
   }

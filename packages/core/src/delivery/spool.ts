@@ -208,7 +208,9 @@ export function releaseSpool(spool: ClaimedSpool): void {
     fs.rmSync(spool.claim, { force: true });
     return;
   }
-  const lines = [spool.run, ...spool.batches, ...(spool.complete ? [spool.complete] : [])].map((record) => JSON.stringify(record)).join('\n');
+  const lines = [spool.run, ...spool.batches, ...(spool.complete ? [spool.complete] : [])]
+    .map((record) => JSON.stringify(record))
+    .join('\n');
   const temporary = `${spool.claim}.tmp`;
   try {
     fs.writeFileSync(temporary, `${lines}\n`, { mode: 0o600 });

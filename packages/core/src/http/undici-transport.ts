@@ -33,7 +33,10 @@ export class UndiciTransport implements Transport {
     this.undici.catch(() => {});
   }
 
-  async post(url: URL, { method = 'POST', headers, body, signal }: TransportRequest): Promise<TransportResponse> {
+  async post(
+    url: URL,
+    { method = 'POST', headers, body, signal }: TransportRequest,
+  ): Promise<TransportResponse> {
     const { request, dispatcher } = await this.undici;
     try {
       const response = await request(url, { method, headers, body, signal, dispatcher });

@@ -15,7 +15,7 @@ export function formatSummary(summary: DeliverySummary, notes: readonly string[]
     line += `; ${formatCount(summary.spooled)} spooled to ${summary.spoolFile}: send them with \`${replayCommand(summary.spoolFile)}\``;
   }
   const { runEnd } = summary;
-  if (runEnd?.state === 'sent') line += `; run completed: ${runEnd.status}`;
+  if (runEnd?.state === 'sent') line += `; run marked ${runEnd.status}`;
   if (runEnd?.state === 'spooled' && summary.spoolFile) {
     line += `; the run's end (${runEnd.status}) spooled to ${summary.spoolFile}${summary.spooled > 0 ? '' : `: send it with \`${replayCommand(summary.spoolFile)}\``}`;
   }

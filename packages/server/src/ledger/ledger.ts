@@ -90,7 +90,8 @@ export class Ledger {
 
   #apply(record: DataRecord): void {
     if (record.type === 'run') this.store.addRun(record.run);
-    else if (record.type === 'results') this.store.addResults(record.runId, record.results, record.receivedAt);
+    else if (record.type === 'results')
+      this.store.addResults(record.runId, record.results, record.receivedAt);
     else if (record.type === 'end') this.store.endRun(record.runId, record.end);
     else this.idempotency.apply(record);
   }

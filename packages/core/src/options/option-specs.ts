@@ -143,7 +143,7 @@ export const OPTION_SPECS = {
     envNote: '(`1`, or the object as JSON)',
     default: false,
     defaultText: '`false`',
-    doc: 'Complete the run once every batch is delivered: `true` sends `PATCH /api/v1/runs/{runId}` with `{"status":"completed"}` (or `failed`, `interrupted`); `{ method, path, body }` for another form. Never for a shared run (`runId`).',
+    doc: 'Tell the service the run ended (completed, failed, interrupted): `true`, or `{ method, path, body }`. See "Completing runs".',
   },
   spoolDir: {
     kind: 'string',

@@ -281,7 +281,10 @@ describe('a cancelled run with completeRun', () => {
     expect(server.server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(0);
     const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!);
     expect(spooled.filter((line) => line.type === 'complete')).toEqual([
-      expect.objectContaining({ status: 'interrupted', request: expect.objectContaining({ method: 'PATCH' }) }),
+      expect.objectContaining({
+        status: 'interrupted',
+        request: expect.objectContaining({ method: 'PATCH' }),
+      }),
     ]);
 
     const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {

@@ -100,7 +100,7 @@ describe('PATCH /api/v1/runs/{id}', () => {
 
 describe('run states on the pages', () => {
   /** A data file of three runs created two hours ago: one completed, one still receiving results, one silent since. */
-  function oldRuns(): { dataFile: string; ids: Record<string, string> } {
+  function oldRuns(): { dataFile: string; ids: { completed: string; running: string; abandoned: string } } {
     const createdAt = new Date(Date.now() - 2 * 3_600_000).toISOString();
     const ids = { completed: 'run-completed', running: 'run-running', abandoned: 'run-abandoned' };
     const run = (id: string) => ({

@@ -143,15 +143,17 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     const cards = page.locator('li.run');
     const shown: Record<string, string> = {};
     for (const card of await cards.all()) {
-      shown[(await card.getAttribute('data-run-id'))!] = (await card.locator('.state').innerText()).trim();
+      shown[(await card.getAttribute('data-run-id'))!] = (
+        (await card.locator('.state').textContent()) ?? ''
+      ).trim();
     }
     const [passing, jest, failing] = store().runs();
     expect(shown[passing!.id]).toBe('completed');
     expect(shown[jest!.id]).toBe('running');
     expect(shown[failing!.id]).toBe('failed');
     await page.goto(`${started.url}/runs/${failing!.id}`);
-    await expect.poll(() => page.locator('h1 .state').innerText()).toBe('failed');
-    expect(await page.locator('#run-state').innerText()).toMatch(/^Ended failed /);
+    await expect.poll(() => page.locator('h1 .state').textContent()).toBe('failed');
+    expect(await page.locator('#run-state').textContent()).toMatch(/^Ended failed /);
     await page.close();
   });
 

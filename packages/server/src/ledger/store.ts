@@ -49,6 +49,8 @@ export interface Store {
   results(runId: string): StoredResult[];
   /** Every result of every run. */
   allResults(): StoredResult[];
+  /** How the run ended (`PATCH /api/v1/runs/{id}`); undefined while nobody said. */
+  endOf(runId: string): RunEnd | undefined;
 }
 
 /** What a run's results add up to, kept as they arrive so that listing runs never re-reads results. */

@@ -1,0 +1,30 @@
+import { createReporterOver, makeResults, startTestServer, TRANSPORTS } from '@testrun/test-utils';
+import { describe, expect, it } from 'vitest';
+
+// The run's end is the one request that is not a POST: each transport sends the method it is given.
+describe.each(TRANSPORTS)('completing a run over $name', (transport) => {
+  it('sends PATCH once every batch is delivered, and the server stores how the run ended', async () => {
+    const { server, url, apiKey } = await startTestServer();
+    const { reporter, lines } = await createReporterOver(transport, url, apiKey, {
+      completeRun: true,
+      batchSize: 2,
+    });
+    reporter.startRun();
+    reporter.addResults([...makeResults(3), { testSuite: 's', testCase: 'breaks', status: 'failed' }]);
+    const summary = await reporter.endRun();
+
+    expect(summary).toMatchObject({ delivered: 4, runEnd: { status: 'failed', state: 'sent' } });
+    const routes = server.requests.map((request) => `${request.method} ${request.route}`);
+    expect(routes.at(-1)).toBe('PATCH completeRun');
+    expect(server.store.endOf(summary!.runId!)).toMatchObject({ status: 'failed' });
+    expect(lines.at(-1)).toMatch(/; run marked failed$/);
+  });
+
+  it('sends the end of a run that delivered nothing, once it was created', async () => {
+    const { server, url, apiKey } = await startTestServer();
+    const { reporter } = await createReporterOver(transport, url, apiKey, { completeRun: true });
+    reporter.startRun();
+    const summary = await reporter.endRun();
+    expect(server.store.endOf(summary!.runId!)).toMatchObject({ status: 'completed' });
+  });
+});

@@ -1,4 +1,13 @@
-import { createReporterOver, makeResults, startTestServer, TRANSPORTS } from '@testrun/test-utils';
+import { replaySpool } from '@testrun/core';
+import {
+  closedPortUrl,
+  createReporter,
+  createReporterOver,
+  makeResults,
+  readSpoolLines,
+  startTestServer,
+  TRANSPORTS,
+} from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
 // The run's end is the one request that is not a POST: each transport sends the method it is given.
@@ -26,5 +35,40 @@ describe.each(TRANSPORTS)('completing a run over $name', (transport) => {
     reporter.startRun();
     const summary = await reporter.endRun();
     expect(server.store.endOf(summary!.runId!)).toMatchObject({ status: 'completed' });
+  });
+});
+
+describe('a run whose service was down with completeRun', () => {
+  it('spools its end behind its results, and a replay creates the run, delivers them, then completes it', async () => {
+    const down = await closedPortUrl();
+    const { reporter, spoolDir } = createReporter(down, 'key-1', { completeRun: true, maxRetries: 0 });
+    reporter.startRun();
+    reporter.addResults(makeResults(3));
+    const summary = await reporter.endRun();
+    expect(summary).toMatchObject({
+      runId: undefined,
+      spooled: 3,
+      runEnd: { status: 'completed', state: 'spooled' },
+    });
+    expect(readSpoolLines(spoolDir).map((line) => line.type)).toEqual(['run', 'batch', 'complete']);
+
+    const { server, url } = await startTestServer({ apiKey: 'key-1' });
+    const replayed = await replaySpool({
+      dir: spoolDir,
+      apiKey: 'key-1',
+      baseUrl: url,
+      ignoreRecordedUrl: true,
+      userAgent: 'testrun-test',
+      log: () => {},
+    });
+    expect(replayed).toMatchObject({ delivered: 3, runsCompleted: 1, remaining: 0, errors: [] });
+    const [run] = server.store.runs();
+    expect(server.store.results(run!.id)).toHaveLength(3);
+    expect(server.store.endOf(run!.id)).toMatchObject({ status: 'completed' });
+    expect(server.requests.map((request) => request.route)).toEqual([
+      'createRun',
+      'submitResults',
+      'completeRun',
+    ]);
   });
 });

@@ -140,10 +140,10 @@ export const OPTION_SPECS = {
   completeRun: {
     kind: 'completeRun',
     env: 'TESTRUN_COMPLETE_RUN',
-    envNote: '(`1`, or the object as JSON)',
+    envNote: '(`1`, or JSON)',
     default: false,
     defaultText: '`false`',
-    doc: 'Tell the service the run ended (completed, failed, interrupted): `true`, or `{ method, path, body }`. See "Completing runs".',
+    doc: 'Tell the service the run ended: `true`, or `{ method, path, body }` (see below).',
   },
   spoolDir: {
     kind: 'string',

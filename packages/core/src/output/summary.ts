@@ -17,7 +17,10 @@ export function formatSummary(summary: DeliverySummary, notes: readonly string[]
   const { runEnd } = summary;
   if (runEnd?.state === 'sent') line += `; run marked ${runEnd.status}`;
   if (runEnd?.state === 'spooled' && summary.spoolFile) {
-    line += `; the run's end (${runEnd.status}) spooled to ${summary.spoolFile}${summary.spooled > 0 ? '' : `: send it with \`${replayCommand(summary.spoolFile)}\``}`;
+    line +=
+      summary.spooled > 0
+        ? `; the run's end (${runEnd.status}) waits in the spool with them`
+        : `; the run's end (${runEnd.status}) spooled to ${summary.spoolFile}: send it with \`${replayCommand(summary.spoolFile)}\``;
   }
   if (summary.failed > 0) line += `; ${formatCount(summary.failed)} lost (the spool could not be written)`;
   for (const note of notes) line += `; ${note}`;

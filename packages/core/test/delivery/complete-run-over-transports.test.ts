@@ -41,7 +41,7 @@ describe.each(TRANSPORTS)('completing a run over $name', (transport) => {
 describe('a run whose service was down with completeRun', () => {
   it('spools its end behind its results, and a replay creates the run, delivers them, then completes it', async () => {
     const down = await closedPortUrl();
-    const { reporter, spoolDir } = createReporter(down, 'key-1', { completeRun: true, maxRetries: 0 });
+    const { reporter, spoolDir, lines } = createReporter(down, 'key-1', { completeRun: true, maxRetries: 0 });
     reporter.startRun();
     reporter.addResults(makeResults(3));
     const summary = await reporter.endRun();
@@ -51,6 +51,9 @@ describe('a run whose service was down with completeRun', () => {
       runEnd: { status: 'completed', state: 'spooled' },
     });
     expect(readSpoolLines(spoolDir).map((line) => line.type)).toEqual(['run', 'batch', 'complete']);
+    expect(lines.at(-1)).toMatch(
+      /; 3 spooled to .*; the run's end \(completed\) waits in the spool with them$/,
+    );
 
     const { server, url } = await startTestServer({ apiKey: 'key-1' });
     const replayed = await replaySpool({

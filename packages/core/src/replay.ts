@@ -30,6 +30,8 @@ export interface ReplaySummary {
   delivered: number;
   /** Runs completed with the end a reporter spooled (`completeRun`). */
   runsCompleted: number;
+  /** Spooled ends the service refused: one line each, and out of the spool (asking again gets the same answer). */
+  endsRefused: number;
   /** Results still in those files afterwards. */
   remaining: number;
   /** Files a running reporter or replay holds, left alone: their results remain too. */
@@ -64,6 +66,7 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
     files: scan.claimed.length,
     delivered: 0,
     runsCompleted: 0,
+    endsRefused: 0,
     remaining: 0,
     held: scan.held.length,
     setAside: scan.setAside.length + scan.badFiles.length,
@@ -206,7 +209,10 @@ async function sendRunEnd(
     return;
   }
   const refused = outcome.kind === 'rejected' || outcome.kind === 'too-large';
-  if (refused) spool.complete = undefined;
+  if (refused) {
+    spool.complete = undefined;
+    summary.endsRefused += 1;
+  }
   summary.errors.push(
     `${spool.file}: the run could not be completed (${status})${refused ? '' : '; it stays in the spool'}: ${outcome.error.message}`,
   );

@@ -74,4 +74,32 @@ describe('a run whose service was down with completeRun', () => {
       'completeRun',
     ]);
   });
+
+  it('says in one line when the service refuses a spooled end, and takes it out of the spool', async () => {
+    const down = await closedPortUrl();
+    const { reporter, spoolDir } = createReporter(down, 'key-1', { completeRun: true, maxRetries: 0 });
+    reporter.startRun();
+    await reporter.endRun();
+    const { server, url } = await startTestServer({
+      apiKey: 'key-1',
+      faults: (r) => (r.route === 'completeRun' ? { status: 405 } : undefined),
+    });
+    const replay = () =>
+      replaySpool({
+        dir: spoolDir,
+        apiKey: 'key-1',
+        baseUrl: url,
+        ignoreRecordedUrl: true,
+        userAgent: 't',
+        log: () => {},
+      });
+    const first = await replay();
+    expect(first).toMatchObject({ runsCompleted: 0, endsRefused: 1 });
+    expect(first.errors).toEqual([
+      expect.stringMatching(/: the run could not be completed \(completed\): PATCH .* answered 405/),
+    ]);
+    expect(readSpoolLines(spoolDir)).toEqual([]);
+    expect(await replay()).toMatchObject({ files: 0, errors: [] });
+    expect(server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(1);
+  });
 });

@@ -266,3 +266,39 @@ describe('jest -i with a test that calls process.exit()', () => {
     );
   });
 });
+
+describe('a cancelled run with completeRun', () => {
+  const vitest = FRAMEWORKS.find((framework) => framework.name === 'vitest')!;
+
+  it('spools its end as interrupted on SIGTERM, and a replay completes it so after its results', async () => {
+    const server = await startTestServer();
+    const env = reporterEnv(server, {
+      TESTRUN_COMPLETE_RUN: '1',
+      FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10 }),
+    });
+    await cancel(vitest, env, 'SIGTERM');
+    // The process cannot wait for an answer on its way out: nothing completed the run yet.
+    expect(server.server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(0);
+    const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!);
+    expect(spooled.filter((line) => line.type === 'complete')).toEqual([
+      expect.objectContaining({
+        status: 'interrupted',
+        request: expect.objectContaining({ method: 'PATCH' }),
+      }),
+    ]);
+
+    const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
+      env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+    });
+    expect(replayed.stderr).toBe('');
+    expect(replayed.code).toBe(0);
+    const [run] = server.server.store.runs();
+    expectFinishedTestsKept(server.server.store.results(run!.id));
+    // The end went last: after every result of the run.
+    expect(server.server.requests.at(-1)?.route).toBe('completeRun');
+    const answer = await fetch(`${server.url}/api/v1/runs/${run!.id}`, {
+      headers: { authorization: `Bearer ${server.apiKey}` },
+    });
+    expect(await answer.json()).toMatchObject({ state: 'interrupted', end: { status: 'interrupted' } });
+  });
+});

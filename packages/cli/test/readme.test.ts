@@ -20,6 +20,7 @@ function section(name: string): string {
 const SYNOPSIS_BLOCKS: Record<string, string> = {
   serve: 'cli-readme-serve-synopsis',
   'create-run': 'cli-readme-create-run-synopsis',
+  'complete-run': 'cli-readme-complete-run-synopsis',
   replay: 'cli-readme-replay-synopsis',
   upload: 'cli-readme-upload-synopsis',
 };

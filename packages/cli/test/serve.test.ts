@@ -134,4 +134,33 @@ describe('testrun serve', () => {
     );
     expect(cli.stderr()).toContain('Usage: testrun serve');
   });
+
+  it('exits 2 for an --abandoned-after without a unit', async () => {
+    const cli = startCli(['serve', '--abandoned-after', '90']);
+    expect(await cli.exited()).toBe(2);
+    expect(cli.stderr()).toContain(
+      'testrun serve: --abandoned-after must be a whole number with a unit, e.g. 90s, 30m or 2h, got "90"',
+    );
+  });
+
+  it('shows a run abandoned once it received nothing for --abandoned-after', async () => {
+    const cli = startCli(['serve', '--api-key', 'k', '--abandoned-after', '1s']);
+    const [, url = ''] = await cli.waitForStdout(listening);
+    const created = await postJson(`${url}/api/v1/runs`, 'k', { project: 'p', framework: 'vitest' });
+    const { id } = (await created.json()) as { id: string };
+    // Polled, not timed: the run turns abandoned a second after it was created.
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (
+              await fetch(`${url}/api/v1/runs/${id}`, { headers: { authorization: 'Bearer k' } })
+            ).json()) as { state: string }
+          ).state,
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBe('abandoned');
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited()).toBe(0);
+  });
 });

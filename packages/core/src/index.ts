@@ -1,5 +1,12 @@
 // What the adapters, the CLI and users build on. Everything else in src/ is internal.
 
+export {
+  type CompleteRunRequest,
+  completeRun,
+  DEFAULT_COMPLETE_RUN,
+  RUN_END_STATUSES,
+  type RunEndStatus,
+} from './delivery/complete-run.js';
 export type { CreateRunOutcome } from './delivery/create-run.js';
 export type { Deadline } from './delivery/deadline.js';
 export { openService, type Service, type ServiceInit } from './delivery/service.js';

@@ -1,4 +1,5 @@
 import { wallClockNow } from './clock.js';
+import { completeRun } from './delivery/complete-run.js';
 import { deliverBatch, makeBatch, resultsOf } from './delivery/deliver-batch.js';
 import { openService, type Service } from './delivery/service.js';
 import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './delivery/spool.js';
@@ -27,6 +28,10 @@ export interface ReplaySummary {
   /** Spool files this replay read and tried to send. */
   files: number;
   delivered: number;
+  /** Runs completed with the end a reporter spooled (`completeRun`). */
+  runsCompleted: number;
+  /** Spooled ends the service refused: one line each, and out of the spool (asking again gets the same answer). */
+  endsRefused: number;
   /** Results still in those files afterwards. */
   remaining: number;
   /** Files a running reporter or replay holds, left alone: their results remain too. */
@@ -60,6 +65,8 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
   const summary: ReplaySummary = {
     files: scan.claimed.length,
     delivered: 0,
+    runsCompleted: 0,
+    endsRefused: 0,
     remaining: 0,
     held: scan.held.length,
     setAside: scan.setAside.length + scan.badFiles.length,
@@ -172,6 +179,43 @@ async function replayFile(
     idempotencyKey: batch.idempotencyKey,
     results: resultsOf(batch),
   }));
+  if (spool.complete && left.length === 0) await sendRunEnd(spool, spool.run.runId, service, summary);
+}
+
+/**
+ * The run's end a reporter spooled (`completeRun`), sent once every batch of its file is
+ * delivered, with the key the reporter would have sent it with. A refusal is one line and
+ * the end leaves the spool (sending it again would be refused again); anything else keeps it.
+ */
+async function sendRunEnd(
+  spool: ClaimedSpool,
+  runId: string,
+  service: Service,
+  summary: ReplaySummary,
+): Promise<void> {
+  const { status, idempotencyKey, request } = spool.complete!;
+  const outcome = await completeRun(
+    service.http,
+    runId,
+    request,
+    status,
+    idempotencyKey,
+    POLICY,
+    service.deadline,
+  );
+  if (outcome.kind === 'ok') {
+    summary.runsCompleted += 1;
+    spool.complete = undefined;
+    return;
+  }
+  const refused = outcome.kind === 'rejected' || outcome.kind === 'too-large';
+  if (refused) {
+    spool.complete = undefined;
+    summary.endsRefused += 1;
+  }
+  summary.errors.push(
+    `${spool.file}: the run could not be completed (${status})${refused ? '' : '; it stays in the spool'}: ${outcome.error.message}`,
+  );
 }
 
 function countResults(batches: readonly { results: readonly unknown[] }[]): number {

@@ -256,11 +256,16 @@ export class RunReporter {
       if ('code' in end && end.code !== 0 && !run.ending) {
         buffered.push(...run.results.ofNamed([runErrorResult(`${why} before the run ended`)], {}));
       }
-      const spooled = session.spoolNow(buffered);
+      // A run whose tests had ended (its end hook began) ends as they say, unless a signal came.
+      const spooled = session.spoolNow(buffered, { interrupted: 'signal' in end || !run.ending });
       const file = session.spoolFile;
-      if (spooled === 0 || !file) return;
+      const runEnd = session.runEndSpooled;
+      if ((spooled === 0 && !runEnd) || !file) return;
+      const endNote = runEnd ? `the run's end (${runEnd})` : '';
+      const what =
+        spooled > 0 ? [countOf(spooled, 'result'), endNote].filter(Boolean).join(' and ') : endNote;
       this.logger.line(
-        `${why} before the run's results were delivered: ${countOf(spooled, 'result')} spooled to ${file}: send them with \`${replayCommand(file)}\``,
+        `${why} before the run's ${spooled > 0 ? 'results were delivered' : 'end was sent'}: ${what} spooled to ${file}: send ${spooled > 0 ? 'them' : 'it'} with \`${replayCommand(file)}\``,
       );
     });
   }

@@ -96,6 +96,8 @@ export interface TestrunOptions {
   requestTimeout?: number;
   flushTimeout?: number;
   maxRetries?: number;
+  /** Complete the run once every batch is delivered: `true` for `PATCH /api/v1/runs/{runId}`, or the request's form. */
+  completeRun?: boolean | { method?: string; path?: string; body?: unknown };
   spoolDir?: string;
   failOnError?: boolean;
   debug?: boolean;
@@ -133,6 +135,13 @@ export interface DeliverySummary {
   stopped: 'refused-key' | 'tls' | undefined;
   /** The run's page, when the service says it has one (a `Link` header on create-run). */
   pageUrl: string | undefined;
+  /**
+   * With `completeRun`: the status the run ended with, and whether the request completing it
+   * was sent, spooled for `testrun replay`, or refused by the service (one line says why).
+   */
+  runEnd?:
+    | { status: 'completed' | 'failed' | 'interrupted'; state: 'sent' | 'spooled' | 'refused' }
+    | undefined;
   /** One line per distinct problem, already printed once. */
   errors: string[];
 }

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerReadApi } from './api/read.js';
-import { registerCreateRun, registerSubmitResults } from './api/write.js';
+import { registerCompleteRun, registerCreateRun, registerSubmitResults } from './api/write.js';
 import { registerErrorAnswers } from './errors.js';
 import { type FaultHook, type FaultSwitch, registerFaultInjection } from './faults.js';
 import { registerGuards, registerJsonBody } from './guards.js';
@@ -101,8 +101,9 @@ function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyI
 
   registerCreateRun(app, ledger, options.runIds);
   registerSubmitResults(app, ledger, options);
-  registerReadApi(app, ledger, options.statuses);
-  registerPages(app, ledger, options.statuses);
+  registerCompleteRun(app, ledger, options.statuses, options.abandonedAfterMs);
+  registerReadApi(app, ledger, options.statuses, options.abandonedAfterMs);
+  registerPages(app, ledger, options.statuses, options.abandonedAfterMs);
 
   registerErrorAnswers(app, options.maxBodyBytes);
   return app;

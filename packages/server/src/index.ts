@@ -1,6 +1,14 @@
 export { createServer, type TestrunServer } from './create-server.js';
 export type { FaultAction, FaultHook, FaultRequest } from './faults.js';
-export type { ResultInput, RunWithCounts, Store, StoredResult, StoredRun } from './ledger/store.js';
+export type {
+  ResultInput,
+  RunEnd,
+  RunEndStatus,
+  RunWithCounts,
+  Store,
+  StoredResult,
+  StoredRun,
+} from './ledger/store.js';
 export { DEFAULT_API_KEY, DEFAULT_STATUSES, type HttpsOptions, type ServerOptions } from './options.js';
 export { defaultPageAccess, isLoopbackHost, type PageAccess } from './pages/access.js';
 export type { RouteName } from './paths.js';

@@ -1,4 +1,5 @@
 import type { FaultHook } from './faults.js';
+import { DEFAULT_ABANDONED_AFTER_MS } from './ledger/run-state.js';
 import { defaultPageAccess, type PageAccess } from './pages/access.js';
 
 export interface ServerOptions {
@@ -33,6 +34,8 @@ export interface ServerOptions {
    * sees them. Default: 'open' on a loopback host without read keys, else 'key'.
    */
   pageAccess?: PageAccess;
+  /** A run never completed that received nothing for this long is shown as abandoned. Default: one hour. */
+  abandonedAfterMs?: number;
 }
 
 export interface HttpsOptions {
@@ -58,6 +61,7 @@ export interface ResolvedOptions {
   runIds: 'uuid' | 'integer';
   readKeys: readonly string[];
   pageAccess: PageAccess;
+  abandonedAfterMs: number;
 }
 
 export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
@@ -81,6 +85,11 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     runIds: options.runIds ?? 'uuid',
     readKeys: [...readKeys],
     pageAccess: options.pageAccess ?? defaultPageAccess(host, readKeys),
+    abandonedAfterMs: requireInteger(
+      'abandonedAfterMs',
+      options.abandonedAfterMs ?? DEFAULT_ABANDONED_AFTER_MS,
+      1,
+    ),
   };
 }
 

@@ -1,5 +1,5 @@
 /** Which of the server's routes a request matched. 'read' is the GET API; pages and unknown paths are 'other'. */
-export type RouteName = 'createRun' | 'submitResults' | 'read' | 'other';
+export type RouteName = 'createRun' | 'submitResults' | 'completeRun' | 'read' | 'other';
 
 const API_PREFIX = '/api/';
 
@@ -20,6 +20,7 @@ export type PageQuery = Record<string, string | number | undefined>;
 export function classifyRoute(method: string, routeUrl: string | undefined): RouteName {
   if (method === 'POST' && routeUrl === paths.runs) return 'createRun';
   if (method === 'POST' && routeUrl === paths.runResults) return 'submitResults';
+  if (method === 'PATCH' && routeUrl === paths.run) return 'completeRun';
   if ((method === 'GET' || method === 'HEAD') && routeUrl?.startsWith(API_PREFIX)) return 'read';
   return 'other';
 }

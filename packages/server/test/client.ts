@@ -34,6 +34,15 @@ export function post(server: TestrunServer, path: string, body: unknown, options
   });
 }
 
+/** PATCHes a value as JSON, as `post` does. */
+export function patch(server: TestrunServer, path: string, body: unknown, options: RequestOptions = {}) {
+  return send(server, path, {
+    method: 'PATCH',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...authorization(options.key), ...options.headers },
+  });
+}
+
 export function get(server: TestrunServer, path: string, options: RequestOptions = {}) {
   return send(server, path, { headers: { ...authorization(options.key), ...options.headers } });
 }

@@ -19,6 +19,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'create a run and print its id, for CI jobs that report into one run',
     load: async () => (await import('./create-run.js')).createRun,
   },
+  'complete-run': {
+    summary: 'complete a run that shards shared, once every shard has reported',
+    load: async () => (await import('./complete-run.js')).completeRun,
+  },
   replay: {
     summary: 'send results that a run could not deliver and spooled',
     load: async () => (await import('./replay.js')).replay,

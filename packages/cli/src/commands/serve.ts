@@ -28,6 +28,12 @@ read key, its pages ask for a key: the read key (TESTRUN_READ_KEY) or the API ke
       value: '<file>',
       help: 'keep runs in this append-only file and read it back on start (default: memory only)',
     },
+    'abandoned-after': {
+      type: 'string',
+      value: '<time>',
+      default: '1h',
+      help: 'a run never completed that received nothing for this long is shown as abandoned: 90s, 30m, 2h',
+    },
   },
   run: async ({ values, output }) => {
     const apiKey = values['api-key'] ?? generateApiKey();
@@ -41,6 +47,7 @@ read key, its pages ask for a key: the read key (TESTRUN_READ_KEY) or the API ke
       apiKeys: [apiKey],
       readKeys,
       dataFile: values.data,
+      abandonedAfterMs: parseTime('--abandoned-after', values['abandoned-after']),
     });
     // The API key is printed on purpose: it is this server's own, made up for it. The
     // read key is handed to people by whoever chose it, never printed.
@@ -78,6 +85,18 @@ function parsePort(text: string): number {
     throw new UsageError(`--port must be a whole number from 0 to 65535, got "${text}"`);
   }
   return port;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `90s`, `30m`, `2h` in milliseconds. */
+function parseTime(flag: string, text: string): number {
+  const match = /^(\d+)(s|m|h)$/.exec(text.trim());
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2]!]! : 0;
+  if (!match || ms < 1 || !Number.isSafeInteger(ms)) {
+    throw new UsageError(`${flag} must be a whole number with a unit, e.g. 90s, 30m or 2h, got "${text}"`);
+  }
+  return ms;
 }
 
 /** Random and recognisable: `trk_` and 24 hex characters. */

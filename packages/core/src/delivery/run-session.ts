@@ -5,6 +5,7 @@ import type { HttpClient } from '../http/client.js';
 import type { ResolvedConfig } from '../options/config.js';
 import { countOf } from '../output/summary.js';
 import type { Batch, DeliverySummary, RunPayload, TestResult } from '../types.js';
+import { type CompleteRunRequest, completeRun, type RunEndStatus } from './complete-run.js';
 import type { Deadline } from './deadline.js';
 import { deliverBatch, makeBatch } from './deliver-batch.js';
 import { Overflow } from './overflow.js';
@@ -44,6 +45,14 @@ export class RunSession {
   private closed = false;
   private readonly idleWaiters: (() => void)[] = [];
   private readonly createKey = randomUUID();
+  /** The key of the request that completes the run, in the spool too: a replay of it is the same request. */
+  private readonly completeKey = randomUUID();
+  /** A result went out with the failed status: the run ends `failed`. */
+  private failedSeen = false;
+  /** The process is going away before the run ended: the run ends `interrupted`. */
+  private interrupted = false;
+  /** How the run's end was handled (`completeRun`): sent, spooled for replay, or refused; unset while it is not. */
+  private runEnd: DeliverySummary['runEnd'];
   private run: RunPayload;
   private runIdPromise: Promise<string | undefined> | undefined;
   private runId: string | undefined;
@@ -78,6 +87,11 @@ export class RunSession {
     return this.spool.path;
   }
 
+  /** The status the run's end was spooled with, once it was (`completeRun`). */
+  get runEndSpooled(): RunEndStatus | undefined {
+    return this.runEnd?.state === 'spooled' ? this.runEnd.status : undefined;
+  }
+
   /** Sends create-run at once, so it overlaps with test collection. */
   start(): void {
     if (this.runIdPromise) return;
@@ -92,6 +106,7 @@ export class RunSession {
   /** One batch to deliver; it waits on disk while the queue is full. */
   send(results: TestResult[]): void {
     this.start();
+    this.failedSeen ||= results.some((result) => result.status === this.config.statusMap.failed);
     const batch = makeBatch(results, randomUUID());
     if (this.closed) {
       this.fail(`${countOf(results.length, 'result')} came after the run ended: spooled`);
@@ -117,8 +132,9 @@ export class RunSession {
    * as it goes). Batches in flight are spooled too; their idempotency keys make a replay
    * safe even if the service stored them after all.
    */
-  spoolNow(buffered: TestResult[] = []): number {
+  spoolNow(buffered: TestResult[] = [], { interrupted = true } = {}): number {
     this.closed = true;
+    this.interrupted ||= interrupted;
     this.deadline.expire();
     if (buffered.length > 0) this.spoolBatch(makeBatch(buffered, randomUUID()));
     this.spoolEverything();
@@ -140,10 +156,11 @@ export class RunSession {
     ]);
     grace.abort();
     this.closed = true;
+    // Every result is delivered here, or some wait for replay, which then completes the run.
+    const request = this.completionRequest();
+    if (request && this.everythingDelivered()) await this.sendRunEnd(request);
     this.deadline.expire();
     this.spoolEverything();
-    // The spec shows no call to complete a run. Once it does, this is the one place for it:
-    // every result is delivered or spooled here, and the run id is known.
     await this.service.close();
     return {
       runId: this.runId,
@@ -153,6 +170,7 @@ export class RunSession {
       spoolFile: this.spool.path,
       stopped: this.stopped,
       pageUrl: this.pageUrl,
+      runEnd: this.runEnd,
       errors: [...this.errors],
     };
   }
@@ -162,7 +180,66 @@ export class RunSession {
     for (const batch of this.pending) this.spoolBatch(batch);
     for (let batch = this.overflow.shift(); batch; batch = this.overflow.shift()) this.spoolBatch(batch);
     this.overflow.dispose();
+    this.spoolRunEnd();
     this.spool.close();
+  }
+
+  /**
+   * The request that completes this run, when `completeRun` asks for one. A run shared by
+   * shards (`runId` given) is never completed by a reporter: `testrun complete-run` does that
+   * once every shard has reported.
+   */
+  private completionRequest(): CompleteRunRequest | undefined {
+    return this.config.completeRun && !this.config.runId ? this.config.completeRun : undefined;
+  }
+
+  private endStatus(): RunEndStatus {
+    if (this.interrupted) return 'interrupted';
+    return this.failedSeen ? 'failed' : 'completed';
+  }
+
+  private everythingDelivered(): boolean {
+    const { spooled, failed } = this.counts;
+    return this.idle() && this.runId !== undefined && spooled === 0 && failed === 0 && !this.stopped;
+  }
+
+  /** Completes the run now; a refusal is one line, anything that may pass later goes to the spool (spoolRunEnd). */
+  private async sendRunEnd(request: CompleteRunRequest): Promise<void> {
+    const status = this.endStatus();
+    try {
+      const outcome = await completeRun(
+        this.http,
+        this.runId!,
+        request,
+        status,
+        this.completeKey,
+        this.config,
+        this.deadline,
+      );
+      if (outcome.kind === 'ok') {
+        this.runEnd = { status, state: 'sent' };
+      } else if (outcome.kind === 'rejected' || outcome.kind === 'too-large') {
+        this.runEnd = { status, state: 'refused' };
+        this.fail(`the run could not be completed: ${outcome.error.message}`);
+      } else {
+        this.fail(`the run could not be completed yet: ${outcome.error.message}`);
+      }
+    } catch (error) {
+      this.fail(`internal error while completing the run: ${(error as Error).message}`);
+    }
+  }
+
+  /** The run's end waits in the spool for replay, which sends it after the batches. */
+  private spoolRunEnd(): void {
+    const request = this.completionRequest();
+    if (!request || this.runEnd) return;
+    const status = this.endStatus();
+    try {
+      this.spool.writeComplete({ status, idempotencyKey: this.completeKey, request });
+      this.runEnd = { status, state: 'spooled' };
+    } catch (error) {
+      this.fail((error as Error).message);
+    }
   }
 
   private schedule(batch: Batch): void {

@@ -3,7 +3,7 @@ import { HttpError, NetworkError, TestrunError, TlsError } from '../errors.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import type { Deadline } from './deadline.js';
 
-/** How one POST ended, after every retry it was allowed. */
+/** How one request ended, after every retry it was allowed. */
 export type SendOutcome =
   | { kind: 'ok'; response: HttpResponse }
   /** 413: the body is too large; the caller may split it. */
@@ -25,6 +25,15 @@ export interface RetryPolicy {
   random?: () => number;
 }
 
+export interface SendOptions {
+  /** POST when absent. */
+  method?: string;
+  /** Statuses otherwise retried that this request takes as a refusal. */
+  final?: ReadonlySet<number>;
+}
+
+const NONE: ReadonlySet<number> = new Set();
+
 /**
  * Sends one body, retrying network errors and retryable statuses with backoff or the
  * server's Retry-After, always with the same Idempotency-Key so a retry after a lost
@@ -37,22 +46,29 @@ export async function sendWithRetries(
   idempotencyKey: string,
   policy: RetryPolicy,
   deadline: Deadline,
+  { method = 'POST', final = NONE }: SendOptions = {},
 ): Promise<SendOutcome> {
   const url = http.displayUrl(path);
   let retriedAtOnce = false;
   for (let attempt = 0; ; attempt += 1) {
-    if (deadline.passed) return gaveUp(`POST ${url} was not sent: the flush deadline (flushTimeout) passed`);
+    if (deadline.passed)
+      return gaveUp(`${method} ${url} was not sent: the flush deadline (flushTimeout) passed`);
     const timeoutMs = Math.max(1, Math.min(policy.requestTimeout, deadline.remaining()));
     let waitMs: number | undefined;
     let failure: HttpError | NetworkError;
     try {
-      const response = await http.post(path, body, { idempotencyKey, timeoutMs, signal: deadline.signal });
+      const response = await http.post(path, body, {
+        method,
+        idempotencyKey,
+        timeoutMs,
+        signal: deadline.signal,
+      });
       const { status } = response;
       if (status >= 200 && status < 300) return { kind: 'ok', response };
-      const refusal = new HttpError('POST', url, status, response.body, hintFor(status));
+      const refusal = new HttpError(method, url, status, response.body, hintFor(status));
       if (status === 413) return { kind: 'too-large', error: refusal };
       if (status === 401 || status === 403) return { kind: 'auth', error: refusal };
-      if (!isRetryable(status)) return { kind: 'rejected', error: refusal };
+      if (!isRetryable(status) || final.has(status)) return { kind: 'rejected', error: refusal };
       failure = refusal;
       waitMs = parseRetryAfter(response.headers['retry-after']);
     } catch (error) {

@@ -1,5 +1,11 @@
 import { TestrunError } from '../errors.js';
 import type { Batch, RunPayload, TestResult } from '../types.js';
+import {
+  COMPLETE_RUN_METHODS,
+  type CompleteRunRequest,
+  RUN_END_STATUSES,
+  type RunEndStatus,
+} from './complete-run.js';
 
 // The records of a spool file, and the check a replay makes before it sends any of them.
 // The format and its compatibility promise are in docs/design.md ("The spool").
@@ -29,6 +35,17 @@ export interface SpoolBatchRecord {
   results: TestResult[];
 }
 
+/**
+ * The run's end, for replay to send once every batch is delivered (`completeRun`): the
+ * request as templates, since the run's id may be known only when replay creates it.
+ */
+export interface SpoolCompleteRecord {
+  type: 'complete';
+  status: RunEndStatus;
+  idempotencyKey: string;
+  request: CompleteRunRequest;
+}
+
 type Check = [path: string, holds: (value: unknown) => boolean, expected: string];
 
 const isString = (value: unknown) => typeof value === 'string';
@@ -49,6 +66,17 @@ const BATCH_RECORD: Check[] = [
   ['idempotencyKey', isText, 'a non-empty string'],
   ['results', (value) => Array.isArray(value) && value.length > 0, 'a non-empty array'],
 ];
+const COMPLETE_RECORD: Check[] = [
+  ['status', (value) => RUN_END_STATUSES.includes(value as never), RUN_END_STATUSES.join(', ')],
+  ['idempotencyKey', isText, 'a non-empty string'],
+  [
+    'request.method',
+    (value) => COMPLETE_RUN_METHODS.includes(value as never),
+    COMPLETE_RUN_METHODS.join(', '),
+  ],
+  ['request.path', isText, 'a non-empty string'],
+  ['request.body', isString, 'a string'],
+];
 const RESULT: Check[] = [
   ['testSuite', isString, 'a string'],
   ['testCase', isString, 'a string'],
@@ -57,10 +85,15 @@ const RESULT: Check[] = [
 ];
 
 /**
- * The run record and batches of a spool file. Throws a TestrunError
- * (`TESTRUN_BAD_SPOOL_FILE`) naming the first line that is not what a reporter writes.
+ * The run record, batches and run's end (the last one written, if any) of a spool file.
+ * Throws a TestrunError (`TESTRUN_BAD_SPOOL_FILE`) naming the first line that is not what a
+ * reporter writes.
  */
-export function parseSpoolFile(text: string): { run: SpoolRunRecord; batches: SpoolBatchRecord[] } {
+export function parseSpoolFile(text: string): {
+  run: SpoolRunRecord;
+  batches: SpoolBatchRecord[];
+  complete: SpoolCompleteRecord | undefined;
+} {
   const lines = text
     .split('\n')
     .map((line, index) => ({ line, number: index + 1 }))
@@ -75,20 +108,33 @@ export function parseSpoolFile(text: string): { run: SpoolRunRecord; batches: Sp
       if (i < lines.length - 1 || i === 0) throw badFile(`line ${number} is not JSON`);
     }
   }
-  const [run, ...batches] = records;
+  const [run, ...rest] = records;
   checkRecord(run, 'run', RUN_RECORD, lines[0]!.number);
-  for (const [i, batch] of batches.entries()) {
+  const batches: SpoolBatchRecord[] = [];
+  let complete: SpoolCompleteRecord | undefined;
+  for (const [i, record] of rest.entries()) {
     const number = lines[i + 1]!.number;
-    checkRecord(batch, 'batch', BATCH_RECORD, number);
-    for (const [j, result] of (batch as SpoolBatchRecord).results.entries()) {
+    if (isObject(record) && record.type === 'complete') {
+      checkRecord(record, 'complete', COMPLETE_RECORD, number);
+      complete = record as unknown as SpoolCompleteRecord;
+      continue;
+    }
+    checkRecord(record, 'batch', BATCH_RECORD, number);
+    for (const [j, result] of (record as unknown as SpoolBatchRecord).results.entries()) {
       const problem = firstProblem(result, RESULT, `results[${j}]`);
       if (problem) throw badFile(`line ${number}: ${problem}`);
     }
+    batches.push(record as unknown as SpoolBatchRecord);
   }
-  return { run: run as SpoolRunRecord, batches: batches as SpoolBatchRecord[] };
+  return { run: run as SpoolRunRecord, batches, complete };
 }
 
-function checkRecord(record: unknown, type: 'run' | 'batch', checks: Check[], number: number): void {
+function checkRecord(
+  record: unknown,
+  type: 'run' | 'batch' | 'complete',
+  checks: Check[],
+  number: number,
+): void {
   if (!isObject(record) || record.type !== type) {
     throw badFile(`line ${number} is not a ${type} record ({"type":"${type}",…})`);
   }
@@ -129,4 +175,9 @@ function badFile(problem: string): TestrunError {
  */
 export function batchRecordLine(batch: Batch): string {
   return `{"type":"batch","idempotencyKey":${JSON.stringify(batch.idempotencyKey)},${batch.body.slice(1)}\n`;
+}
+
+/** The run's end as one line of a spool file. */
+export function completeRecordLine(record: Omit<SpoolCompleteRecord, 'type'>): string {
+  return `${JSON.stringify({ type: 'complete', ...record })}\n`;
 }

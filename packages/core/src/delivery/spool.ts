@@ -8,8 +8,10 @@ import type { Batch } from '../types.js';
 import { type OwnerState, ownerState, pidOnlyOwnerState, thisProcess } from './spool-owner.js';
 import {
   batchRecordLine,
+  completeRecordLine,
   parseSpoolFile,
   type SpoolBatchRecord,
+  type SpoolCompleteRecord,
   type SpoolRunRecord,
 } from './spool-records.js';
 
@@ -26,7 +28,7 @@ import {
 // Every step from one name to the next is a rename, which is atomic, so a file is only
 // ever in one hand. A file whose writer or replayer died is taken over by the next replay.
 
-export type { SpoolBatchRecord, SpoolRunRecord } from './spool-records.js';
+export type { SpoolBatchRecord, SpoolCompleteRecord, SpoolRunRecord } from './spool-records.js';
 
 const OPEN = '.open';
 const CLOSED = '.ndjson';
@@ -64,6 +66,11 @@ export class SpoolWriter {
   /** Appends one batch as a SpoolBatchRecord; the run record goes first. Throws a TestrunError when the disk refuses. */
   writeBatch(batch: Batch): void {
     this.write(batchRecordLine(batch));
+  }
+
+  /** Appends the run's end, for replay to send after the batches (`completeRun`). */
+  writeComplete(record: Omit<SpoolCompleteRecord, 'type'>): void {
+    this.write(completeRecordLine(record));
   }
 
   /** Makes sure the file exists even with no batch, for a run that was never created. */
@@ -112,6 +119,8 @@ export interface ClaimedSpool {
   file: string;
   run: SpoolRunRecord;
   batches: SpoolBatchRecord[];
+  /** The run's end, while it is still to be sent. */
+  complete: SpoolCompleteRecord | undefined;
   claim: string;
 }
 
@@ -195,11 +204,13 @@ export function releaseSpool(spool: ClaimedSpool): void {
     // Held past its --timeout (a suspended process): another replay took it over, and sends it.
     throw new Error("another replay took it over once this replay's --timeout had passed");
   }
-  if (spool.batches.length === 0 && spool.run.runId !== null) {
+  if (spool.batches.length === 0 && spool.run.runId !== null && !spool.complete) {
     fs.rmSync(spool.claim, { force: true });
     return;
   }
-  const lines = [spool.run, ...spool.batches].map((record) => JSON.stringify(record)).join('\n');
+  const lines = [spool.run, ...spool.batches, ...(spool.complete ? [spool.complete] : [])]
+    .map((record) => JSON.stringify(record))
+    .join('\n');
   const temporary = `${spool.claim}.tmp`;
   try {
     fs.writeFileSync(temporary, `${lines}\n`, { mode: 0o600 });

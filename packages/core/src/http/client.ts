@@ -34,13 +34,15 @@ export interface HttpClientInit {
 }
 
 export interface PostOptions {
+  /** POST when absent. */
+  method?: string;
   idempotencyKey: string;
   timeoutMs: number;
   signal: AbortSignal;
 }
 
 /**
- * POSTs JSON to the service, one attempt at a time: the headers the spec asks for, a
+ * Sends JSON to the service (POST; completing a run may use another method), one attempt at a time: the headers the spec asks for, a
  * timeout held here, TLS failures told from dropped connections, the key kept out of
  * everything it says, and a line per attempt for debug logging. The transport moves the
  * bytes (transport.ts).
@@ -74,7 +76,8 @@ export class HttpClient {
    * left a hung request waiting for the flush deadline instead of being retried.
    */
   async post(path: string, body: string, options: PostOptions): Promise<HttpResponse> {
-    const shownUrl = this.displayUrl(path);
+    const method = options.method ?? 'POST';
+    const shownRequest = `${method} ${this.displayUrl(path)}`;
     // While a test holds fake task queues, Node's HTTP stack cannot complete a request.
     await untilRealTaskQueues(options.signal);
     const started = monotonicNow();
@@ -89,29 +92,30 @@ export class HttpClient {
     try {
       const response = await settledByAbort(
         this.transport.post(new URL(this.baseUrl + path), {
+          method,
           headers: { ...this.headers, 'idempotency-key': options.idempotencyKey },
           body,
           signal: attempt.signal,
         }),
         attempt.signal,
       );
-      this.log(`POST ${shownUrl} → ${response.status} in ${elapsed(started)}`);
+      this.log(`${shownRequest} → ${response.status} in ${elapsed(started)}`);
       // A service that echoes the Authorization header must not put the key into our errors.
       return { ...response, body: redact(response.body, this.keyPattern) };
     } catch (error) {
       const tlsCode = errorCode(error);
       const tlsProblem = !attempt.signal.aborted && tlsCode ? describeTlsFailure(tlsCode) : undefined;
       if (tlsProblem) {
-        this.log(`POST ${shownUrl} failed after ${elapsed(started)}: ${tlsCode}`);
-        throw new TlsError(`POST ${shownUrl} failed: ${tlsProblem}`, tlsCode!, error);
+        this.log(`${shownRequest} failed after ${elapsed(started)}: ${tlsCode}`);
+        throw new TlsError(`${shownRequest} failed: ${tlsProblem}`, tlsCode!, error);
       }
       if (attempt.signal.reason === STRANDED) {
-        this.log(`POST ${shownUrl} abandoned after ${elapsed(started)}: ${STRANDED.message}`);
-        throw new NetworkError(`POST ${shownUrl}: ${STRANDED.message}`, error, { retryAtOnce: true });
+        this.log(`${shownRequest} abandoned after ${elapsed(started)}: ${STRANDED.message}`);
+        throw new NetworkError(`${shownRequest}: ${STRANDED.message}`, error, { retryAtOnce: true });
       }
       if (error instanceof ReusedConnectionClosed && !attempt.signal.aborted) {
-        this.log(`POST ${shownUrl} failed after ${elapsed(started)}: ${error.message}`);
-        throw new NetworkError(`POST ${shownUrl}: ${error.message}; sent again at once on a new one`, error, {
+        this.log(`${shownRequest} failed after ${elapsed(started)}: ${error.message}`);
+        throw new NetworkError(`${shownRequest}: ${error.message}; sent again at once on a new one`, error, {
           retryAtOnce: true,
         });
       }
@@ -120,8 +124,8 @@ export class HttpClient {
           ? 'stopped at the flush deadline'
           : `no answer within requestTimeout (${formatMs(options.timeoutMs)})`
         : redact(describeNetworkError(error), this.keyPattern);
-      this.log(`POST ${shownUrl} failed after ${elapsed(started)}: ${reason}`);
-      throw new NetworkError(`POST ${shownUrl} failed: ${reason}`, error);
+      this.log(`${shownRequest} failed after ${elapsed(started)}: ${reason}`);
+      throw new NetworkError(`${shownRequest} failed: ${reason}`, error);
     } finally {
       clearTimeout(timer);
       unstrand();

@@ -67,13 +67,13 @@ export class NodeTransport implements Transport {
     });
   }
 
-  post(url: URL, { headers, body, signal }: TransportRequest): Promise<TransportResponse> {
+  post(url: URL, { method = 'POST', headers, body, signal }: TransportRequest): Promise<TransportResponse> {
     return new Promise((resolve, reject) => {
       let answered = false;
       const request = new ClientRequest(
         {
           ...urlToHttpOptions(url),
-          method: 'POST',
+          method,
           agent: this.agent,
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
           signal,

@@ -15,6 +15,8 @@ export interface Transport {
 }
 
 export interface TransportRequest {
+  /** POST when absent: every request but completing a run (`completeRun`) is one. */
+  method?: string;
   headers: Record<string, string>;
   body: string;
   /** Aborts the request: the attempt's timeout, or the flush deadline. */

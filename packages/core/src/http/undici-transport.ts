@@ -33,10 +33,13 @@ export class UndiciTransport implements Transport {
     this.undici.catch(() => {});
   }
 
-  async post(url: URL, { headers, body, signal }: TransportRequest): Promise<TransportResponse> {
+  async post(
+    url: URL,
+    { method = 'POST', headers, body, signal }: TransportRequest,
+  ): Promise<TransportResponse> {
     const { request, dispatcher } = await this.undici;
     try {
-      const response = await request(url, { method: 'POST', headers, body, signal, dispatcher });
+      const response = await request(url, { method, headers, body, signal, dispatcher });
       const text = await readBounded(response.body, bodyLimit(response.statusCode));
       // undici hands the connection back to its pool a turn of the event loop after the
       // body ends: waiting that turn lets the next request reuse it instead of opening another.

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type CompleteRunRequest, readCompleteRun } from '../delivery/complete-run.js';
 import { ConfigError } from '../errors.js';
 import { startDir } from '../start-dir.js';
 import type { CanonicalStatus, TestrunOptions } from '../types.js';
@@ -19,10 +20,12 @@ import { readTlsMaterial, type TlsMaterial } from './tls-material.js';
 type WithoutDefault = 'runId' | 'runIdPath' | 'mapResult' | 'ca' | 'clientCert' | 'clientKey';
 
 /** Options after merging reporter options > environment > defaults, all checked. */
-export type ResolvedConfig = Required<Omit<TestrunOptions, WithoutDefault | 'statusMap'>> & {
+export type ResolvedConfig = Required<Omit<TestrunOptions, WithoutDefault | 'statusMap' | 'completeRun'>> & {
   [K in WithoutDefault]: TestrunOptions[K] | undefined;
 } & {
   statusMap: Record<CanonicalStatus, string>;
+  /** The request that completes the run, or false: not completed (the default). */
+  completeRun: CompleteRunRequest | false;
   /** The PEM text `ca`, `clientCert` and `clientKey` name, read and checked. */
   tls: TlsMaterial | undefined;
 };
@@ -142,6 +145,11 @@ function readOption(
       return fail(label, `must be a function ${spec.signature}, got ${describe(value)}.`);
     case 'statusMap':
       return readStatusMap(value, fail);
+    case 'completeRun': {
+      const read = readCompleteRun(value);
+      if ('request' in read) return read.request;
+      return fail(label, `${read.problem}, got ${describe(value)}.`);
+    }
   }
 }
 

@@ -15,6 +15,8 @@ export type OptionKind =
   /** An array of strings; from the environment, comma-separated. */
   | { kind: 'tags' }
   | { kind: 'statusMap' }
+  /** `true`, `false`, or `{ method, path, body }`; from the environment, a boolean word or JSON. */
+  | { kind: 'completeRun' }
   | { kind: 'function'; signature: string };
 
 export type OptionSpec = OptionKind & {
@@ -134,6 +136,14 @@ export const OPTION_SPECS = {
     default: 5,
     defaultText: '`5`',
     doc: 'Retries of one request (network errors, 408, 409, 429, 5xx).',
+  },
+  completeRun: {
+    kind: 'completeRun',
+    env: 'TESTRUN_COMPLETE_RUN',
+    envNote: '(`1`, or JSON)',
+    default: false,
+    defaultText: '`false`',
+    doc: 'Tell the service the run ended: `true`, or `{ method, path, body }` (see below).',
   },
   spoolDir: {
     kind: 'string',

@@ -34,6 +34,13 @@ export function optionFromText(name: OptionName, text: string): unknown {
         .filter((tag) => tag !== '');
     case 'statusMap':
       return jsonOr(trimmed, text);
+    case 'completeRun': {
+      if (trimmed.startsWith('{')) return jsonOr(trimmed, text);
+      const word = trimmed.toLowerCase();
+      if (TRUE_WORDS.includes(word)) return true;
+      if (FALSE_WORDS.includes(word)) return false;
+      return text;
+    }
     case 'function':
       // No text is a function: the check says what is expected.
       return text;

@@ -14,6 +14,14 @@ export function formatSummary(summary: DeliverySummary, notes: readonly string[]
   if (summary.spooled > 0 && summary.spoolFile) {
     line += `; ${formatCount(summary.spooled)} spooled to ${summary.spoolFile}: send them with \`${replayCommand(summary.spoolFile)}\``;
   }
+  const { runEnd } = summary;
+  if (runEnd?.state === 'sent') line += `; run marked ${runEnd.status}`;
+  if (runEnd?.state === 'spooled' && summary.spoolFile) {
+    line +=
+      summary.spooled > 0
+        ? `; the run's end (${runEnd.status}) waits in the spool with them`
+        : `; the run's end (${runEnd.status}) spooled to ${summary.spoolFile}: send it with \`${replayCommand(summary.spoolFile)}\``;
+  }
   if (summary.failed > 0) line += `; ${formatCount(summary.failed)} lost (the spool could not be written)`;
   for (const note of notes) line += `; ${note}`;
   return line;

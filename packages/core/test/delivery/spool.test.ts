@@ -235,6 +235,16 @@ describe('claimSpool and files whose lines are not what a reporter writes', () =
       'line 2: results[0].status must be a non-empty string, got an empty string',
     ],
     [
+      "a run's end with a status a reporter never writes",
+      `${run}\n${line({ type: 'complete', status: 'done', idempotencyKey: 'k', request: { method: 'PATCH', path: '/x', body: '{}' } })}`,
+      'line 2: status must be completed, failed, interrupted, got a string',
+    ],
+    [
+      "a run's end without its request",
+      `${run}\n${line({ type: 'complete', status: 'failed', idempotencyKey: 'k' })}`,
+      'line 2: request.method must be PATCH, POST, PUT, got nothing',
+    ],
+    [
       'a result whose name is a number',
       `${run}\n${line({ ...record(1), results: [{ ...result, testCase: 3 }] })}`,
       'line 2: results[0].testCase must be a string, got a number',
@@ -256,6 +266,29 @@ describe('claimSpool and files whose lines are not what a reporter writes', () =
       expect(claimSpool(dir, until()).badFiles).toEqual([`${bad}.bad`]);
     },
   );
+
+  it("keeps the run's end after the batches, and the file while only the end is left", () => {
+    const dir = tempDir();
+    const writer = new SpoolWriter(dir, runRecord);
+    writer.writeBatch(batch(1));
+    const end = {
+      status: 'interrupted' as const,
+      idempotencyKey: 'end-key',
+      request: { method: 'PATCH' as const, path: '/api/v1/runs/{runId}', body: '{"status":"{status}"}' },
+    };
+    writer.writeComplete(end);
+    writer.close();
+    const [spool] = claimSpool(dir, until()).claimed;
+    expect(spool!.batches).toEqual([record(1)]);
+    expect(spool!.complete).toEqual({ type: 'complete', ...end });
+    spool!.batches = [];
+    releaseSpool(spool!);
+    const [again] = claimSpool(dir, until()).claimed;
+    expect(again!.complete).toEqual({ type: 'complete', ...end });
+    again!.complete = undefined;
+    releaseSpool(again!);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
 
   it('reads fields it does not know, from an earlier or a later version, and keeps them', () => {
     const dir = tempDir();

@@ -197,3 +197,62 @@ describe('defaultProject', () => {
     expect(defaultProject(nested)).toBe('shop-web');
   });
 });
+
+describe('completeRun', () => {
+  const DEFAULT = { method: 'PATCH', path: '/api/v1/runs/{runId}', body: '{"status":"{status}"}' };
+
+  it('is off by default, and true is PATCH /api/v1/runs/{runId} with {"status":…}', () => {
+    expect(enabled(undefined).completeRun).toBe(false);
+    expect(enabled({ completeRun: true }).completeRun).toEqual(DEFAULT);
+    expect(enabled(undefined, { ...keyEnv, TESTRUN_COMPLETE_RUN: 'yes' }).completeRun).toEqual(DEFAULT);
+  });
+
+  it("takes an object's fields over the default's, its body as JSON text or as a value", () => {
+    expect(enabled({ completeRun: { method: 'post', path: '/runs/{runId}/finish' } }).completeRun).toEqual({
+      ...DEFAULT,
+      method: 'POST',
+      path: '/runs/{runId}/finish',
+    });
+    expect(enabled({ completeRun: { body: { state: '{status}' } } }).completeRun).toEqual({
+      ...DEFAULT,
+      body: '{"state":"{status}"}',
+    });
+    const env = { ...keyEnv, TESTRUN_COMPLETE_RUN: '{"method":"PUT","body":"{\\"s\\":\\"{status}\\"}"}' };
+    expect(enabled(undefined, env).completeRun).toEqual({
+      ...DEFAULT,
+      method: 'PUT',
+      body: '{"s":"{status}"}',
+    });
+  });
+
+  it.each([
+    [
+      { completeRun: 'yes' },
+      'completeRun: option completeRun must be true, false or an object { method, path, body }, got "yes".',
+    ],
+    [
+      { completeRun: { method: 'GET' } },
+      'completeRun: option completeRun must have method PATCH, POST, PUT, got an object.',
+    ],
+    [
+      { completeRun: { path: 'runs/{runId}' } },
+      expect.stringContaining('must have a path that starts with "/"'),
+    ],
+    [
+      { completeRun: { body: '{"status":{status}}' } },
+      expect.stringContaining('must have a body that is JSON once {status}'),
+    ],
+    [
+      { completeRun: { verb: 'PATCH' } },
+      expect.stringContaining('has no field "verb"; it takes method, path and body'),
+    ],
+  ])('says what is wrong with %j', (options, message) => {
+    expect(problems(options)).toEqual([message]);
+  });
+
+  it('names the variable when it is the variable that is wrong', () => {
+    expect(problems(undefined, { ...keyEnv, TESTRUN_COMPLETE_RUN: 'maybe' })).toEqual([
+      'TESTRUN_COMPLETE_RUN: option TESTRUN_COMPLETE_RUN must be true, false or an object { method, path, body }, got "maybe".',
+    ]);
+  });
+});

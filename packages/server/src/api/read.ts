@@ -1,23 +1,35 @@
 import type { FastifyInstance } from 'fastify';
 import { runNotFound } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
+import { runState } from '../ledger/run-state.js';
+import type { StoredRun } from '../ledger/store.js';
 import { paths } from '../paths.js';
 
 /** The read endpoints for people and tests: runs newest first with counts, one run, its results. */
-export function registerReadApi(app: FastifyInstance, ledger: Ledger, statuses: readonly string[]): void {
+export function registerReadApi(
+  app: FastifyInstance,
+  ledger: Ledger,
+  statuses: readonly string[],
+  abandonedAfterMs: number,
+): void {
   const { store } = ledger;
+  const withState = (run: StoredRun, now: number) => {
+    const counted = store.withCounts(run, statuses);
+    return { ...counted, state: runState(counted, now, abandonedAfterMs) };
+  };
 
-  app.get(paths.runs, async () =>
-    store
+  app.get(paths.runs, async () => {
+    const now = Date.now();
+    return store
       .runs()
       .reverse()
-      .map((run) => store.withCounts(run, statuses)),
-  );
+      .map((run) => withState(run, now));
+  });
 
   app.get<{ Params: { id: string } }>(paths.run, async (request) => {
     const run = store.run(request.params.id);
     if (!run) throw runNotFound(request.params.id);
-    return store.withCounts(run, statuses);
+    return withState(run, Date.now());
   });
 
   app.get<{ Params: { id: string } }>(paths.runResults, async (request) => {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, runNotFound } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { ResultInput, StoredRun } from '../ledger/store.js';
+import { runState } from '../ledger/run-state.js';
+import type { ResultInput, RunEndStatus, StoredRun } from '../ledger/store.js';
 import { paths, runLocation, runPagePath } from '../paths.js';
 import { handleWrite } from './idempotent-write.js';
 
@@ -82,11 +83,61 @@ export function registerSubmitResults(app: FastifyInstance, ledger: Ledger, limi
           status: 201,
           headers: {},
           body: { accepted: results.length },
-          records: [{ type: 'results', runId, results }],
+          records: [{ type: 'results', runId, results, receivedAt: new Date().toISOString() }],
         };
       }),
   );
 }
+
+interface EndBody {
+  status: RunEndStatus;
+}
+
+/**
+ * PATCH /api/v1/runs/{id} `{ status }` → 200 with the run: it ended completed, failed or
+ * interrupted. Saying it again is answered the same; saying it ended another way is 409.
+ */
+export function registerCompleteRun(
+  app: FastifyInstance,
+  ledger: Ledger,
+  statuses: readonly string[],
+  abandonedAfterMs: number,
+): void {
+  app.patch<{ Params: { id: string }; Body: EndBody }>(
+    paths.run,
+    { schema: { body: endBodySchema } },
+    (request, reply) =>
+      handleWrite(request, reply, ledger, () => {
+        const runId = request.params.id;
+        const run = ledger.store.run(runId);
+        if (!run) throw runNotFound(runId);
+        const { status } = request.body;
+        const earlier = ledger.store.endOf(runId);
+        if (earlier && earlier.status !== status) {
+          throw new ApiError(
+            409,
+            'run_already_completed',
+            `run ${JSON.stringify(runId.slice(0, 100))} was already completed as ${earlier.status} at ${earlier.endedAt}; it cannot become ${status}`,
+          );
+        }
+        const end = earlier ?? { status, endedAt: new Date().toISOString() };
+        const answer = { ...ledger.store.withCounts(run, statuses), end };
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: { ...answer, state: runState(answer, Date.now(), abandonedAfterMs) },
+          records: earlier ? [] : [{ type: 'end', runId, end }],
+        };
+      }),
+  );
+}
+
+const endBodySchema = {
+  type: 'object',
+  required: ['status'],
+  additionalProperties: false,
+  properties: { status: { type: 'string', enum: ['completed', 'failed', 'interrupted'] } },
+} as const;
 
 const nonBlankString = { type: 'string', minLength: 1, pattern: '\\S' } as const;
 

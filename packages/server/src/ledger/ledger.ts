@@ -1,5 +1,5 @@
 import { DataFile } from './data-file.js';
-import { MemoryStore, type ResultInput, type StoredRun } from './store.js';
+import { MemoryStore, type ResultInput, type RunEnd, type StoredRun } from './store.js';
 
 // Every change to the server's state is one of these records. The same records are
 // appended to the data file and applied in memory, so a restart rebuilds exactly the
@@ -14,6 +14,15 @@ export interface ResultsAccepted {
   type: 'results';
   runId: string;
   results: ResultInput[];
+  /** Absent in data files written before runs had states. */
+  receivedAt?: string;
+}
+
+/** `PATCH /api/v1/runs/{id}`: the run ended. */
+export interface RunEnded {
+  type: 'end';
+  runId: string;
+  end: RunEnd;
 }
 
 export interface SavedResponse {
@@ -31,9 +40,9 @@ export interface IdempotentResponse {
   response: SavedResponse;
 }
 
-export type DataRecord = RunCreated | ResultsAccepted | IdempotentResponse;
+export type DataRecord = RunCreated | ResultsAccepted | RunEnded | IdempotentResponse;
 
-const recordTypes = new Set(['run', 'results', 'idempotency']);
+const recordTypes = new Set(['run', 'results', 'end', 'idempotency']);
 
 function isDataRecord(value: unknown): value is DataRecord {
   return (
@@ -81,7 +90,9 @@ export class Ledger {
 
   #apply(record: DataRecord): void {
     if (record.type === 'run') this.store.addRun(record.run);
-    else if (record.type === 'results') this.store.addResults(record.runId, record.results);
+    else if (record.type === 'results')
+      this.store.addResults(record.runId, record.results, record.receivedAt);
+    else if (record.type === 'end') this.store.endRun(record.runId, record.end);
     else this.idempotency.apply(record);
   }
 }

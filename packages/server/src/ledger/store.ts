@@ -20,8 +20,20 @@ export interface StoredResult extends ResultInput {
   runId: string;
 }
 
+/** How a run ended, as `PATCH /api/v1/runs/{id}` said. */
+export type RunEndStatus = 'completed' | 'failed' | 'interrupted';
+
+export interface RunEnd {
+  status: RunEndStatus;
+  endedAt: string;
+}
+
 /** A run with what its results add up to. */
 export interface RunWithCounts extends StoredRun {
+  /** How the run ended; absent while nobody said. */
+  end?: RunEnd;
+  /** When the run was created or last received results: what tells an abandoned run. */
+  lastReceivedAt: string;
   /** Results by status: every allowed status (0 when none), plus any other stored status. */
   counts: Record<string, number>;
   total: number;
@@ -37,6 +49,8 @@ export interface Store {
   results(runId: string): StoredResult[];
   /** Every result of every run. */
   allResults(): StoredResult[];
+  /** How the run ended (`PATCH /api/v1/runs/{id}`); undefined while nobody said. */
+  endOf(runId: string): RunEnd | undefined;
 }
 
 /** What a run's results add up to, kept as they arrive so that listing runs never re-reads results. */
@@ -52,6 +66,8 @@ export class MemoryStore implements Store {
   readonly #resultsByRun = new Map<string, StoredResult[]>();
   readonly #tallies = new Map<string, Tally>();
   readonly #allResults: StoredResult[] = [];
+  readonly #ends = new Map<string, RunEnd>();
+  readonly #lastReceived = new Map<string, string>();
 
   addRun(run: StoredRun): void {
     this.#runs.set(run.id, run);
@@ -59,10 +75,12 @@ export class MemoryStore implements Store {
     this.#tallies.set(run.id, { byStatus: new Map(), total: 0, totalDuration: 0 });
   }
 
-  addResults(runId: string, results: readonly ResultInput[]): void {
+  /** `receivedAt`: absent in data files written before runs had states. */
+  addResults(runId: string, results: readonly ResultInput[], receivedAt?: string): void {
     const runResults = this.#resultsByRun.get(runId);
     const tally = this.#tallies.get(runId);
     if (!runResults || !tally) throw new Error(`results for unknown run ${runId}`);
+    if (receivedAt !== undefined) this.#lastReceived.set(runId, receivedAt);
     for (const { testSuite, testCase, status, duration } of results) {
       const result = { runId, testSuite, testCase, status, duration };
       runResults.push(result);
@@ -71,6 +89,16 @@ export class MemoryStore implements Store {
       tally.total += 1;
       tally.totalDuration += duration;
     }
+  }
+
+  endRun(runId: string, end: RunEnd): void {
+    if (!this.#runs.has(runId)) throw new Error(`end of unknown run ${runId}`);
+    this.#ends.set(runId, end);
+  }
+
+  /** How the run ended, once it was said. */
+  endOf(runId: string): RunEnd | undefined {
+    return this.#ends.get(runId);
   }
 
   runs(): StoredRun[] {
@@ -104,6 +132,14 @@ export class MemoryStore implements Store {
     const tally = this.#tallies.get(run.id);
     const counts: Record<string, number> = Object.fromEntries(statuses.map((status) => [status, 0]));
     for (const [status, count] of tally?.byStatus ?? []) counts[status] = (counts[status] ?? 0) + count;
-    return { ...run, counts, total: tally?.total ?? 0, totalDuration: tally?.totalDuration ?? 0 };
+    const end = this.#ends.get(run.id);
+    return {
+      ...run,
+      ...(end ? { end } : {}),
+      lastReceivedAt: this.#lastReceived.get(run.id) ?? run.createdAt,
+      counts,
+      total: tally?.total ?? 0,
+      totalDuration: tally?.totalDuration ?? 0,
+    };
   }
 }

@@ -1,3 +1,4 @@
+import type { RunState } from '../ledger/run-state.js';
 import { flakyPagePath, runsPagePath, testPagePath } from '../paths.js';
 import { absoluteTime, formatCount, relativeTime } from './format.js';
 import { html, SafeHtml } from './html.js';
@@ -49,6 +50,9 @@ nav.statuses a.current { font-weight: 700; color: inherit; text-decoration: none
 details.suite { background: #fff; border: 1px solid var(--line); border-radius: 6px; margin: 0.4rem 0; }
 details.suite > summary { cursor: pointer; padding: 0.5rem 0.7rem; }
 details.suite table { border-top: 1px solid var(--line); }
+.state { display: inline-block; font-size: 0.8rem; font-weight: 600; border: 1px solid currentColor; border-radius: 3px; padding: 0 0.35rem; vertical-align: middle; }
+.state-running { color: #0b57d0; } .state-completed { color: #1b5e20; } .state-failed { color: #b71c1c; }
+.state-interrupted { color: #8a4b00; } .state-abandoned { color: #5f6368; border-style: dashed; }
 .pager { display: flex; justify-content: space-between; gap: 1rem; margin: 1rem 0; }
 `;
 
@@ -70,6 +74,11 @@ ${content}
 </body>
 </html>
 `.markup;
+}
+
+/** A run's state as a word in a box, coloured too, never by colour alone. */
+export function stateBadge(state: RunState): SafeHtml {
+  return html`<span class="state state-${state}" title="run state">${state}</span>`;
 }
 
 /** The statuses with a colour of their own. */

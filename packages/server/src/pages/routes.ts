@@ -15,7 +15,12 @@ const htmlType = 'text/html; charset=utf-8';
 type Query = Record<string, string | string[] | undefined>;
 
 /** Server-rendered pages for people; no key needed, no script. */
-export function registerPages(app: FastifyInstance, ledger: Ledger, statuses: readonly string[]): void {
+export function registerPages(
+  app: FastifyInstance,
+  ledger: Ledger,
+  statuses: readonly string[],
+  abandonedAfterMs: number,
+): void {
   const { store } = ledger;
   const send = (reply: FastifyReply, page: string, status = 200) =>
     reply.code(status).type(htmlType).send(page);
@@ -37,6 +42,7 @@ export function registerPages(app: FastifyInstance, ledger: Ledger, statuses: re
       },
       page: Number(first(query.page) ?? 1),
       withCounts: (run) => store.withCounts(run, statuses),
+      abandonedAfterMs,
       now: Date.now(),
     });
     return send(reply, page);
@@ -50,6 +56,7 @@ export function registerPages(app: FastifyInstance, ledger: Ledger, statuses: re
       results: store.resultsOf(run.id),
       search: filterValue(request.query.q)?.trim() || undefined,
       status: filterValue(request.query.status),
+      abandonedAfterMs,
       now: Date.now(),
     });
     return send(reply, page);

@@ -1,9 +1,10 @@
+import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredResult } from '../ledger/store.js';
 import { flakyPagePath, runPagePath, runsPagePath } from '../paths.js';
 import { statusBar } from './charts.js';
 import { formatCount, formatDuration } from './format.js';
 import { html, type SafeHtml } from './html.js';
-import { countsLine, createdAt, layout, statusClass, tagList, testLink } from './layout.js';
+import { countsLine, createdAt, layout, stateBadge, statusClass, tagList, testLink } from './layout.js';
 
 /** How many tests the "Slowest tests" table lists. */
 export const SLOWEST_TESTS = 10;
@@ -18,6 +19,8 @@ export interface RunPageInput {
   search: string | undefined;
   /** Only results with this status. */
   status: string | undefined;
+  /** A run never completed that received nothing for this long is abandoned. */
+  abandonedAfterMs: number;
   now: number;
 }
 
@@ -25,7 +28,8 @@ export interface RunPageInput {
  * GET /runs/{id} : the run's bar and counts, its failed tests first, its slowest tests that ran,
  * then every test grouped by suite (suites with failures first and unfolded).
  */
-export function renderRunPage({ run, results, search, status, now }: RunPageInput): string {
+export function renderRunPage({ run, results, search, status, abandonedAfterMs, now }: RunPageInput): string {
+  const state = runState(run, now, abandonedAfterMs);
   const needle = search?.toLowerCase();
   const shown = results.filter(
     (result) =>
@@ -47,7 +51,8 @@ export function renderRunPage({ run, results, search, status, now }: RunPageInpu
   const suites = bySuite(shown);
 
   const content = html`<p><a href="${runsPagePath()}">← Runs</a></p>
-<h1><a class="name" href="${runsPagePath({ project: run.project })}">${run.project}</a> · ${run.framework}</h1>
+<h1><a class="name" href="${runsPagePath({ project: run.project })}">${run.project}</a> · ${run.framework} ${stateBadge(state)}</h1>
+<p class="muted" id="run-state">${stateSentence(run, state, abandonedAfterMs, now)}</p>
 <p class="line"><span>${createdAt(run.createdAt, now)}</span><span>${formatCount(run.total)} results in <span title="${run.totalDuration} ms">${formatDuration(run.totalDuration)}</span></span><span>${tagList(run.tags)}</span></p>
 <p class="muted">Run <code>${run.id}</code> · <a href="${flakyPagePath(run.project)}">flaky tests in ${run.project}</a></p>
 ${statusBar(run.counts, run.total)}
@@ -68,6 +73,16 @@ ${slowest.length === 0 ? '' : html`<h2 id="slowest">Slowest tests</h2>\n${namedT
 ${suites.length === 0 ? html`<p>${results.length === 0 ? 'This run has no results yet.' : 'No results match.'}</p>` : ''}
 ${suites.map(([suite, suiteResults]) => suiteDetails(run.project, suite, suiteResults, statuses, narrowed))}`;
   return layout(`${run.project} run`, content);
+}
+
+/** What the state means for this run, with the time it rests on. */
+function stateSentence(run: RunWithCounts, state: RunState, abandonedAfterMs: number, now: number): SafeHtml {
+  if (run.end) return html`Ended ${state} ${createdAt(run.end.endedAt, now)}.`;
+  const last = html`Last results received ${createdAt(run.lastReceivedAt, now)}`;
+  if (state === 'abandoned') {
+    return html`Never completed, and nothing received for ${formatDuration(abandonedAfterMs)}: abandoned. ${last}.`;
+  }
+  return html`Running: not completed yet. ${last}.`;
 }
 
 export function renderRunNotFoundPage(runId: string): string {

@@ -1,9 +1,10 @@
+import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredRun } from '../ledger/store.js';
 import { paths, runPagePath, runsPagePath } from '../paths.js';
 import { statusBar } from './charts.js';
 import { formatCount, formatDuration } from './format.js';
 import { html, type SafeHtml } from './html.js';
-import { countsLine, createdAt, layout, tagList } from './layout.js';
+import { countsLine, createdAt, layout, stateBadge, tagList } from './layout.js';
 
 export const RUNS_PER_PAGE = 50;
 
@@ -20,6 +21,8 @@ export interface RunsPageInput {
   /** 1-based; out of range is brought into range. */
   page: number;
   withCounts: (run: StoredRun) => RunWithCounts;
+  /** A run never completed that received nothing for this long is abandoned. */
+  abandonedAfterMs: number;
   now: number;
 }
 
@@ -28,7 +31,14 @@ export interface RunsPageInput {
  * and tag. Only the runs on the page are summed up (from counts kept as results arrive),
  * so the page costs the same with 10 runs or 10,000.
  */
-export function renderRunsPage({ runs, filter, page, withCounts, now }: RunsPageInput): string {
+export function renderRunsPage({
+  runs,
+  filter,
+  page,
+  withCounts,
+  abandonedAfterMs,
+  now,
+}: RunsPageInput): string {
   const matching = runs.filter(
     (run) =>
       (filter.project === undefined || run.project === filter.project) &&
@@ -51,14 +61,14 @@ ${filterForm(runs, filter)}
             : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matching.length)}, newest first.`
         }</p>
 <ol class="cards">
-${shown.map((run) => runItem(run, now))}</ol>
+${shown.map((run) => runItem(run, runState(run, now, abandonedAfterMs), now))}</ol>
 ${pager(filter, current, pageCount)}`;
   return layout('Runs', content);
 }
 
-function runItem(run: RunWithCounts, now: number): SafeHtml {
-  return html`<li class="card run" data-run-id="${run.id}">
-<div class="line"><a class="name" href="${runPagePath(run.id)}"><strong>${run.project}</strong></a><span>${run.framework}</span><span>${tagList(run.tags)}</span></div>
+function runItem(run: RunWithCounts, state: RunState, now: number): SafeHtml {
+  return html`<li class="card run" data-run-id="${run.id}" data-state="${state}">
+<div class="line"><a class="name" href="${runPagePath(run.id)}"><strong>${run.project}</strong></a>${stateBadge(state)}<span>${run.framework}</span><span>${tagList(run.tags)}</span></div>
 ${statusBar(run.counts, run.total)}
 <div class="line"><span class="counts">${countsLine(run.counts)}</span><span class="duration" title="${run.totalDuration} ms">${formatDuration(run.totalDuration)}</span><span>${createdAt(run.createdAt, now)}</span></div>
 </li>

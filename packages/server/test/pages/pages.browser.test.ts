@@ -42,10 +42,16 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     // The demo's two rounds of the Vitest example (the second fails one test on purpose),
     // a Jest run in between, and a run whose names would be script if pasted into HTML.
     const codes = [
-      (await runVitest({ cwd: path.join(examplesDir, 'vitest'), env: env() })).code,
-      (await runJest({ cwd: path.join(examplesDir, 'jest'), env: env() })).code,
-      (await runVitest({ cwd: path.join(examplesDir, 'vitest'), env: env({ EXAMPLE_FLAKY_FAIL: '1' }) }))
+      // The Vitest runs complete their runs (completeRun); the Jest run leaves its own running.
+      (await runVitest({ cwd: path.join(examplesDir, 'vitest'), env: env({ TESTRUN_COMPLETE_RUN: '1' }) }))
         .code,
+      (await runJest({ cwd: path.join(examplesDir, 'jest'), env: env() })).code,
+      (
+        await runVitest({
+          cwd: path.join(examplesDir, 'vitest'),
+          env: env({ EXAMPLE_FLAKY_FAIL: '1', TESTRUN_COMPLETE_RUN: '1' }),
+        })
+      ).code,
       (
         await runVitest({
           cwd: hostileFixture,
@@ -129,6 +135,25 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       expect(await item.locator('time').textContent()).toMatch(/ago|just now/);
     }
     await page.screenshot({ path: path.join(screenshotDir, 'runs.png'), fullPage: true });
+    await page.close();
+  });
+
+  it("shows each run's state in words: completed, failed, or running while nobody completed it", async () => {
+    const page = await openPage('/');
+    const cards = page.locator('li.run');
+    const shown: Record<string, string> = {};
+    for (const card of await cards.all()) {
+      shown[(await card.getAttribute('data-run-id'))!] = (
+        (await card.locator('.state').textContent()) ?? ''
+      ).trim();
+    }
+    const [passing, jest, failing] = store().runs();
+    expect(shown[passing!.id]).toBe('completed');
+    expect(shown[jest!.id]).toBe('running');
+    expect(shown[failing!.id]).toBe('failed');
+    await page.goto(`${started.url}/runs/${failing!.id}`);
+    await expect.poll(() => page.locator('h1 .state').textContent()).toBe('failed');
+    expect(await page.locator('#run-state').textContent()).toMatch(/^Ended failed /);
     await page.close();
   });
 

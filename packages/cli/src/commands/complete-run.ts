@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_COMPLETE_RUN,
+  openService,
+  RUN_END_STATUSES,
+  type RunEndStatus,
+  completeRun as sendRunEnd,
+  userAgent,
+} from '@testrun/core';
+import { resolveCliConfig, TLS_FLAGS } from '../cli-config.js';
+import { defineCommand, UsageError } from '../command.js';
+
+export const completeRun = defineCommand({
+  name: 'complete-run',
+  about: `
+Completes a run that shards or parallel jobs shared (TESTRUN_RUN_ID): reporters never
+complete a run they did not create, so the job that created it completes it once every
+shard has reported:
+
+  npx @testrun/cli complete-run --run-id "$TESTRUN_RUN_ID" --status failed
+
+Sends PATCH {base}/api/v1/runs/{runId} with {"status":"…"}, or the request that
+TESTRUN_COMPLETE_RUN describes as JSON ({ "method", "path", "body" }).
+Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
+`,
+  flags: {
+    'run-id': { type: 'string', value: '<id>', help: 'the run to complete (default: TESTRUN_RUN_ID)' },
+    status: {
+      type: 'string',
+      value: '<status>',
+      default: 'completed',
+      help: 'how the run ended: completed, failed (a test failed) or interrupted (a job was cancelled)',
+    },
+    ...TLS_FLAGS,
+  },
+  run: async ({ values, options, output }) => {
+    const status = values.status as RunEndStatus;
+    if (!RUN_END_STATUSES.includes(status)) {
+      throw new UsageError(`--status must be completed, failed or interrupted, got "${values.status}"`);
+    }
+    const config = resolveCliConfig(options, output);
+    if (!config) return 1;
+    const runId = values['run-id']?.trim() || config.runId;
+    if (!runId) throw new UsageError('--run-id is required (or TESTRUN_RUN_ID): the run to complete');
+    const request = config.completeRun || DEFAULT_COMPLETE_RUN;
+    const service = openService({ ...config, userAgent: userAgent('cli'), env: process.env });
+    service.deadline.start(config.flushTimeout);
+    try {
+      const outcome = await sendRunEnd(
+        service.http,
+        runId,
+        request,
+        status,
+        randomUUID(),
+        config,
+        service.deadline,
+      );
+      if (outcome.kind === 'ok') {
+        output.out(`testrun complete-run: run ${runId} completed: ${status}\n`);
+        return 0;
+      }
+      output.error(`the run could not be completed: ${outcome.error.message}`);
+      return 1;
+    } finally {
+      await service.close();
+    }
+  },
+});

@@ -1,0 +1,115 @@
+import type { HttpClient } from '../http/client.js';
+import type { Deadline } from './deadline.js';
+import { type RetryPolicy, type SendOutcome, sendWithRetries } from './send-with-retries.js';
+
+// Completing a run: the one request that tells the service a run has ended, and how
+// (docs/design.md, "The run's end"). The spec shows no such operation, so it is sent only
+// when the `completeRun` option asks for it, in the form that option gives.
+
+/**
+ * How a run ended: `completed` when it ended normally and no result failed, `failed` when
+ * it ended normally and at least one result was sent with the failed status, `interrupted`
+ * when the process was cancelled or exited before the run ended.
+ */
+export type RunEndStatus = 'completed' | 'failed' | 'interrupted';
+
+export const RUN_END_STATUSES: readonly RunEndStatus[] = ['completed', 'failed', 'interrupted'];
+
+/** The request that completes a run, as templates: `{runId}` in path and body, `{status}` in the body. */
+export interface CompleteRunRequest {
+  method: 'PATCH' | 'POST' | 'PUT';
+  path: string;
+  /** JSON text once `{status}` and `{runId}` are filled in. */
+  body: string;
+}
+
+export const COMPLETE_RUN_METHODS: readonly CompleteRunRequest['method'][] = ['PATCH', 'POST', 'PUT'];
+
+/** What `completeRun: true` sends: `PATCH {base}/api/v1/runs/{runId}` with `{"status":"…"}`. */
+export const DEFAULT_COMPLETE_RUN: Readonly<CompleteRunRequest> = {
+  method: 'PATCH',
+  path: '/api/v1/runs/{runId}',
+  body: '{"status":"{status}"}',
+};
+
+/**
+ * The completeRun option's value as a request, or the problem with it: `true` is the
+ * default request, `false` none, an object `{ method, path, body }` replaces the default's
+ * fields it names (`body` as JSON text or as a value, written as JSON).
+ */
+export function readCompleteRun(
+  value: unknown,
+): { request: CompleteRunRequest | false } | { problem: string } {
+  if (value === false) return { request: false };
+  if (value === true) return { request: { ...DEFAULT_COMPLETE_RUN } };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { problem: 'must be true, false or an object { method, path, body }' };
+  }
+  const given = value as Record<string, unknown>;
+  const unknown = Object.keys(given).find((key) => !['method', 'path', 'body'].includes(key));
+  if (unknown) return { problem: `has no field "${unknown.slice(0, 40)}"; it takes method, path and body` };
+  const method = given.method === undefined ? DEFAULT_COMPLETE_RUN.method : given.method;
+  if (typeof method !== 'string' || !COMPLETE_RUN_METHODS.includes(method.toUpperCase() as never)) {
+    return { problem: `must have method ${COMPLETE_RUN_METHODS.join(', ')}` };
+  }
+  const path = given.path === undefined ? DEFAULT_COMPLETE_RUN.path : given.path;
+  if (typeof path !== 'string' || !path.startsWith('/')) {
+    return { problem: 'must have a path that starts with "/", e.g. "/api/v1/runs/{runId}/complete"' };
+  }
+  const body =
+    given.body === undefined
+      ? DEFAULT_COMPLETE_RUN.body
+      : typeof given.body === 'string'
+        ? given.body
+        : JSON.stringify(given.body);
+  try {
+    JSON.parse(fillBody(body, 'completed', 'run-id'));
+  } catch {
+    return {
+      problem:
+        'must have a body that is JSON once {status} and {runId} are filled in, e.g. {"state":"{status}"}',
+    };
+  }
+  return { request: { method: method.toUpperCase() as CompleteRunRequest['method'], path, body } };
+}
+
+/** The request's path for this run: `{runId}` encoded as a path segment. */
+export function fillPath(path: string, runId: string): string {
+  return path.replaceAll('{runId}', encodeURIComponent(runId));
+}
+
+/** The request's body for this run: `{status}` and `{runId}` written as JSON string content. */
+export function fillBody(body: string, status: RunEndStatus, runId: string): string {
+  const inString = (text: string) => JSON.stringify(text).slice(1, -1);
+  return body.replaceAll('{status}', inString(status)).replaceAll('{runId}', inString(runId));
+}
+
+/**
+ * A 409 to completing a run says it already ended another way (the local server answers so):
+ * asking again gets the same answer, so it is a refusal, not a retry.
+ */
+const FINAL: ReadonlySet<number> = new Set([409]);
+
+/**
+ * Sends the request that completes `runId` with `status`, with the retries, headers,
+ * idempotency key and deadline of every other request.
+ */
+export function completeRun(
+  http: HttpClient,
+  runId: string,
+  request: CompleteRunRequest,
+  status: RunEndStatus,
+  idempotencyKey: string,
+  policy: RetryPolicy,
+  deadline: Deadline,
+): Promise<SendOutcome> {
+  return sendWithRetries(
+    http,
+    fillPath(request.path, runId),
+    fillBody(request.body, status, runId),
+    idempotencyKey,
+    policy,
+    deadline,
+    { method: request.method, final: FINAL },
+  );
+}

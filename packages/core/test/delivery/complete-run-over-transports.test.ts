@@ -1,0 +1,105 @@
+import { replaySpool } from '@testrun/core';
+import {
+  closedPortUrl,
+  createReporter,
+  createReporterOver,
+  makeResults,
+  readSpoolLines,
+  startTestServer,
+  TRANSPORTS,
+} from '@testrun/test-utils';
+import { describe, expect, it } from 'vitest';
+
+// The run's end is the one request that is not a POST: each transport sends the method it is given.
+describe.each(TRANSPORTS)('completing a run over $name', (transport) => {
+  it('sends PATCH once every batch is delivered, and the server stores how the run ended', async () => {
+    const { server, url, apiKey } = await startTestServer();
+    const { reporter, lines } = await createReporterOver(transport, url, apiKey, {
+      completeRun: true,
+      batchSize: 2,
+    });
+    reporter.startRun();
+    reporter.addResults([...makeResults(3), { testSuite: 's', testCase: 'breaks', status: 'failed' }]);
+    const summary = await reporter.endRun();
+
+    expect(summary).toMatchObject({ delivered: 4, runEnd: { status: 'failed', state: 'sent' } });
+    const routes = server.requests.map((request) => `${request.method} ${request.route}`);
+    expect(routes.at(-1)).toBe('PATCH completeRun');
+    expect(server.store.endOf(summary!.runId!)).toMatchObject({ status: 'failed' });
+    expect(lines.at(-1)).toMatch(/; run marked failed$/);
+  });
+
+  it('sends the end of a run that delivered nothing, once it was created', async () => {
+    const { server, url, apiKey } = await startTestServer();
+    const { reporter } = await createReporterOver(transport, url, apiKey, { completeRun: true });
+    reporter.startRun();
+    const summary = await reporter.endRun();
+    expect(server.store.endOf(summary!.runId!)).toMatchObject({ status: 'completed' });
+  });
+});
+
+describe('a run whose service was down with completeRun', () => {
+  it('spools its end behind its results, and a replay creates the run, delivers them, then completes it', async () => {
+    const down = await closedPortUrl();
+    const { reporter, spoolDir, lines } = createReporter(down, 'key-1', { completeRun: true, maxRetries: 0 });
+    reporter.startRun();
+    reporter.addResults(makeResults(3));
+    const summary = await reporter.endRun();
+    expect(summary).toMatchObject({
+      runId: undefined,
+      spooled: 3,
+      runEnd: { status: 'completed', state: 'spooled' },
+    });
+    expect(readSpoolLines(spoolDir).map((line) => line.type)).toEqual(['run', 'batch', 'complete']);
+    expect(lines.at(-1)).toMatch(
+      /; 3 spooled to .*; the run's end \(completed\) waits in the spool with them$/,
+    );
+
+    const { server, url } = await startTestServer({ apiKey: 'key-1' });
+    const replayed = await replaySpool({
+      dir: spoolDir,
+      apiKey: 'key-1',
+      baseUrl: url,
+      ignoreRecordedUrl: true,
+      userAgent: 'testrun-test',
+      log: () => {},
+    });
+    expect(replayed).toMatchObject({ delivered: 3, runsCompleted: 1, remaining: 0, errors: [] });
+    const [run] = server.store.runs();
+    expect(server.store.results(run!.id)).toHaveLength(3);
+    expect(server.store.endOf(run!.id)).toMatchObject({ status: 'completed' });
+    expect(server.requests.map((request) => request.route)).toEqual([
+      'createRun',
+      'submitResults',
+      'completeRun',
+    ]);
+  });
+
+  it('says in one line when the service refuses a spooled end, and takes it out of the spool', async () => {
+    const down = await closedPortUrl();
+    const { reporter, spoolDir } = createReporter(down, 'key-1', { completeRun: true, maxRetries: 0 });
+    reporter.startRun();
+    await reporter.endRun();
+    const { server, url } = await startTestServer({
+      apiKey: 'key-1',
+      faults: (r) => (r.route === 'completeRun' ? { status: 405 } : undefined),
+    });
+    const replay = () =>
+      replaySpool({
+        dir: spoolDir,
+        apiKey: 'key-1',
+        baseUrl: url,
+        ignoreRecordedUrl: true,
+        userAgent: 't',
+        log: () => {},
+      });
+    const first = await replay();
+    expect(first).toMatchObject({ runsCompleted: 0, endsRefused: 1 });
+    expect(first.errors).toEqual([
+      expect.stringMatching(/: the run could not be completed \(completed\): PATCH .* answered 405/),
+    ]);
+    expect(readSpoolLines(spoolDir)).toEqual([]);
+    expect(await replay()).toMatchObject({ files: 0, errors: [] });
+    expect(server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(1);
+  });
+});

@@ -50,6 +50,7 @@ export interface Envelope {
   testStepFinished?: { testCaseStartedId?: string; testStepResult?: TestStepResult };
   testCaseFinished?: { testCaseStartedId?: string; timestamp?: Timestamp; willBeRetried?: boolean };
   testRunHookFinished?: { result?: TestStepResult };
+  testRunStarted?: object;
   testRunFinished?: { success?: boolean; exception?: { message?: string } };
 }
 

@@ -1,0 +1,169 @@
+import path from 'node:path';
+import {
+  AWAIT_RUNS_TIMEOUT_MS,
+  cleanEnv,
+  FIXTURES_DIR,
+  frameworkBin,
+  identities,
+  type RunOutcome,
+  reporterEnv,
+  resultsIn,
+  resultsTagged,
+  runProcess,
+  startTestServer,
+  type TestServer,
+  testrunLines,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Real `cucumber-js` runs of the Cucumber fixture (its cucumber.cjs names @testrun/cucumber
+// as a formatter) against a real server. Gherkin cannot express the shared parity fixture's
+// tests, so the fixture has its own, and what it stores is written down here
+// (docs/naming.md, "Cucumber").
+
+const PROJECT = path.join(FIXTURES_DIR, 'cucumber', 'project');
+const CUCUMBER = frameworkBin('@cucumber/cucumber', undefined, 'cucumber-js');
+
+function runCucumber(args: readonly string[], env: Record<string, string | undefined> = {}) {
+  return runProcess(process.execPath, [CUCUMBER, ...args], { cwd: PROJECT, env: cleanEnv(env) });
+}
+
+const NAMES: [string, string][] = [
+  ['ünïcödé names > naïve café crème brûlée', 'passed'],
+  ['ünïcödé names > 中文测试 and 日本語', 'passed'],
+  ['ünïcödé names > price > cost > zero', 'passed'],
+  ['ünïcödé names > repeats', 'passed'],
+  ['ünïcödé names > repeats (2)', 'failed'],
+];
+
+const CART = resultsIn('features/cart.feature', [
+  ['cart > fails on purpose', 'failed'],
+  ['cart > has an undefined step', 'failed'],
+  ['cart > takes its time', 'passed'],
+  ['cart > totals > sums line items', 'passed'],
+  ['cart > totals > applies a percentage discount', 'passed'],
+  ['cart > totals > rounds half cents to even', 'skipped'],
+  // Pending fails a strict run, Cucumber's default.
+  ['cart > totals > supports gift cards', 'failed'],
+]);
+
+const OTHERS = [
+  ...resultsIn('features/each.feature', [
+    ['add > add(1, 1) = 2 > Example #1.1', 'passed'],
+    ['add > add(2, 3) = 5 > Example #1.2', 'passed'],
+    ['add > add(-1, 1) = 0 > Example #2.1', 'passed'],
+    ['add > a name without placeholders > Example #1.1', 'passed'],
+    ['add > a name without placeholders > Example #1.2', 'passed'],
+  ]),
+  ...resultsIn('features/hooks.feature', [
+    ['hooks > has a Before hook that fails', 'failed'],
+    ['hooks > has an After hook that fails', 'failed'],
+    ['hooks > passes on its retry', 'passed'],
+  ]),
+  ...resultsIn('features/names.feature', NAMES),
+];
+
+/** Every scenario of the fixture's features/, run by its default profile. */
+const CUCUMBER_RESULTS = [...CART, ...OTHERS];
+
+describe('cucumber-js with @testrun/cucumber as a formatter', () => {
+  let server: TestServer;
+  const runs: Record<string, RunOutcome> = {};
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const env = (tag: string) => reporterEnv(server, { TESTRUN_TAGS: tag });
+    const [serial, alone, parallel, dryRun, tagged, unparsable, commandLine] = await Promise.all([
+      runCucumber([], env('serial')),
+      runCucumber(['-p', 'alone']),
+      runCucumber(['--parallel', '2'], env('parallel')),
+      runCucumber(['--dry-run'], env('dry-run')),
+      runCucumber(['--tags', 'not @slow and not @flaky'], env('tagged')),
+      runCucumber(['broken/unparsable.feature', 'features/names.feature'], env('unparsable')),
+      // On the command line instead of in the profile, with pretty's output kept.
+      runCucumber(
+        [
+          '-p',
+          'alone',
+          '--format',
+          '@testrun/cucumber',
+          '--format-options',
+          JSON.stringify({ testrun: { formatter: 'pretty', tags: ['command-line'] } }),
+          'features/names.feature',
+        ],
+        reporterEnv(server),
+      ),
+    ]);
+    Object.assign(runs, { serial, alone, parallel, dryRun, tagged, unparsable, commandLine });
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  const output = (run: RunOutcome) => `${run.stdout}\n${run.stderr}`;
+
+  it('stores one result per scenario and outline example, with the last attempt’s outcome', () => {
+    const { serial } = runs;
+    expect(identities(resultsTagged(server, 'serial')), output(serial!)).toEqual(
+      identities(CUCUMBER_RESULTS),
+    );
+    expect(testrunLines(serial!.stderr)).toEqual([expect.stringMatching(/^testrun: 20 results → run /)]);
+  });
+
+  it('keeps Cucumber’s exit code and its console output', () => {
+    const { serial, alone } = runs;
+    expect([serial!.code, alone!.code]).toEqual([1, 1]);
+    const summary = '20 scenarios (4 failed, 1 undefined, 1 pending, 1 skipped, 13 passed)';
+    expect(serial!.stdout).toContain(summary);
+    expect(alone!.stdout).toContain(summary);
+  });
+
+  it('stores the scenario’s duration from Cucumber’s timestamps', () => {
+    const slow = resultsTagged(server, 'serial').find((r) => r.testCase === 'cart > takes its time');
+    // The scenario waits 50 ms in a step; every other one takes a few.
+    expect(slow?.duration).toBeGreaterThanOrEqual(45);
+  });
+
+  it('stores a --parallel run as one run with the same results: formatters run in the coordinator', () => {
+    const { parallel } = runs;
+    expect(identities(resultsTagged(server, 'parallel')), output(parallel!)).toEqual(
+      identities(CUCUMBER_RESULTS),
+    );
+    expect(parallel!.code).toBe(1);
+  });
+
+  it('sends nothing for --dry-run, and says so in one line', () => {
+    const { dryRun } = runs;
+    expect(server.server.store.runs().filter((run) => run.tags.includes('dry-run'))).toEqual([]);
+    expect(testrunLines(dryRun!.stderr)).toEqual(['testrun: dry run: no step ran, so nothing is reported.']);
+    expect(dryRun!.code).toBe(0);
+  });
+
+  it('stores only the scenarios --tags selects', () => {
+    const { tagged } = runs;
+    const selected = CUCUMBER_RESULTS.filter(
+      (r) => r.testCase !== 'cart > takes its time' && r.testCase !== 'hooks > passes on its retry',
+    );
+    expect(identities(resultsTagged(server, 'tagged')), output(tagged!)).toEqual(identities(selected));
+  });
+
+  it('fails a feature file Cucumber cannot parse, which stops Cucumber before any scenario', () => {
+    const { unparsable } = runs;
+    expect(identities(resultsTagged(server, 'unparsable')), output(unparsable!)).toEqual(
+      identities(resultsIn('broken/unparsable.feature', [['(file failed to run)', 'failed']])),
+    );
+    expect(unparsable!.code).toBe(1);
+  });
+
+  it('takes --format and --format-options on the command line, keeping the console formatter they name', () => {
+    const { commandLine } = runs;
+    expect(identities(resultsTagged(server, 'command-line')), output(commandLine!)).toEqual(
+      identities(resultsIn('features/names.feature', NAMES)),
+    );
+    expect(commandLine!.stdout).toContain('Scenario: naïve café crème brûlée');
+    expect(commandLine!.code).toBe(1);
+  });
+
+  it('never prints the API key', () => {
+    for (const run of Object.values(runs)) expect(output(run)).not.toContain(server.apiKey);
+  });
+});

@@ -1,4 +1,4 @@
-import type { EventEmitter } from 'node:events';
+import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { guardEndHook, guardHook, line, RunReporter } from '@testrun/core';
@@ -47,9 +47,7 @@ export class TestrunFormatter {
     const split = guardHook(() => splitOptions(new.target.defaults, options.parsedArgvOptions));
     // The console output is the user's: it is kept whatever happens to reporting.
     this.console =
-      options.stream === process.stdout
-        ? consoleFormatter(split?.formatter, options)
-        : Promise.resolve(undefined);
+      options.stream === process.stdout ? relayed(split?.formatter, options) : Promise.resolve(undefined);
     const hints = guardHook(() => hintsFromArgv(process.argv.slice(2))) ?? {};
     this.dryRun = hints.dryRun === true;
     if (this.dryRun) return;
@@ -101,6 +99,33 @@ export class TestrunFormatter {
       await run.endRun();
     });
   }
+}
+
+/**
+ * The console formatter, fed every envelope from the first on. Loading it takes a while
+ * (a plugin formatter is imported) and Cucumber does not wait for a class formatter's
+ * constructor: envelopes that come before it is ready wait in a queue, then reach it in order.
+ */
+function relayed(
+  name: string | undefined,
+  options: CucumberFormatterOptions,
+): Promise<ConsoleFormatter | undefined> {
+  const relay = new EventEmitter();
+  let queue: Envelope[] | undefined = [];
+  const pass = (envelope: Envelope) =>
+    guardHook(() => {
+      relay.emit('envelope', envelope);
+    });
+  options.eventBroadcaster.on('envelope', (envelope: Envelope) => {
+    if (queue) queue.push(envelope);
+    else pass(envelope);
+  });
+  return consoleFormatter(name, { ...options, eventBroadcaster: relay }).then((formatter) => {
+    const waiting = queue ?? [];
+    queue = undefined;
+    for (const envelope of waiting) pass(envelope);
+    return formatter;
+  });
 }
 
 /**

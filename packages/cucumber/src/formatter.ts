@@ -98,6 +98,13 @@ export class TestrunFormatter {
       if (!this.end) this.mapping?.flush();
       await run.endRun();
     });
+    // Set only with failOnError; core has printed the reason. Cucumber sets its exit code
+    // after its formatters finished: a run that passed is failed on the way out.
+    if (run.error) {
+      process.once('exit', () => {
+        if (!process.exitCode) process.exitCode = 1;
+      });
+    }
   }
 }
 

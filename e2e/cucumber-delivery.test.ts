@@ -3,16 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  cleanEnv,
+  CUCUMBER_EACH_RESULTS,
   closedPortUrl,
-  FIXTURES_DIR,
-  frameworkBin,
   identities,
   readSpoolLines,
   reporterEnv,
   resultsIn,
   runCli,
-  runProcess,
+  runCucumber as runCucumberWith,
   startTestServer,
   TEST_API_KEY,
   testrunLines,
@@ -23,24 +21,15 @@ import { describe, expect, it } from 'vitest';
 // Cucumber fixture: results stream in while scenarios still run, a service that cannot be
 // reached leaves them in the spool for `testrun replay`, and a cancelled job keeps what finished.
 
-const PROJECT = path.join(FIXTURES_DIR, 'cucumber', 'project');
-const CUCUMBER = frameworkBin('@cucumber/cucumber', undefined, 'cucumber-js');
-
 function runCucumber(
   args: readonly string[],
   env: Record<string, string | undefined> = {},
   onSpawn?: (child: ChildProcess) => void,
 ) {
-  return runProcess(process.execPath, [CUCUMBER, ...args], { cwd: PROJECT, env: cleanEnv(env), onSpawn });
+  return runCucumberWith({ args, env, onSpawn });
 }
 
-const EACH = resultsIn('features/each.feature', [
-  ['add > add(1, 1) = 2 > Example #1.1', 'passed'],
-  ['add > add(2, 3) = 5 > Example #1.2', 'passed'],
-  ['add > add(-1, 1) = 0 > Example #2.1', 'passed'],
-  ['add > a name without placeholders > Example #1.1', 'passed'],
-  ['add > a name without placeholders > Example #1.2', 'passed'],
-]);
+const EACH = CUCUMBER_EACH_RESULTS;
 
 type Stored = { testSuite: string; testCase: string; status: string };
 

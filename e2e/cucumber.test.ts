@@ -1,15 +1,14 @@
-import path from 'node:path';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
-  cleanEnv,
-  FIXTURES_DIR,
-  frameworkBin,
+  CUCUMBER_NAMES_RESULTS,
+  CUCUMBER_RESULTS,
+  CUCUMBER_SUMMARY,
   identities,
   type RunOutcome,
   reporterEnv,
   resultsIn,
   resultsTagged,
-  runProcess,
+  runCucumber as runCucumberWith,
   startTestServer,
   type TestServer,
   testrunLines,
@@ -17,54 +16,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Real `cucumber-js` runs of the Cucumber fixture (its cucumber.cjs names @testrun/cucumber
-// as a formatter) against a real server. Gherkin cannot express the shared parity fixture's
-// tests, so the fixture has its own, and what it stores is written down here
-// (docs/naming.md, "Cucumber").
-
-const PROJECT = path.join(FIXTURES_DIR, 'cucumber', 'project');
-const CUCUMBER = frameworkBin('@cucumber/cucumber', undefined, 'cucumber-js');
+// as a formatter) against a real server, held to the results written down once in
+// test-utils (CUCUMBER_RESULTS; docs/naming.md, "Cucumber").
 
 function runCucumber(args: readonly string[], env: Record<string, string | undefined> = {}) {
-  return runProcess(process.execPath, [CUCUMBER, ...args], { cwd: PROJECT, env: cleanEnv(env) });
+  return runCucumberWith({ args, env });
 }
-
-const NAMES: [string, string][] = [
-  ['ünïcödé names > naïve café crème brûlée', 'passed'],
-  ['ünïcödé names > 中文测试 and 日本語', 'passed'],
-  ['ünïcödé names > price > cost > zero', 'passed'],
-  ['ünïcödé names > repeats', 'passed'],
-  ['ünïcödé names > repeats (2)', 'failed'],
-];
-
-const CART = resultsIn('features/cart.feature', [
-  ['cart > fails on purpose', 'failed'],
-  ['cart > has an undefined step', 'failed'],
-  ['cart > takes its time', 'passed'],
-  ['cart > totals > sums line items', 'passed'],
-  ['cart > totals > applies a percentage discount', 'passed'],
-  ['cart > totals > rounds half cents to even', 'skipped'],
-  // Pending fails a strict run, Cucumber's default.
-  ['cart > totals > supports gift cards', 'failed'],
-]);
-
-const OTHERS = [
-  ...resultsIn('features/each.feature', [
-    ['add > add(1, 1) = 2 > Example #1.1', 'passed'],
-    ['add > add(2, 3) = 5 > Example #1.2', 'passed'],
-    ['add > add(-1, 1) = 0 > Example #2.1', 'passed'],
-    ['add > a name without placeholders > Example #1.1', 'passed'],
-    ['add > a name without placeholders > Example #1.2', 'passed'],
-  ]),
-  ...resultsIn('features/hooks.feature', [
-    ['hooks > has a Before hook that fails', 'failed'],
-    ['hooks > has an After hook that fails', 'failed'],
-    ['hooks > passes on its retry', 'passed'],
-  ]),
-  ...resultsIn('features/names.feature', NAMES),
-];
-
-/** Every scenario of the fixture's features/, run by its default profile. */
-const CUCUMBER_RESULTS = [...CART, ...OTHERS];
 
 describe('cucumber-js with @testrun/cucumber as a formatter', () => {
   let server: TestServer;
@@ -112,9 +69,8 @@ describe('cucumber-js with @testrun/cucumber as a formatter', () => {
   it('keeps Cucumber’s exit code and its console output', () => {
     const { serial, alone } = runs;
     expect([serial!.code, alone!.code]).toEqual([1, 1]);
-    const summary = '20 scenarios (4 failed, 1 undefined, 1 pending, 1 skipped, 13 passed)';
-    expect(serial!.stdout).toContain(summary);
-    expect(alone!.stdout).toContain(summary);
+    expect(serial!.stdout).toContain(CUCUMBER_SUMMARY);
+    expect(alone!.stdout).toContain(CUCUMBER_SUMMARY);
   });
 
   it('stores the scenario’s duration from Cucumber’s timestamps', () => {
@@ -157,7 +113,7 @@ describe('cucumber-js with @testrun/cucumber as a formatter', () => {
   it('takes --format and --format-options on the command line, keeping the console formatter they name', () => {
     const { commandLine } = runs;
     expect(identities(resultsTagged(server, 'command-line')), output(commandLine!)).toEqual(
-      identities(resultsIn('features/names.feature', NAMES)),
+      identities(resultsIn('features/names.feature', [...CUCUMBER_NAMES_RESULTS])),
     );
     expect(commandLine!.stdout).toContain('Scenario: naïve café crème brûlée');
     expect(commandLine!.code).toBe(1);

@@ -549,6 +549,18 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     project: CONSUMER_NAME,
     suite: 'features/math.feature',
   },
+  {
+    dir: 'cucumber-readme-formatter-module',
+    framework: 'cucumber',
+    files: () => ({
+      ...asWritten('cucumber-readme-formatter-module', 'testrun-formatter.mjs'),
+      ...CUCUMBER_MATH,
+    }),
+    command: () => commandIn('cucumber-readme-formatter-module', 'then:'),
+    project: 'checkout',
+    suite: 'features/math.feature',
+    lowerCase: true,
+  },
 ];
 
 /**

@@ -30,7 +30,7 @@ describe('cucumber-js with @testrun/cucumber as a formatter', () => {
   beforeAll(async () => {
     server = await startTestServer();
     const env = (tag: string) => reporterEnv(server, { TESTRUN_TAGS: tag });
-    const [serial, alone, parallel, dryRun, tagged, unparsable, commandLine] = await Promise.all([
+    const [serial, alone, parallel, dryRun, tagged, unparsable, commandLine, none] = await Promise.all([
       runCucumber([], env('serial')),
       runCucumber(['-p', 'alone']),
       runCucumber(['--parallel', '2'], env('parallel')),
@@ -50,8 +50,9 @@ describe('cucumber-js with @testrun/cucumber as a formatter', () => {
         ],
         reporterEnv(server),
       ),
+      runCucumber(['--tags', '@no-such-tag'], env('none')),
     ]);
-    Object.assign(runs, { serial, alone, parallel, dryRun, tagged, unparsable, commandLine });
+    Object.assign(runs, { serial, alone, parallel, dryRun, tagged, unparsable, commandLine, none });
   }, AWAIT_RUNS_TIMEOUT_MS);
 
   afterAll(() => server?.close());
@@ -100,6 +101,13 @@ describe('cucumber-js with @testrun/cucumber as a formatter', () => {
       (r) => r.testCase !== 'cart > takes its time' && r.testCase !== 'hooks > passes on its retry',
     );
     expect(identities(resultsTagged(server, 'tagged')), output(tagged!)).toEqual(identities(selected));
+  });
+
+  it('creates an empty run when --tags selects no scenario, as every adapter does for a run without tests', () => {
+    const { none } = runs;
+    expect(resultsTagged(server, 'none')).toEqual([]);
+    expect(testrunLines(none!.stderr)).toEqual([expect.stringMatching(/^testrun: 0 results → run /)]);
+    expect(none!.code).toBe(0);
   });
 
   it('fails a feature file Cucumber cannot parse, which stops Cucumber before any scenario', () => {

@@ -96,6 +96,9 @@ export class TestrunFormatter {
     if (!run?.active) return;
     await guardEndHook(async () => {
       if (!this.end) this.mapping?.flush();
+      // A run is created at the first result (a dry run must create none); a run in which
+      // no scenario ran (a --tags that selects none) is still a run, as under every adapter.
+      run.startRun();
       await run.endRun();
     });
     // Set only with failOnError; core has printed the reason. Cucumber sets its exit code

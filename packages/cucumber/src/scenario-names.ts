@@ -1,4 +1,4 @@
-import { TITLE_SEPARATOR } from '@testrun/core';
+import { EMPTY_NAME, TITLE_SEPARATOR } from '@testrun/core';
 import type { GherkinChild, GherkinDocument, GherkinScenario, Pickle } from './messages.js';
 
 // What a scenario is called: the titles core joins into testCase (docs/naming.md, "Cucumber").
@@ -53,7 +53,9 @@ export class ScenarioNames {
     const key = `${pickle.uri}\n${titles.join(TITLE_SEPARATOR)}`;
     const n = (this.seen.get(key) ?? 0) + 1;
     this.seen.set(key, n);
-    if (n > 1) titles[titles.length - 1] = `${titles.at(-1)} (${n})`;
+    // A scenario without a name is `(unnamed)` (core's rule), so its repeats are `(unnamed) (2)`.
+    const last = titles.at(-1) ?? '';
+    if (n > 1) titles[titles.length - 1] = `${last.trim() === '' ? EMPTY_NAME : last} (${n})`;
     this.titles.set(pickle.id, { uri: pickle.uri, titles });
   }
 

@@ -100,6 +100,18 @@ describe('cucumber-js delivering results', () => {
     }
   });
 
+  it('fails a run that passed when results were not delivered and failOnError is set', async () => {
+    const env = reporterEnv(
+      { url: await closedPortUrl(), apiKey: TEST_API_KEY },
+      { TESTRUN_FLUSH_TIMEOUT: '2000', FIXTURE_REPORTER_OPTIONS: JSON.stringify({ failOnError: true }) },
+    );
+    const outcome = await runCucumber(['features/each.feature'], env);
+    expect(outcome.code, outcome.stderr).toBe(1);
+    expect(testrunLines(outcome.stderr).at(-1)).toMatch(
+      /^testrun: failing the test run because failOnError is set: 5 of 5 results not delivered/,
+    );
+  });
+
   it('keeps the finished scenarios of a job cancelled with SIGTERM, and ends as Cucumber alone does', async () => {
     const server = await startTestServer();
     try {

@@ -4,6 +4,7 @@ import {
   CUCUMBER_RESULTS,
   CUCUMBER_SUMMARY,
   identities,
+  PARITY_RESULTS,
   type RunOutcome,
   reporterEnv,
   resultsIn,
@@ -22,6 +23,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 function runCucumber(args: readonly string[], env: Record<string, string | undefined> = {}) {
   return runCucumberWith({ args, env });
 }
+
+describe('the Cucumber fixture beside the shared parity fixture', () => {
+  // Where Gherkin can write the parity fixture's tests (a describe is a Feature or Rule),
+  // they are named and judged alike; pending, Cucumber's todo, fails a strict run instead.
+  const SHARED = [
+    'cart > fails on purpose',
+    'cart > totals > sums line items',
+    'cart > totals > applies a percentage discount',
+    'cart > totals > rounds half cents to even',
+    'ünïcödé names > naïve café crème brûlée',
+    'ünïcödé names > 中文测试 and 日本語',
+  ];
+
+  it.each(SHARED)('stores %s with the name and status the other runners store', (testCase) => {
+    const cucumber = CUCUMBER_RESULTS.find((result) => result.testCase === testCase);
+    const others = PARITY_RESULTS.find((result) => result.testCase === testCase);
+    expect(cucumber?.status).toBeDefined();
+    expect(cucumber?.status).toBe(others?.status);
+  });
+});
 
 describe('cucumber-js with @testrun/cucumber as a formatter', () => {
   let server: TestServer;

@@ -84,7 +84,7 @@ export class TestrunFormatter {
 
   /** Cucumber awaits this before it exits. */
   async finished(): Promise<void> {
-    const wrapped = await this.console;
+    const wrapped = await this.console.catch(() => undefined);
     await guardEndHook(async () => {
       await wrapped?.finished?.();
     });

@@ -22,7 +22,17 @@ import { docBlock } from '../test/doc-blocks.js';
 // `pnpm build` first and the npm registry for vitest, jest, @playwright/test (no browser:
 // its tests use none), mocha, typescript and @types/node.
 
-const PACKAGES = ['core', 'vitest', 'jest', 'playwright', 'mocha', 'node-test', 'server', 'cli'] as const;
+const PACKAGES = [
+  'core',
+  'vitest',
+  'jest',
+  'playwright',
+  'mocha',
+  'node-test',
+  'cucumber',
+  'server',
+  'cli',
+] as const;
 type PackageDir = (typeof PACKAGES)[number];
 
 const PACKAGES_DIR = fileURLToPath(new URL('../packages/', import.meta.url));
@@ -284,6 +294,7 @@ export const ${exportPrefix}wrongMocha: TestrunMochaOptions = { reporter: 42 };
 export const ${exportPrefix}nodeTestOptions: TestrunNodeTestOptions = { tags: ['node'] };
 // @ts-expect-error tags are strings
 export const ${exportPrefix}wrongNodeTest: TestrunNodeTestOptions = { tags: [1] };
+export const ${exportPrefix}cucumberOptions: import('@testrun/cucumber').TestrunCucumberOptions = { formatter: 'pretty' };
 `;
   const documentedRuns = DOCUMENTED_RUNS.flatMap((documentedRun) =>
     Object.entries(documentedRun.files()).map(([name, content]) => [`${documentedRun.dir}/${name}`, content]),
@@ -305,6 +316,7 @@ export const ${exportPrefix}wrongNodeTest: TestrunNodeTestOptions = { tags: [1] 
       private: true,
       dependencies,
       devDependencies: {
+        '@cucumber/cucumber': '^12',
         '@playwright/test': '^1.65',
         '@types/node': '^20',
         jest: '^30',
@@ -350,7 +362,7 @@ const README_CODE_DIR = 'readme-code';
 interface DocumentedRun {
   /** The folder in the consumer project: the block's name, or a variant of it. */
   dir: string;
-  framework: 'vitest' | 'jest' | 'playwright' | 'mocha' | 'node-test';
+  framework: 'vitest' | 'jest' | 'playwright' | 'mocha' | 'node-test' | 'cucumber';
   /** The folder's files: the block, named as its page names it, and the tests. */
   files: () => Record<string, string>;
   /** Program and arguments, run in the folder. */
@@ -524,7 +536,70 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     suite: 'math.test.js',
     todo: 'todo',
   },
+  ...(['readme-cucumber-profile', 'cucumber-readme-profile'] as const).map(
+    (block): DocumentedRun => ({
+      dir: block,
+      framework: 'cucumber',
+      files: () => ({ ...asWritten(block, 'cucumber.cjs'), ...CUCUMBER_MATH }),
+      command: () => [bin('cucumber-js')],
+      project: block === 'readme-cucumber-profile' ? 'api' : 'checkout',
+      suite: 'features/math.feature',
+    }),
+  ),
+  {
+    // The README's other way: "or on the command line: npx cucumber-js --format @testrun/cucumber".
+    dir: 'readme-cucumber-profile-command-line',
+    framework: 'cucumber',
+    files: () => CUCUMBER_MATH,
+    command: () => commandIn('readme-cucumber-profile', 'on the command line:'),
+    project: CONSUMER_NAME,
+    suite: 'features/math.feature',
+  },
+  {
+    dir: 'cucumber-readme-formatter-module',
+    framework: 'cucumber',
+    files: () => ({
+      ...asWritten('cucumber-readme-formatter-module', 'testrun-formatter.mjs'),
+      ...CUCUMBER_MATH,
+    }),
+    command: () => commandIn('cucumber-readme-formatter-module', 'then:'),
+    project: 'checkout',
+    suite: 'features/math.feature',
+    lowerCase: true,
+  },
 ];
+
+/**
+ * The math tests in Gherkin, storing what mathTest's files store: Cucumber has no skip of its
+ * own (a Before hook returns 'skipped') and no todo (a scenario without steps is skipped).
+ */
+const CUCUMBER_MATH = {
+  'features/math.feature': `Feature: Math
+
+  Scenario: adds
+    Then 1 + 1 is 2
+
+  Scenario: fails on purpose
+    Then 1 + 1 is 3
+
+  @skip
+  Scenario: is skipped
+    Then 1 + 1 is 2
+
+  Scenario: is to do
+
+  Rule: carries
+
+    Scenario: over ten
+      Then 9 + 1 is 10
+`,
+  'features/support/steps.js': `const assert = require('node:assert/strict');
+const { Before, Then } = require('@cucumber/cucumber');
+
+Before({ tags: '@skip' }, () => 'skipped');
+Then('{int} + {int} is {int}', (a, b, sum) => assert.equal(a + b, sum));
+`,
+};
 
 /** The block as its page shows it, as `file`; a block whose first line names its file must name this one. */
 function asWritten(block: string, file: string): Record<string, string> {

@@ -28,6 +28,13 @@ const examples = [
     args: ['test', '--output', playwrightOutput],
   },
   { framework: 'mocha', dir: path.join(root, 'examples/mocha'), bin: 'mocha', args: [] },
+  {
+    framework: 'cucumber',
+    dir: path.join(root, 'examples/cucumber'),
+    packageName: '@cucumber/cucumber',
+    bin: 'cucumber-js',
+    args: [],
+  },
   // node --test itself: the example's `test` script, the README's command line.
   {
     framework: 'node-test',

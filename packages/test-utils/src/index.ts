@@ -3,6 +3,7 @@
 export * from './certificates.js';
 export * from './cli.js';
 export * from './closing-relay.js';
+export * from './cucumber.js';
 export * from './doubles.js';
 export * from './environment.js';
 export * from './fixtures.js';

@@ -1,0 +1,197 @@
+import type { CanonicalStatus, RawTest } from '@testrun/core';
+import { type Envelope, millisOf, type StepStatus, type TestStepResult } from './messages.js';
+import { ScenarioNames } from './scenario-names.js';
+
+// Cucumber's messages, as a formatter receives them one envelope at a time, become results:
+// one per scenario (an outline: one per example) with the outcome of its last attempt. What
+// the rules are and why is written out for users in docs/naming.md ("Cucumber").
+
+/** Where the mapping hands what it decided; the formatter passes it on to core. */
+export interface ResultSink {
+  /** A scenario's result, in the feature file `uri` (relative to Cucumber's working directory). */
+  scenario(uri: string, test: RawTest): void;
+  /** A feature file Cucumber could not parse: it ran none of its scenarios. */
+  fileFailed(uri: string): void;
+  /** A failure outside any scenario (a BeforeAll or AfterAll hook). */
+  runError(message: string): void;
+}
+
+/** What the command line says, when it says it (undefined: not said there, so decided from the messages). */
+export interface RunHints {
+  dryRun?: boolean;
+  strict?: boolean;
+}
+
+/** How the run ended, as the messages tell it. */
+export interface RunEnd {
+  /** Cucumber ran no step (`--dry-run`): nothing was handed to the sink. */
+  dryRun: boolean;
+  /** Results handed to the sink. */
+  results: number;
+}
+
+/** Cucumber's own order of step statuses, the worst last: a scenario's status is its worst step's. */
+const SEVERITY: readonly string[] = [
+  'UNKNOWN',
+  'PASSED',
+  'SKIPPED',
+  'PENDING',
+  'UNDEFINED',
+  'AMBIGUOUS',
+  'FAILED',
+];
+
+interface Attempt {
+  testCaseId: string;
+  started: number;
+  worst: StepStatus;
+  /** A step ran (or a hook): what only a run that is not `--dry-run` shows. */
+  executed: boolean;
+}
+
+export class EnvelopeMapping {
+  private readonly names = new ScenarioNames();
+  private readonly pickleOf = new Map<string, string>();
+  private readonly attempts = new Map<string, Attempt>();
+  /**
+   * Until a step is seen to run, the run may be a `--dry-run` (which Cucumber's messages do
+   * not say): results wait here, and go out at the first step that ran, or at the end when
+   * Cucumber says the run failed. A dry run's end finds them here and drops them.
+   */
+  private waiting: (() => void)[] | undefined = [];
+  /** Scenarios whose worst step is pending: failed or todo once Cucumber says whether that fails the run (strict). */
+  private pending: { uri: string; test: RawTest }[] = [];
+  private results = 0;
+  private runErrors = 0;
+
+  constructor(
+    private readonly sink: ResultSink,
+    private readonly hints: RunHints = {},
+  ) {
+    if (hints.dryRun === false) this.waiting = undefined;
+  }
+
+  add(envelope: Envelope): RunEnd | undefined {
+    const e = envelope;
+    if (e.gherkinDocument) this.names.addDocument(e.gherkinDocument);
+    else if (e.pickle) this.names.addPickle(e.pickle);
+    else if (e.testCase?.id && e.testCase.pickleId) this.pickleOf.set(e.testCase.id, e.testCase.pickleId);
+    else if (e.testCaseStarted?.id && e.testCaseStarted.testCaseId) {
+      this.attempts.set(e.testCaseStarted.id, {
+        testCaseId: e.testCaseStarted.testCaseId,
+        started: millisOf(e.testCaseStarted.timestamp),
+        worst: 'UNKNOWN',
+        executed: false,
+      });
+    } else if (e.testStepFinished) {
+      const attempt = this.attempts.get(e.testStepFinished.testCaseStartedId ?? '');
+      if (attempt) this.addStep(attempt, e.testStepFinished.testStepResult);
+    } else if (e.testCaseFinished) this.finishAttempt(e.testCaseFinished);
+    else if (e.parseError?.source?.uri) {
+      const uri = e.parseError.source.uri;
+      this.emit(() => this.sink.fileFailed(uri));
+    } else if (e.testRunHookFinished?.result?.status === 'FAILED') {
+      this.emitRunError(`a BeforeAll or AfterAll hook failed: ${e.testRunHookFinished.result.message ?? ''}`);
+    } else if (e.testRunFinished) return this.finishRun(e.testRunFinished);
+    return undefined;
+  }
+
+  /** What is still held when the process goes away before the run's end: a run that was cut short is no dry run. */
+  flush(): void {
+    this.release();
+    for (const { uri, test } of this.pending.splice(0))
+      this.sink.scenario(uri, { ...test, status: 'failed' });
+  }
+
+  private addStep(attempt: Attempt, result: TestStepResult | undefined): void {
+    const status = (result?.status ?? 'UNKNOWN') as StepStatus;
+    if (SEVERITY.indexOf(status) > SEVERITY.indexOf(attempt.worst)) attempt.worst = status;
+    const ran = millisOf(result?.duration) > 0 || ['PASSED', 'FAILED', 'PENDING'].includes(status);
+    if (ran) attempt.executed = true;
+  }
+
+  private finishAttempt(finished: NonNullable<Envelope['testCaseFinished']>): void {
+    const attempt = this.attempts.get(finished.testCaseStartedId ?? '');
+    if (!attempt) return;
+    this.attempts.delete(finished.testCaseStartedId ?? '');
+    if (attempt.executed) this.release();
+    // An attempt Cucumber retries is no result: the last attempt's outcome is (a scenario
+    // that passes on its retry is passed).
+    if (finished.willBeRetried) return;
+    const named = this.names.of(this.pickleOf.get(attempt.testCaseId));
+    if (!named) return;
+    const test: RawTest = {
+      titles: named.titles,
+      status: 'passed',
+      duration: millisOf(finished.timestamp) - attempt.started,
+    };
+    if (attempt.worst === 'PENDING' && this.hints.strict === undefined) {
+      this.pending.push({ uri: named.uri, test });
+      return;
+    }
+    const status = statusOf(attempt.worst, this.hints.strict !== false);
+    this.emit(() => this.sink.scenario(named.uri, { ...test, status }));
+  }
+
+  private finishRun(finished: NonNullable<Envelope['testRunFinished']>): RunEnd {
+    const success = finished.success !== false;
+    if (this.waiting && this.waiting.length > 0 && success) {
+      this.waiting = undefined;
+      this.pending = [];
+      return { dryRun: true, results: 0 };
+    }
+    this.release();
+    // A run with pending steps fails only in strict mode (Cucumber's default): a run that
+    // passed with them was not strict, and they are todo, as Cucumber itself counts them.
+    const strict = !success;
+    for (const { uri, test } of this.pending.splice(0)) {
+      this.emit(() => this.sink.scenario(uri, { ...test, status: statusOf('PENDING', strict) }));
+    }
+    if (!success && finished.exception?.message && this.runErrors === 0) {
+      this.emitRunError(finished.exception.message);
+    }
+    return { dryRun: false, results: this.results };
+  }
+
+  private emitRunError(message: string): void {
+    this.runErrors += 1;
+    this.emit(() => this.sink.runError(message));
+  }
+
+  private emit(send: () => void): void {
+    if (this.waiting) this.waiting.push(send);
+    else this.send(send);
+  }
+
+  private send(send: () => void): void {
+    this.results += 1;
+    send();
+  }
+
+  /** A step ran: this is no dry run, and what waited goes out. */
+  private release(): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    for (const send of waiting ?? []) this.send(send);
+  }
+}
+
+/**
+ * A scenario's status from its worst step: undefined and ambiguous steps fail it, as they
+ * fail Cucumber's run; a pending step fails it when the run is strict (Cucumber's default,
+ * where it fails the run), else it is todo; skipped steps (`return 'skipped'`, a Before hook
+ * that skips) skip it.
+ */
+export function statusOf(worst: StepStatus, strict: boolean): CanonicalStatus {
+  switch (worst) {
+    case 'PASSED':
+      return 'passed';
+    case 'PENDING':
+      return strict ? 'failed' : 'todo';
+    case 'SKIPPED':
+    case 'UNKNOWN':
+      return 'skipped';
+    default:
+      return 'failed';
+  }
+}

@@ -1,0 +1,61 @@
+// The parts of Cucumber's messages (the `envelope` events every formatter receives) that
+// the mapping reads. Written out here rather than imported from @cucumber/messages: the
+// package then has no dependency but core, and every field read is optional, so an
+// envelope from another Cucumber major that lacks one is read, never trusted.
+
+export interface Timestamp {
+  seconds?: number | string;
+  nanos?: number;
+}
+
+export interface GherkinScenario {
+  id?: string;
+  name?: string;
+  keyword?: string;
+  examples?: { id?: string; name?: string; tableBody?: { id?: string }[] }[];
+}
+
+export interface GherkinChild {
+  scenario?: GherkinScenario;
+  rule?: { id?: string; name?: string; children?: GherkinChild[] };
+}
+
+export interface GherkinDocument {
+  uri?: string;
+  feature?: { name?: string; children?: GherkinChild[] };
+}
+
+export interface Pickle {
+  id?: string;
+  uri?: string;
+  name?: string;
+  /** The scenario's id, then the example row's id for a Scenario Outline's example. */
+  astNodeIds?: string[];
+}
+
+export type StepStatus = 'UNKNOWN' | 'PASSED' | 'SKIPPED' | 'PENDING' | 'UNDEFINED' | 'AMBIGUOUS' | 'FAILED';
+
+export interface TestStepResult {
+  status?: StepStatus | string;
+  duration?: Timestamp;
+  message?: string;
+}
+
+export interface Envelope {
+  gherkinDocument?: GherkinDocument;
+  pickle?: Pickle;
+  parseError?: { source?: { uri?: string }; message?: string };
+  testCase?: { id?: string; pickleId?: string };
+  testCaseStarted?: { id?: string; testCaseId?: string; attempt?: number; timestamp?: Timestamp };
+  testStepFinished?: { testCaseStartedId?: string; testStepResult?: TestStepResult };
+  testCaseFinished?: { testCaseStartedId?: string; timestamp?: Timestamp; willBeRetried?: boolean };
+  testRunHookFinished?: { result?: TestStepResult };
+  testRunStarted?: object;
+  testRunFinished?: { success?: boolean; exception?: { message?: string } };
+}
+
+/** Milliseconds since the epoch; NaN when the timestamp is missing (core sends that as 0). */
+export function millisOf(timestamp: Timestamp | undefined): number {
+  if (!timestamp) return Number.NaN;
+  return Number(timestamp.seconds ?? 0) * 1000 + (timestamp.nanos ?? 0) / 1e6;
+}

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { bundleCore } from './bundle-core.mjs';
 
 const repo = new URL('../', import.meta.url).pathname;
-const PACKAGES = ['core', 'server', 'vitest', 'jest', 'playwright', 'mocha', 'node-test', 'cli'];
+const PACKAGES = ['core', 'server', 'vitest', 'jest', 'playwright', 'mocha', 'node-test', 'jasmine', 'cli'];
 
 export async function build() {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

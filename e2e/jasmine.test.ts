@@ -1,0 +1,123 @@
+import {
+  identities,
+  JASMINE_MAPPING_RESULTS,
+  JASMINE_PARALLEL_ARGS,
+  JASMINE_PARALLEL_MAPPING_RESULTS,
+  jasmineFixtures,
+  type RunOutcome,
+  reporterEnv,
+  resultsIn,
+  runJasmine,
+  startTestServer,
+  type TestServer,
+  testrunLines,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Real `jasmine` processes against a real server: what the server stored, the exit code
+// Jasmine would have had without the reporter, and Jasmine's own console output.
+
+/** Jasmine's console reporter's count line: the console output stayed. */
+const JASMINE_SUMMARY = /\d+ specs, \d+ failures?/;
+
+function storedIn(server: TestServer) {
+  const runs = server.server.store.runs();
+  return { runs, results: runs.flatMap((run) => server.server.store.results(run.id)) };
+}
+
+describe('jasmine with @testrun/jasmine/register in jasmine.json', () => {
+  let server: TestServer;
+  let withReporter: RunOutcome;
+  let alone: RunOutcome;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    [withReporter, alone] = await Promise.all([
+      runJasmine({ cwd: jasmineFixtures.mapping, env: reporterEnv(server) }),
+      runJasmine({ cwd: jasmineFixtures.mapping, withoutReporter: true }),
+    ]);
+  });
+  afterAll(() => server.close());
+
+  it('stores every spec in one run, by the mapping rules', () => {
+    const { runs, results } = storedIn(server);
+    const output = withReporter.stdout + withReporter.stderr;
+    expect(runs.map((run) => run.framework)).toEqual(['jasmine']);
+    expect(identities(results), output).toEqual(identities(JASMINE_MAPPING_RESULTS));
+  });
+
+  it("keeps Jasmine's exit code and console output, and adds one summary line", () => {
+    expect(alone.code).toBe(3);
+    expect(withReporter.code).toBe(alone.code);
+    expect(withReporter.stdout).toMatch(JASMINE_SUMMARY);
+    expect(testrunLines(withReporter.stdout + withReporter.stderr)).toEqual([
+      expect.stringMatching(/^testrun: 21 results → run \S+/),
+    ]);
+  });
+});
+
+describe('jasmine --parallel with the reporter in the config file', () => {
+  let server: TestServer;
+  let withReporter: RunOutcome;
+  let alone: RunOutcome;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    [withReporter, alone] = await Promise.all([
+      runJasmine({ cwd: jasmineFixtures.mapping, args: JASMINE_PARALLEL_ARGS, env: reporterEnv(server) }),
+      // Without the key the reporter reports nothing: Jasmine's exit code alone.
+      runJasmine({ cwd: jasmineFixtures.mapping, args: JASMINE_PARALLEL_ARGS }),
+    ]);
+  });
+  afterAll(() => server.close());
+
+  it("stores every worker's specs in one run, a file that failed to load as (file failed to run)", () => {
+    const { runs, results } = storedIn(server);
+    const output = withReporter.stdout + withReporter.stderr;
+    expect(runs, output).toHaveLength(1);
+    expect(identities(results), output).toEqual(identities(JASMINE_PARALLEL_MAPPING_RESULTS));
+  });
+
+  it("keeps Jasmine's exit code and console output", () => {
+    expect(alone.code).toBe(3);
+    expect(withReporter.code).toBe(alone.code);
+    expect(withReporter.stdout).toMatch(JASMINE_SUMMARY);
+    expect(testrunLines(alone.stdout + alone.stderr)).toEqual([
+      expect.stringContaining('TESTRUN_API_KEY is not set'),
+    ]);
+  });
+});
+
+it('says once that register reports nothing under --parallel, and leaves the exit code', async () => {
+  const server = await startTestServer();
+  const [outcome, alone] = await Promise.all([
+    runJasmine({ cwd: jasmineFixtures.mapping, args: ['--parallel=2'], env: reporterEnv(server) }),
+    runJasmine({ cwd: jasmineFixtures.mapping, args: ['--parallel=2'], withoutReporter: true }),
+  ]);
+  const output = outcome.stdout + outcome.stderr;
+  expect(testrunLines(output)).toEqual([
+    expect.stringContaining('@testrun/jasmine/register reports nothing with --parallel'),
+  ]);
+  expect(storedIn(server).runs).toEqual([]);
+  expect(outcome.code).toBe(alone.code);
+});
+
+it('stores the specs fit and fdescribe left out as skipped, and keeps the exit code of a focused run', async () => {
+  const server = await startTestServer();
+  const [outcome, alone] = await Promise.all([
+    runJasmine({ cwd: jasmineFixtures.focused, env: reporterEnv(server) }),
+    runJasmine({ cwd: jasmineFixtures.focused, withoutReporter: true }),
+  ]);
+  expect(identities(storedIn(server).results), outcome.stdout + outcome.stderr).toEqual(
+    identities([
+      ...resultsIn('spec/focused.spec.js', [
+        ['search > finds a product', 'passed'],
+        ['search > suggests a spelling', 'skipped'],
+        ['search > filters > by price', 'passed'],
+      ]),
+      ...resultsIn('spec/other.spec.js', [['runs only without focus elsewhere', 'skipped']]),
+    ]),
+  );
+  // Jasmine says a focused run is incomplete: exit code 2.
+  expect([outcome.code, alone.code]).toEqual([2, 2]);
+});

@@ -1,0 +1,103 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { cleanEnv } from './environment.js';
+import { FIXTURES_DIR } from './fixtures.js';
+import { type ExpectedResult, resultsIn } from './parity-expected.js';
+import { type RunOutcome, runProcess } from './process.js';
+import type { RunOptions } from './run-framework.js';
+
+/** Jasmine's fixture projects: each one's spec/support/jasmine.json loads `@testrun/jasmine/register`. */
+export const jasmineFixtures = {
+  /**
+   * Every mapping case (xit, pending(), xdescribe, failing beforeAll/beforeEach/afterEach/afterAll,
+   * a describe body that throws, a late error); spec/support/parallel.mjs is its --parallel
+   * configuration, with the reporter in `reporters` and a spec file that fails to load.
+   */
+  mapping: path.join(FIXTURES_DIR, 'jasmine', 'mapping'),
+  /** fit and fdescribe in one file, plain specs in another. */
+  focused: path.join(FIXTURES_DIR, 'jasmine', 'focused'),
+} as const;
+
+/** The --parallel configuration of the mapping fixture. */
+export const JASMINE_PARALLEL_ARGS = ['--parallel=2', '--config=spec/support/parallel.mjs'] as const;
+
+/**
+ * Jasmine's bin script as installed for `fromDir` (this repo's install by default). Jasmine's
+ * exports map hides its package.json, which frameworkBin reads: the bin is found beside its main module.
+ */
+export function jasmineBin(fromDir?: string): string {
+  const require = createRequire(fromDir ? path.join(fromDir, 'package.json') : import.meta.url);
+  return path.join(path.dirname(require.resolve('jasmine')), '..', 'bin', 'jasmine.js');
+}
+
+/** `jasmine` in `cwd`, as a real child process; `withoutReporter` leaves the fixture's config out. */
+export function runJasmine({
+  args = [],
+  withoutReporter = false,
+  bin = jasmineBin(),
+  env = {},
+  cwd,
+  nodePath,
+  timeoutMs,
+  onSpawn,
+}: RunOptions): Promise<RunOutcome> {
+  const reporterArgs = withoutReporter ? ['--config=spec/support/without-reporter.json'] : [];
+  return runProcess(nodePath ?? process.execPath, [bin, ...reporterArgs, ...args], {
+    cwd,
+    env: cleanEnv(env),
+    timeoutMs,
+    onSpawn,
+  });
+}
+
+/** What a serial run of the mapping fixture stores (packages/jasmine/README.md, "How tests become results"). */
+export const JASMINE_MAPPING_RESULTS: readonly ExpectedResult[] = [
+  ...resultsIn('spec/cart.spec.js', [
+    ['a test outside any describe', 'passed'],
+    ['cart > totals > sums line items', 'passed'],
+    ['cart > totals > rounds half cents to even', 'skipped'],
+    ['cart > totals > is pending without a function', 'skipped'],
+    ['cart > totals > calls pending()', 'skipped'],
+    ['cart > fails on purpose', 'failed'],
+    ['cart > legacy checkout > still charges the card', 'skipped'],
+  ]),
+  // Jasmine runs the spec declared before the throw; the file fails as well.
+  ...resultsIn('spec/describe-throws.spec.js', [
+    ['a describe whose body throws > is declared before the throw', 'passed'],
+    ['(file failed to run)', 'failed'],
+  ]),
+  ...resultsIn('spec/each-fails.spec.js', [
+    ['each > first under a failing beforeEach', 'failed'],
+    ['each > second under a failing beforeEach', 'failed'],
+    ['after each > passes but its afterEach fails', 'failed'],
+  ]),
+  ...resultsIn('spec/late-error.spec.js', [
+    ['late > passes, then its timer throws', 'failed'],
+    ['late > waits for the timer', 'passed'],
+  ]),
+  ...resultsIn('spec/setup-fails.spec.js', [
+    ['database > reads a row', 'failed'],
+    ['database > nested > writes a row', 'failed'],
+    ['runs outside the failing block', 'passed'],
+  ]),
+  ...resultsIn('spec/teardown-fails.spec.js', [
+    ['teardown > passes before the teardown', 'passed'],
+    ['(file failed to run)', 'failed'],
+  ]),
+  ...resultsIn('spec/top-teardown-fails.spec.js', [
+    ['passes before a top-level teardown', 'passed'],
+    ['(file failed to run)', 'failed'],
+  ]),
+];
+
+/**
+ * What a --parallel run of the mapping fixture stores: the serial results, but a top-level
+ * afterAll is refused in parallel mode (the file fails to load), and so does the file that
+ * requires a missing module: each is one `(file failed to run)`.
+ */
+export const JASMINE_PARALLEL_MAPPING_RESULTS: readonly ExpectedResult[] = [
+  ...JASMINE_MAPPING_RESULTS.filter(
+    (result) => !(result.testSuite === 'spec/top-teardown-fails.spec.js' && result.status === 'passed'),
+  ),
+  ...resultsIn('load-error/import-throws.spec.js', [['(file failed to run)', 'failed']]),
+];

@@ -1,4 +1,5 @@
 import {
+  closedPortUrl,
   identities,
   JASMINE_MAPPING_RESULTS,
   JASMINE_PARALLEL_ARGS,
@@ -120,4 +121,26 @@ it('stores the specs fit and fdescribe left out as skipped, and keeps the exit c
   );
   // Jasmine says a focused run is incomplete: exit code 2.
   expect([outcome.code, alone.code]).toEqual([2, 2]);
+});
+
+describe('the reporter added in a helper with options in code', () => {
+  it('reports with those options', async () => {
+    const server = await startTestServer();
+    const outcome = await runJasmine({ cwd: jasmineFixtures.inCode, env: reporterEnv(server) });
+    const { runs, results } = storedIn(server);
+    expect(runs.map((run) => run.project)).toEqual(['in-code']);
+    expect(identities(results)).toEqual(resultsIn('spec/passes.spec.js', [['in code > passes', 'passed']]));
+    expect(outcome.code).toBe(0);
+  });
+
+  it('fails a passing run with failOnError when the service cannot be reached, naming why', async () => {
+    const outcome = await runJasmine({
+      cwd: jasmineFixtures.inCode,
+      env: reporterEnv({ url: await closedPortUrl(), apiKey: 'test-key' }),
+    });
+    expect(testrunLines(outcome.stdout + outcome.stderr)).toContainEqual(
+      expect.stringContaining('failing the test run because failOnError is set'),
+    );
+    expect(outcome.code).toBe(3);
+  });
 });

@@ -56,8 +56,8 @@ export class TestrunJasmineReporter implements JasmineReporter {
   }
 
   /**
-   * Jasmine awaits this before it sets its exit code and exits. With failOnError, results
-   * that could not be delivered turn a passing run into a failed one (Jasmine's exit code 3).
+   * Jasmine awaits this before it exits with its exit code. With failOnError, results that
+   * could not be delivered turn a passing run into a failed one (Jasmine's exit code 3).
    */
   async jasmineDone(info: JasmineDoneInfo): Promise<void> {
     const run = this.run;
@@ -66,7 +66,7 @@ export class TestrunJasmineReporter implements JasmineReporter {
     this.flush(true);
     await guardEndHook(async () => {
       await run.endRun();
-      if (run.error && info && info.overallStatus === 'passed') info.overallStatus = 'failed';
+      if (run.error && info?.overallStatus === 'passed') failTheExit();
     });
   }
 
@@ -84,4 +84,15 @@ export class TestrunJasmineReporter implements JasmineReporter {
       this.run.addRunErrors(runErrors);
     });
   }
+}
+
+/**
+ * Jasmine's exit code for a failed run, set on the way out: Jasmine hands reporters a copy of
+ * its result and then calls process.exit() with the code it decided, so the code is changed
+ * where Node reads it last, in an `exit` listener. Only a passing run's code changes.
+ */
+function failTheExit(): void {
+  process.once('exit', (code) => {
+    if (code === 0) process.exitCode = 3;
+  });
 }

@@ -16,6 +16,8 @@ export const jasmineFixtures = {
   mapping: path.join(FIXTURES_DIR, 'jasmine', 'mapping'),
   /** fit and fdescribe in one file, plain specs in another. */
   focused: path.join(FIXTURES_DIR, 'jasmine', 'focused'),
+  /** One passing spec; a helper adds the reporter with options in code (project `in-code`, failOnError). */
+  inCode: path.join(FIXTURES_DIR, 'jasmine', 'in-code'),
 } as const;
 
 /** The --parallel configuration of the mapping fixture. */

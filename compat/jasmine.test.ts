@@ -62,7 +62,7 @@ describe.each(LEGS)('$label', (leg) => {
       expect(runs, output).toHaveLength(1);
       expect(identities(server.server.store.results(runs[0]!.id)), output).toEqual(identities(expected));
       const agents = new Set(server.server.requests.map((request) => request.userAgent));
-      expect([...agents].map((agent) => /\(jasmine\/([^;]+);/.exec(agent)?.[1])).toEqual([
+      expect([...agents].map((agent) => /\(jasmine\/([^;]+);/.exec(agent ?? '')?.[1])).toEqual([
         expect.stringMatching(leg.version),
       ]);
       expect(outcome.code).toBe(3);

@@ -1,3 +1,7 @@
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   closedPortUrl,
   identities,
@@ -8,6 +12,7 @@ import {
   type RunOutcome,
   reporterEnv,
   resultsIn,
+  runCli,
   runJasmine,
   startTestServer,
   type TestServer,
@@ -142,5 +147,71 @@ describe('the reporter added in a helper with options in code', () => {
       expect.stringContaining('failing the test run because failOnError is set'),
     );
     expect(outcome.code).toBe(3);
+  });
+});
+
+it('streams results while specs still run: the last spec sees the earlier files stored', async () => {
+  const server = await startTestServer();
+  const outcome = await runJasmine({ cwd: jasmineFixtures.streaming, env: reporterEnv(server) });
+  const output = outcome.stdout + outcome.stderr;
+  expect(output).toContain('stored while the last file ran: 9');
+  expect(storedIn(server).results, output).toHaveLength(10);
+  expect(outcome.code, output).toBe(0);
+  expect(output).not.toContain(server.apiKey);
+});
+
+describe('jasmine cancelled by SIGTERM mid-run', () => {
+  /** Sends SIGTERM once the slow spec waits (it writes `waitingFile`): the finished specs are in hand. */
+  function cancelWhenWaiting(waitingFile: string) {
+    return (child: ChildProcess) => {
+      const poll = setInterval(() => {
+        if (!fs.existsSync(waitingFile)) return;
+        clearInterval(poll);
+        setTimeout(() => child.kill('SIGTERM'), 300);
+      }, 50);
+      child.on('exit', () => clearInterval(poll));
+    };
+  }
+  const cancel = (env: Record<string, string | undefined>, withoutReporter = false) => {
+    const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
+    return runJasmine({
+      cwd: jasmineFixtures.cancelled,
+      withoutReporter,
+      env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
+      onSpawn: cancelWhenWaiting(waitingFile),
+    });
+  };
+
+  it('ends as without the reporter, spools every finished spec, and a replay stores each once', async () => {
+    const url = await closedPortUrl();
+    const apiKey = 'cancel-key-4711';
+    const env = reporterEnv({ url, apiKey });
+    const [withReporter, without] = await Promise.all([cancel(env), cancel({}, true)]);
+    expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({
+      code: without.code,
+      signal: without.signal,
+    });
+    expect(testrunLines(withReporter.stderr)).toContainEqual(
+      expect.stringMatching(
+        /^testrun: the process received SIGTERM before the run's results were delivered: /,
+      ),
+    );
+    expect(withReporter.stdout + withReporter.stderr).not.toContain(apiKey);
+
+    const target = await startTestServer({ apiKey });
+    const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!, '--ignore-recorded-url'], {
+      env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: target.url },
+    });
+    expect(replayed.stderr).toBe('');
+    expect(identities(target.server.store.allResults())).toEqual(
+      identities([
+        ...resultsIn('spec/fast.spec.js', [
+          ['fast > adds', 'passed'],
+          ['fast > subtracts', 'passed'],
+          ['fast > multiplies', 'passed'],
+        ]),
+        ...resultsIn('spec/slow.spec.js', [['slow > finishes before the job is cancelled', 'passed']]),
+      ]),
+    );
   });
 });

@@ -18,6 +18,10 @@ export const jasmineFixtures = {
   focused: path.join(FIXTURES_DIR, 'jasmine', 'focused'),
   /** One passing spec; a helper adds the reporter with options in code (project `in-code`, failOnError). */
   inCode: path.join(FIXTURES_DIR, 'jasmine', 'in-code'),
+  /** Three fast files, then one whose spec waits until their results are on the server. */
+  streaming: path.join(FIXTURES_DIR, 'jasmine', 'streaming'),
+  /** A fast file, and a slow one still running when a test cancels the job (FIXTURE_WAITING_FILE). */
+  cancelled: path.join(FIXTURES_DIR, 'jasmine', 'cancelled'),
 } as const;
 
 /** The --parallel configuration of the mapping fixture. */

@@ -8,10 +8,14 @@ import {
   JASMINE_MAPPING_RESULTS,
   JASMINE_PARALLEL_ARGS,
   JASMINE_PARALLEL_MAPPING_RESULTS,
+  JASMINE_PARALLEL_ONLY_FILES,
+  JASMINE_PARITY_RESULTS,
+  JASMINE_SERIAL_PARITY_RESULTS,
   jasmineFixtures,
   type RunOutcome,
   reporterEnv,
   resultsIn,
+  resultsTagged,
   runCli,
   runJasmine,
   startTestServer,
@@ -213,5 +217,44 @@ describe('jasmine cancelled by SIGTERM mid-run', () => {
         ...resultsIn('spec/slow.spec.js', [['slow > finishes before the job is cancelled', 'passed']]),
       ]),
     );
+  });
+});
+
+describe('the parity fixture, run under Jasmine', () => {
+  let server: TestServer;
+  let parallel: RunOutcome;
+  let serial: RunOutcome;
+  let parallelAlone: RunOutcome;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const env = (tag: string) => reporterEnv(server, { TESTRUN_TAGS: tag });
+    const cwd = jasmineFixtures.parity;
+    const serialFiles = fs
+      .readdirSync(cwd)
+      .filter((file) => file.endsWith('.test.js') && !JASMINE_PARALLEL_ONLY_FILES.includes(file));
+    [parallel, serial, parallelAlone] = await Promise.all([
+      runJasmine({ cwd, args: ['--parallel=2'], env: env('parallel') }),
+      runJasmine({ cwd, args: serialFiles, env: env('serial') }),
+      runJasmine({ cwd, args: ['--parallel=2'], withoutReporter: true }),
+    ]);
+  });
+  afterAll(() => server.close());
+
+  it("stores the shared expected results in --parallel mode, with Jasmine's own verdicts where it has them", () => {
+    expect(identities(resultsTagged(server, 'parallel')), parallel.stdout + parallel.stderr).toEqual(
+      identities(JASMINE_PARITY_RESULTS),
+    );
+  });
+
+  it('names the same tests the same in serial mode', () => {
+    expect(identities(resultsTagged(server, 'serial')), serial.stdout + serial.stderr).toEqual(
+      identities(JASMINE_SERIAL_PARITY_RESULTS),
+    );
+  });
+
+  it('leaves the exit code as without the reporter', () => {
+    expect(parallel.code).toBe(parallelAlone.code);
+    expect(parallel.code).toBe(3);
   });
 });

@@ -142,6 +142,21 @@ describe('the reporter added in a helper with options in code', () => {
     expect(outcome.code).toBe(0);
   });
 
+  it('adds no second reporter from register beside one in the config file', async () => {
+    const server = await startTestServer();
+    const outcome = await runJasmine({
+      cwd: jasmineFixtures.inCode,
+      args: ['--config=spec/support/twice.mjs'],
+      env: reporterEnv(server),
+    });
+    const output = outcome.stdout + outcome.stderr;
+    expect(
+      storedIn(server).runs.map((run) => run.project),
+      output,
+    ).toEqual(['twice']);
+    expect(testrunLines(output)).toHaveLength(1);
+  });
+
   it('fails a passing run with failOnError when the service cannot be reached, naming why', async () => {
     const outcome = await runJasmine({
       cwd: jasmineFixtures.inCode,

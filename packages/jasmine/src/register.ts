@@ -2,7 +2,7 @@
 // reporter, with its options from the environment (TESTRUN_*).
 import cluster from 'node:cluster';
 import { guardHook, lineOnce } from '@testrun/core';
-import { TestrunJasmineReporter } from './reporter.js';
+import { reporterMade, TestrunJasmineReporter } from './reporter.js';
 
 interface JasmineGlobal {
   getEnv(): { addReporter(reporter: unknown): void };
@@ -23,6 +23,9 @@ guardHook(() => {
     if (cluster.worker?.id === 1) lineOnce(PARALLEL_REGISTER_LINE);
     return;
   }
+  // A config file's `reporters` made one (config files load before `requires` and helpers):
+  // a second would report the same specs into a second run.
+  if (reporterMade()) return;
   const jasmine = (globalThis as { jasmine?: JasmineGlobal }).jasmine;
   if (typeof jasmine?.getEnv !== 'function') {
     lineOnce(

@@ -3,6 +3,14 @@ import type { JasmineDoneInfo, JasmineReporter, JasmineResult } from './jasmine-
 import { type JasmineEvent, JasmineMapping } from './map-events.js';
 import { jasmineVersion } from './running-jasmine.js';
 
+/** How many reporters this process made: `register` adds none beside one a config file made. */
+let made = 0;
+
+/** Whether a TestrunJasmineReporter was made in this process already. */
+export function reporterMade(): boolean {
+  return made > 0;
+}
+
 /** testrun's options (docs/options.md); every one can also come from the environment (`TESTRUN_*`). */
 export type TestrunJasmineOptions = TestrunOptions;
 
@@ -23,6 +31,7 @@ export class TestrunJasmineReporter implements JasmineReporter {
   private readonly mapping = new JasmineMapping();
 
   constructor(options: TestrunJasmineOptions = {}) {
+    made += 1;
     this.run = guardHook(
       () =>
         new RunReporter({

@@ -16,7 +16,7 @@ export const jasmineFixtures = {
   mapping: path.join(FIXTURES_DIR, 'jasmine', 'mapping'),
   /** fit and fdescribe in one file, plain specs in another. */
   focused: path.join(FIXTURES_DIR, 'jasmine', 'focused'),
-  /** One passing spec; a helper adds the reporter with options in code (project `in-code`, failOnError). */
+  /** One passing spec; a helper adds the reporter with options in code (project `in-code`, failOnError); spec/support/twice.mjs adds it in `reporters` and `requires` register. */
   inCode: path.join(FIXTURES_DIR, 'jasmine', 'in-code'),
   /** Three fast files, then one whose spec waits until their results are on the server. */
   streaming: path.join(FIXTURES_DIR, 'jasmine', 'streaming'),

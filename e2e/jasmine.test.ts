@@ -12,12 +12,14 @@ import {
   JASMINE_PARITY_RESULTS,
   JASMINE_SERIAL_PARITY_RESULTS,
   jasmineFixtures,
+  REPORTER_OPTIONS_VAR,
   type RunOutcome,
   reporterEnv,
   resultsIn,
   resultsTagged,
   runCli,
   runJasmine,
+  seededFaults,
   startTestServer,
   type TestServer,
   testrunLines,
@@ -272,4 +274,31 @@ describe('the parity fixture, run under Jasmine', () => {
     expect(parallel.code).toBe(parallelAlone.code);
     expect(parallel.code).toBe(3);
   });
+});
+
+it('stores every result of a --parallel run once through 5xx, dropped connections and a 429, exit code unchanged', async () => {
+  const flaky = seededFaults({ seed: 7, rates: { status5xx: 0.25, drop: 0.1 } });
+  const server = await startTestServer({
+    faults: (request) => {
+      if (request.route === 'submitResults' && request.n === 0) {
+        return { status: 429, headers: { 'retry-after': '1' } };
+      }
+      return flaky(request);
+    },
+    maxResultsPerRequest: 5,
+  });
+  const options = { maxRetries: 12, requestTimeout: 400, batchSize: 5 };
+  const outcome = await runJasmine({
+    cwd: jasmineFixtures.parity,
+    args: ['--parallel=2'],
+    env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: JSON.stringify(options) }),
+  });
+  const output = outcome.stdout + outcome.stderr;
+  const runs = server.server.store.runs();
+  expect(runs, output).toHaveLength(1);
+  expect(identities(server.server.store.results(runs[0]!.id)), output).toEqual(
+    identities(JASMINE_PARITY_RESULTS),
+  );
+  expect(server.server.requests.map((request) => request.status)).toContain(429);
+  expect(outcome.code).toBe(3);
 });

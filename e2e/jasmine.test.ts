@@ -63,7 +63,7 @@ describe('jasmine with @testrun/jasmine/register in jasmine.json', () => {
     expect(withReporter.code).toBe(alone.code);
     expect(withReporter.stdout).toMatch(JASMINE_SUMMARY);
     expect(testrunLines(withReporter.stdout + withReporter.stderr)).toEqual([
-      expect.stringMatching(/^testrun: 21 results → run \S+/),
+      expect.stringMatching(/^testrun: 22 results → run \S+/),
     ]);
   });
 });

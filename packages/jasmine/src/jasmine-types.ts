@@ -20,7 +20,7 @@ export interface JasmineResult {
   parentSuiteId?: string | null;
   /** The spec file that declared it (jasmine-core 5 on). */
   filename?: string;
-  /** Spec: passed, failed, pending (xit, pending(), no function) or excluded (fit elsewhere, --filter). Suite: passed, failed, pending. */
+  /** Spec: passed, failed, pending (xit, pending(), no function), excluded (fit elsewhere, --filter) or, from Jasmine 7, notApplicable. Suite: passed, failed, pending. */
   status?: string;
   duration?: number | null;
   failedExpectations?: JasmineExpectation[];

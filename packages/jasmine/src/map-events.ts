@@ -117,15 +117,19 @@ export class JasmineMapping {
   }
 }
 
+/** Spec statuses that are `skipped`: see statusOf. */
+const SKIPPED = new Set(['pending', 'excluded', 'notApplicable']);
+
 /**
- * Jasmine's spec statuses: `pending` (xit, xdescribe, pending(), a spec without a function)
- * and `excluded` (left out by fit/fdescribe elsewhere, or by --filter) are skipped, as every
- * adapter reports a skipped or filtered test. Anything else Jasmine might add is failed:
- * a run is never made to look greener than the runner said.
+ * Jasmine's spec statuses: `pending` (xit, xdescribe, pending(), a spec without a function),
+ * `excluded` (left out by fit/fdescribe elsewhere, or by --filter) and, from Jasmine 7,
+ * `notApplicable` (the spec called notApplicable(), a skip decided at run time) are skipped,
+ * as every adapter reports a skipped or filtered test. Anything else Jasmine might add is
+ * failed: a run is never made to look greener than the runner said.
  */
 export function statusOf(status: string | undefined): CanonicalStatus {
   if (status === 'passed') return 'passed';
-  if (status === 'pending' || status === 'excluded') return 'skipped';
+  if (status !== undefined && SKIPPED.has(status)) return 'skipped';
   return 'failed';
 }
 

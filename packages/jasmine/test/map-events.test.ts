@@ -165,10 +165,12 @@ describe('JasmineMapping on errors outside any spec', () => {
 });
 
 describe('statusOf', () => {
-  it('maps pending and excluded to skipped, and what Jasmine does not document to failed', () => {
-    expect(['passed', 'failed', 'pending', 'excluded', 'incomplete', undefined].map(statusOf)).toEqual([
+  it("maps pending, excluded and Jasmine 7's notApplicable to skipped, and what Jasmine does not document to failed", () => {
+    const statuses = ['passed', 'failed', 'pending', 'excluded', 'notApplicable', 'incomplete', undefined];
+    expect(statuses.map(statusOf)).toEqual([
       'passed',
       'failed',
+      'skipped',
       'skipped',
       'skipped',
       'failed',

@@ -90,10 +90,13 @@ describe('jasmine --parallel with the reporter in the config file', () => {
     expect(identities(results), output).toEqual(identities(JASMINE_PARALLEL_MAPPING_RESULTS));
   });
 
-  it("keeps Jasmine's exit code and console output", () => {
+  it("keeps Jasmine's exit code and console output, and adds one summary line", () => {
     expect(alone.code).toBe(3);
     expect(withReporter.code).toBe(alone.code);
     expect(withReporter.stdout).toMatch(JASMINE_SUMMARY);
+    expect(testrunLines(withReporter.stdout + withReporter.stderr)).toEqual([
+      expect.stringMatching(/^testrun: 22 results → run \S+/),
+    ]);
     expect(testrunLines(alone.stdout + alone.stderr)).toEqual([
       expect.stringContaining('TESTRUN_API_KEY is not set'),
     ]);

@@ -2,7 +2,7 @@
 // reporter, with its options from the environment (TESTRUN_*).
 import cluster from 'node:cluster';
 import { guardHook, lineOnce } from '@testrun/core';
-import { reporterMade, TestrunJasmineReporter } from './reporter.js';
+import { MAIN_REPORTER_VAR, reporterMade, TestrunJasmineReporter } from './reporter.js';
 
 interface JasmineGlobal {
   getEnv(): { addReporter(reporter: unknown): void };
@@ -19,8 +19,9 @@ function inParallelWorker(): boolean {
 
 guardHook(() => {
   if (inParallelWorker()) {
-    // Said once for the run, not once per worker.
-    if (cluster.worker?.id === 1) lineOnce(PARALLEL_REGISTER_LINE);
+    // Said once for the run, not once per worker; not at all when the main process has the
+    // reporter (a config file's `reporters`).
+    if (cluster.worker?.id === 1 && !process.env[MAIN_REPORTER_VAR]) lineOnce(PARALLEL_REGISTER_LINE);
     return;
   }
   // A config file's `reporters` made one (config files load before `requires` and helpers):

@@ -6,6 +6,12 @@ import { jasmineVersion } from './running-jasmine.js';
 /** How many reporters this process made: `register` adds none beside one a config file made. */
 let made = 0;
 
+/**
+ * Set in the environment of the process that made a reporter: --parallel's workers, forked
+ * after the config file loaded, inherit it, and `register` there knows the run is reported.
+ */
+export const MAIN_REPORTER_VAR = 'TESTRUN_JASMINE_MAIN_REPORTER';
+
 /** Whether a TestrunJasmineReporter was made in this process already. */
 export function reporterMade(): boolean {
   return made > 0;
@@ -32,6 +38,9 @@ export class TestrunJasmineReporter implements JasmineReporter {
 
   constructor(options: TestrunJasmineOptions = {}) {
     made += 1;
+    guardHook(() => {
+      process.env[MAIN_REPORTER_VAR] = '1';
+    });
     this.run = guardHook(
       () =>
         new RunReporter({

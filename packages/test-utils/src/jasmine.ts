@@ -6,7 +6,10 @@ import { type ExpectedResult, PARITY_RESULTS, resultsIn } from './parity-expecte
 import { type RunOutcome, runProcess } from './process.js';
 import type { RunOptions } from './run-framework.js';
 
-/** Jasmine's fixture projects: each one's spec/support/jasmine.json loads `@testrun/jasmine/register`. */
+/**
+ * Jasmine's fixture projects, each with a spec/support/without-reporter.json for runs without
+ * the reporter. Unless said otherwise, spec/support/jasmine.json loads `@testrun/jasmine/register`.
+ */
 export const jasmineFixtures = {
   /**
    * Every mapping case (xit, pending(), xdescribe, failing beforeAll/beforeEach/afterEach/afterAll,
@@ -100,9 +103,9 @@ export const JASMINE_MAPPING_RESULTS: readonly ExpectedResult[] = [
 ];
 
 /**
- * What a --parallel run of the mapping fixture stores: the serial results, but a top-level
- * afterAll is refused in parallel mode (the file fails to load), and so does the file that
- * requires a missing module: each is one `(file failed to run)`.
+ * What a --parallel run of the mapping fixture stores: the serial results, but parallel mode
+ * refuses a top-level afterAll (its file fails to load, its spec never runs), and the file that
+ * requires a missing module fails to load too: each is one `(file failed to run)`.
  */
 export const JASMINE_PARALLEL_MAPPING_RESULTS: readonly ExpectedResult[] = [
   ...JASMINE_MAPPING_RESULTS.filter(

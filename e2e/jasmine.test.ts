@@ -305,3 +305,18 @@ it('stores every result of a --parallel run once through 5xx, dropped connection
   expect(server.server.requests.map((request) => request.status)).toContain(429);
   expect(outcome.code).toBe(3);
 });
+
+it('never prints the API key, even with TESTRUN_DEBUG, serial or --parallel', async () => {
+  const server = await startTestServer({ apiKey: 'jasmine-secret-key-5b1e7d' });
+  const env = reporterEnv(server, { TESTRUN_DEBUG: '1' });
+  const outcomes = await Promise.all([
+    runJasmine({ cwd: jasmineFixtures.inCode, env }),
+    runJasmine({ cwd: jasmineFixtures.mapping, args: JASMINE_PARALLEL_ARGS, env }),
+  ]);
+  expect(storedIn(server).runs).toHaveLength(2);
+  for (const outcome of outcomes) {
+    const output = outcome.stdout + outcome.stderr;
+    expect(testrunLines(output).length, output).toBeGreaterThan(1);
+    expect(output).not.toContain(server.apiKey);
+  }
+});

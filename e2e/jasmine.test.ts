@@ -320,3 +320,27 @@ it('never prints the API key, even with TESTRUN_DEBUG, serial or --parallel', as
     expect(output).not.toContain(server.apiKey);
   }
 });
+
+it('stores what ran before --fail-fast stopped the run, and nothing after', async () => {
+  const server = await startTestServer();
+  const args = ['--fail-fast', '--random=false'];
+  const [outcome, alone] = await Promise.all([
+    runJasmine({ cwd: jasmineFixtures.mapping, args, env: reporterEnv(server) }),
+    runJasmine({ cwd: jasmineFixtures.mapping, args, withoutReporter: true }),
+  ]);
+  // In declaration order, cart.spec.js first: its specs up to the first failure.
+  const ran = JASMINE_MAPPING_RESULTS.filter(({ testSuite }) => testSuite === 'spec/cart.spec.js').filter(
+    ({ testCase }) => !testCase.startsWith('cart > legacy checkout'),
+  );
+  // The top-level afterAll of a file that never ran still runs at the end: its stack names no
+  // file a spec ran from, so it is an error of the run.
+  const teardown = {
+    testSuite: '(run)',
+    testCase: '(unhandled error) Error: top-level teardown',
+    status: 'failed',
+  };
+  expect(identities(storedIn(server).results), outcome.stdout + outcome.stderr).toEqual(
+    identities([...ran, teardown]),
+  );
+  expect([outcome.code, alone.code]).toEqual([3, 3]);
+});

@@ -16,11 +16,11 @@ import { docBlock } from '../test/doc-blocks.js';
 
 // What a user gets from the registry: each package packed the way `pnpm release` publishes
 // it, installed with plain npm into a project outside the workspace (no workspace links, no
-// hoisted dev dependencies), then loaded by real Vitest, Jest, Playwright, Mocha and
+// hoisted dev dependencies), then loaded by real Vitest, Jest, Playwright, Mocha, Jasmine and
 // `node --test` and the installed CLI, configured and run exactly as README.md and the
 // package READMEs say: their config blocks and commands are read from the pages. Needs
 // `pnpm build` first and the npm registry for vitest, jest, @playwright/test (no browser:
-// its tests use none), mocha, typescript and @types/node.
+// its tests use none), mocha, jasmine, typescript and @types/node.
 
 const PACKAGES = [
   'core',
@@ -30,6 +30,7 @@ const PACKAGES = [
   'mocha',
   'node-test',
   'cucumber',
+  'jasmine',
   'server',
   'cli',
 ] as const;
@@ -193,7 +194,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
       for (const result of results) expect(result.duration).toBeGreaterThanOrEqual(0);
       expect(output).toContain(`testrun: 5 results → run ${stored[0]!.id}`);
       // One test fails on purpose: the framework's exit code, unchanged by the reporter.
-      expect(outcome.code, output).toBe(1);
+      expect(outcome.code, output).toBe(documentedRun.failedExitCode ?? 1);
       expect(readSpoolLines(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
     },
   );
@@ -273,7 +274,8 @@ function consumerProject(): Record<string, string> {
   );
   // Types only, so both files run under tsc alone. The @ts-expect-error lines fail to
   // compile if an import resolved to nothing (an `any` accepts everything).
-  const typesFile = (exportPrefix: string) => `import type { TestrunJestOptions } from '@testrun/jest';
+  const typesFile = (exportPrefix: string) => `import type { TestrunJasmineOptions } from '@testrun/jasmine';
+import type { TestrunJestOptions } from '@testrun/jest';
 import type { TestrunMochaOptions } from '@testrun/mocha';
 import type { TestrunNodeTestOptions } from '@testrun/node-test';
 import type { TestrunPlaywrightOptions } from '@testrun/playwright';
@@ -291,6 +293,9 @@ export const ${exportPrefix}wrongPlaywright: TestrunPlaywrightOptions = { flushT
 export const ${exportPrefix}mochaOptions: TestrunMochaOptions = { project: 'unit', reporter: 'dot' };
 // @ts-expect-error reporter names a reporter
 export const ${exportPrefix}wrongMocha: TestrunMochaOptions = { reporter: 42 };
+export const ${exportPrefix}jasmineOptions: TestrunJasmineOptions = { project: 'specs', failOnError: true };
+// @ts-expect-error failOnError is a boolean
+export const ${exportPrefix}wrongJasmine: TestrunJasmineOptions = { failOnError: 'yes' };
 export const ${exportPrefix}nodeTestOptions: TestrunNodeTestOptions = { tags: ['node'] };
 // @ts-expect-error tags are strings
 export const ${exportPrefix}wrongNodeTest: TestrunNodeTestOptions = { tags: [1] };
@@ -319,6 +324,7 @@ export const ${exportPrefix}cucumberOptions: import('@testrun/cucumber').Testrun
         '@cucumber/cucumber': '^12',
         '@playwright/test': '^1.65',
         '@types/node': '^20',
+        jasmine: '^5',
         jest: '^30',
         mocha: '^11',
         typescript: '~5.9',
@@ -362,7 +368,7 @@ const README_CODE_DIR = 'readme-code';
 interface DocumentedRun {
   /** The folder in the consumer project: the block's name, or a variant of it. */
   dir: string;
-  framework: 'vitest' | 'jest' | 'playwright' | 'mocha' | 'node-test' | 'cucumber';
+  framework: 'vitest' | 'jest' | 'playwright' | 'mocha' | 'node-test' | 'cucumber' | 'jasmine';
   /** The folder's files: the block, named as its page names it, and the tests. */
   files: () => Record<string, string>;
   /** Program and arguments, run in the folder. */
@@ -374,6 +380,8 @@ interface DocumentedRun {
   todo?: 'skipped' | 'todo';
   /** Lower-cases the test names, as the Mocha module's mapResult does. */
   lowerCase?: boolean;
+  /** The framework's exit code for a run with a failed test: 1, Jasmine's 3. */
+  failedExitCode?: number;
 }
 
 const MOCHA_CJS_TESTS = { 'test/math.test.js': mathTest('mocha-cjs') };
@@ -387,6 +395,53 @@ function readmeJestConfig(saying: string): string {
   expect(block.split('\n')[0]).toContain(saying);
   return block;
 }
+
+/** Jasmine's spec file, and the config `jasmine init` writes (helpers in spec/helpers), where a block is only a helper. */
+const JASMINE_SPEC = { 'spec/math.spec.js': mathTest('jasmine') };
+const JASMINE_INIT_CONFIG = json({
+  spec_dir: 'spec',
+  spec_files: ['**/*[sS]pec.?(m)js'],
+  helpers: ['helpers/**/*.?(m)js'],
+});
+const JASMINE_RUNS: DocumentedRun[] = [
+  ...(['readme-jasmine-json', 'jasmine-readme-json'] as const).map(
+    (block): DocumentedRun => ({
+      dir: block,
+      framework: 'jasmine',
+      files: () => ({ ...JASMINE_SPEC, 'spec/support/jasmine.json': docBlock(block) }),
+      command: () => [bin('jasmine')],
+      project: CONSUMER_NAME,
+      suite: 'spec/math.spec.js',
+      failedExitCode: 3,
+    }),
+  ),
+  {
+    dir: 'jasmine-readme-helper',
+    framework: 'jasmine',
+    files: () => ({
+      ...JASMINE_SPEC,
+      'spec/support/jasmine.json': JASMINE_INIT_CONFIG,
+      'spec/helpers/testrun.mjs': docBlock('jasmine-readme-helper'),
+    }),
+    command: () => [bin('jasmine')],
+    project: 'api',
+    suite: 'spec/math.spec.js',
+    lowerCase: true,
+    failedExitCode: 3,
+  },
+  {
+    dir: 'jasmine-readme-parallel-config',
+    framework: 'jasmine',
+    files: () => ({
+      ...JASMINE_SPEC,
+      'spec/support/jasmine.mjs': docBlock('jasmine-readme-parallel-config'),
+    }),
+    command: () => [bin('jasmine'), '--parallel=2'],
+    project: CONSUMER_NAME,
+    suite: 'spec/math.spec.js',
+    failedExitCode: 3,
+  },
+];
 
 const DOCUMENTED_RUNS: DocumentedRun[] = [
   {
@@ -567,6 +622,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     suite: 'features/math.feature',
     lowerCase: true,
   },
+  ...JASMINE_RUNS,
 ];
 
 /**
@@ -633,9 +689,11 @@ function bin(name: string): string {
 }
 
 /** The five tests of every test file: one passes, one nested passes, one fails, one skipped, one todo. */
-function mathTest(kind: 'vitest' | 'jest' | 'playwright' | 'mocha-cjs' | 'mocha-esm' | 'node-test'): string {
-  // Mocha and the node:test file bring their own expect; Mocha has no todo: a pending test
-  // without a function is its todo; Playwright's fixme is its "not written yet".
+function mathTest(
+  kind: 'vitest' | 'jest' | 'playwright' | 'mocha-cjs' | 'mocha-esm' | 'node-test' | 'jasmine',
+): string {
+  // Mocha and the node:test file bring their own expect; Mocha and Jasmine have no todo: a
+  // pending test without a function is theirs; Playwright's fixme is its "not written yet".
   const assertExpect =
     'const expect = (actual) => ({ toBe: (expected) => assert.equal(actual, expected) });\n';
   const imports = {
@@ -645,12 +703,13 @@ function mathTest(kind: 'vitest' | 'jest' | 'playwright' | 'mocha-cjs' | 'mocha-
     'mocha-cjs': `const assert = require('node:assert/strict');\n${assertExpect}`,
     'mocha-esm': `import assert from 'node:assert/strict';\n${assertExpect}`,
     'node-test': `const assert = require('node:assert/strict');\nconst { describe, it } = require('node:test');\n${assertExpect}`,
+    jasmine: '',
   }[kind];
   const [describe, it] = kind === 'playwright' ? ['test.describe', 'test'] : ['describe', 'it'];
   const todo =
     kind === 'playwright'
       ? "test.fixme('is to do', () => {})"
-      : kind.startsWith('mocha')
+      : kind.startsWith('mocha') || kind === 'jasmine'
         ? "it('is to do')"
         : "it.todo('is to do')";
   return `${imports}
@@ -666,7 +725,7 @@ ${describe}('Math', () => {
   ${it}('fails on purpose', () => {
     expect(1 + 1).toBe(3);
   });
-  ${it}.skip('is skipped', () => {});
+  ${kind === 'jasmine' ? 'xit' : `${it}.skip`}('is skipped', () => {});
   ${todo};
 });
 `;

@@ -11,7 +11,18 @@ import { pathToFileURL } from 'node:url';
 import { bundleCore } from './bundle-core.mjs';
 
 const repo = new URL('../', import.meta.url).pathname;
-const PACKAGES = ['core', 'server', 'vitest', 'jest', 'playwright', 'mocha', 'node-test', 'cucumber', 'cli'];
+const PACKAGES = [
+  'core',
+  'server',
+  'vitest',
+  'jest',
+  'playwright',
+  'mocha',
+  'node-test',
+  'cucumber',
+  'jasmine',
+  'cli',
+];
 
 export async function build() {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

@@ -1,4 +1,4 @@
-// `pnpm demo`: runs the example projects (Vitest, Jest, Playwright, Mocha, node:test) twice against a local Test
+// `pnpm demo`: runs the example projects (Vitest, Jest, Playwright, Mocha, node:test, Jasmine) twice against a local Test
 // Run Reporting Service and shows what arrived. Needs no key and no setup: the server is started here, on a
 // free port, with a key made up for this run. In a terminal the server then stays up, so the links the
 // reporters printed open, until Enter or Ctrl-C; in CI, or with its output piped, it stops and the demo ends.
@@ -35,6 +35,8 @@ const examples = [
     bin: 'cucumber-js',
     args: [],
   },
+  // Jasmine's exports map hides its package.json (binOf reads it): the bin is named outright.
+  { framework: 'jasmine', dir: path.join(root, 'examples/jasmine'), script: jasmineBin(), args: [] },
   // node --test itself: the example's `test` script, the README's command line.
   {
     framework: 'node-test',
@@ -176,6 +178,11 @@ async function readRuns() {
 }
 
 /** The file a framework's `bin` points to, as the example project resolves it. */
+function jasmineBin() {
+  const main = createRequire(path.join(root, 'examples/jasmine/package.json')).resolve('jasmine');
+  return path.join(path.dirname(main), '..', 'bin', 'jasmine.js');
+}
+
 function binOf({ dir, bin, packageName = bin }) {
   const require = createRequire(path.join(dir, 'package.json'));
   const manifestPath = require.resolve(`${packageName}/package.json`);

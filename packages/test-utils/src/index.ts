@@ -18,6 +18,7 @@ export {
   PASSING_RESULTS,
   VITEST_AND_JEST,
 } from './frameworks.js';
+export * from './jasmine.js';
 export { PYTEST_RESULTS, SUREFIRE_RESULTS } from './junit-expected.js';
 export * from './node-script.js';
 export {

@@ -1,0 +1,4 @@
+import { TestrunJasmineReporter } from './reporter.js';
+
+export { type TestrunJasmineOptions, TestrunJasmineReporter } from './reporter.js';
+export default TestrunJasmineReporter;

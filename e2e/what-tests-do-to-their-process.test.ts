@@ -1,31 +1,48 @@
 import {
   AWAIT_RUNS_TIMEOUT_MS,
+  CUCUMBER_DOUBLES_RESULTS,
   DOUBLES_BEFORE_THE_REPORTER,
   DOUBLES_IN_A_TEST,
+  type DoublesExpectation,
   doubleEnv,
   expectDeliveredPast,
   fixtures,
   type RunOutcome,
   reporterEnv,
+  runCucumber,
+  runJasmine,
   runJest,
   runMocha,
   runNodeTest,
   startTestServer,
   type TestServer,
 } from '@testrun/test-utils';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Where a runner runs the tests in the reporter's own process (Mocha serial, Jest in band,
-// the main process of node --test, which loads --require files too), the tests' doubles are
+// the main process of node --test, which loads --require files too, Jasmine and Cucumber
+// serial), the tests' doubles are
 // installed in the process that delivers: nock and MSW refusing every connection, Node's
 // HTTP entry points stubbed, fake clocks, an emptied environment, a removed working
 // directory. None of them may reach delivery (docs/reliability.md, "What a test may do to
 // its process"); the fixture's doubles.cjs says what each does and when. node --test with
 // isolation none (Node 22+) is in compat/.
 
+/**
+ * Jasmine exits 3 when a spec failed, but 4 ("exited before finishing") when a fake clock is
+ * left installed: it awaits its own output's flush, which a faked process.nextTick never
+ * runs, and the emptied event loop ends the process. It does so without the reporter too.
+ */
+const JASMINE_FAKE_CLOCK_EXIT: readonly string[] = ['fake-timers', 'fake-timers-first'];
+
 type Runner = (env: Record<string, string | undefined>) => Promise<RunOutcome>;
 
-const RUNNERS: [name: string, doubles: string[], run: Runner][] = [
+const RUNNERS: [
+  name: string,
+  doubles: string[],
+  run: Runner,
+  expectation?: (double: string) => DoublesExpectation,
+][] = [
   [
     'mocha',
     [...DOUBLES_BEFORE_THE_REPORTER, ...DOUBLES_IN_A_TEST],
@@ -49,25 +66,60 @@ const RUNNERS: [name: string, doubles: string[], run: Runner][] = [
     DOUBLES_BEFORE_THE_REPORTER.filter((double) => double !== 'fake-timers-first'),
     (env) => runNodeTest({ cwd: fixtures.doubles, env }),
   ],
+  // Its jasmine.json `requires` setup.cjs before @testrun/jasmine/register.
+  [
+    'jasmine',
+    [...DOUBLES_BEFORE_THE_REPORTER, ...DOUBLES_IN_A_TEST],
+    (env) => runJasmine({ cwd: fixtures.doubles, env }),
+    (double) => ({ code: JASMINE_FAKE_CLOCK_EXIT.includes(double) ? 4 : 3 }),
+  ],
+  // Cucumber loads every support file (setup.cjs among them) before it imports a formatter:
+  // whatever a support file installs is there before the reporter loads. Not
+  // fake-timers-first: cucumber-js itself runs nothing with every clock faked before it
+  // starts (it exits 0 without a line, with or without the formatter).
+  [
+    'cucumber-js',
+    [...DOUBLES_BEFORE_THE_REPORTER.filter((double) => double !== 'fake-timers-first'), ...DOUBLES_IN_A_TEST],
+    (env) => runCucumber({ cwd: fixtures.doubles, env }),
+    () => ({ results: CUCUMBER_DOUBLES_RESULTS }),
+  ],
 ];
 
-describe.each(RUNNERS)('%s, with a test double installed and never undone', (_runner, doubles, run) => {
-  let server: TestServer;
-  const outcomes = new Map<string, RunOutcome>();
+describe.each(RUNNERS)(
+  '%s, with a test double installed and never undone',
+  (_runner, doubles, run, expectation) => {
+    let server: TestServer;
+    const outcomes = new Map<string, RunOutcome>();
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    await Promise.all(
-      doubles.map(async (double) => outcomes.set(double, await run(reporterEnv(server, doubleEnv(double))))),
+    beforeAll(async () => {
+      server = await startTestServer();
+      await Promise.all(
+        doubles.map(async (double) =>
+          outcomes.set(double, await run(reporterEnv(server, doubleEnv(double)))),
+        ),
+      );
+    }, AWAIT_RUNS_TIMEOUT_MS);
+
+    afterAll(() => server?.close());
+
+    it.each(doubles)(
+      '%s: stores every result once, on the first attempt, and keeps the exit code',
+      (double) => {
+        expectDeliveredPast(server, double, outcomes.get(double)!, expectation?.(double));
+      },
     );
-  }, AWAIT_RUNS_TIMEOUT_MS);
+  },
+);
 
-  afterAll(() => server?.close());
-
-  it.each(doubles)(
-    '%s: stores every result once, on the first attempt, and keeps the exit code',
-    (double) => {
-      expectDeliveredPast(server, double, outcomes.get(double)!);
-    },
-  );
-});
+it.each(JASMINE_FAKE_CLOCK_EXIT)(
+  'jasmine exits 4 without the reporter too when %s is left installed',
+  async (double) => {
+    const outcome = await runJasmine({
+      cwd: fixtures.doubles,
+      withoutReporter: true,
+      env: doubleEnv(double),
+    });
+    expect(outcome.stdout, outcome.stderr).toContain('6 specs, 1 failure');
+    expect(outcome.code).toBe(4);
+  },
+);

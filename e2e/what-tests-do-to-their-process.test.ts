@@ -69,7 +69,7 @@ const RUNNERS: [
   // Its jasmine.json `requires` setup.cjs before @testrun/jasmine/register.
   [
     'jasmine',
-    [...DOUBLES_BEFORE_THE_REPORTER, ...DOUBLES_IN_A_TEST],
+    [...DOUBLES_BEFORE_THE_REPORTER, ...DOUBLES_IN_A_TEST, 'jasmine-clock'],
     (env) => runJasmine({ cwd: fixtures.doubles, env }),
     (double) => ({ code: JASMINE_FAKE_CLOCK_EXIT.includes(double) ? 4 : 3 }),
   ],

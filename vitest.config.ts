@@ -5,8 +5,10 @@ import { defineConfig } from 'vitest/config';
 // `pnpm test` runs the `main` project; `pnpm test:compat` the version matrix.
 // Tests run the packages' source, not their build: each package's exports map has a `source`
 // condition (left out when published), so an edit in `src` is what the next test runs.
-// Tests that spawn a framework or the CLI run the build, which scripts/build.mjs brings up
-// to date before the first test.
+// Tests that spawn a framework, the CLI or a script that imports a package run its build:
+// they are the `main` project (e2e/ and every `*.e2e.test.ts`), whose globalSetup
+// (scripts/build.mjs) brings the build up to date before its first test. The `unit` project
+// runs source only and builds nothing: `vitest run --project unit` on a fresh clone works.
 const sourceFirst = ['source', 'module', 'node', 'development|production'];
 
 export default defineConfig({
@@ -16,20 +18,28 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/fixtures/**', '**/dist/**'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    globalSetup: ['scripts/build.mjs'],
     pool: 'forks',
     maxWorkers: 2,
     projects: [
       {
         extends: true,
         test: {
-          name: 'main',
-          include: ['test/*.test.ts', 'packages/*/test/**/*.test.ts', 'e2e/**/*.test.ts'],
+          name: 'unit',
+          include: ['test/*.test.ts', 'packages/*/test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/fixtures/**', '**/dist/**', '**/*.e2e.test.ts'],
         },
       },
       {
         extends: true,
-        test: { name: 'compat', include: ['compat/*.test.ts'] },
+        test: {
+          name: 'main',
+          include: ['test/*.e2e.test.ts', 'packages/*/test/**/*.e2e.test.ts', 'e2e/**/*.test.ts'],
+          globalSetup: ['scripts/build.mjs'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'compat', include: ['compat/*.test.ts'], globalSetup: ['scripts/build.mjs'] },
       },
     ],
   },

@@ -61,7 +61,7 @@ function cancelWhenWaiting(waitingFile: string, signal: NodeJS.Signals) {
 /**
  * Other software in the framework's process that listens for signals (see
  * fixtures/signal-listeners.cjs). signal-exit v3 beside the guard is proven in
- * packages/core/test/exit-guard.test.ts, in a process of its own.
+ * packages/core/test/exit-guard.e2e.test.ts, in a process of its own.
  */
 const NEIGHBOURS = {
   'no other listener': {},

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Answer, createRun, get, post, result, startServer } from '../client.js';
 
-// The pages over HTTP, markup-level; what a browser shows is in pages.browser.test.ts.
+// The pages over HTTP, markup-level; what a browser shows is in pages.browser.e2e.test.ts.
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 

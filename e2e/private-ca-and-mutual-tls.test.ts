@@ -51,7 +51,7 @@ describe.skipIf(!hasOpenssl())('a service with a private CA', () => {
       expect(outcome.code).toBe(0);
       const lines = testrunLines(outcome.stderr);
       expect(lines.filter((line) => line.includes('UNABLE_TO_VERIFY_LEAF_SIGNATURE'))).toEqual([
-        expect.stringMatching(/POST .* failed after \d+ ms: UNABLE_TO_VERIFY_LEAF_SIGNATURE$/),
+        expect.stringMatching(/POST .* failed after [\d.]+ m?s: UNABLE_TO_VERIFY_LEAF_SIGNATURE$/),
         expect.stringMatching(
           /certificate is not trusted .*NODE_EXTRA_CA_CERTS=\/path\/ca\.pem.*Nothing more is sent/,
         ),

@@ -85,9 +85,9 @@ it('sends a batch that was in flight when a test faked the task queues again at 
   const attempts = result.lines.filter((line) => line.includes('/results'));
   expect(attempts, result.lines.join('\n')).toEqual([
     expect.stringMatching(
-      /abandoned after \d+ ms: it was in flight while a test faked process\.nextTick.*sent again at once/,
+      /abandoned after [\d.]+ m?s: it was in flight while a test faked process\.nextTick.*sent again at once/,
     ),
-    expect.stringMatching(/→ 20\d in \d+ ms/),
+    expect.stringMatching(/→ 20\d in [\d.]+ m?s/),
   ]);
   expect(server.store.results(server.store.runs()[0]!.id).map((stored) => stored.testCase)).toEqual([
     'on the wire',

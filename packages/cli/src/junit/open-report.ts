@@ -46,11 +46,7 @@ export async function openReport(file: string, shownAs: string): Promise<Readabl
       await handle.close();
     }
   } catch (error) {
-    throw new ReportReadError(
-      'REPORT_UNREADABLE',
-      shownAs,
-      `${shownAs}: cannot be read: ${describeReadError(error)}`,
-    );
+    throw unreadable(error, shownAs);
   }
   const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
   if (first[0] !== GZIP_MAGIC[0] || first[1] !== GZIP_MAGIC[1]) return raw;
@@ -76,12 +72,7 @@ export async function detectFormat(file: string, shownAs: string): Promise<Repor
     // Empty, or only whitespace: the JUnit reader says so.
     return 'junit';
   } catch (error) {
-    if (error instanceof ReportReadError) throw error;
-    throw new ReportReadError(
-      'REPORT_UNREADABLE',
-      shownAs,
-      `${shownAs}: cannot be read: ${describeReadError(error)}`,
-    );
+    throw unreadable(error, shownAs);
   } finally {
     stream.destroy();
   }
@@ -98,7 +89,17 @@ function firstText(chunk: Buffer): string {
   return chunk.subarray(start).toString('latin1');
 }
 
-export function describeReadError(error: unknown): string {
+/** What a failed read of `shownAs` is thrown as: a ReportReadError as it is, anything else as one naming the file and why. */
+export function unreadable(error: unknown, shownAs: string): ReportReadError {
+  if (error instanceof ReportReadError) return error;
+  return new ReportReadError(
+    'REPORT_UNREADABLE',
+    shownAs,
+    `${shownAs}: cannot be read: ${describeReadError(error)}`,
+  );
+}
+
+function describeReadError(error: unknown): string {
   const { code, message } = error as NodeJS.ErrnoException;
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EISDIR') return 'it is a directory; give files, or a glob such as "reports/**/*.xml"';

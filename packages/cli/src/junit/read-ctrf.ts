@@ -1,6 +1,6 @@
 import { TextDecoder } from 'node:util';
 import { JSONParser } from '@streamparser/json';
-import { describeReadError, openReport, ReportReadError } from './open-report.js';
+import { openReport, ReportReadError, unreadable } from './open-report.js';
 
 // Reads a CTRF report (https://ctrf.io: the Common Test Report Format, JSON) as a stream
 // of events, one chunk at a time, as read-junit.ts reads JUnit: each element of
@@ -61,12 +61,7 @@ export async function* readCtrf(file: string, shownAs: string = file): AsyncGene
     const events = reader.take();
     if (events.length > 0) yield events;
   } catch (error) {
-    if (error instanceof ReportReadError) throw error;
-    throw new ReportReadError(
-      'REPORT_UNREADABLE',
-      shownAs,
-      `${shownAs}: cannot be read: ${describeReadError(error)}`,
-    );
+    throw unreadable(error, shownAs);
   } finally {
     stream.destroy();
   }

@@ -1,6 +1,6 @@
 import { TextDecoder } from 'node:util';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { describeReadError, openReport, ReportReadError } from './open-report.js';
+import { openReport, ReportReadError, unreadable } from './open-report.js';
 
 // Reads a JUnit XML report as a stream of events, one chunk at a time: memory stays flat
 // however large the report. Only the structure is read (names, times, outcomes); failure
@@ -158,12 +158,7 @@ export async function* readJunit(file: string, shownAs: string = file): AsyncGen
     const events = reader.take();
     if (events.length > 0) yield events;
   } catch (error) {
-    if (error instanceof ReportReadError) throw error;
-    throw new ReportReadError(
-      'REPORT_UNREADABLE',
-      shownAs,
-      `${shownAs}: cannot be read: ${describeReadError(error)}`,
-    );
+    throw unreadable(error, shownAs);
   } finally {
     stream.destroy();
   }

@@ -1,4 +1,4 @@
-import type { CanonicalStatus, FileReport, RawTest } from '@testrun/core';
+import { type CanonicalStatus, type FileReport, fileNamedFirst, type RawTest } from '@testrun/core';
 import type { JasmineDoneInfo, JasmineExpectation, JasmineResult } from './jasmine-types.js';
 
 // What the reporter keeps while specs run, and how it becomes FileReports between them.
@@ -107,13 +107,7 @@ export class JasmineMapping {
   private fileNamedIn(error: JasmineExpectation): string | undefined {
     const loaded = LOAD_ERROR.exec(error?.message ?? '')?.[1];
     if (error?.globalErrorType === 'load' && loaded) return loaded;
-    const text = `${error?.stack ?? ''}\n${error?.message ?? ''}`;
-    let found: { file: string; at: number } | undefined;
-    for (const file of this.seenFiles) {
-      const at = indexOfWhole(text, file);
-      if (at !== -1 && (!found || at < found.at)) found = { file, at };
-    }
-    return found?.file;
+    return fileNamedFirst(`${error?.stack ?? ''}\n${error?.message ?? ''}`, this.seenFiles);
   }
 }
 
@@ -131,14 +125,4 @@ export function statusOf(status: string | undefined): CanonicalStatus {
   if (status === 'passed') return 'passed';
   if (status !== undefined && SKIPPED.has(status)) return 'skipped';
   return 'failed';
-}
-
-/** Where `text` names `file` as a whole path, not as part of a longer one (`a.spec.js` in `a.spec.jsx`). */
-function indexOfWhole(text: string, file: string): number {
-  for (let at = text.indexOf(file); at !== -1; at = text.indexOf(file, at + 1)) {
-    const before = text.slice(at - 1, at);
-    const after = text.slice(at + file.length, at + file.length + 1);
-    if (!/[\w./-]/.test(before) && !/[\w.-]/.test(after)) return at;
-  }
-  return -1;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type CanonicalStatus, type FileReport, type RawTest, startDir } from '@testrun/core';
+import { type CanonicalStatus, type FileReport, fileNamedFirst, type RawTest, startDir } from '@testrun/core';
 import type { MochaRunnable } from './mocha-types.js';
 
 // What the reporter keeps while tests run, and how it becomes FileReports at a file's end.
@@ -91,24 +91,11 @@ function keyOf(test: MochaRunnable): unknown {
  */
 function specFileIn(error: unknown, specFiles: readonly string[]): string | undefined {
   const text = `${(error as { stack?: unknown })?.stack ?? ''}\n${messageOf(error)}`;
-  let found: { file: string; at: number } | undefined;
-  for (const file of specFiles) {
-    for (const form of [file, pathToFileURL(file).href, path.relative(startDir, file)]) {
-      const at = indexOfWhole(text, form);
-      if (at !== -1 && (!found || at < found.at)) found = { file, at };
-    }
-  }
-  return found?.file;
-}
-
-/** Where `text` names `file` as a whole path, not as part of a longer one (`a.test.js` in `a.test.jsx` or `xa.test.js`). */
-function indexOfWhole(text: string, file: string): number {
-  for (let at = text.indexOf(file); at !== -1; at = text.indexOf(file, at + 1)) {
-    const before = text.slice(at - 1, at);
-    const after = text.slice(at + file.length, at + file.length + 1);
-    if (!/[\w./-]/.test(before) && !/[\w.-]/.test(after)) return at;
-  }
-  return -1;
+  return fileNamedFirst(text, specFiles, (file) => [
+    file,
+    pathToFileURL(file).href,
+    path.relative(startDir, file),
+  ]);
 }
 
 function messageOf(error: unknown): string {

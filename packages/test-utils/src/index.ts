@@ -37,6 +37,7 @@ export {
   resultsIn,
 } from './parity-expected.js';
 export * from './playwright.js';
+export * from './postgres.js';
 export * from './process.js';
 export * from './proxy.js';
 export * from './reporter.js';

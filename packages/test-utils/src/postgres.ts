@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { closedPortUrl } from './server.js';
 import { runProcess } from './process.js';
+import { closedPortUrl } from './server.js';
 
 /**
  * A real PostgreSQL server for tests: a temporary cluster made by initdb, listening on
@@ -129,7 +129,18 @@ export async function startPostgres(): Promise<PostgresServer> {
       '-c max_connections=100',
     ].join(' ');
     try {
-      await run('pg_ctl', ['start', '-D', dataDir, '-w', '-t', '60', '-l', path.join(root, 'server.log'), '-o', options]);
+      await run('pg_ctl', [
+        'start',
+        '-D',
+        dataDir,
+        '-w',
+        '-t',
+        '60',
+        '-l',
+        path.join(root, 'server.log'),
+        '-o',
+        options,
+      ]);
       break;
     } catch (error) {
       if (attempt === 3) throw new Error(`${(error as Error).message}\n${readLog(root)}`);

@@ -65,7 +65,10 @@ describe.skipIf(!havePostgres())('startPostgres: a real server for one test file
     const second = await server.createDatabase();
     expect(first).not.toBe(second);
     await query(first, 'CREATE TABLE only_here (id int)');
-    const tables = await query(second, `SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'only_here'`);
+    const tables = await query(
+      second,
+      `SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'only_here'`,
+    );
     expect(tables).toEqual([{ n: 0 }]);
   });
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { havePostgres, type PostgresServer, postgresBinDir, startPostgres } from '../src/postgres.js';
+import { storeEngines } from '../src/store-engines.js';
 
 function fakeBinDir(root: string, dir: string, names = ['initdb', 'pg_ctl', 'postgres']): string {
   const bin = path.join(root, dir);
@@ -79,4 +80,23 @@ describe.skipIf(!havePostgres())('startPostgres: a real server for one test file
     expect(fs.existsSync(other.directory)).toBe(false);
     await expect(query(other.url, 'SELECT 1')).rejects.toThrow(/ECONNREFUSED/);
   });
+});
+
+describe('storeEngines', () => {
+  const engines = storeEngines();
+
+  it('lists SQLite, and PostgreSQL where it is installed', () => {
+    expect(engines.map(({ name }) => name)).toEqual(havePostgres() ? ['sqlite', 'postgres'] : ['sqlite']);
+  });
+
+  it.skipIf(!havePostgres())(
+    'gives a fresh PostgreSQL database per target, on one server per file',
+    async () => {
+      const postgres = engines.find(({ name }) => name === 'postgres')!;
+      const first = (await postgres.target()).database!;
+      const second = (await postgres.target()).database!;
+      expect(first).not.toBe(second);
+      expect(new URL(first).port).toBe(new URL(second).port);
+    },
+  );
 });

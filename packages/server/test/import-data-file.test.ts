@@ -8,7 +8,13 @@ import { KEY, post, result, startServer } from './client.js';
 // The ndjson data file older servers appended to (`dataFile`), written here line by line in
 // that format, so the import is tested against the records as they were, not as we write now.
 
-const RUN = { id: 'run-1', project: 'shop', framework: 'vitest', tags: ['ci'], createdAt: '2026-01-02T03:04:05.000Z' };
+const RUN = {
+  id: 'run-1',
+  project: 'shop',
+  framework: 'vitest',
+  tags: ['ci'],
+  createdAt: '2026-01-02T03:04:05.000Z',
+};
 const RECORDS = [
   { type: 'run', run: RUN },
   { type: 'results', runId: 'run-1', results: [result(), result({ status: 'failed', testCase: 'b' })] },
@@ -37,7 +43,8 @@ async function olderDataFile(lines: string): Promise<string> {
   return file;
 }
 
-const ndjson = (records: readonly object[]) => records.map((record) => `${JSON.stringify(record)}\n`).join('');
+const ndjson = (records: readonly object[]) =>
+  records.map((record) => `${JSON.stringify(record)}\n`).join('');
 
 describe("an older server's data file", () => {
   it('is imported on start: runs, results in order, counts, ends and idempotent answers', async () => {
@@ -57,8 +64,13 @@ describe("an older server's data file", () => {
       lastReceivedAt: '2026-01-02T03:05:00.000Z',
       end: { status: 'failed', endedAt: '2026-01-02T03:06:00.000Z' },
     });
-    expect(await server.store.savedResponse({ key: 'batch-1', method: 'POST', path: '/api/v1/runs/run-1/results' }))
-      .toMatchObject({ fingerprint: 'f'.repeat(64), response: { status: 201, body: { accepted: 2 } } });
+    expect(
+      await server.store.savedResponse({
+        key: 'batch-1',
+        method: 'POST',
+        path: '/api/v1/runs/run-1/results',
+      }),
+    ).toMatchObject({ fingerprint: 'f'.repeat(64), response: { status: 201, body: { accepted: 2 } } });
   });
 
   it('is imported once: a restart keeps what came after and adds nothing twice, and the file is left as it was', async () => {
@@ -87,7 +99,9 @@ describe("an older server's data file", () => {
   });
 
   it('refuses a corrupt record before the last line, naming its line, and imports none of the file', async () => {
-    const dataFile = await olderDataFile(`${ndjson(RECORDS.slice(0, 1))}not json\n${ndjson(RECORDS.slice(1))}`);
+    const dataFile = await olderDataFile(
+      `${ndjson(RECORDS.slice(0, 1))}not json\n${ndjson(RECORDS.slice(1))}`,
+    );
     await expect(createServer({ dataFile })).rejects.toThrow(`${dataFile}:2: not a testrun data record`);
 
     await writeFile(dataFile, ndjson([RECORDS[0]!, { type: 'results', runId: 'nope', results: [result()] }]));

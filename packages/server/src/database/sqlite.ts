@@ -1,4 +1,6 @@
+import { statfs } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import type { SqlDatabase, SqlExecutor, SqlRow, SqlValue } from './sql-database.js';
 
@@ -28,7 +30,10 @@ export class SqliteDatabase implements SqlDatabase {
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  private constructor(db: Database) {
+  private constructor(
+    db: Database,
+    private readonly path: string | undefined,
+  ) {
     this.#db = db;
   }
 
@@ -43,7 +48,7 @@ export class SqliteDatabase implements SqlDatabase {
         db.exec('PRAGMA synchronous=FULL');
       }
       db.exec('PRAGMA foreign_keys=ON');
-      return new SqliteDatabase(db);
+      return new SqliteDatabase(db, path);
     } catch (error) {
       db.close();
       throw error;
@@ -72,8 +77,25 @@ export class SqliteDatabase implements SqlDatabase {
       } catch (error) {
         open = false;
         if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
-        throw error;
+        throw await this.#explained(error);
       }
+    });
+  }
+
+  /**
+   * The WebAssembly VFS answers a failed write of any kind as SQLite's "disk I/O error",
+   * a full disk included; the space left where the file lives tells which it was.
+   */
+  async #explained(error: unknown): Promise<unknown> {
+    if (this.path === undefined || !/disk I\/O error/.test(String((error as Error)?.message))) return error;
+    try {
+      const { bavail, bsize } = await statfs(dirname(this.path));
+      if (bavail * bsize >= FULL_BELOW_BYTES) return error;
+    } catch {
+      return error;
+    }
+    return Object.assign(new Error(`${this.path}: no space left on device`, { cause: error }), {
+      code: 'ENOSPC',
     });
   }
 
@@ -114,6 +136,9 @@ export class SqliteDatabase implements SqlDatabase {
     return statement;
   }
 }
+
+/** Less free space than this after a failed write: the disk is full (a write needs a few pages). */
+const FULL_BELOW_BYTES = 1024 * 1024;
 
 /**
  * `$1` → `?1`: PostgreSQL's placeholders in SQLite's numbered form, which binds the same

@@ -104,8 +104,8 @@ describe.each(RUNNERS)(
 
     it.each(doubles)(
       '%s: stores every result once, on the first attempt, and keeps the exit code',
-      (double) => {
-        expectDeliveredPast(server, double, outcomes.get(double)!, expectation?.(double));
+      async (double) => {
+        await expectDeliveredPast(server, double, outcomes.get(double)!, expectation?.(double));
       },
     );
   },

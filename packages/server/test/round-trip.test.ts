@@ -30,7 +30,7 @@ describe('a run and its results', () => {
     expect(readResults.body).toEqual(results.map((r) => ({ runId: run.id, ...r })));
     const readRun = await get(server, `/api/v1/runs/${run.id}`);
     expect(readRun.body).toMatchObject({ ...run, total: 2, totalDuration: 24 });
-    expect(server.store.results(run.id)).toHaveLength(2);
+    expect(await server.store.results(run.id)).toHaveLength(2);
   });
 
   it('defaults tags to an empty list', async () => {
@@ -90,7 +90,7 @@ describe('a run and its results', () => {
       expect(answer.status).toBe(404);
       expect(answer.body).toMatchObject({ error: { code: 'run_not_found' } });
     }
-    expect(server.store.allResults()).toEqual([]);
+    expect(await server.store.allResults()).toEqual([]);
   });
 
   it('answers 404 not_found in the error shape for a path it does not serve', async () => {

@@ -52,7 +52,7 @@ read key, its pages ask for a key: the read key (TESTRUN_READ_KEY) or the API ke
     // The API key is printed on purpose: it is this server's own, made up for it. The
     // read key is handed to people by whoever chose it, never printed.
     const pages = pagesLine(defaultPageAccess(values.host, readKeys) === 'key', readKey !== undefined);
-    process.stdout.write(banner(server.url, apiKey, values.data, server.store.runs().length, pages));
+    process.stdout.write(banner(server.url, apiKey, values.data, (await server.store.runs()).length, pages));
 
     await nextSignal(['SIGINT', 'SIGTERM']);
     await server.close();

@@ -12,9 +12,31 @@ export const SLOWEST_TESTS = 10;
 /** Statuses of tests that did not run: their duration says nothing, so they are never among the slowest. */
 const NOT_RUN: ReadonlySet<string> = new Set(['skipped', 'todo']);
 
+/** Results the run page lists at most at once; the rest are on further pages. */
+export const RESULTS_PER_PAGE = 1000;
+
+/**
+ * A run whose results the database pages: `results` are then one page of the narrowed
+ * results, and what spans every page is counted and picked out by the database.
+ */
+export interface PagedResults {
+  /** Narrowed results over all pages. */
+  matching: number;
+  /** The narrowed failed results (at most RESULTS_PER_PAGE of them), and how many there are. */
+  failed: readonly StoredResult[];
+  failedCount: number;
+  /** The SLOWEST_TESTS slowest narrowed results that ran. */
+  slowest: readonly StoredResult[];
+  /** 1-based, in range. */
+  page: number;
+  pageCount: number;
+}
+
 export interface RunPageInput {
   run: RunWithCounts;
+  /** The run's results, or with `paged` one page of them. */
   results: readonly StoredResult[];
+  paged?: PagedResults | undefined;
   /** Only results whose suite or test name contains this, ignoring case. */
   search: string | undefined;
   /** Only results with this status. */
@@ -28,7 +50,15 @@ export interface RunPageInput {
  * GET /runs/{id} : the run's bar and counts, its failed tests first, its slowest tests that ran,
  * then every test grouped by suite (suites with failures first and unfolded).
  */
-export function renderRunPage({ run, results, search, status, abandonedAfterMs, now }: RunPageInput): string {
+export function renderRunPage({
+  run,
+  results,
+  paged,
+  search,
+  status,
+  abandonedAfterMs,
+  now,
+}: RunPageInput): string {
   const state = runState(run, now, abandonedAfterMs);
   const needle = search?.toLowerCase();
   const shown = results.filter(
@@ -43,11 +73,15 @@ export function renderRunPage({ run, results, search, status, abandonedAfterMs, 
   // A filter per status the run holds (and the one chosen): the service counts every status it
   // accepts, but a `todo (0)` link leads nowhere, and reporters send todo tests as skipped by default.
   const filters = statuses.filter((s) => (run.counts[s] ?? 0) > 0 || s === status);
-  const failed = shown.filter((result) => result.status === 'failed');
-  const slowest = shown
-    .filter((result) => !NOT_RUN.has(result.status))
-    .sort((a, b) => b.duration - a.duration)
-    .slice(0, SLOWEST_TESTS);
+  const failed = paged?.failed ?? shown.filter((result) => result.status === 'failed');
+  const failedCount = paged?.failedCount ?? failed.length;
+  const shownCount = paged?.matching ?? shown.length;
+  const slowest =
+    paged?.slowest ??
+    shown
+      .filter((result) => !NOT_RUN.has(result.status))
+      .sort((a, b) => b.duration - a.duration)
+      .slice(0, SLOWEST_TESTS);
   const suites = bySuite(shown);
 
   const content = html`<p><a href="${runsPagePath()}">← Runs</a></p>
@@ -62,17 +96,33 @@ ${statusBar(run.counts, run.total)}
 <form class="search" method="get" action="${runPagePath(run.id)}" role="search"><label>Search suites and tests<input type="search" name="q" value="${search ?? ''}"></label>${
     status === undefined ? '' : html`<input type="hidden" name="status" value="${status}">`
   }<button type="submit">Search</button>${narrowed ? html`<a href="${runPagePath(run.id)}">show all</a>` : ''}</form>
-${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(shown.length, run.total, search, status)}</p>` : ''}
+${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(shownCount, run.total, search, status)}</p>` : ''}
 ${
   failed.length === 0
     ? ''
-    : html`<h2 id="failed">Failed (${formatCount(failed.length)})</h2>\n${namedTable('failed-tests', run.project, failed)}`
+    : html`<h2 id="failed">Failed (${formatCount(failedCount)})</h2>\n${namedTable('failed-tests', run.project, failed)}`
 }
 ${slowest.length === 0 ? '' : html`<h2 id="slowest">Slowest tests</h2>\n${namedTable('slowest-tests', run.project, slowest)}`}
 <h2 id="suites">Suites (${formatCount(suites.length)})</h2>
-${suites.length === 0 ? html`<p>${results.length === 0 ? 'This run has no results yet.' : 'No results match.'}</p>` : ''}
-${suites.map(([suite, suiteResults]) => suiteDetails(run.project, suite, suiteResults, statuses, narrowed))}`;
+${suites.length === 0 ? html`<p>${run.total === 0 ? 'This run has no results yet.' : 'No results match.'}</p>` : ''}
+${paged && paged.pageCount > 1 ? resultsPager(run.id, paged, search, status) : ''}
+${suites.map(([suite, suiteResults]) => suiteDetails(run.project, suite, suiteResults, statuses, narrowed))}
+${paged && paged.pageCount > 1 ? resultsPager(run.id, paged, search, status) : ''}`;
   return layout(`${run.project} run`, content);
+}
+
+/** Pages of a run's results, RESULTS_PER_PAGE each, in arrival order (a suite may span two). */
+function resultsPager(
+  runId: string,
+  { page, pageCount, matching }: PagedResults,
+  search: string | undefined,
+  status: string | undefined,
+): SafeHtml {
+  const link = (to: number, label: string) =>
+    html`<a href="${runPagePath(runId, { status, q: search, page: to })}">${label}</a>`;
+  const first = (page - 1) * RESULTS_PER_PAGE + 1;
+  const last = Math.min(page * RESULTS_PER_PAGE, matching);
+  return html`<nav class="pager"><span>${page > 1 ? link(page - 1, '← previous') : ''}</span><span class="muted">results ${formatCount(first)}–${formatCount(last)} of ${formatCount(matching)} · page ${page} of ${pageCount}</span><span>${page < pageCount ? link(page + 1, 'next →') : ''}</span></nav>`;
 }
 
 /** What the state means for this run, with the time it rests on. */

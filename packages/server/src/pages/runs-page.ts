@@ -1,5 +1,5 @@
 import { type RunState, runState } from '../ledger/run-state.js';
-import type { RunWithCounts, StoredRun } from '../ledger/store.js';
+import type { RunWithCounts } from '../ledger/store.js';
 import { paths, runPagePath, runsPagePath } from '../paths.js';
 import { statusBar } from './charts.js';
 import { formatCount, formatDuration } from './format.js';
@@ -14,52 +14,63 @@ export interface RunsFilter {
   tag?: string;
 }
 
+/** What the filters offer: a short list each (the tags of recent runs, not every tag ever). */
+export interface RunsChoices {
+  project: readonly string[];
+  framework: readonly string[];
+  tag: readonly string[];
+}
+
 export interface RunsPageInput {
-  /** Every run, newest first. */
-  runs: readonly StoredRun[];
+  /** The runs on this page, newest first, with their counts. */
+  runs: readonly RunWithCounts[];
+  /** How many runs match the filter, over all pages. */
+  matching: number;
+  /** Whether the server holds any run at all (else the page says how to send some). */
+  anyRuns: boolean;
+  choices: RunsChoices;
   filter: RunsFilter;
-  /** 1-based; out of range is brought into range. */
+  /** 1-based, already in range. */
   page: number;
-  withCounts: (run: StoredRun) => RunWithCounts;
   /** A run never completed that received nothing for this long is abandoned. */
   abandonedAfterMs: number;
   now: number;
 }
 
+/** Which page to show: `requested` brought into range for `matching` runs. */
+export function runsPageNumber(requested: number, matching: number): number {
+  const pageCount = Math.max(1, Math.ceil(matching / RUNS_PER_PAGE));
+  return Math.min(Math.max(1, Math.trunc(requested) || 1), pageCount);
+}
+
 /**
  * GET / : the runs, newest first, RUNS_PER_PAGE a page, narrowed by project, framework
- * and tag. Only the runs on the page are summed up (from counts kept as results arrive),
- * so the page costs the same with 10 runs or 10,000.
+ * and tag. The database reads only the runs on the page (with counts kept as results
+ * arrive), so the page costs the same with 10 runs or 100,000.
  */
 export function renderRunsPage({
-  runs,
+  runs: shown,
+  matching: matchingCount,
+  anyRuns,
+  choices,
   filter,
   page,
-  withCounts,
   abandonedAfterMs,
   now,
 }: RunsPageInput): string {
-  const matching = runs.filter(
-    (run) =>
-      (filter.project === undefined || run.project === filter.project) &&
-      (filter.framework === undefined || run.framework === filter.framework) &&
-      (filter.tag === undefined || run.tags.includes(filter.tag)),
-  );
-  const pageCount = Math.max(1, Math.ceil(matching.length / RUNS_PER_PAGE));
-  const current = Math.min(Math.max(1, Math.trunc(page) || 1), pageCount);
+  const pageCount = Math.max(1, Math.ceil(matchingCount / RUNS_PER_PAGE));
+  const current = page;
   const first = (current - 1) * RUNS_PER_PAGE;
-  const shown = matching.slice(first, first + RUNS_PER_PAGE).map(withCounts);
 
-  const content =
-    runs.length === 0
-      ? html`<h1>Runs</h1><p>No runs yet. Point a reporter at this server and run your tests.</p>`
-      : html`<h1>Runs</h1>
-${filterForm(runs, filter)}
+  const content = !anyRuns
+    ? html`<h1>Runs</h1><p>No runs yet. Point a reporter at this server and run your tests.</p>`
+    : html`<h1>Runs</h1>
+${filterForm(choices, filter)}
 <p class="muted" id="runs-summary">${
-          matching.length === 0
-            ? 'No runs match these filters.'
-            : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matching.length)}, newest first.`
-        }</p>
+        matchingCount === 0
+          ? 'No runs match these filters.'
+          : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matchingCount)}, newest first.`
+      }</p>
 <ol class="cards">
 ${shown.map((run) => runItem(run, runState(run, now, abandonedAfterMs), now))}</ol>
 ${pager(filter, current, pageCount)}`;
@@ -75,12 +86,7 @@ ${statusBar(run.counts, run.total)}
 `;
 }
 
-function filterForm(runs: readonly StoredRun[], filter: RunsFilter): SafeHtml {
-  const choices = {
-    project: distinct(runs.map((run) => run.project)),
-    framework: distinct(runs.map((run) => run.framework)),
-    tag: distinct(runs.flatMap((run) => run.tags)),
-  };
+function filterForm(choices: RunsChoices, filter: RunsFilter): SafeHtml {
   const select = (name: keyof RunsFilter, label: string) => {
     const selected = filter[name];
     const options =
@@ -101,8 +107,4 @@ function pager(filter: RunsFilter, current: number, pageCount: number): SafeHtml
   const link = (page: number, label: string) =>
     html`<a href="${runsPagePath({ ...filter, page })}">${label}</a>`;
   return html`<nav class="pager"><span>${current > 1 ? link(current - 1, '← newer') : ''}</span><span class="muted">page ${current} of ${pageCount}</span><span>${current < pageCount ? link(current + 1, 'older →') : ''}</span></nav>`;
-}
-
-function distinct(values: readonly string[]): string[] {
-  return [...new Set(values)].sort((a, b) => a.localeCompare(b));
 }

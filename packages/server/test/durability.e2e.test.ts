@@ -111,7 +111,11 @@ async function storedNames(data: string, runId: string): Promise<{ names: string
 
 function duplicates(names: readonly string[]): string[] {
   const seen = new Set<string>();
-  return names.filter((name) => (seen.has(name) ? true : (seen.add(name), false)));
+  return names.filter((name) => {
+    if (seen.has(name)) return true;
+    seen.add(name);
+    return false;
+  });
 }
 
 async function tempFolder(): Promise<string> {

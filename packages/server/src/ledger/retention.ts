@@ -32,9 +32,14 @@ export class Retention {
     onError: (error: unknown) => void = (error) =>
       process.emitWarning(`testrun retention: ${(error as Error).message}`),
   ): Retention {
-    const retention = new Retention(store, keepDays * DAY_MS, onError);
+    const retention = Retention.paused(store, keepDays, onError);
     retention.#schedule(0);
     return retention;
+  }
+
+  /** Retention that only removes when `runOnce` is called. */
+  static paused(store: SqlStore, keepDays: number, onError: (error: unknown) => void = () => {}): Retention {
+    return new Retention(store, keepDays * DAY_MS, onError);
   }
 
   /** One pass now, resolved once everything older than the limit is gone (for tests). */

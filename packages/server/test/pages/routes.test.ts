@@ -87,6 +87,23 @@ describe('the runs list', () => {
     expect(listed(beyond)).toEqual(listed(third));
   });
 
+  it('offers in the tag filter the tags of recent runs, at most 200, not every tag ever sent', async () => {
+    const server = await startServer();
+    for (let i = 0; i < 30; i += 1) {
+      await createRun(server, {
+        project: 'shop',
+        framework: 'vitest',
+        tags: Array.from({ length: 10 }, (_, t) => `commit:${i}-${t}`),
+      });
+    }
+    const markup = (await page(server, '/')).text;
+    const tagSelect = markup.slice(
+      markup.indexOf('<select name="tag">'),
+      markup.indexOf('</select>', markup.indexOf('<select name="tag">')),
+    );
+    expect(tagSelect.match(/<option /g)).toHaveLength(201);
+  });
+
   it('says so when there are no runs yet', async () => {
     const server = await startServer();
     expect((await page(server, '/')).text).toContain('No runs yet.');
@@ -196,6 +213,36 @@ describe('the run page', () => {
     expect(searched).toContain('<input type="search" name="q" value="cart">');
     expect(searched).toContain('<input type="hidden" name="status" value="passed">');
     expect(searched).toContain('Showing 1 of 3 results: passed matching “cart”.');
+  });
+
+  it('pages a large run: 1,000 results a page with a pager, every failed test listed from any page', async () => {
+    const server = await startServer();
+    const runId = await createRun(server);
+    for (let batch = 0; batch < 3; batch += 1) {
+      const results = Array.from({ length: 900 }, (_, i) => {
+        const n = batch * 900 + i;
+        return result({
+          testCase: `test ${n}`,
+          status: n === 2500 ? 'failed' : 'passed',
+          duration: n === 2600 ? 99_999 : 1,
+        });
+      });
+      await post(server, `/api/v1/runs/${runId}/results`, { results });
+    }
+
+    const first = (await page(server, `/runs/${runId}`)).text;
+    const suiteRows = (markup: string) => markup.slice(markup.indexOf('id="suites"'));
+    expect(rowNames(suiteRows(first))).toHaveLength(1000);
+    expect(rowNames(section(first, 'failed-tests'))).toEqual(['test 2500']);
+    expect(rowNames(section(first, 'slowest-tests'))[0]).toBe('test 2600');
+    expect(first).toContain('results 1–1,000 of 2,700 · page 1 of 3');
+    expect(first).toContain(`href="/runs/${runId}?page=2"`);
+
+    const last = (await page(server, `/runs/${runId}?page=3`)).text;
+    const lastNames = rowNames(suiteRows(last));
+    expect(lastNames).toHaveLength(700);
+    expect(lastNames).toContain('test 2000');
+    expect(lastNames).not.toContain('test 1999');
   });
 
   it('answers 404 with a page for an unknown run', async () => {

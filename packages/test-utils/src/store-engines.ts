@@ -21,12 +21,20 @@ export interface DatabaseTarget {
   database?: string;
 }
 
-/** Call at the top of a test file (it registers the file's `afterAll` that stops PostgreSQL). */
+let shared: StoreEngine[] | undefined;
+
+/**
+ * Call at the top level of a test file, e.g. in `describe.each(storeEngines())`: the first call
+ * registers the file's `afterAll` that stops PostgreSQL, and every call in the file answers
+ * the same engines, so the file starts one PostgreSQL however many suites it has.
+ */
 export function storeEngines(): StoreEngine[] {
+  if (shared) return shared;
   const engines: StoreEngine[] = [{ name: 'sqlite', target: async () => ({}) }];
   if (havePostgres()) {
     let server: Promise<PostgresServer> | undefined;
     afterAll(async () => {
+      shared = undefined;
       if (server) await (await server).stop();
     });
     engines.push({
@@ -37,5 +45,6 @@ export function storeEngines(): StoreEngine[] {
       },
     });
   }
+  shared = engines;
   return engines;
 }

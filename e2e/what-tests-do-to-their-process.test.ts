@@ -102,6 +102,21 @@ const RUNNERS: [
     (env) => runJasmine({ cwd: fixtures.doubles, args: JASMINE_DOUBLES_PARALLEL_ARGS, env }),
     () => ({ code: 3 }),
   ],
+  // A test's double done in the main process: Jasmine runs globalSetup there, after the
+  // config file made the reporter and before it starts the workers (which inherit the
+  // environment and the working directory). Not a fake clock: Jasmine's main process never
+  // ends with one, with or without the reporter.
+  [
+    'jasmine --parallel=2, the double in globalSetup',
+    ['proxy-env', 'chdir'],
+    (env) =>
+      runJasmine({
+        cwd: fixtures.doubles,
+        args: JASMINE_DOUBLES_PARALLEL_ARGS,
+        env: { ...env, FIXTURE_IN_GLOBAL_SETUP: '1' },
+      }),
+    () => ({ code: 3 }),
+  ],
   // The formatter runs in the coordinator, which loads every support file before it, as a
   // serial run does; the steps run in the workers, which load them again. Not
   // fake-timers-first (as serial), nor fake-timers: a worker with process.nextTick faked

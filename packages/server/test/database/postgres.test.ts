@@ -5,14 +5,16 @@ import { DatabaseError, openPostgres } from '../../src/database/database-url.js'
 import { openPostgresDatabase } from '../../src/database/postgres.js';
 import type { SqlDatabase } from '../../src/database/sql-database.js';
 
+// One real server for the file, a fresh database for each test.
+let server: PostgresServer;
+beforeAll(async () => {
+  if (havePostgres()) server = await startPostgres();
+});
+afterAll(() => server?.stop());
+
 describe.skipIf(!havePostgres())('the PostgreSQL SqlDatabase, against a real server', () => {
-  let server: PostgresServer;
   let db: SqlDatabase;
   let url: string;
-  beforeAll(async () => {
-    server = await startPostgres();
-  });
-  afterAll(() => server?.stop());
   beforeEach(async () => {
     url = await server.createDatabase();
     db = await openPostgres(url);
@@ -132,12 +134,6 @@ describe.skipIf(!havePostgres())('the PostgreSQL SqlDatabase, against a real ser
 });
 
 describe.skipIf(!havePostgres())('a PostgreSQL URL’s password never shows', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgres();
-  });
-  afterAll(() => server?.stop());
-
   /** Everything a log could print of an error. */
   function printed(error: unknown): string {
     return `${String(error)}\n${(error as Error).stack}\n${inspect(error, { depth: 5 })}\n${JSON.stringify(error)}`;

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { closedPortUrl, havePostgres, type PostgresServer, startPostgres } from '@testrun/test-utils';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DatabaseError, openPostgres } from '../../src/database/database-url.js';
 import { openPostgresDatabase } from '../../src/database/postgres.js';
 import type { SqlDatabase } from '../../src/database/sql-database.js';
@@ -118,6 +118,24 @@ describe.skipIf(!havePostgres())('the PostgreSQL SqlDatabase, against a real ser
       leaked = tx;
     });
     await expect(leaked!.query('SELECT 1')).rejects.toThrow(/transaction has ended/);
+  });
+
+  it('survives the server ending its idle connections (a restart, an admin): the next query opens another', async () => {
+    await db.query('SELECT 1');
+    const admin = await openPostgres(url);
+    try {
+      const [ended] = await admin.query<{ n: number }>(
+        `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = 'testrun' AND pid <> pg_backend_pid()`,
+      );
+      expect(ended!.n).toBeGreaterThan(0);
+    } finally {
+      await admin.close();
+    }
+    // An unheard 'error' from the pool would have ended this process; a query may still meet the
+    // dead connection before the pool has noticed, so the proof is that one succeeds afterwards.
+    await vi.waitFor(() => db.query('SELECT 1'), { timeout: 5_000, interval: 50 });
+    expect(await db.query<{ n: number }>('SELECT 2::int AS n')).toEqual([{ n: 2 }]);
   });
 
   it('close() waits for a transaction under way to commit, then refuses new work', async () => {

@@ -1,0 +1,196 @@
+import type { StoredResult, StoredRun } from '../ledger/store.js';
+import { addResult, countFlips, type Flips, type Outcome } from './history.js';
+
+// Which tests of a project are flaky and which newly fail (docs/design.md, section 26).
+// Pure: it takes a project's runs and their results as plain data, whatever store they
+// come from, and holds per test one outcome per run, never the results themselves.
+
+/** How many of a project's newest runs the flaky page looks at. */
+export const FLAKY_WINDOW = 20;
+
+/** The tag core adds in CI with the commit that was built (`commit:<sha>`, core's ci-tags.ts). */
+const COMMIT_TAG = 'commit:';
+
+/**
+ * Which rule a project's lists were made by.
+ * - `same-commit`: some run carried a commit tag; a test is flaky when one commit both passed
+ *   and failed it, and newly failing when it failed on every commit since one that passed it.
+ * - `passed-and-failed`: no run carried one; a test is flaky when it passed in one run and
+ *   failed in another (which a regression does too), and nothing is called newly failing.
+ */
+export type FlakyRule = 'same-commit' | 'passed-and-failed';
+
+/** One commit on which a test both passed and failed: the first run of each outcome. */
+export interface BothOutcomes {
+  commit: string;
+  passedIn: StoredRun;
+  failedIn: StoredRun;
+}
+
+export interface FlakyTest extends Flips {
+  testSuite: string;
+  testCase: string;
+  /** The test in each run of the window, oldest first. */
+  outcomes: Outcome[];
+  /** Under `same-commit`: the commits that both passed and failed it, oldest first; else empty. */
+  bothOutcomes: BothOutcomes[];
+}
+
+export interface NewFailure {
+  testSuite: string;
+  testCase: string;
+  /** The first commit of the failing streak. */
+  commit: string;
+  /** The first run on that commit in which the test failed. */
+  firstFailingRun: StoredRun;
+  /** The last run in which the test passed, on the commit before the streak. */
+  lastPassingRun: StoredRun;
+  /** Commits in the streak, and runs in which it failed on them. */
+  failingCommits: number;
+  failedRuns: number;
+  /** The test in each run of the window, oldest first. */
+  outcomes: Outcome[];
+}
+
+export interface FlakyOrFailing {
+  rule: FlakyRule;
+  /** Runs looked at (the project's last FLAKY_WINDOW, or fewer). */
+  runs: number;
+  /** Under `same-commit`, runs without a commit tag: left out of both lists. */
+  untaggedRuns: number;
+  /** Most commits with both outcomes first (`same-commit`), else most flips first. */
+  flaky: FlakyTest[];
+  /** Newest streak first; always empty under `passed-and-failed`. */
+  newlyFailing: NewFailure[];
+}
+
+/** The commit a run was built from, as core tagged it in CI; undefined outside CI. */
+export function commitOf(run: StoredRun): string | undefined {
+  const tag = run.tags.find((t) => t.startsWith(COMMIT_TAG) && t.length > COMMIT_TAG.length);
+  return tag?.slice(COMMIT_TAG.length);
+}
+
+/**
+ * A project's flaky and newly failing tests. `runs`: the project's runs to judge, oldest
+ * first (its last FLAKY_WINDOW); `results`: their results in any order (a result of a run
+ * not in `runs` is ignored). Results are read once and not kept, so a store may stream them.
+ */
+export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<StoredResult>): FlakyOrFailing {
+  const indexOf = new Map(runs.map((run, index) => [run.id, index]));
+  // Per test, its outcome in each run that held it, at the run's index (a sparse array):
+  // memory grows with tests × runs held, not with results nor with runs the test was absent from.
+  const byTest = new Map<string, { testSuite: string; testCase: string; held: Outcome[] }>();
+  for (const result of results) {
+    const index = indexOf.get(result.runId);
+    if (index === undefined) continue;
+    const key = JSON.stringify([result.testSuite, result.testCase]);
+    let test = byTest.get(key);
+    if (!test) {
+      test = { testSuite: result.testSuite, testCase: result.testCase, held: [] };
+      byTest.set(key, test);
+    }
+    test.held[index] = addResult(
+      test.held[index] ?? { run: runs[index]!, status: undefined, duration: 0 },
+      result,
+    );
+  }
+  /** The test in every run of the window, for the page's strip; only for tests that are listed. */
+  const everyRun = (held: readonly Outcome[]): Outcome[] =>
+    runs.map((run, index) => held[index] ?? { run, status: undefined, duration: 0 });
+
+  const tagged = runs.filter((run) => commitOf(run) !== undefined).length;
+  const rule: FlakyRule = tagged > 0 ? 'same-commit' : 'passed-and-failed';
+  const flaky: FlakyTest[] = [];
+  const newlyFailing: NewFailure[] = [];
+  for (const { testSuite, testCase, held: sparse } of byTest.values()) {
+    const held = sparse.filter(Boolean); // oldest first, holes left out
+    const flips = countFlips(held);
+    if (rule === 'passed-and-failed') {
+      if (flips.passed > 0 && flips.failed > 0)
+        flaky.push({ testSuite, testCase, ...flips, outcomes: everyRun(sparse), bothOutcomes: [] });
+      continue;
+    }
+    const commits = byCommit(held);
+    const bothOutcomes = commits.flatMap(({ commit, passedIn, failedIn }) =>
+      passedIn && failedIn ? [{ commit, passedIn, failedIn }] : [],
+    );
+    if (bothOutcomes.length > 0)
+      flaky.push({ testSuite, testCase, ...flips, outcomes: everyRun(sparse), bothOutcomes });
+    const streak = failingStreak(commits);
+    if (streak) newlyFailing.push({ testSuite, testCase, ...streak, outcomes: everyRun(sparse) });
+  }
+
+  const byName = (a: { testSuite: string; testCase: string }, b: { testSuite: string; testCase: string }) =>
+    a.testSuite.localeCompare(b.testSuite) || a.testCase.localeCompare(b.testCase);
+  flaky.sort(
+    (a, b) =>
+      b.bothOutcomes.length - a.bothOutcomes.length ||
+      b.flips - a.flips ||
+      b.failed - a.failed ||
+      byName(a, b),
+  );
+  newlyFailing.sort(
+    (a, b) =>
+      (indexOf.get(b.firstFailingRun.id) ?? 0) - (indexOf.get(a.firstFailingRun.id) ?? 0) || byName(a, b),
+  );
+  return { rule, runs: runs.length, untaggedRuns: runs.length - tagged, flaky, newlyFailing };
+}
+
+/** What one commit did to a test over its runs in the window. */
+interface OnCommit {
+  commit: string;
+  /** First and last run that passed it; first run that failed it. */
+  passedIn?: StoredRun;
+  lastPassedIn?: StoredRun;
+  failedIn?: StoredRun;
+  failedRuns: number;
+}
+
+/**
+ * The test's outcomes grouped by commit, commits in the order their first run arrived (a
+ * rerun of an older commit does not make it newer). Runs without a commit tag, and runs
+ * where the test was skipped or absent, are left out.
+ */
+function byCommit(outcomes: readonly Outcome[]): OnCommit[] {
+  const commits = new Map<string, OnCommit>();
+  for (const { run, status } of outcomes) {
+    const commit = commitOf(run);
+    if (commit === undefined) continue;
+    let on = commits.get(commit);
+    if (!on) {
+      on = { commit, failedRuns: 0 };
+      commits.set(commit, on);
+    }
+    if (status === 'passed') {
+      on.passedIn ??= run;
+      on.lastPassedIn = run;
+    } else if (status === 'failed') {
+      on.failedIn ??= run;
+      on.failedRuns += 1;
+    }
+  }
+  return [...commits.values()].filter((on) => on.passedIn || on.failedIn);
+}
+
+/**
+ * A new failure: the test failed, and only failed, on every commit from some commit to the
+ * newest that ran it, and the commit before that passed it (in at least one run). A test
+ * that failed on every commit in the window has no such commit: when it began is not known.
+ */
+function failingStreak(
+  commits: readonly OnCommit[],
+): Omit<NewFailure, 'testSuite' | 'testCase' | 'outcomes'> | undefined {
+  let start = commits.length;
+  while (start > 0 && commits[start - 1]!.failedIn && !commits[start - 1]!.passedIn) start -= 1;
+  const first = commits[start];
+  const before = commits[start - 1];
+  if (!first?.failedIn || !before?.lastPassedIn) return undefined;
+  const streak = commits.slice(start);
+  return {
+    commit: first.commit,
+    firstFailingRun: first.failedIn,
+    lastPassingRun: before.lastPassedIn,
+    failingCommits: streak.length,
+    failedRuns: streak.reduce((sum, on) => sum + on.failedRuns, 0),
+  };
+}

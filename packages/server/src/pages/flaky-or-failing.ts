@@ -27,6 +27,7 @@ export interface BothOutcomes {
   failedIn: StoredRun;
 }
 
+/** Flips, passed and failed runs: under `same-commit`, of the runs that carry a commit only. */
 export interface FlakyTest extends Flips {
   testSuite: string;
   testCase: string;
@@ -56,8 +57,8 @@ export interface FlakyOrFailing {
   rule: FlakyRule;
   /** Runs looked at (the project's last FLAKY_WINDOW, or fewer). */
   runs: number;
-  /** Under `same-commit`, runs without a commit tag: left out of both lists. */
-  untaggedRuns: number;
+  /** Runs the rule judged: under `same-commit` those with a commit tag (the others are left out), else all. */
+  judgedRuns: number;
   /** Most commits with both outcomes first (`same-commit`), else most flips first. */
   flaky: FlakyTest[];
   /** Newest streak first; always empty under `passed-and-failed`. */
@@ -103,7 +104,10 @@ export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<Sto
   const flaky: FlakyTest[] = [];
   const newlyFailing: NewFailure[] = [];
   for (const { testSuite, testCase, held: sparse } of byTest.values()) {
-    const held = sparse.filter(Boolean); // oldest first, holes left out
+    // Oldest first, holes left out; by commit, only the runs that carry one count.
+    const held = sparse.filter(
+      (outcome) => rule === 'passed-and-failed' || commitOf(outcome.run) !== undefined,
+    );
     const flips = countFlips(held);
     if (rule === 'passed-and-failed') {
       if (flips.passed > 0 && flips.failed > 0)
@@ -133,7 +137,7 @@ export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<Sto
     (a, b) =>
       (indexOf.get(b.firstFailingRun.id) ?? 0) - (indexOf.get(a.firstFailingRun.id) ?? 0) || byName(a, b),
   );
-  return { rule, runs: runs.length, untaggedRuns: runs.length - tagged, flaky, newlyFailing };
+  return { rule, runs: runs.length, judgedRuns: tagged > 0 ? tagged : runs.length, flaky, newlyFailing };
 }
 
 /** What one commit did to a test over its runs in the window. */

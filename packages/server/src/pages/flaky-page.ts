@@ -31,30 +31,33 @@ function projectSection(flakes: ProjectFlakes): SafeHtml {
   return html`<section class="project" data-project="${project}" data-rule="${rule}">
 <h2><a class="name" href="${flakyPagePath(project)}">${project}</a> <span class="muted">· last ${runs} ${runs === 1 ? 'run' : 'runs'}</span></h2>
 ${ruleUsed(flakes)}
+<h3>Flaky</h3>
 ${
   flaky.length === 0
     ? html`<p class="none">No flaky tests.</p>`
     : html`<ol class="cards">
-${flaky.map((test) => flakyCard(project, runs, test))}</ol>`
+${flaky.map((test) => flakyCard(project, flakes.judgedRuns, test))}</ol>`
 }
 ${rule === 'same-commit' ? newlyFailing(project, flakes.newlyFailing) : ''}
 </section>
 `;
 }
 
-function ruleUsed({ rule, runs, untaggedRuns }: FlakyOrFailing): SafeHtml {
+function ruleUsed({ rule, runs, judgedRuns }: FlakyOrFailing): SafeHtml {
   if (rule === 'passed-and-failed')
     return html`<p class="rule">No run carried a commit tag: flaky here means passed in one run and failed in another, and no test is told apart as newly failing.</p>`;
+  const untaggedRuns = runs - judgedRuns;
   const leftOut =
     untaggedRuns === 0
       ? ''
       : html`; ${untaggedRuns} without one ${untaggedRuns === 1 ? 'was' : 'were'} left out`;
-  return html`<p class="rule">Judged by commit: ${runs - untaggedRuns} of these runs carried a commit tag${leftOut}.</p>`;
+  return html`<p class="rule">Judged by commit: ${judgedRuns} of these runs carried a commit tag${leftOut}.</p>`;
 }
 
-function flakyCard(project: string, runs: number, test: FlakyTest): SafeHtml {
+/** `judged`: the runs the rule looked at, those with a commit under `same-commit`. */
+function flakyCard(project: string, judged: number, test: FlakyTest): SafeHtml {
   return html`<li class="card flaky" data-flips="${test.flips}"><div class="line">${testLink({ project, ...test })}<span class="muted name">${test.testSuite}</span></div>
-<div class="line"><span><strong>${test.flips}</strong> ${test.flips === 1 ? 'flip' : 'flips'}</span><span><span class="failed">failed ${test.failed}</span> · <span class="passed">passed ${test.passed}</span> of ${runs} runs</span></div>
+<div class="line"><span><strong>${test.flips}</strong> ${test.flips === 1 ? 'flip' : 'flips'}</span><span><span class="failed">failed ${test.failed}</span> · <span class="passed">passed ${test.passed}</span> of ${judged} runs</span></div>
 ${test.bothOutcomes.map(
   ({ commit, passedIn, failedIn }) =>
     html`<div class="line both-outcomes" data-commit="${commit}"><span>commit ${commitCode(commit)}:</span><a href="${runPagePath(passedIn.id)}">passed (${absoluteTime(passedIn.createdAt)})</a><a href="${runPagePath(failedIn.id)}">failed (${absoluteTime(failedIn.createdAt)})</a></div>

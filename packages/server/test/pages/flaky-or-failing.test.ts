@@ -141,10 +141,15 @@ describe('flaky by commit', () => {
     // A developer's run (no commit) that failed the test is not a second outcome on c1.
     const verdicts = judge(on('c1', pass()), on(undefined, fail()), on('c1', pass()));
     expect(verdicts.rule).toBe('same-commit');
-    expect(verdicts.untaggedRuns).toBe(1);
+    expect(verdicts.judgedRuns).toBe(2);
     expect(verdicts.runs).toBe(3);
     expect(verdicts.flaky).toEqual([]);
     expect(verdicts.newlyFailing).toEqual([]);
+  });
+
+  it('counts passed and failed runs and flips over the runs with a commit only', () => {
+    const verdicts = judge(on('c1', pass()), on(undefined, fail()), on(undefined, pass()), on('c1', fail()));
+    expect(verdicts.flaky.map((test) => [test.passed, test.failed, test.flips])).toEqual([[1, 1, 1]]);
   });
 
   it('ignores skipped outcomes and runs that did not hold the test', () => {
@@ -267,7 +272,7 @@ describe('without commit tags: the older rule', () => {
       on(undefined, fail('flaky'), pass('stable'), fail('broken')),
     );
     expect(verdicts.rule).toBe('passed-and-failed');
-    expect(verdicts.untaggedRuns).toBe(2);
+    expect(verdicts.judgedRuns).toBe(2);
     expect(
       verdicts.flaky.map((test) => [test.testCase, test.passed, test.failed, test.flips, test.bothOutcomes]),
     ).toEqual([['flaky', 1, 1, 1, []]]);

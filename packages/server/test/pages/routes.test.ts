@@ -334,6 +334,10 @@ describe('the flaky tests page', () => {
     );
     expect(shop).toMatch(new RegExp(`<a class="last-passing" href="/runs/${passedOn1}">last passed \\(`));
     expect(shop).toContain('failed in 3 runs on 2 commits');
+    // Counted over the 4 runs with a commit: the developer's run is not one of them.
+    expect(shop).toContain(
+      '<span class="failed">failed 1</span> · <span class="passed">passed 2</span> of 4 runs',
+    );
   });
 });
 

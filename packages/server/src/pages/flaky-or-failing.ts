@@ -78,17 +78,25 @@ export function commitOf(run: StoredRun): string | undefined {
  */
 export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<StoredResult>): FlakyOrFailing {
   const indexOf = new Map(runs.map((run, index) => [run.id, index]));
-  // Per test, its outcome in each run that held it, at the run's index (a sparse array):
-  // memory grows with tests × runs held, not with results nor with runs the test was absent from.
-  const byTest = new Map<string, { testSuite: string; testCase: string; held: Outcome[] }>();
+  // Per test, its outcome in each run that held it, at the run's index: memory grows with
+  // tests × runs in the window, not with results. Only a test with a failed outcome can be on
+  // either list, so a store may send only the results of tests that failed at least once in
+  // the window (one more condition in its query); the verdicts are the same.
+  // Keyed by suite, then name: no key string built per result.
+  const bySuite = new Map<string, Map<string, TestInWindow>>();
   for (const result of results) {
     const index = indexOf.get(result.runId);
     if (index === undefined) continue;
-    const key = JSON.stringify([result.testSuite, result.testCase]);
-    let test = byTest.get(key);
+    let byName = bySuite.get(result.testSuite);
+    if (!byName) {
+      byName = new Map();
+      bySuite.set(result.testSuite, byName);
+    }
+    let test = byName.get(result.testCase);
     if (!test) {
-      test = { testSuite: result.testSuite, testCase: result.testCase, held: [] };
-      byTest.set(key, test);
+      // Holey but allocated once: growing an empty array index by index costs more.
+      test = { testSuite: result.testSuite, testCase: result.testCase, held: new Array(runs.length) };
+      byName.set(result.testCase, test);
     }
     test.held[index] = addResult(
       test.held[index] ?? { run: runs[index]!, status: undefined, duration: 0 },
@@ -99,14 +107,18 @@ export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<Sto
   const everyRun = (held: readonly Outcome[]): Outcome[] =>
     runs.map((run, index) => held[index] ?? { run, status: undefined, duration: 0 });
 
-  const tagged = runs.filter((run) => commitOf(run) !== undefined).length;
+  // Read once per run, not once per test and run.
+  const commits = new Map(runs.map((run) => [run, commitOf(run)]));
+  const tagged = [...commits.values()].filter((commit) => commit !== undefined).length;
   const rule: FlakyRule = tagged > 0 ? 'same-commit' : 'passed-and-failed';
   const flaky: FlakyTest[] = [];
   const newlyFailing: NewFailure[] = [];
-  for (const { testSuite, testCase, held: sparse } of byTest.values()) {
+  for (const { testSuite, testCase, held: sparse } of [...bySuite.values()].flatMap((byName) => [
+    ...byName.values(),
+  ])) {
     // Oldest first, holes left out; by commit, only the runs that carry one count.
     const held = sparse.filter(
-      (outcome) => rule === 'passed-and-failed' || commitOf(outcome.run) !== undefined,
+      (outcome) => rule === 'passed-and-failed' || commits.get(outcome.run) !== undefined,
     );
     const flips = countFlips(held);
     if (rule === 'passed-and-failed') {
@@ -114,13 +126,13 @@ export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<Sto
         flaky.push({ testSuite, testCase, ...flips, outcomes: everyRun(sparse), bothOutcomes: [] });
       continue;
     }
-    const commits = byCommit(held);
-    const bothOutcomes = commits.flatMap(({ commit, passedIn, failedIn }) =>
+    const onCommits = byCommit(held, commits);
+    const bothOutcomes = onCommits.flatMap(({ commit, passedIn, failedIn }) =>
       passedIn && failedIn ? [{ commit, passedIn, failedIn }] : [],
     );
     if (bothOutcomes.length > 0)
       flaky.push({ testSuite, testCase, ...flips, outcomes: everyRun(sparse), bothOutcomes });
-    const streak = failingStreak(commits);
+    const streak = failingStreak(onCommits);
     if (streak) newlyFailing.push({ testSuite, testCase, ...streak, outcomes: everyRun(sparse) });
   }
 
@@ -140,6 +152,12 @@ export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<Sto
   return { rule, runs: runs.length, judgedRuns: tagged > 0 ? tagged : runs.length, flaky, newlyFailing };
 }
 
+interface TestInWindow {
+  testSuite: string;
+  testCase: string;
+  held: Outcome[];
+}
+
 /** What one commit did to a test over its runs in the window. */
 interface OnCommit {
   commit: string;
@@ -155,10 +173,13 @@ interface OnCommit {
  * rerun of an older commit does not make it newer). Runs without a commit tag, and runs
  * where the test was skipped or absent, are left out.
  */
-function byCommit(outcomes: readonly Outcome[]): OnCommit[] {
+function byCommit(
+  outcomes: readonly Outcome[],
+  commitOfRun: ReadonlyMap<StoredRun, string | undefined>,
+): OnCommit[] {
   const commits = new Map<string, OnCommit>();
   for (const { run, status } of outcomes) {
-    const commit = commitOf(run);
+    const commit = commitOfRun.get(run);
     if (commit === undefined) continue;
     let on = commits.get(commit);
     if (!on) {

@@ -8,8 +8,7 @@ import { addResult, countFlips, type Flips, type Outcome } from './history.js';
 /** How many of a project's newest runs the flaky page looks at. */
 export const FLAKY_WINDOW = 20;
 
-/** The tag core adds in CI with the commit that was built (`commit:<sha>`, core's ci-tags.ts). */
-const COMMIT_TAG = 'commit:';
+// The tags core adds in CI (core's ci-tags.ts): `commit:<sha>` and `branch:<name>`.
 
 /**
  * Which rule a project's lists were made by.
@@ -40,11 +39,16 @@ export interface FlakyTest extends Flips {
 export interface NewFailure {
   testSuite: string;
   testCase: string;
+  /** The branch of the streak (its runs' `branch:` tag), undefined for runs without one. */
+  branch: string | undefined;
   /** The first commit of the failing streak. */
   commit: string;
   /** The first run on that commit in which the test failed. */
   firstFailingRun: StoredRun;
-  /** The last run in which the test passed, on the commit before the streak. */
+  /**
+   * The last run in which the test passed on the branch's commit before the streak; when the
+   * branch has none in the window (a new branch), the last run of any branch before the streak.
+   */
   lastPassingRun: StoredRun;
   /** Commits in the streak, and runs in which it failed on them. */
   failingCommits: number;
@@ -67,8 +71,14 @@ export interface FlakyOrFailing {
 
 /** The commit a run was built from, as core tagged it in CI; undefined outside CI. */
 export function commitOf(run: StoredRun): string | undefined {
-  const tag = run.tags.find((t) => t.startsWith(COMMIT_TAG) && t.length > COMMIT_TAG.length);
-  return tag?.slice(COMMIT_TAG.length);
+  return tagValue(run, 'commit');
+}
+
+/** The value of the run's first `name:value` tag with a value. */
+function tagValue(run: StoredRun, name: string): string | undefined {
+  const prefix = `${name}:`;
+  const tag = run.tags.find((t) => t.startsWith(prefix) && t.length > prefix.length);
+  return tag?.slice(prefix.length);
 }
 
 /**
@@ -109,6 +119,7 @@ export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<Sto
 
   // Read once per run, not once per test and run.
   const commits = new Map(runs.map((run) => [run, commitOf(run)]));
+  const branches = new Map(runs.map((run) => [run, tagValue(run, 'branch')]));
   const tagged = [...commits.values()].filter((commit) => commit !== undefined).length;
   const rule: FlakyRule = tagged > 0 ? 'same-commit' : 'passed-and-failed';
   const flaky: FlakyTest[] = [];
@@ -132,8 +143,12 @@ export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<Sto
     );
     if (bothOutcomes.length > 0)
       flaky.push({ testSuite, testCase, ...flips, outcomes: everyRun(sparse), bothOutcomes });
-    const streak = failingStreak(onCommits);
-    if (streak) newlyFailing.push({ testSuite, testCase, ...streak, outcomes: everyRun(sparse) });
+    // A streak is a line of commits: one branch's. Another branch (a pull request that broke
+    // the test, main still passing it) neither starts nor ends it.
+    for (const [branch, onBranch] of byBranch(held, branches)) {
+      const streak = failingStreak(byCommit(onBranch, commits), held);
+      if (streak) newlyFailing.push({ testSuite, testCase, branch, ...streak, outcomes: everyRun(sparse) });
+    }
   }
 
   const byName = (a: { testSuite: string; testCase: string }, b: { testSuite: string; testCase: string }) =>
@@ -147,7 +162,9 @@ export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<Sto
   );
   newlyFailing.sort(
     (a, b) =>
-      (indexOf.get(b.firstFailingRun.id) ?? 0) - (indexOf.get(a.firstFailingRun.id) ?? 0) || byName(a, b),
+      (indexOf.get(b.firstFailingRun.id) ?? 0) - (indexOf.get(a.firstFailingRun.id) ?? 0) ||
+      byName(a, b) ||
+      (a.branch ?? '').localeCompare(b.branch ?? ''),
   );
   return { rule, runs: runs.length, judgedRuns: tagged > 0 ? tagged : runs.length, flaky, newlyFailing };
 }
@@ -197,24 +214,46 @@ function byCommit(
   return [...commits.values()].filter((on) => on.passedIn || on.failedIn);
 }
 
+/** The outcomes of each branch, in the order given; runs without a branch tag are one group. */
+function byBranch(
+  outcomes: readonly Outcome[],
+  branchOfRun: ReadonlyMap<StoredRun, string | undefined>,
+): Map<string | undefined, Outcome[]> {
+  const groups = new Map<string | undefined, Outcome[]>();
+  for (const outcome of outcomes) {
+    const branch = branchOfRun.get(outcome.run);
+    const group = groups.get(branch);
+    if (group) group.push(outcome);
+    else groups.set(branch, [outcome]);
+  }
+  return groups;
+}
+
 /**
- * A new failure: the test failed, and only failed, on every commit from some commit to the
- * newest that ran it, and the commit before that passed it (in at least one run). A test
- * that failed on every commit in the window has no such commit: when it began is not known.
+ * A new failure on one branch: the test failed, and only failed, on every commit of the
+ * branch from some commit to the newest that ran it, and it had passed before: on the
+ * branch's commit before that, or, when the streak is all the branch has in the window (a
+ * new branch, whose base is not known here), in any earlier run of `everyBranch`. A test
+ * that failed in every run of the window before the streak too: when it began is not known.
  */
 function failingStreak(
   commits: readonly OnCommit[],
-): Omit<NewFailure, 'testSuite' | 'testCase' | 'outcomes'> | undefined {
+  everyBranch: readonly Outcome[],
+): Omit<NewFailure, 'testSuite' | 'testCase' | 'branch' | 'outcomes'> | undefined {
   let start = commits.length;
   while (start > 0 && commits[start - 1]!.failedIn && !commits[start - 1]!.passedIn) start -= 1;
   const first = commits[start];
-  const before = commits[start - 1];
-  if (!first?.failedIn || !before?.lastPassedIn) return undefined;
+  if (!first?.failedIn) return undefined;
+  const firstFailed = everyBranch.findIndex((outcome) => outcome.run === first.failedIn);
+  const lastPassingRun =
+    commits[start - 1]?.lastPassedIn ??
+    everyBranch.slice(0, firstFailed).findLast((outcome) => outcome.status === 'passed')?.run;
+  if (!lastPassingRun) return undefined;
   const streak = commits.slice(start);
   return {
     commit: first.commit,
     firstFailingRun: first.failedIn,
-    lastPassingRun: before.lastPassedIn,
+    lastPassingRun,
     failingCommits: streak.length,
     failedRuns: streak.reduce((sum, on) => sum + on.failedRuns, 0),
   };

@@ -16,7 +16,7 @@ export function renderFlakyPage(
   selected: string | undefined,
 ): string {
   const content = html`<h1>Flaky tests</h1>
-<p id="flaky-rule">Where runs carry the commit they built (the <code>commit:</code> tag the reporters add in CI), a test is <strong>flaky</strong> when one commit both passed and failed it (a rerun, a retried job, another shard), and <strong>newly failing</strong> when it failed on every commit since one that passed it. Where no run carries a commit, a test (its project, suite and name) is flaky when, within its project's last ${FLAKY_WINDOW} runs, it passed in at least one run and failed in at least one other, which a regression does too. Each project says which rule it was judged by. <strong>Flips</strong> count how often a test's outcome changed between passed and failed from one run that held it to the next; runs where it was skipped or absent are left out.</p>
+<p id="flaky-rule">Where runs carry the commit they built (the <code>commit:</code> tag the reporters add in CI), a test is <strong>flaky</strong> when one commit both passed and failed it (a rerun, a retried job, another shard), and <strong>newly failing</strong> when it failed on every commit of a branch since one that passed it. Where no run carries a commit, a test (its project, suite and name) is flaky when, within its project's last ${FLAKY_WINDOW} runs, it passed in at least one run and failed in at least one other, which a regression does too. Each project says which rule it was judged by. <strong>Flips</strong> count how often a test's outcome changed between passed and failed from one run that held it to the next; runs where it was skipped or absent are left out.</p>
 <form method="get" action="${paths.flakyPage}"><label>Project<select name="project"><option value="">all</option>${allProjects.map(
     (project) =>
       html`<option value="${project}"${project === selected ? html` selected` : ''}>${project}</option>`,
@@ -74,8 +74,8 @@ ${
     : html`<ol class="cards">
 ${tests.map(
   (test) =>
-    html`<li class="card new-failure" data-commit="${test.commit}"><div class="line">${testLink({ project, ...test })}<span class="muted name">${test.testSuite}</span></div>
-<div class="line"><span>failing since commit ${commitCode(test.commit)}: <a class="first-failing" href="${runPagePath(test.firstFailingRun.id)}">first failing run (${absoluteTime(test.firstFailingRun.createdAt)})</a></span><span class="failed">failed in ${test.failedRuns} ${test.failedRuns === 1 ? 'run' : 'runs'} on ${test.failingCommits} ${test.failingCommits === 1 ? 'commit' : 'commits'}</span><a class="last-passing" href="${runPagePath(test.lastPassingRun.id)}">last passed (${absoluteTime(test.lastPassingRun.createdAt)})</a></div>
+    html`<li class="card new-failure" data-commit="${test.commit}"${test.branch === undefined ? '' : html` data-branch="${test.branch}"`}><div class="line">${testLink({ project, ...test })}<span class="muted name">${test.testSuite}</span></div>
+<div class="line"><span>failing${test.branch === undefined ? '' : html` on <span class="branch name">${test.branch}</span>`} since commit ${commitCode(test.commit)}: <a class="first-failing" href="${runPagePath(test.firstFailingRun.id)}">first failing run (${absoluteTime(test.firstFailingRun.createdAt)})</a></span><span class="failed">failed in ${test.failedRuns} ${test.failedRuns === 1 ? 'run' : 'runs'} on ${test.failingCommits} ${test.failingCommits === 1 ? 'commit' : 'commits'}</span><a class="last-passing" href="${runPagePath(test.lastPassingRun.id)}">last passed (${absoluteTime(test.lastPassingRun.createdAt)})</a></div>
 ${outcomeStrip(test.outcomes)}</li>
 `,
 )}</ol>`

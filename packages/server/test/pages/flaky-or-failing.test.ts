@@ -6,21 +6,31 @@ import { commitOf, FLAKY_WINDOW, flakyOrFailing } from '../../src/pages/flaky-or
 // (undefined: no commit tag, as on a developer's machine) and the results it held.
 interface RunSpec {
   commit: string | undefined;
+  /** The `branch:` tag of a run with a commit; undefined: none. */
+  branch: string | undefined;
   tags: string[];
   results: Partial<StoredResult>[];
 }
 
 const on = (commit: string | undefined, ...results: Partial<StoredResult>[]): RunSpec => ({
   commit,
+  branch: 'main',
   tags: [],
   results,
 });
 /** A run of one shard of a sharded job on `commit`. */
 const shard = (commit: string, index: number, ...results: Partial<StoredResult>[]): RunSpec => ({
   commit,
+  branch: 'main',
   tags: [`shard:${index}/2`],
   results,
 });
+/** A run on `branch` (undefined: a CI that names none) of `commit`. */
+const onBranch = (
+  branch: string | undefined,
+  commit: string,
+  ...results: Partial<StoredResult>[]
+): RunSpec => ({ commit, branch, tags: [], results });
 const pass = (testCase = 't') => ({ testCase, status: 'passed' });
 const fail = (testCase = 't') => ({ testCase, status: 'failed' });
 const skip = (testCase = 't') => ({ testCase, status: 'skipped' });
@@ -33,7 +43,12 @@ function project(...specs: RunSpec[]) {
     tags:
       spec.commit === undefined
         ? spec.tags
-        : ['ci:github', 'branch:main', `commit:${spec.commit}`, ...spec.tags],
+        : [
+            'ci:github',
+            ...(spec.branch === undefined ? [] : [`branch:${spec.branch}`]),
+            `commit:${spec.commit}`,
+            ...spec.tags,
+          ],
     createdAt: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
   }));
   const results: StoredResult[] = specs.flatMap((spec, index) =>
@@ -253,6 +268,54 @@ describe('newly failing', () => {
     expect(verdicts.newlyFailing.map((f) => [f.testCase, f.firstFailingRun.id, f.lastPassingRun.id])).toEqual(
       [['b', 'run-3', 'run-1']],
     );
+  });
+
+  it("judges a streak on its branch: a pull request's branch that broke a test is newly failing there, main still passing it is not", () => {
+    const verdicts = judge(
+      onBranch('main', 'c1', pass()),
+      onBranch('fix-cart', 'f1', fail()),
+      onBranch('main', 'c2', pass()),
+      onBranch('fix-cart', 'f2', fail()),
+    );
+    // The branch's base is not in the window: the last run before the streak that passed it stands in.
+    expect(
+      verdicts.newlyFailing.map((f) => [
+        f.branch,
+        f.commit,
+        f.firstFailingRun.id,
+        f.lastPassingRun.id,
+        f.failingCommits,
+      ]),
+    ).toEqual([['fix-cart', 'f1', 'run-1', 'run-0', 2]]);
+  });
+
+  it("does not let another branch's passing run end a streak", () => {
+    const verdicts = judge(
+      onBranch('main', 'c1', pass()),
+      onBranch('main', 'c2', fail()),
+      onBranch('fix-cart', 'f1', pass()),
+      onBranch('main', 'c3', fail()),
+    );
+    expect(verdicts.newlyFailing.map((f) => [f.branch, f.commit, f.lastPassingRun.id])).toEqual([
+      ['main', 'c2', 'run-0'],
+    ]);
+  });
+
+  it('names no branch newly failing when nothing passed the test before its streak', () => {
+    const verdicts = judge(onBranch('fix-cart', 'f1', fail()), onBranch('main', 'c1', pass()));
+    expect(verdicts.newlyFailing).toEqual([]);
+  });
+
+  it('lists one entry per branch failing it, and treats runs that name no branch as one line of commits', () => {
+    const verdicts = judge(
+      onBranch(undefined, 'c1', pass()),
+      onBranch(undefined, 'c2', fail()),
+      onBranch('fix-cart', 'f1', fail()),
+    );
+    expect(verdicts.newlyFailing.map((f) => [f.branch, f.commit])).toEqual([
+      ['fix-cart', 'f1'],
+      [undefined, 'c2'],
+    ]);
   });
 
   it('lists the newest streak first', () => {

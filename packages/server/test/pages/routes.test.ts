@@ -328,7 +328,8 @@ describe('the flaky tests page', () => {
         `data-commit="${sha(2)}"><span>commit <code title="${sha(2)}">2222222</code>:</span><a href="/runs/${retriedOn2}">passed [^<]*</a><a href="/runs/${failedOn2}">failed `,
       ),
     );
-    expect(shop).toContain(`<li class="card new-failure" data-commit="${sha(2)}">`);
+    expect(shop).toContain(`<li class="card new-failure" data-commit="${sha(2)}" data-branch="main">`);
+    expect(shop).toContain('failing on <span class="branch name">main</span> since commit');
     expect(shop).toMatch(
       new RegExp(`<a class="first-failing" href="/runs/${failedOn2}">first failing run \\(`),
     );

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SqlStore } from '../ledger/sql-store.js';
 import { paths } from '../paths.js';
+import { FLAKY_WINDOW, flakyOrFailing } from './flaky-or-failing.js';
 import { type ProjectFlakes, renderFlakyPage } from './flaky-page.js';
-import { FLAKY_WINDOW, flakyTests, HISTORY_RUNS, testHistory } from './history.js';
+import { HISTORY_RUNS, testHistory } from './history.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
 import { RESULTS_PER_PAGE, renderRunNotFoundPage, renderRunPage, SLOWEST_TESTS } from './run-page.js';
@@ -110,9 +111,16 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
     const selected = filterValue(request.query.project);
     const projects: ProjectFlakes[] = [];
     for (const project of selected === undefined ? allProjects : [selected]) {
+      // Oldest first, as flakyOrFailing reads them.
       const runs = await store.lastRuns(project, FLAKY_WINDOW);
       const results = await store.resultsOfRuns(runs);
-      projects.push({ project, runs: runs.length, flaky: flakyTests(runs, (id) => results.get(id) ?? []) });
+      projects.push({
+        project,
+        ...flakyOrFailing(
+          runs,
+          runs.flatMap((run) => results.get(run.id) ?? []),
+        ),
+      });
     }
     return send(reply, renderFlakyPage(projects, allProjects, selected));
   });

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SqlStore } from '../ledger/sql-store.js';
 import { paths } from '../paths.js';
+import { FLAKY_WINDOW, flakyOrFailing } from './flaky-or-failing.js';
 import { type ProjectFlakes, renderFlakyPage } from './flaky-page.js';
-import { FLAKY_WINDOW, flakyTests, HISTORY_RUNS, testHistory } from './history.js';
+import { HISTORY_RUNS, testHistory } from './history.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
 import { RESULTS_PER_PAGE, renderRunNotFoundPage, renderRunPage, SLOWEST_TESTS } from './run-page.js';
@@ -100,7 +101,7 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
     }
     const test = { project, testSuite, testCase };
     const runs = await store.lastRuns(project, HISTORY_RUNS);
-    const held = await store.resultsOfRuns(runs, test);
+    const held = await store.resultsOfRuns(runs, { test });
     const outcomes = testHistory(runs, (id) => held.get(id) ?? [], test);
     return send(reply, renderTestPage(test, outcomes, Date.now()));
   });
@@ -111,8 +112,9 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
     const projects: ProjectFlakes[] = [];
     for (const project of selected === undefined ? allProjects : [selected]) {
       const runs = await store.lastRuns(project, FLAKY_WINDOW);
-      const results = await store.resultsOfRuns(runs);
-      projects.push({ project, runs: runs.length, flaky: flakyTests(runs, (id) => results.get(id) ?? []) });
+      // Only a test that failed in the window can be flaky or newly failing: the rest stay in the database.
+      const results = await store.resultsOfRuns(runs, { onlyTestsThatFailed: true });
+      projects.push({ project, ...flakyOrFailing(runs, [...results.values()].flat()) });
     }
     return send(reply, renderFlakyPage(projects, allProjects, selected));
   });

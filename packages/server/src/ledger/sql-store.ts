@@ -296,19 +296,26 @@ export class SqlStore implements Store {
     return rows.map((row) => storedResult(runId, row));
   }
 
-  /** The results of these runs, for the test page and the flaky rule; one test's only when `test` is given. */
+  /**
+   * The results of these runs, by run: for the test page (one test's, with `test`) and the
+   * flaky rule (with `onlyTestsThatFailed`, only the tests that failed in at least one of them).
+   */
   async resultsOfRuns(
     runs: readonly StoredRun[],
-    test?: { testSuite: string; testCase: string },
+    which: { test?: { testSuite: string; testCase: string }; onlyTestsThatFailed?: boolean } = {},
   ): Promise<Map<string, StoredResult[]>> {
     const byRun = new Map<string, StoredResult[]>(runs.map((run) => [run.id, []]));
     if (runs.length === 0) return byRun;
     const params: SqlValue[] = runs.map((run) => run.id);
     const list = runs.map((_, index) => `$${index + 1}`).join(', ');
-    let sql = `SELECT runs.id AS run_id, ${RESULT_COLUMNS} FROM results JOIN runs ON runs.seq = results.run_seq WHERE runs.id IN (${list})`;
-    if (test) {
-      params.push(test.testSuite, test.testCase);
+    const inRuns = `run_seq IN (SELECT seq FROM runs WHERE id IN (${list}))`;
+    let sql = `SELECT runs.id AS run_id, ${RESULT_COLUMNS} FROM results JOIN runs ON runs.seq = results.run_seq WHERE results.${inRuns}`;
+    if (which.test) {
+      params.push(which.test.testSuite, which.test.testCase);
       sql += ` AND test_suite = $${params.length - 1} AND test_case = $${params.length}`;
+    }
+    if (which.onlyTestsThatFailed) {
+      sql += ` AND (test_suite, test_case) IN (SELECT test_suite, test_case FROM results WHERE ${inRuns} AND status = 'failed')`;
     }
     const rows = await this.db.query<ResultRow & { run_id: string }>(
       `${sql} ORDER BY results.run_seq, position`,

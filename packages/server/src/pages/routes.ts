@@ -101,7 +101,7 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
     }
     const test = { project, testSuite, testCase };
     const runs = await store.lastRuns(project, HISTORY_RUNS);
-    const held = await store.resultsOfRuns(runs, test);
+    const held = await store.resultsOfRuns(runs, { test });
     const outcomes = testHistory(runs, (id) => held.get(id) ?? [], test);
     return send(reply, renderTestPage(test, outcomes, Date.now()));
   });
@@ -111,16 +111,10 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
     const selected = filterValue(request.query.project);
     const projects: ProjectFlakes[] = [];
     for (const project of selected === undefined ? allProjects : [selected]) {
-      // Oldest first, as flakyOrFailing reads them.
       const runs = await store.lastRuns(project, FLAKY_WINDOW);
-      const results = await store.resultsOfRuns(runs);
-      projects.push({
-        project,
-        ...flakyOrFailing(
-          runs,
-          runs.flatMap((run) => results.get(run.id) ?? []),
-        ),
-      });
+      // Only a test that failed in the window can be flaky or newly failing: the rest stay in the database.
+      const results = await store.resultsOfRuns(runs, { onlyTestsThatFailed: true });
+      projects.push({ project, ...flakyOrFailing(runs, [...results.values()].flat()) });
     }
     return send(reply, renderFlakyPage(projects, allProjects, selected));
   });

@@ -26,9 +26,8 @@ describe('the flaky page after real runs tagged with their commit', () => {
     // a passes; b fails, then a rerun of b passes; c fails.
     const codes = [await runOn('a', false), await runOn('b', true), await runOn('b', false)];
     expect(codes).toEqual([0, 1, 0]);
-    const runs = await started.server.store.runs();
-    const [project] = new Set(runs.map((run) => run.project));
-    expect(runs.map((run) => run.tags)).toEqual(
+    const [project] = new Set((await started.server.store.runs()).map((run) => run.project));
+    expect((await started.server.store.runs()).map((run) => run.tags)).toEqual(
       ['a', 'b', 'b'].map((commit) => ['ci:github', `commit:${sha(commit)}`]),
     );
     const section = async () => {

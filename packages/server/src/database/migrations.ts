@@ -95,12 +95,16 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** PostgreSQL advisory lock taken around migrations, so servers starting together take turns. */
+const MIGRATION_LOCK = 7_261_203;
+
 /** Applies every migration the database has not recorded yet, in order; answers the versions applied. */
 export async function migrate(
   db: SqlDatabase,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<number[]> {
   await db.transaction(async (tx) => {
+    if (db.dialect === 'postgres') await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     await tx.query(
       `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`,
     );
@@ -110,7 +114,7 @@ export async function migrate(
     const done = await db.transaction(async (tx) => {
       // Two servers starting on one PostgreSQL: the second waits here for the first's
       // migration, then finds it recorded. SQLite's data folder has one server at a time.
-      if (db.dialect === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7261203)');
+      if (db.dialect === 'postgres') await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
       if (await isApplied(tx, migration.version)) return false;
       for (const statement of migration.statements) {
         await tx.query(typeof statement === 'string' ? statement : statement[db.dialect]);

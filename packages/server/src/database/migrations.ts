@@ -95,15 +95,16 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** PostgreSQL advisory lock taken around migrations, so servers starting together take turns. */
+const MIGRATION_LOCK = 7_261_203;
+
 /** Applies every migration the database has not recorded yet, in order; answers the versions applied. */
 export async function migrate(
   db: SqlDatabase,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<number[]> {
   await db.transaction(async (tx) => {
-    // Under the same lock as each migration: PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe
-    // against itself, and two servers starting together on an empty database would both create it.
-    await lockMigrations(db, tx);
+    if (db.dialect === 'postgres') await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     await tx.query(
       `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`,
     );
@@ -113,7 +114,7 @@ export async function migrate(
     const done = await db.transaction(async (tx) => {
       // Two servers starting on one PostgreSQL: the second waits here for the first's
       // migration, then finds it recorded. SQLite's data folder has one server at a time.
-      await lockMigrations(db, tx);
+      if (db.dialect === 'postgres') await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
       if (await isApplied(tx, migration.version)) return false;
       for (const statement of migration.statements) {
         await tx.query(typeof statement === 'string' ? statement : statement[db.dialect]);
@@ -128,11 +129,6 @@ export async function migrate(
     if (done) applied.push(migration.version);
   }
   return applied;
-}
-
-/** On PostgreSQL, a lock held until the transaction ends, which every migrating server takes. */
-async function lockMigrations(db: SqlDatabase, tx: SqlExecutor): Promise<void> {
-  if (db.dialect === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7261203)');
 }
 
 async function isApplied(tx: SqlExecutor, version: number): Promise<boolean> {

@@ -212,8 +212,8 @@ export class SqlStore implements Store {
   async choices(field: 'project' | 'framework' | 'tag', limit: number): Promise<string[]> {
     const sql =
       field === 'tag'
-        ? 'SELECT DISTINCT tag AS value FROM run_tags ORDER BY tag LIMIT $1'
-        : `SELECT DISTINCT ${field} AS value FROM runs ORDER BY ${field} LIMIT $1`;
+        ? 'SELECT DISTINCT tag AS value FROM run_tags ORDER BY value LIMIT $1'
+        : `SELECT DISTINCT ${field} AS value FROM runs ORDER BY value LIMIT $1`;
     const rows = await this.db.query<{ value: string }>(sql, [limit]);
     return rows.map((row) => row.value);
   }

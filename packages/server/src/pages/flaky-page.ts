@@ -1,4 +1,4 @@
-import { flakyPagePath, paths } from '../paths.js';
+import { flakyPagePath, paths, runsPagePath } from '../paths.js';
 import { outcomeStrip } from './charts.js';
 import { FLAKY_WINDOW, type FlakyTest } from './history.js';
 import { html, type SafeHtml } from './html.js';
@@ -23,7 +23,7 @@ export function renderFlakyPage(
     (project) =>
       html`<option value="${project}"${project === selected ? html` selected` : ''}>${project}</option>`,
   )}</select></label><button type="submit">Show</button></form>
-${allProjects.length === 0 ? html`<p>No runs yet.</p>` : ''}
+${allProjects.length === 0 ? html`<p>No runs yet: <a href="${runsPagePath()}">the runs page</a> says how to report here.</p>` : ''}
 ${projects.map(projectSection)}`;
   return layout('Flaky tests', content);
 }

@@ -44,6 +44,7 @@ export function registerPages(
       withCounts: (run) => store.withCounts(run, statuses),
       abandonedAfterMs,
       now: Date.now(),
+      serverUrl: `${request.protocol}://${request.host}`,
     });
     return send(reply, page);
   });

@@ -24,6 +24,8 @@ export interface RunsPageInput {
   /** A run never completed that received nothing for this long is abandoned. */
   abandonedAfterMs: number;
   now: number;
+  /** This server's address as the browser reached it, for the empty state's instructions. */
+  serverUrl: string;
 }
 
 /**
@@ -38,6 +40,7 @@ export function renderRunsPage({
   withCounts,
   abandonedAfterMs,
   now,
+  serverUrl,
 }: RunsPageInput): string {
   const matching = runs.filter(
     (run) =>
@@ -52,7 +55,7 @@ export function renderRunsPage({
 
   const content =
     runs.length === 0
-      ? html`<h1>Runs</h1><p>No runs yet. Point a reporter at this server and run your tests.</p>`
+      ? html`<h1>Runs</h1>${emptyState(serverUrl)}`
       : html`<h1>Runs</h1>
 ${filterForm(runs, filter)}
 <p class="muted" id="runs-summary">${
@@ -73,6 +76,14 @@ ${statusBar(run.counts, run.total)}
 <div class="line"><span class="counts">${countsLine(run.counts)}</span><span class="duration" title="${run.totalDuration} ms">${formatDuration(run.totalDuration)}</span><span>${createdAt(run.createdAt, now)}</span></div>
 </li>
 `;
+}
+
+/** What to set so that a reporter reports here: the names are core's options (TESTRUN_BASE_URL…). */
+function emptyState(serverUrl: string): SafeHtml {
+  return html`<section id="empty-state"><p>No runs yet. To report here, run your tests with a testrun reporter and these variables set:</p>
+<pre><code>TESTRUN_BASE_URL=${serverUrl}
+TESTRUN_API_KEY=<var>the API key this server was started with</var></code></pre>
+<p><code>testrun serve</code> printed both when it started (<code>--api-key</code> sets the key). <code>TESTRUN_PROJECT</code> names the project (by default the package name) and <code>TESTRUN_TAGS</code> adds tags; in CI the branch, commit and build are added as tags. Each run appears here as its first results arrive.</p></section>`;
 }
 
 function filterForm(runs: readonly StoredRun[], filter: RunsFilter): SafeHtml {

@@ -1,10 +1,14 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { StoredResult } from '@testrun/server';
 import { reporterEnv, runJest, runVitest, startTestServer, type TestServer } from '@testrun/test-utils';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDuration } from '../../src/pages/format.js';
+
+/** axe-core's source, evaluated in the page: the pages' CSP allows no script tag, and needs none for this. */
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 // Debian's chromium, installed by .ci/run; playwright-core never downloads a browser.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -388,4 +392,67 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       await page.close();
     }
   });
+
+  /** axe-core's violations on the page as loaded, one line each: rule, impact, where. */
+  async function axeViolations(page: Page): Promise<string[]> {
+    await page.evaluate(AXE_SOURCE);
+    const violations = await page.evaluate(async () => {
+      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+      const { violations } = await axe.run();
+      return violations;
+    });
+    return violations.flatMap((violation) =>
+      violation.nodes.map(
+        (node) =>
+          `${violation.id} (${violation.impact}): ${node.target.join(' ')} ${node.failureSummary ?? ''}`,
+      ),
+    );
+  }
+
+  it('passes axe-core on every page, light and dark, the empty state and the 404 too', async () => {
+    const empty = await startTestServer();
+    const [, failingRun] = runsOf('example-vitest');
+    const flipping = store()
+      .results(failingRun!.id)
+      .find((r) => r.testCase === FLIPPING);
+    const visits = {
+      runs: `${started.url}/`,
+      run: `${started.url}/runs/${failingRun!.id}`,
+      'run-narrowed': `${started.url}/runs/${failingRun!.id}?q=cart&status=failed`,
+      test: `${started.url}/test?${new URLSearchParams({ project: 'example-vitest', suite: flipping!.testSuite, test: FLIPPING })}`,
+      flaky: `${started.url}/flaky`,
+      'which-test': `${started.url}/test`,
+      'run-not-found': `${started.url}/runs/no-such-run`,
+      'not-found': `${started.url}/no/such/page`,
+      'runs-empty': `${empty.url}/`,
+      'flaky-empty': `${empty.url}/flaky`,
+    };
+    const found: Record<string, string[]> = {};
+    try {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const page = await browser.newPage({ javaScriptEnabled: true, colorScheme });
+        const csp = cspViolations(page);
+        for (const [name, visit] of Object.entries(visits)) {
+          const response = await page.goto(visit);
+          expect(response?.headers()['content-type'], visit).toBe('text/html; charset=utf-8');
+          const violations = await axeViolations(page);
+          if (violations.length > 0) found[`${colorScheme} ${name}`] = violations;
+          if (colorScheme === 'dark') {
+            await page.screenshot({ path: path.join(screenshotDir, `${name}-dark.png`), fullPage: true });
+          }
+        }
+        expect(csp).toEqual([]);
+        await page.close();
+      }
+      expect(found).toEqual({});
+    } finally {
+      await empty.close();
+    }
+  });
 });
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[]; failureSummary?: string }[];
+}

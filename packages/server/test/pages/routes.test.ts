@@ -40,8 +40,12 @@ describe('the runs list', () => {
     expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(answer.text).toContain(`<a class="name" href="/runs/${runId}"><strong>shop</strong></a>`);
     expect(answer.text).toContain('<span class="tag">branch:main</span>');
-    expect(answer.text).toMatch(/<rect class="passed" data-status="passed" data-count="2" x="0" width="2"/);
-    expect(answer.text).toMatch(/<rect class="failed" data-status="failed" data-count="1" x="2" width="1"/);
+    expect(answer.text).toMatch(
+      /<rect class="passed" data-status="passed" data-count="2" x="0%" width="66.6667%" height="100%"/,
+    );
+    expect(answer.text).toMatch(
+      /<rect class="failed" data-status="failed" data-count="1" x="66.6667%" width="33.3333%" height="100%"/,
+    );
     expect(answer.text).toContain('<span class="count passed">2 passed</span>');
     expect(answer.text).toContain('<span class="duration" title="1234 ms">1.2 s</span>');
     expect(answer.text).toMatch(
@@ -87,9 +91,12 @@ describe('the runs list', () => {
     expect(listed(beyond)).toEqual(listed(third));
   });
 
-  it('says so when there are no runs yet', async () => {
+  it('says when there are no runs yet which address and variables make a reporter report here', async () => {
     const server = await startServer();
-    expect((await page(server, '/')).text).toContain('No runs yet.');
+    const empty = (await page(server, '/')).text;
+    expect(empty).toContain('No runs yet.');
+    expect(empty).toContain(`TESTRUN_BASE_URL=${server.url}\n`);
+    expect(empty).toContain('TESTRUN_API_KEY=<var>');
   });
 });
 
@@ -203,6 +210,27 @@ describe('the run page', () => {
     const answer = await page(server, '/runs/nope');
     expect(answer.status).toBe(404);
     expect(answer.text).toContain('No run nope');
+  });
+});
+
+describe('a path that is no page', () => {
+  it('answers a browser with a 404 page, and the API and plain clients with the JSON error', async () => {
+    const server = await startServer();
+    const browserAccept = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+    const asBrowser = await get(server, '/no/such/page?x=<b>', { key: null, headers: browserAccept });
+    expect(asBrowser.status).toBe(404);
+    expect(asBrowser.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(asBrowser.text).toContain('<h1>Not found</h1>');
+    expect(asBrowser.text).toContain('There is no page at <code>/no/such/page</code>.');
+
+    const apiAsBrowser = await get(server, '/api/v2/runs', { headers: browserAccept });
+    expect(apiAsBrowser.status).toBe(404);
+    expect(apiAsBrowser.body).toMatchObject({ error: { code: 'not_found' } });
+
+    const plain = await get(server, '/no/such/page', { key: null });
+    expect(plain.status).toBe(404);
+    expect(plain.body).toEqual({ error: { code: 'not_found', message: 'no route for GET /no/such/page' } });
   });
 });
 

@@ -1,7 +1,9 @@
 import type { RunState } from '../ledger/run-state.js';
+import type { RunWithCounts } from '../ledger/store.js';
 import { flakyPagePath, runsPagePath, testPagePath } from '../paths.js';
-import { absoluteTime, formatCount, relativeTime } from './format.js';
+import { absoluteTime, formatCount, formatDuration, relativeTime } from './format.js';
 import { html, SafeHtml } from './html.js';
+import { type RunDuration, runDuration } from './run-duration.js';
 
 // The frame of every page and the pieces they share. No script anywhere: filters and
 // search are GET forms, suites fold with <details>, pictures are inline SVG.
@@ -136,4 +138,29 @@ export function createdAt(iso: string, now: number): SafeHtml {
 /** A test's name, linked to its history. */
 export function testLink(test: { project: string; testSuite: string; testCase: string }): SafeHtml {
   return html`<a class="name test-link" href="${testPagePath(test)}">${test.testCase}</a>`;
+}
+
+const DURATION_KINDS: Record<RunDuration['kind'], { label: string; title: string }> = {
+  wall: { label: 'wall clock', title: 'from the run’s creation to its end' },
+  'wall-to-last-results': {
+    label: 'wall clock to last results',
+    title: 'from the run’s creation to the last results received; the run has not ended',
+  },
+  tests: { label: 'in tests', title: 'the sum of its tests’ durations' },
+};
+
+/** `5.4 s wall clock · 191 ms in tests`: the run's length, saying which it is, then its tests' sum. */
+export function runDurationLine(run: RunWithCounts): SafeHtml {
+  const duration = runDuration(run);
+  const { label, title } = DURATION_KINDS[duration.kind];
+  const main = html`<span class="duration" data-kind="${duration.kind}" title="${Math.round(duration.ms)} ms, ${title}">${formatDuration(duration.ms)}</span> <span class="muted">${label}</span>`;
+  if (duration.kind === 'tests') return main;
+  return html`${main} <span class="muted">· <span class="tests-duration" title="${duration.tests} ms, ${DURATION_KINDS.tests.title}">${formatDuration(duration.tests)}</span> in tests</span>`;
+}
+
+/** `✗ 3 failed tests`, loud on purpose: one failure in 160 tests is a sliver of a bar. */
+export function failuresBadge(counts: Record<string, number>): SafeHtml {
+  const failed = counts.failed ?? 0;
+  if (failed === 0) return html``;
+  return html`<span class="failures">✗ ${formatCount(failed)} failed ${failed === 1 ? 'test' : 'tests'}</span>`;
 }

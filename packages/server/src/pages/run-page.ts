@@ -4,7 +4,17 @@ import { flakyPagePath, runPagePath, runsPagePath } from '../paths.js';
 import { statusBar } from './charts.js';
 import { formatCount, formatDuration } from './format.js';
 import { html, type SafeHtml } from './html.js';
-import { countsLine, createdAt, layout, stateBadge, statusClass, tagList, testLink } from './layout.js';
+import {
+  countsLine,
+  createdAt,
+  failuresBadge,
+  layout,
+  runDurationLine,
+  stateBadge,
+  statusClass,
+  tagList,
+  testLink,
+} from './layout.js';
 
 /** How many tests the "Slowest tests" table lists. */
 export const SLOWEST_TESTS = 10;
@@ -51,9 +61,9 @@ export function renderRunPage({ run, results, search, status, abandonedAfterMs, 
   const suites = bySuite(shown);
 
   const content = html`<p><a href="${runsPagePath()}">← Runs</a></p>
-<h1><a class="name" href="${runsPagePath({ project: run.project })}">${run.project}</a> · ${run.framework} ${stateBadge(state)}</h1>
+<h1><a class="name" href="${runsPagePath({ project: run.project })}">${run.project}</a> · ${run.framework} ${stateBadge(state)} ${failuresBadge(run.counts)}</h1>
 <p class="muted" id="run-state">${stateSentence(run, state, abandonedAfterMs, now)}</p>
-<p class="line"><span>${createdAt(run.createdAt, now)}</span><span>${formatCount(run.total)} results in <span title="${run.totalDuration} ms">${formatDuration(run.totalDuration)}</span></span><span>${tagList(run.tags)}</span></p>
+<p class="line"><span>${createdAt(run.createdAt, now)}</span><span>${formatCount(run.total)} results · ${runDurationLine(run)}</span><span>${tagList(run.tags)}</span></p>
 <p class="muted">Run <code>${run.id}</code> · <a href="${flakyPagePath(run.project)}">flaky tests in ${run.project}</a></p>
 ${statusBar(run.counts, run.total)}
 <nav class="statuses">${statusLink(run, undefined, `all (${formatCount(run.total)})`, status, search)}${filters.map(

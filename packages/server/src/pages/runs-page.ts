@@ -2,9 +2,17 @@ import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredRun } from '../ledger/store.js';
 import { paths, runPagePath, runsPagePath } from '../paths.js';
 import { statusBar } from './charts.js';
-import { formatCount, formatDuration } from './format.js';
+import { formatCount } from './format.js';
 import { html, type SafeHtml } from './html.js';
-import { countsLine, createdAt, layout, stateBadge, tagList } from './layout.js';
+import {
+  countsLine,
+  createdAt,
+  failuresBadge,
+  layout,
+  runDurationLine,
+  stateBadge,
+  tagList,
+} from './layout.js';
 
 export const RUNS_PER_PAGE = 50;
 
@@ -70,10 +78,11 @@ ${pager(filter, current, pageCount)}`;
 }
 
 function runItem(run: RunWithCounts, state: RunState, now: number): SafeHtml {
-  return html`<li class="card run" data-run-id="${run.id}" data-state="${state}">
-<div class="line"><a class="name" href="${runPagePath(run.id)}"><strong>${run.project}</strong></a>${stateBadge(state)}<span>${run.framework}</span><span>${tagList(run.tags)}</span></div>
+  const failing = (run.counts.failed ?? 0) > 0;
+  return html`<li class="card run${failing ? ' has-failures' : ''}" data-run-id="${run.id}" data-state="${state}">
+<div class="line"><a class="name" href="${runPagePath(run.id)}"><strong>${run.project}</strong></a>${stateBadge(state)}${failuresBadge(run.counts)}<span>${run.framework}</span><span>${tagList(run.tags)}</span></div>
 ${statusBar(run.counts, run.total)}
-<div class="line"><span class="counts">${countsLine(run.counts)}</span><span class="duration" title="${run.totalDuration} ms">${formatDuration(run.totalDuration)}</span><span>${createdAt(run.createdAt, now)}</span></div>
+<div class="line"><span class="counts">${countsLine(run.counts)}</span><span>${runDurationLine(run)}</span><span>${createdAt(run.createdAt, now)}</span></div>
 </li>
 `;
 }

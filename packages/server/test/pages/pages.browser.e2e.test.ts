@@ -120,7 +120,7 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     expect(shown).toEqual(Object.fromEntries(Object.entries(counts).filter(([, count]) => count > 0)));
   }
 
-  it('lists the runs newest first, each with a bar in proportion to its counts and its duration with a unit', async () => {
+  it('lists the runs newest first, each with a bar in proportion to its counts, its wall clock and tests’ sum, and a failed run marked', async () => {
     const page = await openPage('/');
     const runs = store().runs().reverse();
     const items = page.locator('li.run');
@@ -134,8 +134,30 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       expect(await item.locator('.count.passed').textContent()).toBe(
         `${results.filter((r) => r.status === 'passed').length} passed`,
       );
-      const duration = results.reduce((sum, r) => sum + r.duration, 0);
-      expect(await item.locator('.duration').textContent()).toBe(formatDuration(duration));
+      const testsSum = results.reduce((sum, r) => sum + r.duration, 0);
+      expect(await item.locator('.tests-duration').textContent()).toBe(formatDuration(testsSum));
+      // A run its reporter completed shows its wall clock from creation to end; the Jest run, never
+      // completed, its wall clock to the last results received.
+      const end = store().endOf(run.id);
+      const duration = item.locator('.duration');
+      if (end) {
+        expect(await duration.getAttribute('data-kind')).toBe('wall');
+        const wall = Date.parse(end.endedAt) - Date.parse(run.createdAt);
+        expect(await duration.textContent()).toBe(formatDuration(wall));
+      } else {
+        expect(await duration.getAttribute('data-kind')).toBe('wall-to-last-results');
+      }
+      const failed = results.filter((r) => r.status === 'failed').length;
+      if (failed > 0) {
+        expect(await item.locator('.failures').textContent()).toBe(
+          `✗ ${failed} failed ${failed === 1 ? 'test' : 'tests'}`,
+        );
+        expect(
+          await item.evaluate((li) => li.ownerDocument.defaultView!.getComputedStyle(li).borderLeftWidth),
+        ).toBe('6px');
+      } else {
+        expect(await item.locator('.failures').count()).toBe(0);
+      }
       expect(await item.locator('time').textContent()).toMatch(/ago|just now/);
     }
     await page.screenshot({ path: path.join(screenshotDir, 'runs.png'), fullPage: true });

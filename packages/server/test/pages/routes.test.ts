@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Answer, createRun, get, post, result, startServer } from '../client.js';
+import { type Answer, createRun, get, patch, post, result, startServer } from '../client.js';
 
 // The pages over HTTP, markup-level; what a browser shows is in pages.browser.e2e.test.ts.
 
@@ -47,10 +47,53 @@ describe('the runs list', () => {
       /<rect class="failed" data-status="failed" data-count="1" x="66.6667%" width="33.3333%" height="100%"/,
     );
     expect(answer.text).toContain('<span class="count passed">2 passed</span>');
-    expect(answer.text).toContain('<span class="duration" title="1234 ms">1.2 s</span>');
+    // Not ended: its wall clock runs to the last results; the tests' sum follows, said as such.
+    expect(answer.text).toMatch(
+      /<span class="duration" data-kind="wall-to-last-results" title="\d+ ms, from the run’s creation to the last results received; the run has not ended">[^<]+<\/span> <span class="muted">wall clock to last results<\/span>/,
+    );
+    expect(answer.text).toContain(
+      '<span class="tests-duration" title="1234 ms, the sum of its tests’ durations">1.2 s</span> in tests',
+    );
     expect(answer.text).toMatch(
       /<time datetime="[^"]+" title="\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC">just now<\/time>/,
     );
+  });
+
+  it('shows an ended run’s wall clock from creation to end, and a run without results by its tests’ sum', async () => {
+    const server = await startServer();
+    const ended = await runWith(server, { project: 'web', framework: 'vitest' }, [result({ duration: 7 })]);
+    await patch(server, `/api/v1/runs/${ended}`, { status: 'completed' });
+    await runWith(server, { project: 'empty', framework: 'vitest' }, []);
+    const text = (await page(server, '/')).text;
+    const cardOf = (project: string) =>
+      text.slice(text.indexOf(`<strong>${project}</strong>`)).split('</li>')[0]!;
+
+    expect(cardOf('web')).toMatch(
+      /<span class="duration" data-kind="wall" title="\d+ ms, from the run’s creation to its end">/,
+    );
+    expect(cardOf('web')).toContain('<span class="muted">wall clock</span>');
+    expect(cardOf('web')).toContain('>7.0 ms</span> in tests');
+    expect(cardOf('empty')).toContain(
+      '<span class="duration" data-kind="tests" title="0 ms, the sum of its tests’ durations">0.0 ms</span> <span class="muted">in tests</span>',
+    );
+  });
+
+  it('marks a run with a failed test by a badge that says how many, and its card, whatever its share', async () => {
+    const server = await startServer();
+    const passing = Array.from({ length: 159 }, (_, n) => result({ testCase: `t${n}` }));
+    await runWith(server, { project: 'one-failure', framework: 'vitest' }, [
+      ...passing,
+      result({ status: 'failed' }),
+    ]);
+    await runWith(server, { project: 'all-green', framework: 'vitest' }, passing);
+    const text = (await page(server, '/')).text;
+    const cardOf = (project: string) =>
+      text.slice(text.lastIndexOf('<li', text.indexOf(`<strong>${project}</strong>`))).split('</li>')[0]!;
+
+    expect(cardOf('one-failure')).toMatch(/^<li class="card run has-failures"/);
+    expect(cardOf('one-failure')).toContain('<span class="failures">✗ 1 failed test</span>');
+    expect(cardOf('all-green')).toMatch(/^<li class="card run"/);
+    expect(cardOf('all-green')).not.toContain('class="failures"');
   });
 
   it('narrows the runs by project, framework and tag, and says when none match', async () => {

@@ -81,7 +81,12 @@ details.suite table { border-top: 1px solid var(--line); }
 `;
 
 export function layout(title: string, content: SafeHtml): string {
-  return html`<!doctype html>
+  return [...pageParts(title, [content])].map((part) => part.markup).join('');
+}
+
+/** The page's parts in order: its head, each part of its content as given, its foot; for streamPage. */
+export function* pageParts(title: string, content: Iterable<SafeHtml>): Generator<SafeHtml> {
+  yield html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -93,12 +98,14 @@ export function layout(title: string, content: SafeHtml): string {
 <svg class="defs" aria-hidden="true" focusable="false"><defs><pattern id="failed-hatch" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect class="failed" width="6" height="6"/><rect class="hatch-gap" width="2.5" height="6"/></pattern></defs></svg>
 <header class="top"><a class="brand" href="${runsPagePath()}">testrun</a><a href="${runsPagePath()}">Runs</a><a href="${flakyPagePath()}">Flaky tests</a></header>
 <main>
-${content}
+`;
+  yield* content;
+  yield html`
 </main>
 <footer>Durations are shown as the reporters send them, in milliseconds, written with a unit: 850 ms, 1.2 s, 3 min 4 s.</footer>
 </body>
 </html>
-`.markup;
+`;
 }
 
 /** A run's state as a word in a box, coloured too, never by colour alone. */

@@ -9,6 +9,7 @@ import {
   createdAt,
   failuresBadge,
   layout,
+  pageParts,
   runDurationLine,
   stateBadge,
   statusClass,
@@ -36,9 +37,21 @@ export interface RunPageInput {
 
 /**
  * GET /runs/{id} : the run's bar and counts, its failed tests first, its slowest tests that ran,
- * then every test grouped by suite (suites with failures first and unfolded).
+ * then every test grouped by suite (suites with failures first and unfolded). The page comes in
+ * parts, a row or a suite each, for streamPage: a run of 100,000 results is rendered as it is sent.
  */
-export function renderRunPage({ run, results, search, status, abandonedAfterMs, now }: RunPageInput): string {
+export function renderRunPage(input: RunPageInput): Iterable<SafeHtml> {
+  return pageParts(`${input.run.project} run`, runPageContent(input));
+}
+
+function* runPageContent({
+  run,
+  results,
+  search,
+  status,
+  abandonedAfterMs,
+  now,
+}: RunPageInput): Generator<SafeHtml> {
   const state = runState(run, now, abandonedAfterMs);
   const needle = search?.toLowerCase();
   const shown = results.filter(
@@ -54,13 +67,10 @@ export function renderRunPage({ run, results, search, status, abandonedAfterMs, 
   // accepts, but a `todo (0)` link leads nowhere, and reporters send todo tests as skipped by default.
   const filters = statuses.filter((s) => (run.counts[s] ?? 0) > 0 || s === status);
   const failed = shown.filter((result) => result.status === 'failed');
-  const slowest = shown
-    .filter((result) => !NOT_RUN.has(result.status))
-    .sort((a, b) => b.duration - a.duration)
-    .slice(0, SLOWEST_TESTS);
+  const slowest = slowestThatRan(shown, SLOWEST_TESTS);
   const suites = bySuite(shown);
 
-  const content = html`<p><a href="${runsPagePath()}">← Runs</a></p>
+  yield html`<p><a href="${runsPagePath()}">← Runs</a></p>
 <h1><a class="name" href="${runsPagePath({ project: run.project })}">${run.project}</a> · ${run.framework} ${stateBadge(state)} ${failuresBadge(run.counts)}</h1>
 <p class="muted" id="run-state">${stateSentence(run, state, abandonedAfterMs, now)}</p>
 <p class="line"><span>${createdAt(run.createdAt, now)}</span><span>${formatCount(run.total)} results · ${runDurationLine(run)}</span><span>${tagList(run.tags)}</span></p>
@@ -73,16 +83,42 @@ ${statusBar(run.counts, run.total)}
     status === undefined ? '' : html`<input type="hidden" name="status" value="${status}">`
   }<button type="submit">Search</button>${narrowed ? html`<a href="${runPagePath(run.id)}">show all</a>` : ''}</form>
 ${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(shown.length, run.total, search, status)}</p>` : ''}
-${
-  failed.length === 0
-    ? ''
-    : html`<h2 id="failed">Failed (${formatCount(failed.length)})</h2>\n${namedTable('failed-tests', run.project, failed)}`
-}
-${slowest.length === 0 ? '' : html`<h2 id="slowest">Slowest tests</h2>\n${namedTable('slowest-tests', run.project, slowest)}`}
+`;
+  if (failed.length > 0) {
+    yield html`<h2 id="failed">Failed (${formatCount(failed.length)})</h2>\n`;
+    yield* namedTable('failed-tests', run.project, failed);
+  }
+  yield html`\n`;
+  if (slowest.length > 0) {
+    yield html`<h2 id="slowest">Slowest tests</h2>\n`;
+    yield* namedTable('slowest-tests', run.project, slowest);
+  }
+  yield html`
 <h2 id="suites">Suites (${formatCount(suites.length)})</h2>
 ${suites.length === 0 ? html`<p>${results.length === 0 ? 'This run has no results yet.' : 'No results match.'}</p>` : ''}
-${suites.map(([suite, suiteResults]) => suiteDetails(run.project, suite, suiteResults, statuses, narrowed))}`;
-  return layout(`${run.project} run`, content);
+`;
+  for (const [suite, suiteResults] of suites) {
+    yield* suiteDetails(run.project, suite, suiteResults, statuses, narrowed);
+  }
+}
+
+/**
+ * The `count` longest results that ran (never a skipped or todo one), longest first, in one
+ * pass: sorting 100,000 results to keep 10 would hold the event loop for no reason.
+ */
+export function slowestThatRan(results: readonly StoredResult[], count: number): StoredResult[] {
+  const kept: StoredResult[] = [];
+  for (const result of results) {
+    if (NOT_RUN.has(result.status)) continue;
+    const last = kept[kept.length - 1];
+    if (kept.length === count && last !== undefined && result.duration <= last.duration) continue;
+    // Insert after every kept result at least as long: ties stay in arrival order, as a stable sort keeps them.
+    let at = kept.length;
+    while (at > 0 && (kept[at - 1] as StoredResult).duration < result.duration) at -= 1;
+    kept.splice(at, 0, result);
+    if (kept.length > count) kept.pop();
+  }
+  return kept;
 }
 
 /** What the state means for this run, with the time it rests on. */
@@ -137,13 +173,13 @@ function bySuite(results: readonly StoredResult[]): [string, StoredResult[]][] {
   return [...failing, ...passing];
 }
 
-function suiteDetails(
+function* suiteDetails(
   project: string,
   suite: string,
   results: readonly StoredResult[],
   statuses: readonly string[],
   narrowed: boolean,
-): SafeHtml {
+): Generator<SafeHtml> {
   const counts: Record<string, number> = Object.fromEntries(statuses.map((status) => [status, 0]));
   let duration = 0;
   for (const result of results) {
@@ -154,22 +190,25 @@ function suiteDetails(
     (a, b) => Number(b.status === 'failed') - Number(a.status === 'failed'),
   );
   const open = narrowed || (counts.failed ?? 0) > 0;
-  return html`<details class="suite"${open ? html` open` : ''}>
+  yield html`<details class="suite"${open ? html` open` : ''}>
 <summary><span class="name"><strong>${suite}</strong></span> <span class="muted">${formatCount(results.length)} ${results.length === 1 ? 'test' : 'tests'} · ${formatDuration(duration)}</span> · ${countsLine(counts)}${statusBar(counts, results.length)}</summary>
 <div class="table-wrap"><table><thead><tr><th>Test</th><th>Status</th><th class="num">Duration</th></tr></thead><tbody>
-${failedFirst.map((result) => testRow(project, result))}</tbody></table></div>
+`;
+  for (const result of failedFirst) yield testRow(project, result);
+  yield html`</tbody></table></div>
 </details>
 `;
 }
 
 /** Tests with their suite: the failed ones, the slowest ones. */
-function namedTable(id: string, project: string, results: readonly StoredResult[]): SafeHtml {
-  return html`<div class="table-wrap"><table id="${id}"><thead><tr><th>Test · suite</th><th class="num">Duration</th></tr></thead><tbody>
-${results.map(
-  (result) =>
-    html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span></td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
-`,
-)}</tbody></table></div>`;
+function* namedTable(id: string, project: string, results: readonly StoredResult[]): Generator<SafeHtml> {
+  yield html`<div class="table-wrap"><table id="${id}"><thead><tr><th>Test · suite</th><th class="num">Duration</th></tr></thead><tbody>
+`;
+  for (const result of results) {
+    yield html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span></td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
+`;
+  }
+  yield html`</tbody></table></div>`;
 }
 
 function testRow(project: string, result: StoredResult): SafeHtml {

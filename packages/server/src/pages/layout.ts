@@ -1,6 +1,7 @@
 import type { RunState } from '../ledger/run-state.js';
 import type { RunWithCounts } from '../ledger/store.js';
 import { flakyPagePath, runsPagePath, testPagePath } from '../paths.js';
+import { tagViews } from './ci-links.js';
 import { absoluteTime, formatCount, formatDuration, relativeTime } from './format.js';
 import { html, SafeHtml } from './html.js';
 import { type RunDuration, runDuration } from './run-duration.js';
@@ -132,8 +133,13 @@ export function countsLine(counts: Record<string, number>): SafeHtml {
   )}`;
 }
 
+/** The run's tags as chips; the commit, branch and build link to where CI said (ci-links.ts). */
 export function tagList(tags: readonly string[]): SafeHtml {
-  return html`${tags.map((tag) => html`<span class="tag">${tag}</span>`)}`;
+  return html`${tagViews(tags).map(({ text, href }) =>
+    href === undefined
+      ? html`<span class="tag">${text}</span>`
+      : html`<a class="tag" href="${href}" rel="external noopener noreferrer">${text}</a>`,
+  )}`;
 }
 
 /** `5 min ago (2026-11-22 03:27:32 UTC)`. */

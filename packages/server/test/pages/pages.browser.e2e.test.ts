@@ -433,6 +433,24 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
 
   it('passes axe-core on every page, light and dark, the empty state and the 404 too', async () => {
     const empty = await startTestServer();
+    // A run whose CI tags link its commit, branch and build.
+    const ci = await startTestServer();
+    const ciRun = await fetch(`${ci.url}/api/v1/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ci.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        project: 'shop',
+        framework: 'vitest',
+        tags: [
+          'ci:github',
+          'branch:main',
+          'commit:abc123',
+          'build:77',
+          'build-url:https://github.com/acme/shop/actions/runs/77',
+          'repo-url:https://github.com/acme/shop',
+        ],
+      }),
+    }).then((answer) => answer.json() as Promise<{ id: string }>);
     const [, failingRun] = runsOf('example-vitest');
     const flipping = store()
       .results(failingRun!.id)
@@ -448,6 +466,8 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       'not-found': `${started.url}/no/such/page`,
       'runs-empty': `${empty.url}/`,
       'flaky-empty': `${empty.url}/flaky`,
+      'runs-ci': `${ci.url}/`,
+      'run-ci': `${ci.url}/runs/${ciRun.id}`,
     };
     const found: Record<string, string[]> = {};
     try {
@@ -469,6 +489,7 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       expect(found).toEqual({});
     } finally {
       await empty.close();
+      await ci.close();
     }
   });
 });

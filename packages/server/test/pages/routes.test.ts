@@ -96,6 +96,40 @@ describe('the runs list', () => {
     expect(cardOf('all-green')).not.toContain('class="failures"');
   });
 
+  it('links the commit, branch and build tags to where CI said, on the runs list and the run page', async () => {
+    const server = await startServer();
+    const runId = await runWith(
+      server,
+      {
+        project: 'shop',
+        framework: 'vitest',
+        tags: [
+          'ci:github',
+          'branch:main',
+          'commit:abc123',
+          'build:77',
+          'build-url:https://github.com/acme/shop/actions/runs/77',
+          'repo-url:https://github.com/acme/shop',
+        ],
+      },
+      [result()],
+    );
+    for (const path of ['/', `/runs/${runId}`]) {
+      const text = (await page(server, path)).text;
+      expect(text).toContain(
+        '<a class="tag" href="https://github.com/acme/shop/tree/main" rel="external noopener noreferrer">branch:main</a>',
+      );
+      expect(text).toContain(
+        '<a class="tag" href="https://github.com/acme/shop/commit/abc123" rel="external noopener noreferrer">commit:abc123</a>',
+      );
+      expect(text).toContain(
+        '<a class="tag" href="https://github.com/acme/shop/actions/runs/77" rel="external noopener noreferrer">build:77</a>',
+      );
+      expect(text).not.toContain('<span class="tag">build-url:');
+      expect(text).toContain('>github.com/acme/shop</a>');
+    }
+  });
+
   it('narrows the runs by project, framework and tag, and says when none match', async () => {
     const server = await startServer();
     const web = await runWith(server, { project: 'web', framework: 'vitest', tags: ['nightly'] }, []);

@@ -431,8 +431,9 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     );
   }
 
-  it('passes axe-core on every page, light and dark, the empty state and the 404 too', async () => {
+  it('passes axe-core on every page, light and dark, the empty state, the 404 and sign-in too', async () => {
     const empty = await startTestServer();
+    const locked = await startTestServer({ readKeys: ['axe-read-key-7c1e'] });
     // A run whose CI tags link its commit, branch and build.
     const ci = await startTestServer();
     const ciRun = await fetch(`${ci.url}/api/v1/runs`, {
@@ -468,6 +469,8 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       'flaky-empty': `${empty.url}/flaky`,
       'runs-ci': `${ci.url}/`,
       'run-ci': `${ci.url}/runs/${ciRun.id}`,
+      'sign-in': `${locked.url}/login`,
+      'sign-out': `${locked.url}/logout`,
     };
     const found: Record<string, string[]> = {};
     try {
@@ -490,6 +493,7 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     } finally {
       await empty.close();
       await ci.close();
+      await locked.close();
     }
   });
 });

@@ -8,7 +8,7 @@ import {
   countsLine,
   createdAt,
   failuresBadge,
-  layout,
+  pageParts,
   runDurationLine,
   stateBadge,
   tagList,
@@ -39,9 +39,14 @@ export interface RunsPageInput {
 /**
  * GET / : the runs, newest first, RUNS_PER_PAGE a page, narrowed by project, framework
  * and tag. Only the runs on the page are summed up (from counts kept as results arrive),
- * so the page costs the same with 10 runs or 10,000.
+ * so the page costs the same with 10 runs or 10,000. In parts, for streamPage: the filters'
+ * choices (every tag any run holds) are rendered an option at a time.
  */
-export function renderRunsPage({
+export function renderRunsPage(input: RunsPageInput): Iterable<SafeHtml> {
+  return pageParts('Runs', runsContent(input));
+}
+
+function* runsContent({
   runs,
   filter,
   page,
@@ -49,7 +54,7 @@ export function renderRunsPage({
   abandonedAfterMs,
   now,
   serverUrl,
-}: RunsPageInput): string {
+}: RunsPageInput): Generator<SafeHtml> {
   const matching = runs.filter(
     (run) =>
       (filter.project === undefined || run.project === filter.project) &&
@@ -61,20 +66,24 @@ export function renderRunsPage({
   const first = (current - 1) * RUNS_PER_PAGE;
   const shown = matching.slice(first, first + RUNS_PER_PAGE).map(withCounts);
 
-  const content =
-    runs.length === 0
-      ? html`<h1>Runs</h1>${emptyState(serverUrl)}`
-      : html`<h1>Runs</h1>
-${filterForm(runs, filter)}
+  if (runs.length === 0) {
+    yield html`<h1>Runs</h1>${emptyState(serverUrl)}`;
+    return;
+  }
+  yield html`<h1>Runs</h1>
+`;
+  yield* filterForm(runs, filter);
+  yield html`
 <p class="muted" id="runs-summary">${
-          matching.length === 0
-            ? 'No runs match these filters.'
-            : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matching.length)}, newest first.`
-        }</p>
+    matching.length === 0
+      ? 'No runs match these filters.'
+      : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matching.length)}, newest first.`
+  }</p>
 <ol class="cards">
-${shown.map((run) => runItem(run, runState(run, now, abandonedAfterMs), now))}</ol>
+`;
+  for (const run of shown) yield runItem(run, runState(run, now, abandonedAfterMs), now);
+  yield html`</ol>
 ${pager(filter, current, pageCount)}`;
-  return layout('Runs', content);
 }
 
 function runItem(run: RunWithCounts, state: RunState, now: number): SafeHtml {
@@ -95,25 +104,30 @@ TESTRUN_API_KEY=<var>the API key this server was started with</var></code></pre>
 <p><code>testrun serve</code> printed both when it started (<code>--api-key</code> sets the key). <code>TESTRUN_PROJECT</code> names the project (by default the package name) and <code>TESTRUN_TAGS</code> adds tags; in CI the branch, commit and build are added as tags. Each run appears here as its first results arrive.</p></section>`;
 }
 
-function filterForm(runs: readonly StoredRun[], filter: RunsFilter): SafeHtml {
+function* filterForm(runs: readonly StoredRun[], filter: RunsFilter): Generator<SafeHtml> {
   const choices = {
     project: distinct(runs.map((run) => run.project)),
     framework: distinct(runs.map((run) => run.framework)),
     tag: distinct(runs.flatMap((run) => run.tags)),
   };
-  const select = (name: keyof RunsFilter, label: string) => {
+  function* select(name: keyof RunsFilter, label: string): Generator<SafeHtml> {
     const selected = filter[name];
     const options =
       selected === undefined || choices[name].includes(selected)
         ? choices[name]
         : [selected, ...choices[name]];
-    return html`<label>${label}<select name="${name}"><option value="">all</option>${options.map(
-      (option) =>
-        html`<option value="${option}"${option === selected ? html` selected` : ''}>${option}</option>`,
-    )}</select></label>`;
-  };
+    yield html`<label>${label}<select name="${name}"><option value="">all</option>`;
+    for (const option of options) {
+      yield html`<option value="${option}"${option === selected ? html` selected` : ''}>${option}</option>`;
+    }
+    yield html`</select></label>`;
+  }
   const filtered = filter.project !== undefined || filter.framework !== undefined || filter.tag !== undefined;
-  return html`<form class="filters" method="get" action="${paths.runsPage}">${select('project', 'Project')}${select('framework', 'Framework')}${select('tag', 'Tag')}<button type="submit">Filter</button>${filtered ? html`<a href="${runsPagePath()}">clear</a>` : ''}</form>`;
+  yield html`<form class="filters" method="get" action="${paths.runsPage}">`;
+  yield* select('project', 'Project');
+  yield* select('framework', 'Framework');
+  yield* select('tag', 'Tag');
+  yield html`<button type="submit">Filter</button>${filtered ? html`<a href="${runsPagePath()}">clear</a>` : ''}</form>`;
 }
 
 function pager(filter: RunsFilter, current: number, pageCount: number): SafeHtml {

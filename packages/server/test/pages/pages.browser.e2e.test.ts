@@ -251,6 +251,14 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       .locator('svg.strip rect')
       .evaluateAll((rects) => rects.map((r) => r.getAttribute('data-status')));
     expect(cells).toEqual(['passed', 'failed']);
+    // Not by colour alone: each cell carries its mark, each status word its own.
+    expect(await page.locator('svg.strip text').allTextContents()).toEqual(['✓', '✗']);
+    const marks = await page
+      .locator('td.status')
+      .evaluateAll((tds) =>
+        tds.map((td) => td.ownerDocument.defaultView!.getComputedStyle(td, '::before').content),
+      );
+    expect(marks).toEqual(['"✗ " / ""', '"✓ " / ""']);
     expect(await page.locator('svg.spark circle').count()).toBe(2);
     await page.screenshot({ path: path.join(screenshotDir, 'test.png'), fullPage: true });
     await page.close();
@@ -480,6 +488,12 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
         for (const [name, visit] of Object.entries(visits)) {
           const response = await page.goto(visit);
           expect(response?.headers()['content-type'], visit).toBe('text/html; charset=utf-8');
+          const background = await page
+            .locator('body')
+            .evaluate((body) => body.ownerDocument.defaultView!.getComputedStyle(body).backgroundColor);
+          expect(background, `${colorScheme} ${name}`).toBe(
+            colorScheme === 'dark' ? 'rgb(18, 18, 18)' : 'rgb(247, 247, 248)',
+          );
           const violations = await axeViolations(page);
           if (violations.length > 0) found[`${colorScheme} ${name}`] = violations;
           if (colorScheme === 'dark') {

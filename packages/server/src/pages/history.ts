@@ -1,4 +1,4 @@
-import type { StoredResult, StoredRun } from '../ledger/store.js';
+import type { FailureDetails, StoredResult, StoredRun } from '../ledger/store.js';
 
 /** A test's identity across runs: the same project, suite and test name. */
 export interface TestIdentity {
@@ -19,6 +19,8 @@ export interface Outcome {
   status: string | undefined;
   /** Milliseconds, summed over the test's results in that run. */
   duration: number;
+  /** Why it failed in that run (the first failed result's `failure-details`), when the reporter said. */
+  details?: FailureDetails;
 }
 
 type ResultsOf = (runId: string) => readonly StoredResult[];
@@ -105,5 +107,6 @@ function outcomeIn(run: StoredRun, held: readonly StoredResult[]): Outcome {
     : statuses.includes('passed')
       ? 'passed'
       : statuses[0];
-  return { run, status, duration };
+  const details = held.find((r) => r.status === 'failed' && r.details)?.details;
+  return details ? { run, status, duration, details } : { run, status, duration };
 }

@@ -2,6 +2,7 @@ import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredResult } from '../ledger/store.js';
 import { flakyPagePath, runPagePath, runsPagePath } from '../paths.js';
 import { statusBar } from './charts.js';
+import { failureDetailsBlock, failuresByMessage } from './failure-details.js';
 import { formatCount, formatDuration } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { countsLine, createdAt, layout, stateBadge, statusClass, tagList, testLink } from './layout.js';
@@ -66,7 +67,7 @@ ${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(shown.lengt
 ${
   failed.length === 0
     ? ''
-    : html`<h2 id="failed">Failed (${formatCount(failed.length)})</h2>\n${namedTable('failed-tests', run.project, failed)}`
+    : html`<h2 id="failed">Failed (${formatCount(failed.length)})</h2>\n${namedTable('failed-tests', run.project, failed, true)}\n${failuresByMessage(failed)}`
 }
 ${slowest.length === 0 ? '' : html`<h2 id="slowest">Slowest tests</h2>\n${namedTable('slowest-tests', run.project, slowest)}`}
 <h2 id="suites">Suites (${formatCount(suites.length)})</h2>
@@ -153,11 +154,16 @@ ${failedFirst.map((result) => testRow(project, result))}</tbody></table></div>
 }
 
 /** Tests with their suite: the failed ones, the slowest ones. */
-function namedTable(id: string, project: string, results: readonly StoredResult[]): SafeHtml {
+function namedTable(
+  id: string,
+  project: string,
+  results: readonly StoredResult[],
+  withDetails = false,
+): SafeHtml {
   return html`<div class="table-wrap"><table id="${id}"><thead><tr><th>Test · suite</th><th class="num">Duration</th></tr></thead><tbody>
 ${results.map(
   (result) =>
-    html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span></td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
+    html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span>${withDetails && failureDetailsBlock(result.details)}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
 `,
 )}</tbody></table></div>`;
 }

@@ -1,5 +1,5 @@
 import type { AssertionResult, Test, TestResult } from '@jest/test-result';
-import type { CanonicalStatus, FileReport, FrameworkProject, RawTest } from '@testrun/core';
+import type { CanonicalStatus, FileReport, FrameworkProject, RawFailure, RawTest } from '@testrun/core';
 
 type AssertionStatus = AssertionResult['status'];
 
@@ -26,10 +26,30 @@ export function mapUnfinishedFile(test: Test, assertions: readonly AssertionResu
 }
 
 function mapAssertion(assertion: AssertionResult): RawTest {
+  const status = STATUS[assertion.status] ?? 'failed';
   return {
     titles: [...assertion.ancestorTitles, assertion.title],
-    status: STATUS[assertion.status] ?? 'failed',
+    status,
     duration: assertion.duration ?? 0,
+    failure: status === 'failed' ? failureOf(assertion) : undefined,
+  };
+}
+
+/**
+ * What Jest says about a failed test: the errors it threw (`failureDetails`, message and
+ * stack apart), or, where a worker could not pass them on as errors, the formatted
+ * `failureMessages`; core finds the failing line of the test file in the stack (Jest's own
+ * `location`, with testLocationInResults, is where the test is declared, not where it failed);
+ * `invocations` counts the tries under `jest.retryTimes`.
+ */
+function failureOf(assertion: AssertionResult): RawFailure {
+  const details = assertion.failureDetails ?? [];
+  const errorLike = (error: unknown) =>
+    typeof (error as { message?: unknown } | null)?.message === 'string' ||
+    typeof (error as { stack?: unknown } | null)?.stack === 'string';
+  return {
+    errors: details.length > 0 && details.every(errorLike) ? details : assertion.failureMessages,
+    attempts: assertion.invocations,
   };
 }
 

@@ -46,15 +46,20 @@ describe('a server that announces failure-details', () => {
   it.each([
     ['vitest', 'expected 2 to be 3 // Object.is equality'],
     ['jest', 'Expected: 3\nReceived: 2'],
-  ])('stores why the test failed under %s: its message and its line in the fixture file', (framework, said) => {
-    expect(outcomes.map((outcome) => outcome.code)).toEqual([1, 1]);
-    const results = resultsOfFramework(server, framework);
-    const failed = results.find((result) => result.testCase === FAILING);
-    expect(failed?.details?.message).toContain(said);
-    expect(failed?.details?.location).toMatch(/^cart\.test\.js:15:\d+$/);
-    expect(failed?.details?.stack).toContain(path.join(fixtures.parity, 'cart.test.js'));
-    expect(results.filter((result) => result.status !== 'failed').every((result) => !result.details)).toBe(true);
-  });
+  ])(
+    'stores why the test failed under %s: its message and its line in the fixture file',
+    (framework, said) => {
+      expect(outcomes.map((outcome) => outcome.code)).toEqual([1, 1]);
+      const results = resultsOfFramework(server, framework);
+      const failed = results.find((result) => result.testCase === FAILING);
+      expect(failed?.details?.message).toContain(said);
+      expect(failed?.details?.location).toMatch(/^cart\.test\.js:15:\d+$/);
+      expect(failed?.details?.stack).toContain(path.join(fixtures.parity, 'cart.test.js'));
+      expect(results.filter((result) => result.status !== 'failed').every((result) => !result.details)).toBe(
+        true,
+      );
+    },
+  );
 });
 
 describe('a server that does not announce it', () => {
@@ -79,8 +84,8 @@ describe('a server that does not announce it', () => {
     expect(results.filter((result) => result.testCase === FAILING)).toHaveLength(2);
     for (const result of results) expect(Object.keys(result)).toEqual(SPEC_FIELDS);
     // Every body was accepted: none was refused for a field the server does not know.
-    expect(server.server.requests.filter((request) => request.route === 'submitResults').map((r) => r.status)).toEqual(
-      bodies.map(() => 201),
-    );
+    expect(
+      server.server.requests.filter((request) => request.route === 'submitResults').map((r) => r.status),
+    ).toEqual(bodies.map(() => 201));
   });
 });

@@ -36,9 +36,9 @@ describe(`mapTestFile on Jest ${version}'s recorded objects`, () => {
       stack: expect.stringContaining('cart.test.js:10:19'),
       location: 'cart.test.js:10:19',
     });
-    expect(report.tests.filter((mapped) => mapped.status !== 'failed').every((mapped) => !mapped.failure)).toBe(
-      true,
-    );
+    expect(
+      report.tests.filter((mapped) => mapped.status !== 'failed').every((mapped) => !mapped.failure),
+    ).toBe(true);
   });
 
   it("reports a test that another's .only left out skipped", () => {

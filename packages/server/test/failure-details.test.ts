@@ -25,8 +25,15 @@ describe('the results route', () => {
   it('stores a failed result’s details and gives them back', async () => {
     const server = await startServer();
     const runId = await createRun(server);
-    const details = { message: 'expected 1 to be 2', stack: 'Error\n  at x', location: 'src/a.test.ts:3:9', attempts: 2 };
-    const answer = await post(server, `/api/v1/runs/${runId}/results`, { results: [failed(details), result()] });
+    const details = {
+      message: 'expected 1 to be 2',
+      stack: 'Error\n  at x',
+      location: 'src/a.test.ts:3:9',
+      attempts: 2,
+    };
+    const answer = await post(server, `/api/v1/runs/${runId}/results`, {
+      results: [failed(details), result()],
+    });
     expect(answer.status).toBe(201);
     const stored = (await get(server, `/api/v1/runs/${runId}/results`)).body as object[];
     expect(stored[0]).toMatchObject({ status: 'failed', details });
@@ -53,7 +60,9 @@ describe('the results route', () => {
   ])('answers 400 for %s', async (_, details, message) => {
     const server = await startServer();
     const runId = await createRun(server);
-    const answer = await post(server, `/api/v1/runs/${runId}/results`, { results: [failed(details as object)] });
+    const answer = await post(server, `/api/v1/runs/${runId}/results`, {
+      results: [failed(details as object)],
+    });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error: { code: 'invalid_request', message } });
   });
@@ -61,7 +70,9 @@ describe('the results route', () => {
   it('refuses details as an unknown field when started without the extension', async () => {
     const server = await startServer({ failureDetails: false });
     const runId = await createRun(server);
-    const answer = await post(server, `/api/v1/runs/${runId}/results`, { results: [failed({ message: 'x' })] });
+    const answer = await post(server, `/api/v1/runs/${runId}/results`, {
+      results: [failed({ message: 'x' })],
+    });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({
       error: { code: 'invalid_request', message: 'results/0/details is not an allowed field' },
@@ -75,7 +86,11 @@ describe('the pages', () => {
     const runId = await createRun(server);
     await post(server, `/api/v1/runs/${runId}/results`, {
       results: [
-        failed({ message: 'expected <b>1</b> to be 2', stack: 'Error: <script>x</script>\n  at a', location: 'src/cart.test.ts:3:9' }),
+        failed({
+          message: 'expected <b>1</b> to be 2',
+          stack: 'Error: <script>x</script>\n  at a',
+          location: 'src/cart.test.ts:3:9',
+        }),
         failed({ message: 'timeout\nafter 5000 ms' }, { testCase: 'cart > waits' }),
         failed({ message: 'timeout' }, { testCase: 'cart > waits again' }),
         result(),
@@ -88,7 +103,11 @@ describe('the pages', () => {
     expect(page).toContain('Error: &lt;script&gt;x&lt;/script&gt;');
     expect(page).not.toContain('<script>x');
     expect(page).toContain('at <code>src/cart.test.ts:3:9</code>');
-    const groups = [...page.matchAll(/<tr class="failure-group"><td><code class="name">([^<]*)<\/code><\/td><td class="num">(\d+)</g)];
+    const groups = [
+      ...page.matchAll(
+        /<tr class="failure-group"><td><code class="name">([^<]*)<\/code><\/td><td class="num">(\d+)</g,
+      ),
+    ];
     expect(groups.map((m) => [m[1], m[2]])).toEqual([
       ['timeout', '2'],
       ['expected &lt;b&gt;1&lt;/b&gt; to be 2', '1'],
@@ -107,7 +126,9 @@ describe('the pages', () => {
   it('show on the test page why the test failed in each run', async () => {
     const server = await startServer();
     const runId = await createRun(server);
-    await post(server, `/api/v1/runs/${runId}/results`, { results: [failed({ message: 'boom & bust', attempts: 3 })] });
+    await post(server, `/api/v1/runs/${runId}/results`, {
+      results: [failed({ message: 'boom & bust', attempts: 3 })],
+    });
     const query = new URLSearchParams({ project: 'shop', suite: 'src/cart.test.ts', test: 'cart > adds' });
     const page = (await get(server, `/test?${query}`, { key: null })).text;
     expect(page).toContain('<pre class="name failure-message">boom &amp; bust</pre>');

@@ -15,7 +15,9 @@ const failing: RawResult[] = [
     testCase: 'adds',
     status: 'failed',
     duration: 3,
-    failure: { errors: [{ message: 'expected 1 to be 2', stack: `Error: expected 1 to be 2\n    at ${file}:7:11` }] },
+    failure: {
+      errors: [{ message: 'expected 1 to be 2', stack: `Error: expected 1 to be 2\n    at ${file}:7:11` }],
+    },
   },
   { testSuite: 'src/cart.test.ts', testCase: 'keeps', status: 'passed', duration: 1 },
 ];

@@ -247,7 +247,7 @@ describe('why a test failed', () => {
   const file = at('src', 'cart.test.ts');
   const stack = `AssertionError: expected 1 to be 2\n    at ${file}:14:9\n    at run (${at('node_modules', 'x.js')}:1:1)`;
 
-  it('goes with a failed test: message, stack, the test file\'s line in the stack, attempts', () => {
+  it("goes with a failed test: message, stack, the test file's line in the stack, attempts", () => {
     const [failed, passed] = runResults().ofFile({
       file,
       tests: [
@@ -269,7 +269,9 @@ describe('why a test failed', () => {
   });
 
   it('follows what mapResult returns, and goes when it drops the result', () => {
-    const mapped = runResults({}, (result) => (result.testCase === 'b' ? null : { ...result, testCase: 'A' }));
+    const mapped = runResults({}, (result) =>
+      result.testCase === 'b' ? null : { ...result, testCase: 'A' },
+    );
     const results = mapped.ofFile({
       file,
       tests: [
@@ -278,11 +280,17 @@ describe('why a test failed', () => {
       ],
     });
     expect(results).toEqual([
-      { testSuite: 'src/cart.test.ts', testCase: 'A', status: 'failed', duration: 0, details: { message: 'boom' } },
+      {
+        testSuite: 'src/cart.test.ts',
+        testCase: 'A',
+        status: 'failed',
+        duration: 0,
+        details: { message: 'boom' },
+      },
     ]);
   });
 
-  it("never holds the API key, even when a test prints it in an assertion", () => {
+  it('never holds the API key, even when a test prints it in an assertion', () => {
     const key = 'sk-live-0123456789';
     const [result] = runResults({ secrets: secretPattern([key]) }).ofFile({
       file,
@@ -290,7 +298,9 @@ describe('why a test failed', () => {
         {
           titles: ['auth'],
           status: 'failed',
-          failure: { errors: [{ message: `expected "${key}" to be "x"`, stack: `Error: ${key}\n    at ${file}:3:1` }] },
+          failure: {
+            errors: [{ message: `expected "${key}" to be "x"`, stack: `Error: ${key}\n    at ${file}:3:1` }],
+          },
         },
       ],
     });

@@ -1,7 +1,7 @@
 import { flakyPagePath, runPagePath, runsPagePath } from '../paths.js';
 import { outcomeStrip, sparkline } from './charts.js';
-import { formatDuration } from './format.js';
 import { failureDetailsBlock } from './failure-details.js';
+import { formatDuration } from './format.js';
 import { countFlips, HISTORY_RUNS, type Outcome, type TestIdentity } from './history.js';
 import { html } from './html.js';
 import { createdAt, layout, statusClass } from './layout.js';

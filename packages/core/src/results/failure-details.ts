@@ -120,14 +120,9 @@ function positive(value: unknown): number | undefined {
 
 /** Text a page can show: colours and control characters removed (line breaks and tabs kept), secrets redacted. */
 function clean(text: string, secrets: SecretPattern | undefined): string {
-  return redact(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-    stripAnsi(text).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ''),
-    secrets,
-  ).trim();
+  return redact(stripAnsi(text).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ''), secrets).trim();
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI sequences start with ESC
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
 
 function stripAnsi(text: string): string {

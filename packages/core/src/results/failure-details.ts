@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { redact, type SecretPattern } from '../output/redact.js';
+import { startDir } from '../start-dir.js';
 import type { FailureDetails, RawFailure } from '../types.js';
 import { toTestSuite } from './result-name.js';
 
@@ -26,6 +28,11 @@ export interface FailureContext {
   rootDir: string;
   /** The API key and its escaped forms: never sent, even when a test prints it in an assertion. */
   secrets: SecretPattern | undefined;
+  /**
+   * Where the test command started (core's startDir by default): some runners (Mocha) cut it
+   * off the paths in a stack, so the test file is looked for relative to it too.
+   */
+  startDir?: string;
 }
 
 /**
@@ -100,8 +107,10 @@ function locationInStack(stack: string, context: FailureContext): string | undef
   const { file } = context;
   if (!file || stack === '') return undefined;
   const url = `file://${file.startsWith('/') ? '' : '/'}${file.replaceAll('\\', '/')}`;
-  for (const form of [file, url, encodeURI(url)]) {
-    const match = new RegExp(`${escapeRegExp(form)}:(\\d+)(?::(\\d+))?`).exec(stack);
+  const relative = path.relative(context.startDir ?? startDir, file);
+  for (const form of [file, url, encodeURI(url), relative]) {
+    // A whole path: `a.test.js` is not the end of `xa.test.js` or `src/a.test.js`.
+    const match = new RegExp(`(?<![\\w./-])${escapeRegExp(form)}:(\\d+)(?::(\\d+))?`).exec(stack);
     if (match) return `${named(file, context.rootDir)}:${match[1]}${match[2] ? `:${match[2]}` : ''}`;
   }
   return undefined;
@@ -109,8 +118,8 @@ function locationInStack(stack: string, context: FailureContext): string | undef
 
 /** A file as testSuite names it: relative to the root, forward slashes. */
 function named(file: string, rootDir: string): string {
-  const path = file.startsWith('file://') ? decodeURI(file.slice('file://'.length)) : file;
-  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? toTestSuite(path, rootDir) : path;
+  const local = file.startsWith('file://') ? decodeURI(file.slice('file://'.length)) : file;
+  return path.isAbsolute(local) || /^[A-Za-z]:[\\/]/.test(local) ? toTestSuite(local, rootDir) : local;
 }
 
 function positive(value: unknown): number | undefined {

@@ -42,6 +42,8 @@ export interface RawFailure {
   errors?: readonly unknown[];
   /** Where it failed, when the runner says so; otherwise core looks for the test file in the stack. */
   location?: { file?: unknown; line?: unknown; column?: unknown };
+  /** Where the test is declared: the location when neither the runner nor the stack says where it failed. */
+  declaredAt?: { file?: unknown; line?: unknown; column?: unknown };
   /** How many times the test ran (1 + retries). */
   attempts?: unknown;
 }

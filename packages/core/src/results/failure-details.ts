@@ -38,7 +38,8 @@ export interface FailureContext {
 /**
  * The extension's fields for one failed test, from what its runner said: the first error's
  * message and stack (how many more errors there were is said in the message), where it
- * failed (the runner's own location, else the test file's first line in the stack), and how
+ * failed (the runner's own location, else the test file's first line in the stack, else
+ * where the test is declared), and how
  * many times it ran. Cleaned (ANSI colours and control characters removed), redacted, cut to
  * FAILURE_DETAIL_LIMITS. Undefined when nothing is known. Never throws: a runner's error
  * object may be anything, a getter that throws included.
@@ -60,7 +61,8 @@ export function toFailureDetails(
     if (stack !== '') details.stack = cut(stack, FAILURE_DETAIL_LIMITS.stack);
     const location =
       givenLocation(failure.location, context.rootDir) ??
-      locationInStack(errors.map((error) => error.stack || error.message).join('\n'), context);
+      locationInStack(errors.map((error) => error.stack || error.message).join('\n'), context) ??
+      givenLocation(failure.declaredAt, context.rootDir);
     if (location) details.location = cut(clean(location, context.secrets), FAILURE_DETAIL_LIMITS.location);
     const attempts = failure.attempts;
     if (typeof attempts === 'number' && Number.isInteger(attempts) && attempts >= 1) {

@@ -36,6 +36,16 @@ describe('toFailureDetails', () => {
     expect(details?.location).toBe('src/cart.test.ts:20:4');
   });
 
+  it('falls back to where the test is declared when the stack names no line of the test file', () => {
+    const declaredAt = { file, line: 30, column: 3 };
+    expect(toFailureDetails({ errors: [{ message: 'x', stack: 'Error: x\n    at node:internal' }], declaredAt }, context)?.location).toBe(
+      'src/cart.test.ts:30:3',
+    );
+    expect(
+      toFailureDetails({ errors: [{ message: 'x', stack: `at ${file}:4:2` }], declaredAt }, context)?.location,
+    ).toBe('src/cart.test.ts:4:2');
+  });
+
   it('splits text (Jest’s failureMessages) into the message before the first frame and the whole as stack', () => {
     const text = `\u001b[31mexpect(received).toBe(expected)\u001b[39m\n\nExpected: 2\n    at Object.<anonymous> (${file}:8:15)`;
     expect(toFailureDetails({ errors: [text] }, context)).toEqual({

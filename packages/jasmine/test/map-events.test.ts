@@ -89,9 +89,11 @@ describe('JasmineMapping on recorded Jasmine events', () => {
     },
   );
 
-  it("hands core why a spec failed: its failed expectations, the line of the spec file in their stack", () => {
+  it('hands core why a spec failed: its failed expectations, the line of the spec file in their stack', () => {
     const { files } = mapAsTheReporter(recording('serial').events);
-    const cart = files.find((file) => file.file.endsWith('cart.spec.js') && file.tests.some((t) => t.status === 'failed'))!;
+    const cart = files.find(
+      (file) => file.file.endsWith('cart.spec.js') && file.tests.some((t) => t.status === 'failed'),
+    )!;
     const failed = cart.tests.find((test) => test.status === 'failed')!;
     const context = { file: cart.file, rootDir: RECORDED_PROJECT, secrets: undefined };
     expect(toFailureDetails(failed.failure, context)).toMatchObject({
@@ -170,7 +172,10 @@ describe('JasmineMapping on errors outside any spec', () => {
       },
     ]);
     expect(files).toEqual([
-      { file: '/r/a.js', tests: [{ titles: ['orphan'], status: 'failed', duration: 0, failure: { errors: [] } }] },
+      {
+        file: '/r/a.js',
+        tests: [{ titles: ['orphan'], status: 'failed', duration: 0, failure: { errors: [] } }],
+      },
     ]);
   });
 });

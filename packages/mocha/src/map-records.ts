@@ -54,7 +54,8 @@ export function mapRecords(records: readonly MochaRecord[], specFiles: readonly 
     if (record.kind === 'ended') {
       const { test, outcome } = record;
       if (!test.file) continue;
-      const failure = outcome === 'failed' ? { errors: [record.error], attempts: attemptOf(test) } : undefined;
+      const failure =
+        outcome === 'failed' ? { errors: [record.error], attempts: attemptOf(test) } : undefined;
       fileEntry(test.file).tests.set(keyOf(test), rawTest(test, statusOf(outcome), failure));
     } else if (record.kind === 'hook') {
       for (const test of record.prevented) {

@@ -24,13 +24,17 @@ describe('mapRecords', () => {
     const { files } = mapRecords(recordsOf(recorded.events, recorded.mode), specFiles());
     const cart = files.find((file) => file.file.endsWith('cart.test.js'))!;
     const failed = cart.tests.find((t) => t.status === 'failed')!;
-    const context = { file: cart.file, rootDir: RECORDED_PROJECT, startDir: RECORDED_PROJECT, secrets: undefined };
+    const context = {
+      file: cart.file,
+      rootDir: RECORDED_PROJECT,
+      startDir: RECORDED_PROJECT,
+      secrets: undefined,
+    };
     expect(toFailureDetails(failed.failure, context)).toMatchObject({
       message: 'Expected values to be strictly equal:\n\n2 !== 3',
       location: 'cart.test.js:16:12',
     });
   });
-
 
   it('names each ended test by its title path, pending as skipped', () => {
     const records: MochaRecord[] = [

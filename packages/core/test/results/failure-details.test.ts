@@ -38,11 +38,15 @@ describe('toFailureDetails', () => {
 
   it('falls back to where the test is declared when the stack names no line of the test file', () => {
     const declaredAt = { file, line: 30, column: 3 };
-    expect(toFailureDetails({ errors: [{ message: 'x', stack: 'Error: x\n    at node:internal' }], declaredAt }, context)?.location).toBe(
-      'src/cart.test.ts:30:3',
-    );
     expect(
-      toFailureDetails({ errors: [{ message: 'x', stack: `at ${file}:4:2` }], declaredAt }, context)?.location,
+      toFailureDetails(
+        { errors: [{ message: 'x', stack: 'Error: x\n    at node:internal' }], declaredAt },
+        context,
+      )?.location,
+    ).toBe('src/cart.test.ts:30:3');
+    expect(
+      toFailureDetails({ errors: [{ message: 'x', stack: `at ${file}:4:2` }], declaredAt }, context)
+        ?.location,
     ).toBe('src/cart.test.ts:4:2');
   });
 

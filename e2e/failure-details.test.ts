@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { FaultRequest } from '@testrun/server';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
+  copyFixture,
   fixtures,
   PARITY_REPORTER_OPTIONS,
   REPORTER_OPTIONS_VAR,
@@ -87,5 +89,22 @@ describe('a server that does not announce it', () => {
     expect(
       server.server.requests.filter((request) => request.route === 'submitResults').map((r) => r.status),
     ).toEqual(bodies.map(() => 201));
+  });
+});
+
+describe('a test that prints the API key in its assertion', () => {
+  it('is stored with why it failed, the key redacted', async () => {
+    const server = await startTestServer();
+    const cwd = copyFixture(fixtures.passing);
+    fs.writeFileSync(
+      path.join(cwd, 'leaks.test.js'),
+      "test('compares the key', () => {\n  expect(process.env.TESTRUN_API_KEY).toBe('another key');\n});\n",
+    );
+    const outcome = await runVitest({ cwd, env: reporterEnv(server), args: ['leaks.test.js'] });
+    expect(outcome.code).toBe(1);
+    const [failed] = resultsOfFramework(server, 'vitest');
+    expect(failed?.details?.message).toBe("expected '***' to be 'another key' // Object.is equality");
+    expect(failed?.details?.location).toMatch(/^leaks\.test\.js:2:\d+$/);
+    expect(JSON.stringify(server.server.store.allResults())).not.toContain(server.apiKey);
   });
 });

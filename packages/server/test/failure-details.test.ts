@@ -105,7 +105,7 @@ describe('the pages', () => {
     expect(page).toContain('at <code>src/cart.test.ts:3:9</code>');
     const groups = [
       ...page.matchAll(
-        /<tr class="failure-group"><td><code class="name">([^<]*)<\/code><\/td><td class="num">(\d+)</g,
+        /<tr class="failure-group"><td><code class="name">([^<]*)<\/code><\/td><td class="failure-count">(\d+)</g,
       ),
     ];
     expect(groups.map((m) => [m[1], m[2]])).toEqual([

@@ -44,10 +44,10 @@ export function failuresByMessage(failed: readonly StoredResult[]): SafeHtml | '
   const shown = sorted.slice(0, MESSAGE_GROUPS);
   const rest = sorted.length - shown.length;
   return html`<h2 id="failures-by-message">Failures by message (${formatCount(sorted.length)})</h2>
-<div class="table-wrap"><table id="failure-messages"><thead><tr><th>Message</th><th class="num">Tests</th></tr></thead><tbody>
+<div class="table-wrap"><table id="failure-messages"><thead><tr><th>Message</th><th>Tests</th></tr></thead><tbody>
 ${shown.map(
   ([message, count]) =>
-    html`<tr class="failure-group"><td><code class="name">${message}</code></td><td class="num">${formatCount(count)}</td></tr>
+    html`<tr class="failure-group"><td><code class="name">${message}</code></td><td class="failure-count">${formatCount(count)}</td></tr>
 `,
 )}</tbody></table></div>${rest > 0 ? html`<p class="muted">And ${formatCount(rest)} more messages.</p>` : ''}
 `;

@@ -151,7 +151,7 @@ export const OPTION_SPECS = {
     env: 'TESTRUN_FAILURE_DETAILS',
     default: 'auto',
     defaultText: "`'auto'`",
-    doc: "Send why a test failed (message, stack, location, attempts) when the service accepts it: `'auto'` when create-run's answer says so, `'always'` (a shared run whose service does), `'never'`.",
+    doc: "Send why a test failed: `'auto'` (if the service takes it), `'always'`, `'never'`.",
   },
   spoolDir: {
     kind: 'string',

@@ -41,6 +41,22 @@ describe(`mapTestFile on Jest ${version}'s recorded objects`, () => {
     ).toBe(true);
   });
 
+  it('gives core where the test is declared, when Jest says (testLocationInResults), for a stack that names no line', () => {
+    const { test, testResult } = fileNamed(files, 'cart.test.js');
+    const located = {
+      ...testResult,
+      testResults: testResult.testResults.map((assertion) => ({
+        ...assertion,
+        failureDetails: [],
+        failureMessages: ['Error: thrown from elsewhere\n    at node:internal/x:1:1'],
+        location: { line: 9, column: 3 },
+      })),
+    };
+    const failed = mapTestFile(test, located).tests.find((mapped) => mapped.status === 'failed')!;
+    const context = { file: testResult.testFilePath, rootDir: RECORDED_PROJECT, secrets: undefined };
+    expect(toFailureDetails(failed.failure, context)?.location).toBe('cart.test.js:9:3');
+  });
+
   it("reports a test that another's .only left out skipped", () => {
     const file = fileNamed(files, 'only.test.js');
     expect(file.testResult.testResults.map((test) => test.status)).toEqual(['passed', 'pending']);

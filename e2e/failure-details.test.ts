@@ -4,6 +4,7 @@ import type { FaultRequest } from '@testrun/server';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
   copyFixture,
+  FRAMEWORKS,
   fixtures,
   PARITY_REPORTER_OPTIONS,
   REPORTER_OPTIONS_VAR,
@@ -108,3 +109,20 @@ describe('a test that prints the API key in its assertion', () => {
     expect(JSON.stringify(server.server.store.allResults())).not.toContain(server.apiKey);
   });
 });
+
+describe.each(FRAMEWORKS.filter(({ name }) => ['playwright', 'mocha', 'node-test'].includes(name)))(
+  'the parity fixture under $name',
+  ({ name, run, fixtures: own }) => {
+    it('stores the failing test with its message and its line in cart.test.js', async () => {
+      const server = await startTestServer();
+      await run({
+        cwd: own.parity,
+        env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS }),
+      });
+      const failed = resultsOfFramework(server, name).find((result) => result.testCase.endsWith(FAILING));
+      expect(failed?.status).toBe('failed');
+      expect(failed?.details?.message).toMatch(/\b3\b/);
+      expect(failed?.details?.location).toMatch(/(^|\/)cart\.test\.js:\d+(:\d+)?$/);
+    });
+  },
+);

@@ -6,11 +6,14 @@ import {
   copyFixture,
   FRAMEWORKS,
   fixtures,
+  jasmineFixtures,
   PARITY_REPORTER_OPTIONS,
   REPORTER_OPTIONS_VAR,
   type RunOutcome,
   reporterEnv,
   resultsOfFramework,
+  runCucumber,
+  runJasmine,
   runJest,
   runVitest,
   startTestServer,
@@ -126,3 +129,22 @@ describe.each(FRAMEWORKS.filter(({ name }) => ['playwright', 'mocha', 'node-test
     });
   },
 );
+
+describe('Jasmine and Cucumber', () => {
+  it('store a failed spec with its failed expectation and its line in the spec file', async () => {
+    const server = await startTestServer();
+    await runJasmine({ cwd: jasmineFixtures.parity, args: ['cart.test.js'], env: reporterEnv(server) });
+    const failed = resultsOfFramework(server, 'jasmine').find((result) => result.testCase === FAILING);
+    expect(failed?.details?.message).toBe('Expected 2 to be 3.');
+    expect(failed?.details?.location).toMatch(/cart\.(test|spec)\.js:\d+:\d+$/);
+  });
+
+  it('store a failed scenario with its failed step’s message and stack', async () => {
+    const server = await startTestServer();
+    await runCucumber({ env: reporterEnv(server) });
+    const failed = resultsOfFramework(server, 'cucumber').find((result) => result.testCase === FAILING);
+    expect(failed?.details?.message).toMatch(/\S/);
+    expect(failed?.details?.stack).toMatch(/steps?\.[cm]?js:\d+/);
+    expect(failed?.details?.attempts).toBe(1);
+  });
+});

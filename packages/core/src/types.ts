@@ -96,6 +96,8 @@ export interface FileReport {
    * unless a test of the file already failed.
    */
   failedOutsideTests?: boolean;
+  /** With `failedOutsideTests`: what the framework said about it, given to the `(file failed to run)` result. */
+  failure?: RawFailure | undefined;
 }
 
 /** Extra context given to `mapResult`. */

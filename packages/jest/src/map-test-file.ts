@@ -13,6 +13,7 @@ export function mapTestFile(test: Test | undefined, testResult: TestResult): Fil
     // setup file, a crashed worker, no test in it). A failed beforeAll needs nothing here:
     // Jest already fails every test under it.
     failedOutsideTests: testResult.testExecError != null,
+    failure: testResult.testExecError ? { errors: [testResult.testExecError] } : undefined,
   };
 }
 

@@ -25,6 +25,7 @@ export function mapTestModule(module: TestModule, { merged = false, unfinished =
     variant: isTypecheckOfRuntimeFile(module) ? 'typecheck' : undefined,
     tests,
     failedOutsideTests: !unfinished && moduleFailed(module),
+    failure: unfinished ? undefined : { errors: module.errors() },
   };
 }
 

@@ -84,6 +84,15 @@ describe(`mapTestModule on Vitest ${run.version}'s recorded objects`, () => {
     expect(report.tests.filter((test) => test.status !== 'failed').every((test) => !test.failure)).toBe(true);
   });
 
+  it('hands core what failed a file outside its tests, for its (file failed to run) result', () => {
+    const report = mapTestModule(moduleNamed(run.modules, 'import-throws.test.js'));
+    const context = { file: report.file, rootDir: RECORDED_PROJECT, secrets: undefined };
+    expect(toFailureDetails(report.failure, context)).toMatchObject({
+      stack: expect.stringContaining('this file throws while it is imported'),
+      location: 'import-throws.test.js:1:7',
+    });
+  });
+
   it('fails the tests a failed beforeAll kept from running, and keeps a skipped one skipped', () => {
     const module = moduleNamed(run.modules, 'setup-fails.test.js');
     // Vitest itself calls them skipped.

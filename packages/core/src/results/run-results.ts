@@ -71,7 +71,13 @@ export class RunResults {
     }));
     const hasFailure = this.failedSuites.has(testSuite) || results.some((r) => r.status === 'failed');
     if (report.failedOutsideTests && !hasFailure) {
-      results.push({ testSuite, testCase: FILE_FAILURE_CASE, status: 'failed', duration: 0 });
+      results.push({
+        testSuite,
+        testCase: FILE_FAILURE_CASE,
+        status: 'failed',
+        duration: 0,
+        failure: report.failure,
+      });
     }
     if (report.failedOutsideTests || hasFailure) this.failedSuites.add(testSuite);
     return this.ofNamed(results, { file, project: project?.name });

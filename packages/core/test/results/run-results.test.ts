@@ -308,6 +308,19 @@ describe('why a test failed', () => {
     expect(result!.details?.message).toBe('expected "***" to be "x"');
   });
 
+  it('goes with (file failed to run), from what failed the file', () => {
+    const [result] = runResults().ofFile({
+      file,
+      tests: [],
+      failedOutsideTests: true,
+      failure: { errors: [{ message: 'cannot import', stack: `Error: cannot import\n    at ${file}:1:7` }] },
+    });
+    expect(result).toMatchObject({
+      testCase: '(file failed to run)',
+      details: { message: 'cannot import', location: 'src/cart.test.ts:1:7' },
+    });
+  });
+
   it("is not made with failureDetails: 'never'", () => {
     const [result] = runResults({ failureDetails: false }).ofFile({
       file,

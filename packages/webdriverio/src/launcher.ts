@@ -1,16 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   ciTags,
   completeRun,
   line,
   openService,
   type ResolvedConfig,
+  RunReporter,
   resolveConfig,
   startDir,
   userAgent,
 } from '@testrun/core';
-import { CAPABILITY_LABELS_VAR, capabilityLabels } from './capabilities.js';
-import { testrunOptions } from './reporter.js';
+import { CAPABILITY_LABELS_VAR, capabilityIndex, capabilityLabels, labelsFromEnv } from './capabilities.js';
+import { pathOf } from './map-events.js';
+import { STARTED_WORKERS_VAR, testrunOptions } from './reporter.js';
+import { webdriverioVersion } from './running-webdriverio.js';
 
 /** The reporter's names in `reporters`: its options are the launcher's too. */
 const REPORTER_NAMES = new Set(['@testrun/webdriverio']);
@@ -49,6 +55,7 @@ export class TestrunLauncher {
   async onPrepare(_config: unknown, capabilities: unknown): Promise<void> {
     try {
       process.env[CAPABILITY_LABELS_VAR] = JSON.stringify(capabilityLabels(capabilities));
+      process.env[STARTED_WORKERS_VAR] = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-wdio-'));
       const resolution = resolveConfig({ options: this.options, env: process.env, rootDir: startDir });
       // Off, unconfigured or invalid: each worker's reporter says so itself.
       if (resolution.state !== 'enabled' || resolution.config.runId) return;
@@ -75,8 +82,49 @@ export class TestrunLauncher {
     }
   }
 
+  /** A worker starts (again, on a retry): it has not said it reports yet. */
+  onWorkerStart(cid: string): void {
+    try {
+      fs.rmSync(startedMark(cid), { force: true });
+    } catch {}
+  }
+
+  /**
+   * A worker ended. One that failed before its reporter heard of its spec files (the browser
+   * session did not start, and WebdriverIO's worker died of it before `runner:start`) reported
+   * nothing: its spec files are each one `(file failed to run)`, sent from here, unless
+   * WebdriverIO runs them again.
+   */
+  async onWorkerEnd(cid: string, exitCode: number, specs: string[], retries: number): Promise<void> {
+    try {
+      if (exitCode === 0 || retries > 0 || fs.existsSync(startedMark(cid))) return;
+      const labels = labelsFromEnv(process.env);
+      const label = labels[capabilityIndex(cid)];
+      const run = new RunReporter({
+        options: this.options,
+        framework: { name: 'webdriverio', version: webdriverioVersion() },
+        rootDir: startDir,
+        projectCount: labels.length || undefined,
+      });
+      if (!run.active) return;
+      for (const spec of specs ?? []) {
+        run.addFile({
+          file: pathOf(spec),
+          tests: [],
+          failedOutsideTests: true,
+          project: label ? { name: label } : undefined,
+        });
+      }
+      await run.endRun();
+    } catch (error) {
+      line(`internal error in the launcher service: ${(error as Error).message}`);
+    }
+  }
+
   /** Completes the run this service created, with `completeRun` set: `failed` when the run's exit code says so. */
   async onComplete(exitCode: number): Promise<void> {
+    const marks = process.env[STARTED_WORKERS_VAR];
+    if (marks) fs.rmSync(marks, { recursive: true, force: true });
     const created = this.created;
     if (!created?.config.completeRun) return;
     try {
@@ -102,4 +150,9 @@ export class TestrunLauncher {
       line(`internal error in the launcher service: ${(error as Error).message}`);
     }
   }
+}
+
+/** The file a worker's reporter leaves when it heard of its spec files (runner:start). */
+function startedMark(cid: string): string {
+  return path.join(process.env[STARTED_WORKERS_VAR] ?? '', String(cid).replace(/[^\w-]/g, '_'));
 }

@@ -134,8 +134,17 @@ export class WdioMapping {
     return [...this.open.map((suite) => suite.title ?? ''), title ?? ''];
   }
 
+  /**
+   * The spec file a test or hook belongs to: its own `file`, else its suites'. A worker runs
+   * the spec files runner:start names, and Jasmine's adapter names the file where a spec
+   * was declared from a stack that may be WebdriverIO's own: a file the worker does not run
+   * is not taken; a worker with one spec file names that one.
+   */
   private fileOf(runnable: WdioRunnable): string {
-    return runnable.file || [...this.open].reverse().find((suite) => suite.file)?.file || this.specs[0] || '';
+    const candidates = [runnable.file, ...[...this.open].reverse().map((suite) => suite.file)];
+    const runs = (file: string | undefined): file is string =>
+      !!file && (this.specs.length === 0 || this.specs.includes(file));
+    return candidates.find(runs) ?? this.specs[0] ?? '';
   }
 }
 

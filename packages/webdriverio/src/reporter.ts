@@ -1,8 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { guardEndHook, guardHook, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
 import { capabilityIndex, labelsFromEnv } from './capabilities.js';
 import { WdioMapping, willBeRetried } from './map-events.js';
 import { webdriverioVersion } from './running-webdriverio.js';
 import type { WdioEvent, WdioRunnerEnd, WdioRunnerStart } from './wdio-events.js';
+
+/**
+ * Set by the launcher service: a folder where each worker's reporter leaves a mark once it
+ * heard of its spec files, so that the launcher knows which workers died before that.
+ */
+export const STARTED_WORKERS_VAR = 'TESTRUN_WDIO_STARTED_WORKERS';
 
 /** testrun's options (docs/options.md); every one can also come from the environment (`TESTRUN_*`). */
 export type TestrunWebdriverioOptions = TestrunOptions;
@@ -61,6 +69,7 @@ export class TestrunWebdriverioReporter {
     this.events[this.events.length] = { name, payload } as WdioEvent;
     guardHook(() => {
       if (name === 'runner:start') {
+        markStarted();
         const retries = (payload as WdioRunnerStart)?.config?.specFileRetries;
         this.specFileRetries = typeof retries === 'number' && retries > 0 ? retries : 0;
       } else if (
@@ -105,3 +114,13 @@ export class TestrunWebdriverioReporter {
   }
 }
 export default TestrunWebdriverioReporter;
+
+/** Tells the launcher service this worker reports its spec files: a failure from now on is in its results. */
+function markStarted(): void {
+  const dir = process.env[STARTED_WORKERS_VAR];
+  const cid = process.env.WDIO_WORKER_ID;
+  if (!dir || !cid) return;
+  try {
+    fs.writeFileSync(path.join(dir, cid.replace(/[^\w-]/g, '_')), '');
+  } catch {}
+}

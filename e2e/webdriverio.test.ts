@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  AWAIT_RUNS_TIMEOUT_MS,
+  identities,
+  missingBrowser,
+  type RunOutcome,
+  reporterEnv,
+  resultsIn,
+  runWdio,
+  startTestServer,
+  type TestServer,
+  testrunLines,
+  wdioMochaResults,
+  webdriverioFixtures,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Real `wdio run`s of the WebdriverIO fixtures (a real Chromium through chromedriver) against a
+// real server. Each config names @testrun/webdriverio as a reporter and its launcher service
+// (`@testrun/webdriverio/service`), which creates the one run every worker reports into.
+
+const missing = missingBrowser();
+if (missing) console.warn(`skipping the WebdriverIO tests: ${missing}`);
+
+const output = (run: RunOutcome) => `${run.stdout}\n${run.stderr}`;
+
+/** The one run of `server` tagged `tag`, and its results. */
+function theRun(server: TestServer, tag: string) {
+  const runs = server.server.store.runs().filter((run) => run.tags.includes(tag));
+  expect(runs).toHaveLength(1);
+  return { run: runs[0]!, results: server.server.store.results(runs[0]!.id) };
+}
+
+describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
+  let server: TestServer;
+  const runs: Record<string, RunOutcome> = {};
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const env = (tag: string, extra: Record<string, string> = {}) =>
+      reporterEnv(server, { TESTRUN_TAGS: tag, ...extra });
+    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-state-'));
+    const [mocha, retried] = await Promise.all([
+      runWdio({ cwd: webdriverioFixtures.mocha, env: env('mocha') }),
+      runWdio({
+        cwd: webdriverioFixtures.mocha,
+        config: 'retry.conf.mjs',
+        env: env('retried', { FIXTURE_STATE_DIR: state }),
+      }),
+    ]);
+    const [jasmine, cucumber, sessionFails] = await Promise.all([
+      runWdio({ cwd: webdriverioFixtures.jasmine, env: env('jasmine') }),
+      runWdio({ cwd: webdriverioFixtures.cucumber, env: env('cucumber') }),
+      runWdio({ cwd: webdriverioFixtures.sessionFails, env: env('session-fails') }),
+    ]);
+    Object.assign(runs, { mocha, retried, jasmine, cucumber, sessionFails });
+  }, 2 * AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('stores every worker of a run (two capabilities, two spec files each) in one run, each capability labelled', () => {
+    const { mocha } = runs;
+    const { run, results } = theRun(server, 'mocha');
+    expect(identities(results), output(mocha!)).toEqual(
+      identities([...wdioMochaResults('chrome'), ...wdioMochaResults('chrome-2')]),
+    );
+    expect(run).toMatchObject({ project: 'e2e', framework: 'webdriverio' });
+    // One summary line per worker, each naming the same run.
+    const lines = testrunLines(output(mocha!).replace(/^\[\d+-\d+\] /gm, ''));
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(line).toContain(`→ run ${run.id} `);
+  });
+
+  it('keeps WebdriverIO’s exit code', () => {
+    expect(runs.mocha!.code).toBe(1);
+    expect(runs.retried!.code).toBe(0);
+  });
+
+  it('stores a spec file WebdriverIO ran again (specFileRetries) as its last attempt: passed', () => {
+    const { retried } = runs;
+    expect(identities(theRun(server, 'retried').results), output(retried!)).toEqual(
+      identities(
+        resultsIn('retried/flaky-file.spec.js', [
+          ['a flaky file > passes when WebdriverIO runs the file again', 'passed'],
+        ]),
+      ),
+    );
+    expect(output(retried!)).toContain('1 retries');
+  });
+
+  it('stores the Jasmine framework’s specs', () => {
+    const { jasmine } = runs;
+    expect(identities(theRun(server, 'jasmine').results), output(jasmine!)).toEqual(
+      identities(
+        resultsIn('specs/cart.spec.js', [
+          ['cart > opens a blank page', 'passed'],
+          ['cart > fails on purpose', 'failed'],
+          ['cart > is skipped', 'skipped'],
+          ['cart > totals > sums line items', 'passed'],
+        ]),
+      ),
+    );
+    expect(jasmine!.code).toBe(1);
+  });
+
+  it('stores one result per Cucumber scenario and outline example, not per step', () => {
+    const { cucumber } = runs;
+    expect(identities(theRun(server, 'cucumber').results), output(cucumber!)).toEqual(
+      identities(
+        resultsIn('features/cart.feature', [
+          ['cart > opens a blank page', 'passed'],
+          ['cart > fails on purpose', 'failed'],
+          ['cart > adds 1 and 1', 'passed'],
+          ['cart > adds 2 and 3', 'passed'],
+        ]),
+      ),
+    );
+    expect(cucumber!.code).toBe(1);
+  });
+
+  it('stores a spec file whose browser session never started as one failure of the file', () => {
+    const { sessionFails } = runs;
+    expect(identities(theRun(server, 'session-fails').results), output(sessionFails!)).toEqual(
+      identities(resultsIn('never-runs.spec.js', [['(file failed to run)', 'failed']])),
+    );
+    expect(sessionFails!.code).toBe(1);
+  });
+});

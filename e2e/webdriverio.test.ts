@@ -68,7 +68,7 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     );
     expect(run).toMatchObject({ project: 'e2e', framework: 'webdriverio' });
     // One summary line per worker, each naming the same run.
-    const lines = testrunLines(output(mocha!).replace(/^\[\d+-\d+\] /gm, ''));
+    const lines = testrunLines(output(mocha!));
     expect(lines).toHaveLength(4);
     for (const line of lines) expect(line).toContain(`→ run ${run.id} `);
   });

@@ -33,8 +33,12 @@ export function missingBrowser(): string | undefined {
     : `${missing.join(' and ')} not found: apt-get install chromium chromium-driver (or set CHROMIUM_BIN and CHROMEDRIVER_BIN)`;
 }
 
-/** `wdio run <config>` in `cwd`, as a real child process. */
-export function runWdio({
+/**
+ * `wdio run <config>` in `cwd`, as a real child process. WebdriverIO puts each worker's id in
+ * front of every line the worker writes (`[0-1] testrun: …`); the outcome has them taken off,
+ * so that testrunLines finds the reporters' lines.
+ */
+export async function runWdio({
   cwd,
   config = 'wdio.conf.mjs',
   env = {},
@@ -46,7 +50,9 @@ export function runWdio({
   // @wdio/cli's exports map hides its package.json, which frameworkBin reads: the bin is beside its build.
   const main = createRequire(import.meta.url).resolve('@wdio/cli');
   const bin = path.join(path.dirname(main), '..', 'bin', 'wdio.js');
-  return runProcess(process.execPath, [bin, 'run', config], { cwd, env: cleanEnv(env) });
+  const outcome = await runProcess(process.execPath, [bin, 'run', config], { cwd, env: cleanEnv(env) });
+  const unprefixed = (text: string) => text.replace(/^\[\d+-\d+\] /gm, '');
+  return { ...outcome, stdout: unprefixed(outcome.stdout), stderr: unprefixed(outcome.stderr) };
 }
 
 /** What the Mocha fixture stores for one capability's label (the run has two: `chrome` and `chrome-2`). */

@@ -16,6 +16,7 @@ import {
   webdriverioFixtures,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docBlock } from '../test/doc-blocks.js';
 
 // Real `wdio run`s of the WebdriverIO fixtures (a real Chromium through chromedriver) against a
 // real server. Each config names @testrun/webdriverio as a reporter and its launcher service
@@ -50,12 +51,17 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
         env: env('retried', { FIXTURE_STATE_DIR: state }),
       }),
     ]);
-    const [jasmine, cucumber, sessionFails] = await Promise.all([
+    fs.writeFileSync(
+      path.join(webdriverioFixtures.readme, 'wdio.conf.mjs'),
+      docBlock('webdriverio-readme-config'),
+    );
+    const [jasmine, cucumber, sessionFails, readme] = await Promise.all([
       runWdio({ cwd: webdriverioFixtures.jasmine, env: env('jasmine') }),
       runWdio({ cwd: webdriverioFixtures.cucumber, env: env('cucumber') }),
       runWdio({ cwd: webdriverioFixtures.sessionFails, env: env('session-fails') }),
+      runWdio({ cwd: webdriverioFixtures.readme, config: 'run.conf.mjs', env: env('readme') }),
     ]);
-    Object.assign(runs, { mocha, retried, jasmine, cucumber, sessionFails });
+    Object.assign(runs, { mocha, retried, jasmine, cucumber, sessionFails, readme });
   }, 2 * AWAIT_RUNS_TIMEOUT_MS);
 
   afterAll(() => server?.close());
@@ -126,5 +132,15 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
       identities(resultsIn('never-runs.spec.js', [['(file failed to run)', 'failed']])),
     );
     expect(sessionFails!.code).toBe(1);
+  });
+
+  it('reports with the README’s configuration: the reporter and its launcher service', () => {
+    const { readme } = runs;
+    const { run, results } = theRun(server, 'readme');
+    expect(identities(results), output(readme!)).toEqual(
+      identities(resultsIn('specs/math.spec.js', [['math > adds', 'passed']])),
+    );
+    expect(run.project).toBe('e2e');
+    expect(readme!.code).toBe(0);
   });
 });

@@ -17,6 +17,8 @@ export const webdriverioFixtures = {
   mocha: path.join(WDIO_FIXTURES, 'mocha'),
   jasmine: path.join(WDIO_FIXTURES, 'jasmine'),
   cucumber: path.join(WDIO_FIXTURES, 'cucumber'),
+  /** The package README's wdio.conf.mjs, run by run.conf.mjs once a test wrote it there. */
+  readme: path.join(WDIO_FIXTURES, 'readme'),
   /** A capability whose chromedriver does not exist: no session starts. */
   sessionFails: path.join(WDIO_FIXTURES, 'session-fails'),
 } as const;

@@ -34,6 +34,14 @@ function theRun(server: TestServer, tag: string) {
   return { run: runs[0]!, results: server.server.store.results(runs[0]!.id) };
 }
 
+/** The state the server gives the run: running until something completes it. */
+async function stateOf(server: TestServer, runId: string): Promise<string> {
+  const answer = await fetch(`${server.url}/api/v1/runs/${runId}`, {
+    headers: { authorization: `Bearer ${server.apiKey}` },
+  });
+  return ((await answer.json()) as { state: string }).state;
+}
+
 describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
   let server: TestServer;
   const runs: Record<string, RunOutcome> = {};
@@ -44,7 +52,7 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
       reporterEnv(server, { TESTRUN_TAGS: tag, ...extra });
     const state = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-state-'));
     const [mocha, retried] = await Promise.all([
-      runWdio({ cwd: webdriverioFixtures.mocha, env: env('mocha') }),
+      runWdio({ cwd: webdriverioFixtures.mocha, env: env('mocha', { TESTRUN_COMPLETE_RUN: 'true' }) }),
       runWdio({
         cwd: webdriverioFixtures.mocha,
         config: 'retry.conf.mjs',
@@ -59,7 +67,11 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
       runWdio({ cwd: webdriverioFixtures.jasmine, env: env('jasmine') }),
       runWdio({ cwd: webdriverioFixtures.cucumber, env: env('cucumber') }),
       runWdio({ cwd: webdriverioFixtures.sessionFails, env: env('session-fails') }),
-      runWdio({ cwd: webdriverioFixtures.readme, config: 'run.conf.mjs', env: env('readme') }),
+      runWdio({
+        cwd: webdriverioFixtures.readme,
+        config: 'run.conf.mjs',
+        env: env('readme', { TESTRUN_COMPLETE_RUN: 'true' }),
+      }),
     ]);
     Object.assign(runs, { mocha, retried, jasmine, cucumber, sessionFails, readme });
   }, 2 * AWAIT_RUNS_TIMEOUT_MS);
@@ -74,9 +86,22 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     );
     expect(run).toMatchObject({ project: 'e2e', framework: 'webdriverio' });
     // One summary line per worker, each naming the same run.
-    const lines = testrunLines(output(mocha!));
+    const lines = testrunLines(output(mocha!)).filter((line) => line.includes('→ run'));
     expect(lines).toHaveLength(4);
     for (const line of lines) expect(line).toContain(`→ run ${run.id} `);
+  });
+
+  it('completes the run once, from the launcher service, after every worker ended (completeRun)', async () => {
+    const completions = (runId: string) =>
+      server.server.requests.filter(
+        (request) => request.route === 'completeRun' && request.path.includes(runId),
+      );
+    const mocha = theRun(server, 'mocha').run;
+    const readme = theRun(server, 'readme').run;
+    expect(await stateOf(server, mocha.id)).toBe('failed');
+    expect(await stateOf(server, readme.id)).toBe('completed');
+    expect(completions(mocha.id)).toHaveLength(1);
+    expect(testrunLines(output(runs.readme!))).toContain(`testrun: run ${readme.id} marked completed`);
   });
 
   it('keeps WebdriverIO’s exit code', () => {

@@ -142,7 +142,8 @@ export class TestrunLauncher {
           config,
           service.deadline,
         );
-        if (outcome.kind !== 'ok') line(`the run ${runId} could not be completed: ${outcome.error.message}`);
+        if (outcome.kind === 'ok') line(`run ${runId} marked ${status}`);
+        else line(`the run ${runId} could not be completed: ${outcome.error.message}`);
       } finally {
         await service.close();
       }

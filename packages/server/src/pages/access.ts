@@ -5,6 +5,7 @@ import type { KeyRing } from '../keys.js';
 import { isApiRequest, pathOf } from '../paths.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
+import { isCrossSitePost, SignInAttempts } from './sign-in-attempts.js';
 
 // Who may look at the pages. Open pages are fine on loopback, where only this machine can
 // reach them; a server that listens beyond it asks for a key, given once on a sign-in page
@@ -80,6 +81,7 @@ export interface PageAccessOptions {
  */
 export function registerPageAccess(app: FastifyInstance, { access, keys, https }: PageAccessOptions): void {
   if (access === 'open') return;
+  const attempts = new SignInAttempts();
 
   app.addHook('onRequest', async (request, reply) => {
     if (isApiRequest(request.routeOptions.url, request.url)) return;
@@ -118,10 +120,31 @@ export function registerPageAccess(app: FastifyInstance, { access, keys, https }
     scope.post<{ Body: Record<string, unknown> | null }>(LOGIN_PATH, async (request, reply) => {
       const body = request.body ?? {};
       const next = safeNext(typeof body.next === 'string' ? body.next : undefined);
+      if (isCrossSitePost(request.headers)) {
+        return sendLoginPage(
+          reply,
+          403,
+          next,
+          "Sign in from this server's own page: another site sent this form.",
+        );
+      }
+      const waitMs = attempts.waitFor(request.ip);
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        reply.header('retry-after', String(seconds));
+        return sendLoginPage(
+          reply,
+          429,
+          next,
+          `Too many wrong keys from this address: try again in ${seconds} s.`,
+        );
+      }
       const key = typeof body.key === 'string' ? body.key : '';
       if (key === '' || !keys.has(key)) {
+        attempts.recordWrongKey(request.ip);
         return sendLoginPage(reply, 401, next, 'That key is not accepted by this server.');
       }
+      attempts.recordSignIn(request.ip);
       const expiresAt = Math.floor(Date.now() / 1000) + SESSION_SECONDS;
       return reply
         .header(

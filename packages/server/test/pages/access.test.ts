@@ -6,6 +6,7 @@ import {
   safeNext,
   sessionToken,
 } from '../../src/pages/access.js';
+import { MAX_WRONG_KEYS, SignInAttempts, WINDOW_MS } from '../../src/pages/sign-in-attempts.js';
 import { type Answer, createRun, get, KEY, post, startServer } from '../client.js';
 
 // Who may look at the pages: the rule (pure), then the server enforcing it over real HTTP.
@@ -95,6 +96,24 @@ describe('sessions and where sign-in leads', () => {
     expect(safeNext('/\\evil.example')).toBe('/');
     expect(safeNext('https://evil.example/')).toBe('/');
     expect(safeNext(undefined)).toBe('/');
+  });
+});
+
+describe('wrong keys from one address', () => {
+  it('are counted per address within a minute, and forgotten after it or after a sign-in', () => {
+    let now = 1_000_000;
+    const attempts = new SignInAttempts(() => now);
+    for (let count = 0; count < MAX_WRONG_KEYS; count += 1) attempts.recordWrongKey('10.0.0.1');
+    expect(attempts.waitFor('10.0.0.1')).toBe(WINDOW_MS);
+    expect(attempts.waitFor('10.0.0.2')).toBe(0);
+    now += WINDOW_MS / 2;
+    expect(attempts.waitFor('10.0.0.1')).toBe(WINDOW_MS / 2);
+    now += WINDOW_MS / 2;
+    expect(attempts.waitFor('10.0.0.1')).toBe(0);
+    for (let count = 0; count < MAX_WRONG_KEYS - 1; count += 1) attempts.recordWrongKey('10.0.0.3');
+    attempts.recordSignIn('10.0.0.3');
+    attempts.recordWrongKey('10.0.0.3');
+    expect(attempts.waitFor('10.0.0.3')).toBe(0);
   });
 });
 
@@ -190,6 +209,47 @@ describe('pages that ask for a key', () => {
     expect(signedOut.headers.get('set-cookie')).toBe(
       'testrun_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict',
     );
+  });
+
+  it('make an address that sent ten wrong keys in a minute wait, even with the right one', async () => {
+    const server = await startServer({ readKeys: [READ_KEY] });
+    for (let attempt = 1; attempt <= MAX_WRONG_KEYS; attempt += 1) {
+      expect((await signIn(server, `guess-${attempt}`)).status).toBe(401);
+    }
+    const waiting = await signIn(server, READ_KEY);
+    expect(waiting.status).toBe(429);
+    expect(Number(waiting.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(waiting.text).toContain('Too many wrong keys from this address: try again in');
+    expect(waiting.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('refuse a sign-in form that another site made the browser send', async () => {
+    const server = await startServer({ readKeys: [READ_KEY] });
+    const host = new URL(server.url).host;
+    const crossSite = [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of crossSite) {
+      const refused = await sendRaw(server, '/login', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ key: READ_KEY, next: '/' }).toString(),
+      });
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+    }
+    const ownPage = await sendRaw(server, '/login', {
+      method: 'POST',
+      headers: {
+        origin: `http://${host}`,
+        'sec-fetch-site': 'same-origin',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ key: READ_KEY, next: '/' }).toString(),
+    });
+    expect(ownPage.status).toBe(303);
   });
 
   it('stay open on loopback without read keys, as before', async () => {

@@ -1,0 +1,31 @@
+/**
+ * The one seam between the server's store and a database engine: the embedded SQLite
+ * (the default, `sqlite.ts`) and a team's PostgreSQL (`postgres.ts`, `--database postgres://…`)
+ * run the same schema, migrations and queries through it (docs/design.md, "Storage").
+ *
+ * Queries are written once, with PostgreSQL's placeholders (`$1`, `$2`, …); the SQLite
+ * driver rewrites them to SQLite's numbered form (`?1`, `?2`, …). Values are strings,
+ * numbers (JavaScript numbers; counts and ids that may pass 2^53 are kept as text),
+ * null, and nothing else: JSON goes in as text.
+ */
+export type SqlValue = string | number | null;
+
+export type SqlRow = Record<string, SqlValue>;
+
+/** What runs statements: the database itself, or one transaction of it. */
+export interface SqlExecutor {
+  /** Runs one statement and answers its rows (none for a write without RETURNING). */
+  query<Row extends SqlRow = SqlRow>(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
+}
+
+export interface SqlDatabase extends SqlExecutor {
+  /** Which engine: for the few statements the two cannot share (written beside each other). */
+  readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Runs `work` in one transaction and resolves only once it is committed and durable:
+   * the server answers a write only after this resolves. A throw rolls everything back.
+   */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Waits for work under way, then releases the engine (file handles, connections). */
+  close(): Promise<void>;
+}

@@ -226,7 +226,7 @@ describe('pages that ask for a key', () => {
   it('refuse a sign-in form that another site made the browser send', async () => {
     const server = await startServer({ readKeys: [READ_KEY] });
     const host = new URL(server.url).host;
-    const crossSite = [
+    const crossSite: Record<string, string>[] = [
       { origin: 'https://evil.example' },
       { origin: 'null' },
       { 'sec-fetch-site': 'cross-site' },

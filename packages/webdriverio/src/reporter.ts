@@ -65,11 +65,12 @@ export class TestrunWebdriverioReporter {
 
   /** Every event of the worker: one slot each, the work done between top-level suites. */
   emit(name: string, payload: unknown): boolean {
+    // Also when reporting is off: the launcher service then has nothing to say for this worker either.
+    if (name === 'runner:start') guardHook(markStarted);
     if (!this.run?.active) return true;
     this.events[this.events.length] = { name, payload } as WdioEvent;
     guardHook(() => {
       if (name === 'runner:start') {
-        markStarted();
         const retries = (payload as WdioRunnerStart)?.config?.specFileRetries;
         this.specFileRetries = typeof retries === 'number' && retries > 0 ? retries : 0;
       } else if (

@@ -104,6 +104,10 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     expect(testrunLines(output(runs.readme!))).toContain(`testrun: run ${readme.id} marked completed`);
   });
 
+  it('never prints the API key, in the workers or the launcher', () => {
+    for (const run of Object.values(runs)) expect(output(run)).not.toContain(server.apiKey);
+  });
+
   it('keeps WebdriverIO’s exit code', () => {
     expect(runs.mocha!.code).toBe(1);
     expect(runs.retried!.code).toBe(0);

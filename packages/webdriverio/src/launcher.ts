@@ -5,7 +5,7 @@ import path from 'node:path';
 import {
   ciTags,
   completeRun,
-  line,
+  Logger,
   openService,
   type ResolvedConfig,
   RunReporter,
@@ -47,9 +47,12 @@ export function reporterOptionsIn(config: unknown): Record<string, unknown> {
 export class TestrunLauncher {
   private readonly options: Record<string, unknown>;
   private created: { runId: string; config: ResolvedConfig } | undefined;
+  /** The service's lines, with the API key redacted once the options are read (the environment's from the start). */
+  private readonly logger = new Logger();
 
   constructor(serviceOptions: unknown = {}, _capabilities?: unknown, config?: unknown) {
     this.options = { ...reporterOptionsIn(config), ...testrunOptions(serviceOptions) };
+    this.logger.redact(process.env.TESTRUN_API_KEY?.trim());
   }
 
   async onPrepare(_config: unknown, capabilities: unknown): Promise<void> {
@@ -60,6 +63,7 @@ export class TestrunLauncher {
       // Off, unconfigured or invalid: each worker's reporter says so itself.
       if (resolution.state !== 'enabled' || resolution.config.runId) return;
       const { config } = resolution;
+      this.logger.redact(config.apiKey);
       const service = openService({ ...config, userAgent: userAgent('webdriverio'), env: process.env });
       service.deadline.start(config.flushTimeout);
       try {
@@ -70,7 +74,7 @@ export class TestrunLauncher {
           process.env.TESTRUN_RUN_ID = outcome.runId;
           this.created = { runId: outcome.runId, config };
         } else {
-          line(
+          this.logger.line(
             `the run could not be created before the workers started (${outcome.error.message}): each worker reports into a run of its own.`,
           );
         }
@@ -78,7 +82,7 @@ export class TestrunLauncher {
         await service.close();
       }
     } catch (error) {
-      line(`internal error in the launcher service: ${(error as Error).message}`);
+      this.logger.line(`internal error in the launcher service: ${(error as Error).message}`);
     }
   }
 
@@ -117,7 +121,7 @@ export class TestrunLauncher {
       }
       await run.endRun();
     } catch (error) {
-      line(`internal error in the launcher service: ${(error as Error).message}`);
+      this.logger.line(`internal error in the launcher service: ${(error as Error).message}`);
     }
   }
 
@@ -142,13 +146,13 @@ export class TestrunLauncher {
           config,
           service.deadline,
         );
-        if (outcome.kind === 'ok') line(`run ${runId} marked ${status}`);
-        else line(`the run ${runId} could not be completed: ${outcome.error.message}`);
+        if (outcome.kind === 'ok') this.logger.line(`run ${runId} marked ${status}`);
+        else this.logger.line(`the run ${runId} could not be completed: ${outcome.error.message}`);
       } finally {
         await service.close();
       }
     } catch (error) {
-      line(`internal error in the launcher service: ${(error as Error).message}`);
+      this.logger.line(`internal error in the launcher service: ${(error as Error).message}`);
     }
   }
 }

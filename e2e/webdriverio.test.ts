@@ -45,18 +45,31 @@ async function stateOf(server: TestServer, runId: string): Promise<string> {
 describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
   let server: TestServer;
   const runs: Record<string, RunOutcome> = {};
+  let sharedRunId: string;
 
   beforeAll(async () => {
     server = await startTestServer();
     const env = (tag: string, extra: Record<string, string> = {}) =>
       reporterEnv(server, { TESTRUN_TAGS: tag, ...extra });
     const state = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-state-'));
-    const [mocha, retried] = await Promise.all([
+    // A run created before wdio starts, as a CI job's `testrun create-run` does for its shards.
+    const created = await fetch(`${server.url}/api/v1/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ project: 'shared', framework: 'webdriverio', tags: ['shared'] }),
+    });
+    sharedRunId = ((await created.json()) as { id: string }).id;
+    const [mocha, retried, shared] = await Promise.all([
       runWdio({ cwd: webdriverioFixtures.mocha, env: env('mocha', { TESTRUN_COMPLETE_RUN: 'true' }) }),
       runWdio({
         cwd: webdriverioFixtures.mocha,
         config: 'retry.conf.mjs',
         env: env('retried', { FIXTURE_STATE_DIR: state }),
+      }),
+      runWdio({
+        cwd: webdriverioFixtures.readme,
+        config: 'run.conf.mjs',
+        env: reporterEnv(server, { TESTRUN_RUN_ID: sharedRunId, TESTRUN_COMPLETE_RUN: 'true' }),
       }),
     ]);
     fs.writeFileSync(
@@ -73,7 +86,7 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
         env: env('readme', { TESTRUN_COMPLETE_RUN: 'true' }),
       }),
     ]);
-    Object.assign(runs, { mocha, retried, jasmine, cucumber, sessionFails, readme });
+    Object.assign(runs, { mocha, retried, shared, jasmine, cucumber, sessionFails, readme });
   }, 2 * AWAIT_RUNS_TIMEOUT_MS);
 
   afterAll(() => server?.close());
@@ -102,6 +115,19 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     expect(await stateOf(server, readme.id)).toBe('completed');
     expect(completions(mocha.id)).toHaveLength(1);
     expect(testrunLines(output(runs.readme!))).toContain(`testrun: run ${readme.id} marked completed`);
+  });
+
+  it('reports into a run given by TESTRUN_RUN_ID, creating none and completing none: its creator does', async () => {
+    const { shared } = runs;
+    const sharedRuns = server.server.store.runs().filter((run) => run.tags.includes('shared'));
+    expect(sharedRuns.map((run) => run.id)).toEqual([sharedRunId]);
+    expect(identities(server.server.store.results(sharedRunId)), output(shared!)).toEqual(
+      identities(resultsIn('specs/math.spec.js', [['math > adds', 'passed']])),
+    );
+    expect(
+      server.server.store.runs().filter((run) => run.project === 'e2e' && run.tags.length === 0),
+    ).toEqual([]);
+    expect(await stateOf(server, sharedRunId)).toBe('running');
   });
 
   it('never prints the API key, in the workers or the launcher', () => {

@@ -31,6 +31,30 @@ describe('TestrunWebdriverioReporter', () => {
     expect(server.server.store.results(run!.id)).toHaveLength(4);
   });
 
+  it('sends a spec file’s tests when its top-level suite ends, before the worker ends', async () => {
+    const server = await startTestServer();
+    const events = recording('mocha')['0-0']!;
+    const topLevelEnd = events.findIndex(
+      ({ name, payload }) => name === 'suite:end' && !(payload as { parent?: string }).parent,
+    );
+    const reporter = new TestrunWebdriverioReporter({
+      apiKey: server.apiKey,
+      baseUrl: server.url,
+      ciTags: false,
+      flushInterval: 10,
+    });
+    for (const { name, payload } of events.slice(0, topLevelEnd + 1)) reporter.emit(name, payload);
+    await vi.waitFor(
+      () => {
+        const [run] = server.server.store.runs();
+        expect(run && server.server.store.results(run.id)).toHaveLength(4);
+      },
+      { timeout: 10_000 },
+    );
+    for (const { name, payload } of events.slice(topLevelEnd + 1)) reporter.emit(name, payload);
+    await synchronised(reporter);
+  });
+
   it('sends nothing of an attempt WebdriverIO runs again, and the last attempt’s results', async () => {
     const server = await startTestServer();
     const [first, second] = attempts(recording('mocha-retried')['0-0']!);

@@ -3,11 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
+  cleanEnv,
   identities,
   missingBrowser,
   type RunOutcome,
+  readSpoolLines,
   reporterEnv,
   resultsIn,
+  runCli,
   runWdio,
   startTestServer,
   type TestServer,
@@ -15,7 +18,7 @@ import {
   wdioMochaResults,
   webdriverioFixtures,
 } from '@testrun/test-utils';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { docBlock } from '../test/doc-blocks.js';
 
 // Real `wdio run`s of the WebdriverIO fixtures (a real Chromium through chromedriver) against a
@@ -197,5 +200,47 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     );
     expect(run.project).toBe('e2e');
     expect(readme!.code).toBe(0);
+  });
+});
+
+describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)', () => {
+  it('spools the finished tests into the run, for testrun replay, and WebdriverIO exits as it does', async () => {
+    const server = await startTestServer();
+    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-state-'));
+    const env = reporterEnv(server, {
+      TESTRUN_TAGS: 'cancelled',
+      FIXTURE_ONE_CAPABILITY: '1',
+      FIXTURE_SPECS: './cancelled/*.spec.js',
+      FIXTURE_STATE_DIR: state,
+    });
+    const running = runWdio({ cwd: webdriverioFixtures.mocha, env });
+    const marker = path.join(state, 'waiting');
+    await vi.waitFor(() => expect(fs.existsSync(marker)).toBe(true), { timeout: 60_000, interval: 100 });
+    process.kill(Number(fs.readFileSync(marker, 'utf8')), 'SIGTERM');
+    const outcome = await running;
+
+    const { run, results } = theRun(server, 'cancelled');
+    expect(results, output(outcome)).toEqual([]);
+    const batches = readSpoolLines(env.TESTRUN_SPOOL_DIR!).filter((line) => line.type === 'batch');
+    expect(
+      batches.flatMap((batch) => batch.results as { testCase: string }[]).map((r) => r.testCase),
+    ).toEqual(['a cancelled file > passes before the job is cancelled']);
+    expect(testrunLines(output(outcome))).toContainEqual(
+      expect.stringMatching(
+        /^testrun: the process received SIGTERM before the run's results were delivered: 1 result spooled to /,
+      ),
+    );
+    // WebdriverIO's own code for a worker ended by a signal, with or without the reporter.
+    expect(outcome.code).toBe(1);
+
+    const replay = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], { env: cleanEnv(env) });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(identities(server.server.store.results(run.id))).toEqual(
+      identities(
+        resultsIn('cancelled/slow.spec.js', [
+          ['a cancelled file > passes before the job is cancelled', 'passed'],
+        ]),
+      ),
+    );
   });
 });

@@ -73,6 +73,9 @@ export class TestrunWebdriverioReporter {
       if (name === 'runner:start') {
         const retries = (payload as WdioRunnerStart)?.config?.specFileRetries;
         this.specFileRetries = typeof retries === 'number' && retries > 0 ? retries : 0;
+        // From now on a worker that is ended (a cancelled job's signal, a crash) spools what it
+        // holds. One that may be retried starts its run only when it knows it reports.
+        if (this.specFileRetries === 0) this.run?.startRun();
       } else if (
         name === 'suite:end' &&
         this.specFileRetries === 0 &&

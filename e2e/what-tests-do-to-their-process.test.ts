@@ -7,6 +7,7 @@ import {
   doubleEnv,
   expectDeliveredPast,
   fixtures,
+  JASMINE_DOUBLES_PARALLEL_ARGS,
   missingBrowser,
   type RunOutcome,
   reporterEnv,
@@ -24,10 +25,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Where a runner runs the tests in the reporter's own process (Mocha serial, Jest in band,
 // the main process of node --test, which loads --require files too, Jasmine and Cucumber
-// serial), the tests' doubles are
-// installed in the process that delivers: nock and MSW refusing every connection, Node's
-// HTTP entry points stubbed, fake clocks, an emptied environment, a removed working
-// directory. None of them may reach delivery (docs/reliability.md, "What a test may do to
+// serial), the tests' doubles are installed in the process that delivers: nock and MSW
+// refusing every connection, Node's HTTP entry points stubbed, fake clocks, an emptied
+// environment, a removed working directory. Under Jasmine's and Cucumber's --parallel the
+// tests run in workers and the reporter in the main process, which loads the setup files
+// too (Cucumber's support files; what a Jasmine config file imports), and one run gets every
+// worker's results. None of them may reach delivery (docs/reliability.md, "What a test may do to
 // its process"); the fixture's doubles.cjs says what each does and when. node --test with
 // isolation none (Node 22+) is in compat/.
 
@@ -84,6 +87,51 @@ const RUNNERS: [
     'cucumber-js',
     [...DOUBLES_BEFORE_THE_REPORTER.filter((double) => double !== 'fake-timers-first'), ...DOUBLES_IN_A_TEST],
     (env) => runCucumber({ cwd: fixtures.doubles, env }),
+    () => ({ results: CUCUMBER_DOUBLES_RESULTS }),
+  ],
+  // The reporter runs in the main process, the specs in the workers, which load `requires`
+  // (setup.cjs); its parallel.mjs imports setup.cjs before the reporter too, so every setup
+  // double is in both. A test's double stays in its worker, whose exit Jasmine does not
+  // wait on a flush for: 3 even with a fake clock left installed. Not fake-timers-first:
+  // Jasmine's main process and its workers each hang with every clock faked before they
+  // start, with or without the reporter.
+  [
+    'jasmine --parallel=2',
+    [
+      ...DOUBLES_BEFORE_THE_REPORTER.filter((double) => double !== 'fake-timers-first'),
+      ...DOUBLES_IN_A_TEST,
+      'jasmine-clock',
+    ],
+    (env) => runJasmine({ cwd: fixtures.doubles, args: JASMINE_DOUBLES_PARALLEL_ARGS, env }),
+    () => ({ code: 3 }),
+  ],
+  // A test's double done in the main process: Jasmine runs globalSetup there, after the
+  // config file made the reporter and before it starts the workers (which inherit the
+  // environment and the working directory). Not a fake clock: Jasmine's main process never
+  // ends with one, with or without the reporter.
+  [
+    'jasmine --parallel=2, the double in globalSetup',
+    ['proxy-env', 'chdir'],
+    (env) =>
+      runJasmine({
+        cwd: fixtures.doubles,
+        args: JASMINE_DOUBLES_PARALLEL_ARGS,
+        env: { ...env, FIXTURE_IN_GLOBAL_SETUP: '1' },
+      }),
+    () => ({ code: 3 }),
+  ],
+  // The formatter runs in the coordinator, which loads every support file before it, as a
+  // serial run does; the steps run in the workers, which load them again. Not
+  // fake-timers-first (as serial), nor fake-timers: a worker with process.nextTick faked
+  // never gets its next scenario (Node hands IPC messages over through process.nextTick),
+  // so cucumber-js never ends, with or without the formatter.
+  [
+    'cucumber-js --parallel 2',
+    [
+      ...DOUBLES_BEFORE_THE_REPORTER.filter((double) => double !== 'fake-timers-first'),
+      ...DOUBLES_IN_A_TEST.filter((double) => double !== 'fake-timers'),
+    ],
+    (env) => runCucumber({ cwd: fixtures.doubles, args: ['--parallel', '2'], env }),
     () => ({ results: CUCUMBER_DOUBLES_RESULTS }),
   ],
 ];

@@ -34,8 +34,8 @@ export const fixtures = {
   /** A passing file and one failure outside any test, picked with FIXTURE_CASE (see its cases.cjs). */
   outsideTests: path.join(FIXTURES_DIR, 'outside-tests'),
   /**
-   * Mocha, Jest, node:test and Jasmine (spec/support/jasmine.json; without-reporter.json)
-   * alike, and Cucumber (cucumber.cjs, features/; `-p alone` without the formatter): a test
+   * Mocha, Jest, node:test and Jasmine (spec/support/jasmine.json; without-reporter.json;
+   * parallel.mjs for --parallel) alike, and Cucumber (cucumber.cjs, features/; `-p alone` without the formatter): a test
    * double real suites install and never undo (nock, MSW, stubs, fake timers, the
    * environment, the working directory), picked with FIXTURE_DOUBLE (see its doubles.cjs);
    * one test fails.

@@ -32,6 +32,9 @@ export const jasmineFixtures = {
 /** The --parallel configuration of the mapping fixture. */
 export const JASMINE_PARALLEL_ARGS = ['--parallel=2', '--config=spec/support/parallel.mjs'] as const;
 
+/** The --parallel configuration of the doubles fixture (fixtures.doubles): setup.cjs in the main process and the workers. */
+export const JASMINE_DOUBLES_PARALLEL_ARGS = ['--parallel=2', '--config=spec/support/parallel.mjs'] as const;
+
 /**
  * Jasmine's bin script as installed for `fromDir` (this repo's install by default). Jasmine's
  * exports map hides its package.json, which frameworkBin reads: the bin is found beside its main module.

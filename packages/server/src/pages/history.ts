@@ -10,9 +10,6 @@ export interface TestIdentity {
 /** How many of a project's newest runs the test page shows. */
 export const HISTORY_RUNS = 30;
 
-/** How many of a project's newest runs the flaky rule looks at. */
-export const FLAKY_WINDOW = 20;
-
 /** One test in one run; `status` is undefined when the run did not hold the test. */
 export interface Outcome {
   run: StoredRun;
@@ -56,54 +53,21 @@ export function countFlips(outcomes: readonly Outcome[]): Flips {
   return { passed, failed: decided.length - passed, flips };
 }
 
-export interface FlakyTest extends Flips {
-  testSuite: string;
-  testCase: string;
-  /** The test in each run of the window, oldest first. */
-  outcomes: Outcome[];
+function outcomeIn(run: StoredRun, held: readonly StoredResult[]): Outcome {
+  return held.reduce(addResult, { run, status: undefined, duration: 0 });
 }
 
 /**
- * The flaky rule: a test is flaky when, within `runs` (a project's last FLAKY_WINDOW runs,
- * oldest first), it passed in at least one run and failed in at least one other.
- * Sorted by flips, most first; then by failed runs.
+ * The outcome once one more of the run's results for the test is counted: failed if any
+ * failed, else passed if any passed, else the first one's status; durations add up. One
+ * result at a time, so a caller can fold results as they stream in without holding them.
  */
-export function flakyTests(runs: readonly StoredRun[], resultsOf: ResultsOf): FlakyTest[] {
-  const byTest = new Map<string, { testSuite: string; testCase: string; held: StoredResult[][] }>();
-  runs.forEach((run, index) => {
-    for (const result of resultsOf(run.id)) {
-      const key = JSON.stringify([result.testSuite, result.testCase]);
-      let test = byTest.get(key);
-      if (!test) {
-        test = { testSuite: result.testSuite, testCase: result.testCase, held: runs.map(() => []) };
-        byTest.set(key, test);
-      }
-      test.held[index]?.push(result);
-    }
-  });
-
-  const flaky: FlakyTest[] = [];
-  for (const { testSuite, testCase, held } of byTest.values()) {
-    const outcomes = runs.map((run, index) => outcomeIn(run, held[index] ?? []));
-    const flips = countFlips(outcomes);
-    if (flips.passed > 0 && flips.failed > 0) flaky.push({ testSuite, testCase, ...flips, outcomes });
-  }
-  return flaky.sort(
-    (a, b) =>
-      b.flips - a.flips ||
-      b.failed - a.failed ||
-      a.testSuite.localeCompare(b.testSuite) ||
-      a.testCase.localeCompare(b.testCase),
-  );
-}
-
-function outcomeIn(run: StoredRun, held: readonly StoredResult[]): Outcome {
-  const duration = held.reduce((sum, r) => sum + r.duration, 0);
-  const statuses = held.map((r) => r.status);
-  const status = statuses.includes('failed')
-    ? 'failed'
-    : statuses.includes('passed')
-      ? 'passed'
-      : statuses[0];
-  return { run, status, duration };
+export function addResult(outcome: Outcome, result: Pick<StoredResult, 'status' | 'duration'>): Outcome {
+  const status =
+    outcome.status === 'failed' || result.status === 'failed'
+      ? 'failed'
+      : outcome.status === 'passed' || result.status === 'passed'
+        ? 'passed'
+        : (outcome.status ?? result.status);
+  return { run: outcome.run, status, duration: outcome.duration + result.duration };
 }

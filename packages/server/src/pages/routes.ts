@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Ledger } from '../ledger/ledger.js';
 import type { StoredRun } from '../ledger/store.js';
 import { paths } from '../paths.js';
+import { FLAKY_WINDOW, flakyOrFailing } from './flaky-or-failing.js';
 import { type ProjectFlakes, renderFlakyPage } from './flaky-page.js';
-import { FLAKY_WINDOW, flakyTests, HISTORY_RUNS, testHistory } from './history.js';
+import { HISTORY_RUNS, testHistory } from './history.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
 import { renderRunNotFoundPage, renderRunPage } from './run-page.js';
@@ -87,7 +88,13 @@ export function registerPages(
     const selected = filterValue(request.query.project);
     const projects: ProjectFlakes[] = (selected === undefined ? allProjects : [selected]).map((project) => {
       const runs = (runsByProject.get(project) ?? []).slice(-FLAKY_WINDOW);
-      return { project, runs: runs.length, flaky: flakyTests(runs, (id) => store.resultsOf(id)) };
+      return {
+        project,
+        ...flakyOrFailing(
+          runs,
+          runs.flatMap((run) => store.resultsOf(run.id)),
+        ),
+      };
     });
     return send(reply, renderFlakyPage(projects, allProjects, selected));
   });

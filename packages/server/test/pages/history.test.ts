@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredResult, StoredRun } from '../../src/ledger/store.js';
-import { countFlips, flakyTests, testHistory } from '../../src/pages/history.js';
+import { addResult, countFlips, testHistory } from '../../src/pages/history.js';
 
 // Runs of one project, oldest first; each run holds the results given for it.
 function project(...runResults: Partial<StoredResult>[][]) {
@@ -58,40 +58,24 @@ describe('testHistory', () => {
   });
 });
 
-describe('the flaky rule', () => {
-  it('lists a test that passed in one run and failed in another, and no test that only passed or only failed', () => {
-    const { runs, resultsOf } = project(
-      [pass('flaky'), pass('stable'), fail('broken')],
-      [fail('flaky'), pass('stable'), fail('broken')],
-    );
-    const flaky = flakyTests(runs, resultsOf);
-    expect(flaky.map((test) => [test.testCase, test.passed, test.failed, test.flips])).toEqual([
-      ['flaky', 1, 1, 1],
-    ]);
-  });
-
+describe('countFlips', () => {
   it('counts flips between passed and failed, leaving out runs where the test was skipped or absent', () => {
     const { runs, resultsOf } = project([pass()], [skip()], [pass()], [], [fail()], [pass()], [pass()]);
     const outcomes = testHistory(runs, resultsOf, { testSuite: 'a.test.ts', testCase: 't' });
     expect(countFlips(outcomes)).toEqual({ passed: 4, failed: 1, flips: 2 });
   });
+});
 
-  it('sorts by flips, most first, then by failed runs', () => {
-    const { runs, resultsOf } = project(
-      [pass('once'), pass('often'), fail('twice-failed')],
-      [pass('once'), fail('often'), fail('twice-failed')],
-      [fail('once'), pass('often'), pass('twice-failed')],
-    );
-    expect(flakyTests(runs, resultsOf).map((test) => test.testCase)).toEqual([
-      'often',
-      'twice-failed',
-      'once',
-    ]);
-  });
-
-  it('keeps for each flaky test its outcome in every run of the window, oldest first', () => {
-    const { runs, resultsOf } = project([pass()], [], [fail()]);
-    const [test] = flakyTests(runs, resultsOf);
-    expect(test?.outcomes.map((o) => o.status)).toEqual(['passed', undefined, 'failed']);
+describe('addResult', () => {
+  it('folds results one at a time to what testHistory gives for them together', () => {
+    const { runs } = project([]);
+    const run = runs[0]!;
+    const folded = [skip(), pass('t', 2), fail('t', 3), pass('t', 4)].reduce(addResult, {
+      run,
+      status: undefined,
+      duration: 0,
+    });
+    expect(folded).toEqual({ run, status: 'failed', duration: 9 });
+    expect(addResult({ run, status: 'todo', duration: 0 }, skip()).status).toBe('todo');
   });
 });

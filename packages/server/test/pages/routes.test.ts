@@ -250,7 +250,21 @@ describe('the test page', () => {
 });
 
 describe('the flaky tests page', () => {
-  it('lists per project the tests that passed and failed within its last runs, with the rule', async () => {
+  /** The markup of one project's section of the flaky page. */
+  const projectSection = (markup: string, project: string) => {
+    const start = markup.indexOf(`data-project="${project}"`);
+    return start === -1 ? '' : markup.slice(start, markup.indexOf('</section>', start));
+  };
+  /** The test names of a section's flaky list and of its newly failing list. */
+  const lists = (section: string) => {
+    const newly = section.indexOf('<h3>Newly failing</h3>');
+    return {
+      flaky: rowNames(newly === -1 ? section : section.slice(0, newly)),
+      newlyFailing: newly === -1 ? [] : rowNames(section.slice(newly)),
+    };
+  };
+
+  it('without commit tags, lists per project the tests that passed and failed within its last runs, and says so', async () => {
     const server = await startServer();
     for (const status of ['passed', 'failed', 'passed']) {
       await runWith(server, { project: 'shop', framework: 'vitest' }, [
@@ -264,14 +278,67 @@ describe('the flaky tests page', () => {
     const calm = await page(server, '/flaky?project=calm');
 
     expect(all.text).toContain("within its project's last 20 runs, it passed in at least one run and failed");
-    const shop = all.text.slice(
-      all.text.indexOf('data-project="shop"'),
-      all.text.indexOf('</section>', all.text.indexOf('data-project="shop"')),
-    );
-    expect(rowNames(shop)).toEqual(['flaky']);
+    const shop = projectSection(all.text, 'shop');
+    expect(shop).toMatch(/^data-project="shop" data-rule="passed-and-failed">/);
+    expect(shop).toContain('No run carried a commit tag');
+    expect(lists(shop)).toEqual({ flaky: ['flaky'], newlyFailing: [] });
     expect(shop).toContain('<strong>2</strong> flips');
     expect(calm.text).not.toContain('data-project="shop"');
     expect(calm.text).toContain('No flaky tests.');
+  });
+
+  it('with commit tags, lists apart the tests one commit both passed and failed and those failing since a commit, each linked to its runs', async () => {
+    const server = await startServer();
+    const sha = (n: number) => `${n}`.repeat(40);
+    const ci = (n: number, ...more: string[]) => ({
+      project: 'shop',
+      framework: 'vitest',
+      tags: ['ci:github', 'branch:main', `commit:${sha(n)}`, ...more],
+    });
+    const passedOn1 = await runWith(server, ci(1), [
+      result({ testCase: 'retried' }),
+      result({ testCase: 'broken' }),
+    ]);
+    // A developer's run without a commit: left out, whatever it holds.
+    await runWith(server, { project: 'shop', framework: 'vitest' }, [
+      result({ testCase: 'stable', status: 'failed' }),
+    ]);
+    const failedOn2 = await runWith(server, ci(2, 'shard:1/2'), [
+      result({ testCase: 'retried', status: 'failed' }),
+      result({ testCase: 'broken', status: 'failed' }),
+    ]);
+    const retriedOn2 = await runWith(server, ci(2, 'shard:1/2'), [
+      result({ testCase: 'retried' }),
+      result({ testCase: 'broken', status: 'failed' }),
+    ]);
+    await runWith(server, ci(3), [
+      result({ testCase: 'broken', status: 'failed' }),
+      result({ testCase: 'stable' }),
+    ]);
+
+    const shop = projectSection((await page(server, '/flaky?project=shop')).text, 'shop');
+
+    expect(shop).toMatch(/^data-project="shop" data-rule="same-commit">/);
+    expect(shop).toContain(
+      'Judged by commit: 4 of these runs carried a commit tag; 1 without one was left out.',
+    );
+    expect(lists(shop)).toEqual({ flaky: ['retried'], newlyFailing: ['broken'] });
+    expect(shop).toMatch(
+      new RegExp(
+        `data-commit="${sha(2)}"><span>commit <code title="${sha(2)}">2222222</code>:</span><a href="/runs/${retriedOn2}">passed [^<]*</a><a href="/runs/${failedOn2}">failed `,
+      ),
+    );
+    expect(shop).toContain(`<li class="card new-failure" data-commit="${sha(2)}" data-branch="main">`);
+    expect(shop).toContain('failing on <span class="branch name">main</span> since commit');
+    expect(shop).toMatch(
+      new RegExp(`<a class="first-failing" href="/runs/${failedOn2}">first failing run \\(`),
+    );
+    expect(shop).toMatch(new RegExp(`<a class="last-passing" href="/runs/${passedOn1}">last passed \\(`));
+    expect(shop).toContain('failed in 3 runs on 2 commits');
+    // Counted over the 4 runs with a commit: the developer's run is not one of them.
+    expect(shop).toContain(
+      '<span class="failed">failed 1</span> · <span class="passed">passed 2</span> of 4 runs',
+    );
   });
 });
 
@@ -283,6 +350,12 @@ describe('every page', () => {
       result({ testSuite: hostile, testCase: hostile, status: 'failed' }),
       result({ testSuite: hostile, testCase: hostile }),
     ]);
+    // Two runs on one hostile commit, one passed and one failed: the flaky page shows the commit.
+    for (const status of ['passed', 'failed']) {
+      await runWith(server, { project: hostile, framework: hostile, tags: [`commit:${hostile}`] }, [
+        result({ testSuite: hostile, testCase: hostile, status }),
+      ]);
+    }
     const escaped = '&lt;script&gt;alert(1)&lt;/script&gt;&quot;onmouseover=alert(1) x=&quot;&amp;';
     const query = new URLSearchParams({ project: hostile, suite: hostile, test: hostile });
 
@@ -299,5 +372,8 @@ describe('every page', () => {
       expect(answer.text, path).not.toContain('"onmouseover');
       expect(answer.text, path).toContain(escaped);
     }
+    const flaky = (await page(server, '/flaky')).text;
+    expect(flaky).toContain(`data-commit="${escaped}"`);
+    expect(flaky).toContain(`<code title="${escaped}">${escaped}</code>`);
   });
 });

@@ -203,6 +203,20 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
   });
 });
 
+/** The processes whose parent is `pid` (Linux's /proc). */
+function childrenOf(pid: number): number[] {
+  return fs.readdirSync('/proc').flatMap((entry) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The fields after the command's closing parenthesis: state, then the parent's pid.
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return parent === pid ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)', () => {
   it('spools the finished tests into the run, for testrun replay, and WebdriverIO exits as it does', async () => {
     const server = await startTestServer();
@@ -216,8 +230,17 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
     const running = runWdio({ cwd: webdriverioFixtures.mocha, env });
     const marker = path.join(state, 'waiting');
     await vi.waitFor(() => expect(fs.existsSync(marker)).toBe(true), { timeout: 60_000, interval: 100 });
-    process.kill(Number(fs.readFileSync(marker, 'utf8')), 'SIGTERM');
+    const workerPid = Number(fs.readFileSync(marker, 'utf8'));
+    // A cancelled job's signal reaches the whole process group; here only the worker gets it,
+    // so its chromedriver would outlive the test: it is ended once the run is over.
+    const driverPids = childrenOf(workerPid);
+    process.kill(workerPid, 'SIGTERM');
     const outcome = await running;
+    for (const pid of driverPids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {}
+    }
 
     const { run, results } = theRun(server, 'cancelled');
     expect(results, output(outcome)).toEqual([]);

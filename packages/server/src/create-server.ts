@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerReadApi } from './api/read.js';
 import { registerCompleteRun, registerCreateRun, registerSubmitResults } from './api/write.js';
+import { registerCompression } from './compression.js';
 import { registerErrorAnswers } from './errors.js';
 import { type FaultHook, type FaultSwitch, registerFaultInjection } from './faults.js';
 import { registerGuards, registerJsonBody } from './guards.js';
@@ -70,7 +71,8 @@ interface AppParts {
 /**
  * Assembles the Fastify app. A request meets, in order: the request log, the security
  * headers, the guards (401, 415), the pages' key (a sign-in redirect or 401), body reading (413 by size, 400 bad JSON), the fault hook, the batch limit
- * (413 by count), schema validation (400) and the route.
+ * (413 by count), schema validation (400) and the route; its answer leaves through compression
+ * (br or gzip, when the client accepts one).
  */
 function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyInstance {
   const app = Fastify({
@@ -94,6 +96,7 @@ function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyI
 
   registerRequestRecording(app, log, keys);
   registerSecurityHeaders(app);
+  registerCompression(app);
   registerGuards(app, keys);
   registerPageAccess(app, { access: options.pageAccess, keys: readKeys, https: options.https !== undefined });
   registerJsonBody(app);

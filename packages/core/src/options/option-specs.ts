@@ -87,7 +87,7 @@ export const OPTION_SPECS = {
     kind: 'boolean',
     default: true,
     defaultText: '`true`',
-    doc: 'Add `ci:<provider>`, `branch:<name>`, `commit:<sha>`, `build:<id>`, `shard:<i>/<n>`.',
+    doc: 'Add `ci:<provider>`, `branch:<name>`, `commit:<sha>`, `build:<id>`, `build-url:<url>`, `repo-url:<url>` (where CI says them), `shard:<i>/<n>`.',
   },
   batchSize: {
     kind: 'integer',

@@ -5,10 +5,11 @@ import { paths } from '../paths.js';
 import { FLAKY_WINDOW, flakyOrFailing } from './flaky-or-failing.js';
 import { type ProjectFlakes, renderFlakyPage } from './flaky-page.js';
 import { HISTORY_RUNS, testHistory } from './history.js';
-import { html } from './html.js';
+import { html, type SafeHtml } from './html.js';
 import { layout } from './layout.js';
 import { renderRunNotFoundPage, renderRunPage } from './run-page.js';
 import { renderRunsPage } from './runs-page.js';
+import { streamPage } from './stream.js';
 import { renderTestPage } from './test-page.js';
 
 const htmlType = 'text/html; charset=utf-8';
@@ -23,8 +24,12 @@ export function registerPages(
   abandonedAfterMs: number,
 ): void {
   const { store } = ledger;
-  const send = (reply: FastifyReply, page: string, status = 200) =>
-    reply.code(status).type(htmlType).send(page);
+  /** A page rendered whole (a string) goes as it is; one in parts is streamed as it renders (stream.ts). */
+  const send = (reply: FastifyReply, page: string | Iterable<SafeHtml>, status = 200) =>
+    reply
+      .code(status)
+      .type(htmlType)
+      .send(typeof page === 'string' ? page : streamPage(page));
   /** A project's runs, oldest first, the last `count` of them. */
   const lastRuns = (project: string, count: number): StoredRun[] =>
     store
@@ -45,6 +50,7 @@ export function registerPages(
       withCounts: (run) => store.withCounts(run, statuses),
       abandonedAfterMs,
       now: Date.now(),
+      serverUrl: `${request.protocol}://${request.host}`,
     });
     return send(reply, page);
   });

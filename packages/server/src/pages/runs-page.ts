@@ -2,9 +2,17 @@ import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredRun } from '../ledger/store.js';
 import { paths, runPagePath, runsPagePath } from '../paths.js';
 import { statusBar } from './charts.js';
-import { formatCount, formatDuration } from './format.js';
+import { formatCount } from './format.js';
 import { html, type SafeHtml } from './html.js';
-import { countsLine, createdAt, layout, stateBadge, tagList } from './layout.js';
+import {
+  countsLine,
+  createdAt,
+  failuresBadge,
+  pageParts,
+  runDurationLine,
+  stateBadge,
+  tagList,
+} from './layout.js';
 
 export const RUNS_PER_PAGE = 50;
 
@@ -24,21 +32,29 @@ export interface RunsPageInput {
   /** A run never completed that received nothing for this long is abandoned. */
   abandonedAfterMs: number;
   now: number;
+  /** This server's address as the browser reached it, for the empty state's instructions. */
+  serverUrl: string;
 }
 
 /**
  * GET / : the runs, newest first, RUNS_PER_PAGE a page, narrowed by project, framework
  * and tag. Only the runs on the page are summed up (from counts kept as results arrive),
- * so the page costs the same with 10 runs or 10,000.
+ * so the page costs the same with 10 runs or 10,000. In parts, for streamPage: the filters'
+ * choices (every tag any run holds) are rendered an option at a time.
  */
-export function renderRunsPage({
+export function renderRunsPage(input: RunsPageInput): Iterable<SafeHtml> {
+  return pageParts('Runs', runsContent(input));
+}
+
+function* runsContent({
   runs,
   filter,
   page,
   withCounts,
   abandonedAfterMs,
   now,
-}: RunsPageInput): string {
+  serverUrl,
+}: RunsPageInput): Generator<SafeHtml> {
   const matching = runs.filter(
     (run) =>
       (filter.project === undefined || run.project === filter.project) &&
@@ -50,50 +66,68 @@ export function renderRunsPage({
   const first = (current - 1) * RUNS_PER_PAGE;
   const shown = matching.slice(first, first + RUNS_PER_PAGE).map(withCounts);
 
-  const content =
-    runs.length === 0
-      ? html`<h1>Runs</h1><p>No runs yet. Point a reporter at this server and run your tests.</p>`
-      : html`<h1>Runs</h1>
-${filterForm(runs, filter)}
+  if (runs.length === 0) {
+    yield html`<h1>Runs</h1>${emptyState(serverUrl)}`;
+    return;
+  }
+  yield html`<h1>Runs</h1>
+`;
+  yield* filterForm(runs, filter);
+  yield html`
 <p class="muted" id="runs-summary">${
-          matching.length === 0
-            ? 'No runs match these filters.'
-            : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matching.length)}, newest first.`
-        }</p>
+    matching.length === 0
+      ? 'No runs match these filters.'
+      : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matching.length)}, newest first.`
+  }</p>
 <ol class="cards">
-${shown.map((run) => runItem(run, runState(run, now, abandonedAfterMs), now))}</ol>
+`;
+  for (const run of shown) yield runItem(run, runState(run, now, abandonedAfterMs), now);
+  yield html`</ol>
 ${pager(filter, current, pageCount)}`;
-  return layout('Runs', content);
 }
 
 function runItem(run: RunWithCounts, state: RunState, now: number): SafeHtml {
-  return html`<li class="card run" data-run-id="${run.id}" data-state="${state}">
-<div class="line"><a class="name" href="${runPagePath(run.id)}"><strong>${run.project}</strong></a>${stateBadge(state)}<span>${run.framework}</span><span>${tagList(run.tags)}</span></div>
+  const failing = (run.counts.failed ?? 0) > 0;
+  return html`<li class="card run${failing ? ' has-failures' : ''}" data-run-id="${run.id}" data-state="${state}">
+<div class="line"><a class="name" href="${runPagePath(run.id)}"><strong>${run.project}</strong></a>${stateBadge(state)}${failuresBadge(run.counts)}<span>${run.framework}</span><span>${tagList(run.tags)}</span></div>
 ${statusBar(run.counts, run.total)}
-<div class="line"><span class="counts">${countsLine(run.counts)}</span><span class="duration" title="${run.totalDuration} ms">${formatDuration(run.totalDuration)}</span><span>${createdAt(run.createdAt, now)}</span></div>
+<div class="line"><span class="counts">${countsLine(run.counts)}</span><span>${runDurationLine(run)}</span><span>${createdAt(run.createdAt, now)}</span></div>
 </li>
 `;
 }
 
-function filterForm(runs: readonly StoredRun[], filter: RunsFilter): SafeHtml {
+/** What to set so that a reporter reports here: the names are core's options (TESTRUN_BASE_URL…). */
+function emptyState(serverUrl: string): SafeHtml {
+  return html`<section id="empty-state"><p>No runs yet. To report here, run your tests with a testrun reporter and these variables set:</p>
+<pre><code>TESTRUN_BASE_URL=${serverUrl}
+TESTRUN_API_KEY=<var>the API key this server was started with</var></code></pre>
+<p><code>testrun serve</code> printed both when it started (<code>--api-key</code> sets the key). <code>TESTRUN_PROJECT</code> names the project (by default the package name) and <code>TESTRUN_TAGS</code> adds tags; in CI the branch, commit and build are added as tags. Each run appears here as its first results arrive.</p></section>`;
+}
+
+function* filterForm(runs: readonly StoredRun[], filter: RunsFilter): Generator<SafeHtml> {
   const choices = {
     project: distinct(runs.map((run) => run.project)),
     framework: distinct(runs.map((run) => run.framework)),
     tag: distinct(runs.flatMap((run) => run.tags)),
   };
-  const select = (name: keyof RunsFilter, label: string) => {
+  function* select(name: keyof RunsFilter, label: string): Generator<SafeHtml> {
     const selected = filter[name];
     const options =
       selected === undefined || choices[name].includes(selected)
         ? choices[name]
         : [selected, ...choices[name]];
-    return html`<label>${label}<select name="${name}"><option value="">all</option>${options.map(
-      (option) =>
-        html`<option value="${option}"${option === selected ? html` selected` : ''}>${option}</option>`,
-    )}</select></label>`;
-  };
+    yield html`<label>${label}<select name="${name}"><option value="">all</option>`;
+    for (const option of options) {
+      yield html`<option value="${option}"${option === selected ? html` selected` : ''}>${option}</option>`;
+    }
+    yield html`</select></label>`;
+  }
   const filtered = filter.project !== undefined || filter.framework !== undefined || filter.tag !== undefined;
-  return html`<form class="filters" method="get" action="${paths.runsPage}">${select('project', 'Project')}${select('framework', 'Framework')}${select('tag', 'Tag')}<button type="submit">Filter</button>${filtered ? html`<a href="${runsPagePath()}">clear</a>` : ''}</form>`;
+  yield html`<form class="filters" method="get" action="${paths.runsPage}">`;
+  yield* select('project', 'Project');
+  yield* select('framework', 'Framework');
+  yield* select('tag', 'Tag');
+  yield html`<button type="submit">Filter</button>${filtered ? html`<a href="${runsPagePath()}">clear</a>` : ''}</form>`;
 }
 
 function pager(filter: RunsFilter, current: number, pageCount: number): SafeHtml {

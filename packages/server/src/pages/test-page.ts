@@ -24,7 +24,7 @@ ${
   outcomes.length === 0
     ? ''
     : html`${outcomeStrip(outcomes)}${sparkline(outcomes)}
-<p class="muted">Oldest run on the left; a white cell is a run without this test. The line is its duration in each run that held it${
+<p class="muted">Oldest run on the left; an empty cell is a run without this test. The line is its duration in each run that held it${
         held.length === 0
           ? ''
           : `, from ${formatDuration(Math.min(...durations))} to ${formatDuration(Math.max(...durations))}`

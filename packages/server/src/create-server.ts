@@ -128,7 +128,7 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
   registerFaultInjection(app, faults, closing);
 
   const writes: Writes = { store, inFlight: new InFlightWrites() };
-  registerCreateRun(app, writes, options.runIds);
+  registerCreateRun(app, writes, options.runIds, options.failureDetails);
   registerSubmitResults(app, writes, options);
   registerCompleteRun(app, writes, options.abandonedAfterMs);
   registerReadApi(app, store, options.abandonedAfterMs);

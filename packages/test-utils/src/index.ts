@@ -44,3 +44,4 @@ export * from './run-framework.js';
 export * from './server.js';
 export * from './transports.js';
 export * from './watch.js';
+export * from './webdriverio.js';

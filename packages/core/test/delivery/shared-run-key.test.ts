@@ -77,7 +77,13 @@ describe('a run key shared by several reporters', () => {
     expect(casesOf(server.store.results(runs[0]!.id))).toEqual(expectedCases);
 
     // A second replay finds nothing; the key would name the same run again anyway.
-    const again = await replaySpool({ dir: spoolDir, apiKey, baseUrl: url, userAgent: 'testrun-test', log: () => {} });
+    const again = await replaySpool({
+      dir: spoolDir,
+      apiKey,
+      baseUrl: url,
+      userAgent: 'testrun-test',
+      log: () => {},
+    });
     expect(again.delivered).toBe(0);
     expect(server.store.runs()).toHaveLength(1);
   });

@@ -68,7 +68,7 @@ export function resolveConfig({
   const apiKey = values.apiKey as string | undefined;
 
   config.apiKey = apiKey ?? '';
-  checkRunKey(config.runKey, env, options, errors);
+  checkRunKey(config.runKey, options, errors);
   config.project ??= defaultProject(rootDir);
   // One place for every adapter and the CLI: where the command was started, not the
   // framework's root (Playwright's is its testDir), so `npx @testrun/cli replay` run there finds it.
@@ -211,7 +211,6 @@ function checkHeaderSafe(apiKey: string, errors: ConfigError[]): void {
  */
 function checkRunKey(
   runKey: string | undefined,
-  env: NodeJS.ProcessEnv,
   options: Record<string, unknown>,
   errors: ConfigError[],
 ): void {

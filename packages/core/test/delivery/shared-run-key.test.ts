@@ -26,7 +26,9 @@ async function reportWithKey(url: string, apiKey: string, spoolDir: string, suit
   });
   reporter.startRun();
   reporter.addResults(makeResults(count, suite));
-  return reporter.endRun();
+  const summary = await reporter.endRun();
+  if (!summary) throw new Error('the reporter was not active');
+  return summary;
 }
 
 function casesOf(stored: readonly { testSuite: string; testCase: string }[]): string[] {

@@ -102,7 +102,7 @@ function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyI
   registerJsonBody(app);
   registerFaultInjection(app, faults, closing);
 
-  registerCreateRun(app, ledger, options.runIds);
+  registerCreateRun(app, ledger, options.runIds, options.failureDetails);
   registerSubmitResults(app, ledger, options);
   registerCompleteRun(app, ledger, options.statuses, options.abandonedAfterMs);
   registerReadApi(app, ledger, options.statuses, options.abandonedAfterMs);

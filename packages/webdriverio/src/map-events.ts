@@ -18,6 +18,8 @@ interface Scenario {
   file: string;
   statuses: CanonicalStatus[];
   duration: number;
+  /** What its failed steps and hooks threw. */
+  errors: unknown[];
 }
 
 /**
@@ -76,6 +78,7 @@ export class WdioMapping {
             file: this.fileOf(suite),
             statuses: [],
             duration: 0,
+            errors: [],
           };
         }
         this.open.push(suite);
@@ -90,8 +93,10 @@ export class WdioMapping {
         const hook = payload as WdioRunnable;
         if (!hook.error && !hook.errors?.length) return;
         this.sawFailure = true;
-        if (this.scenario) this.scenario.statuses.push('failed');
-        else this.failedFiles.add(this.fileOf(hook));
+        if (this.scenario) {
+          this.scenario.statuses.push('failed');
+          this.scenario.errors.push(...errorsOf(hook));
+        } else this.failedFiles.add(this.fileOf(hook));
         return;
       }
       case 'test:pass':
@@ -106,19 +111,24 @@ export class WdioMapping {
   private testEnded(test: WdioRunnable, status: CanonicalStatus): void {
     if (status === 'failed') this.sawFailure = true;
     const duration = typeof test.duration === 'number' ? test.duration : 0;
+    const failure = status === 'failed' ? { errors: errorsOf(test) } : undefined;
     if (this.scenario) {
       this.scenario.statuses.push(status);
       this.scenario.duration += duration;
+      if (failure) this.scenario.errors.push(...failure.errors);
       return;
     }
     const titles = this.titles(test.title);
-    this.outcomes.set(test.uid ?? titles.join('\n'), { titles, status, duration, file: this.fileOf(test) });
+    const outcome: Outcome = { titles, status, duration, file: this.fileOf(test), failure };
+    this.outcomes.set(test.uid ?? titles.join('\n'), outcome);
   }
 
   private scenarioEnded(scenario: Scenario): void {
     this.scenario = undefined;
-    const { key, titles, file, statuses, duration } = scenario;
-    this.outcomes.set(key, { titles, file, duration, status: worstOf(statuses) });
+    const { key, titles, file, statuses, duration, errors } = scenario;
+    const status = worstOf(statuses);
+    const failure = status === 'failed' ? { errors } : undefined;
+    this.outcomes.set(key, { titles, file, duration, status, failure });
   }
 
   private runnerEnded(end: WdioRunnerEnd): void {
@@ -146,6 +156,12 @@ export class WdioMapping {
       !!file && (this.specs.length === 0 || this.specs.includes(file));
     return candidates.find(runs) ?? this.specs[0] ?? '';
   }
+}
+
+/** What a failed test or hook threw: WebdriverIO gives every error (`errors`), or the first (`error`). */
+function errorsOf(runnable: WdioRunnable): unknown[] {
+  if (Array.isArray(runnable.errors) && runnable.errors.length > 0) return runnable.errors;
+  return runnable.error ? [runnable.error] : [];
 }
 
 function statusOf(event: string): CanonicalStatus {

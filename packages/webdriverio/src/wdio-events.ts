@@ -12,7 +12,7 @@ export interface WdioRunnable {
   type?: string;
   /** Milliseconds, on a test's end events. */
   duration?: number;
-  error?: { message?: string } | undefined;
+  error?: { message?: string; stack?: string } | undefined;
   errors?: unknown[];
 }
 

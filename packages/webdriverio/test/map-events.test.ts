@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FileReport } from '@testrun/core';
+import { type FileReport, toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import { capabilityIndex, capabilityLabels, labelsFromEnv } from '../src/capabilities.js';
 import { reporterOptionsIn } from '../src/launcher.js';
@@ -32,6 +32,17 @@ describe('the Mocha framework’s events', () => {
       ['mocha/specs/cart.spec.js', 'cart > is skipped', 'skipped'],
       ['mocha/specs/cart.spec.js', 'cart > totals > passes on its retry', 'passed'],
     ]);
+  });
+
+  it('hand core why a test failed: its error, and its line in the spec file', () => {
+    const [cart] = mapWorker(workers['0-0']!);
+    const failed = cart!.tests.find((test) => test.status === 'failed')!;
+    const context = { file: cart!.file, rootDir: FIXTURES, secrets: undefined };
+    expect(toFailureDetails(failed.failure, context)).toMatchObject({
+      message: 'Expected values to be strictly equal:\n\n2 !== 3',
+      location: 'mocha/specs/cart.spec.js:12:12',
+    });
+    expect(cart!.tests.filter((test) => test.status !== 'failed').every((test) => !test.failure)).toBe(true);
   });
 
   it('fail the file of a before hook that failed: WebdriverIO reports none of the tests it prevented', () => {

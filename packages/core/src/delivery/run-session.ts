@@ -61,6 +61,11 @@ export class RunSession {
   private runIdPromise: Promise<string | undefined> | undefined;
   private runId: string | undefined;
   private pageUrl: string | undefined;
+  /**
+   * Failed results go out with why they failed (`failureDetails`): 'always' sends them, 'auto'
+   * once create-run's answer announced the extension; a shared run's answer is not ours to see.
+   */
+  private acceptsDetails: boolean;
   /** Set when the key was refused or TLS failed: nothing more is sent. */
   private stopped: DeliverySummary['stopped'];
   private finishing: Promise<DeliverySummary> | undefined;
@@ -75,12 +80,14 @@ export class RunSession {
     this.queue = new PQueue({ concurrency: this.config.concurrency });
     this.run = init.run;
     this.createKey = this.config.runKey ?? randomUUID();
+    this.acceptsDetails = this.config.failureDetails === 'always';
     this.spool = new SpoolWriter(this.config.spoolDir, () => ({
       type: 'run',
       runId: this.runId ?? null,
       run: this.run,
       runIdPath: this.config.runIdPath,
       idempotencyKey: this.createKey,
+      failureDetails: this.spooledDetailsChoice(),
       // A key some services take in the address too stays out of the spool; replay compares alike.
       baseUrl: this.http.displayUrl(''),
       createdAt: wallClockIso(),
@@ -200,6 +207,15 @@ export class RunSession {
     return this.config.completeRun && !shared ? this.config.completeRun : undefined;
   }
 
+  /**
+   * What the spool says about sending why tests failed: decided once the run exists (or the
+   * option decides it); left to replay's own create-run answer when the run was never created.
+   */
+  private spooledDetailsChoice(): boolean | undefined {
+    if (this.config.failureDetails !== 'auto' || this.runId !== undefined) return this.acceptsDetails;
+    return undefined;
+  }
+
   private endStatus(): RunEndStatus {
     if (this.interrupted) return 'interrupted';
     return this.failedSeen ? 'failed' : 'completed';
@@ -289,6 +305,7 @@ export class RunSession {
       batch,
       this.config,
       this.deadline,
+      this.acceptsDetails,
     );
     // Spooled whole while in flight (the process is exiting, or the grace ran out).
     if (!this.pending.has(batch)) return;
@@ -305,6 +322,7 @@ export class RunSession {
       const outcome = await this.service.createRun(this.run, this.createKey);
       if (outcome.kind === 'ok') {
         this.pageUrl = outcome.pageUrl;
+        if (this.config.failureDetails === 'auto') this.acceptsDetails = outcome.acceptsFailureDetails;
         return outcome.runId;
       }
       this.handleFailure(outcome);

@@ -151,6 +151,14 @@ export const OPTION_SPECS = {
     defaultText: '`false`',
     doc: 'Tell the service the run ended: `true`, or `{ method, path, body }` (see below).',
   },
+  failureDetails: {
+    kind: 'choice',
+    values: ['auto', 'always', 'never'],
+    env: 'TESTRUN_FAILURE_DETAILS',
+    default: 'auto',
+    defaultText: "`'auto'`",
+    doc: "Send why a test failed: `'auto'` (if the service takes it), `'always'`, `'never'`.",
+  },
   spoolDir: {
     kind: 'string',
     env: 'TESTRUN_SPOOL_DIR',

@@ -13,6 +13,17 @@ export interface ResultInput {
   testCase: string;
   status: string;
   duration: number;
+  /** Why it failed: the `failure-details` extension, validated by the results route, stored as it came. */
+  details?: FailureDetails;
+}
+
+/** The `failure-details` extension of a result (docs/design.md, "Why a test failed"). */
+export interface FailureDetails {
+  message?: string;
+  stack?: string;
+  /** `file:line[:column]`. */
+  location?: string;
+  attempts?: number;
 }
 
 /** A result as the server stores and returns it. */
@@ -81,8 +92,9 @@ export class MemoryStore implements Store {
     const tally = this.#tallies.get(runId);
     if (!runResults || !tally) throw new Error(`results for unknown run ${runId}`);
     if (receivedAt !== undefined) this.#lastReceived.set(runId, receivedAt);
-    for (const { testSuite, testCase, status, duration } of results) {
-      const result = { runId, testSuite, testCase, status, duration };
+    for (const { testSuite, testCase, status, duration, details } of results) {
+      const result: StoredResult = { runId, testSuite, testCase, status, duration };
+      if (details !== undefined) result.details = details;
       runResults.push(result);
       this.#allResults.push(result);
       tally.byStatus.set(status, (tally.byStatus.get(status) ?? 0) + 1);

@@ -2,6 +2,7 @@ import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredResult } from '../ledger/store.js';
 import { flakyPagePath, runPagePath, runsPagePath } from '../paths.js';
 import { statusBar } from './charts.js';
+import { failureDetailsBlock, failuresByMessage } from './failure-details.js';
 import { formatCount, formatDuration } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import {
@@ -88,7 +89,8 @@ ${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(sorted.show
 `;
   if (failed.length > 0) {
     yield html`<h2 id="failed">Failed (${formatCount(failed.length)})</h2>\n`;
-    yield* namedTable('failed-tests', run.project, failed);
+    yield* namedTable('failed-tests', run.project, failed, true);
+    yield html`\n${failuresByMessage(failed)}`;
   }
   yield html`\n`;
   if (slowest.length > 0) {
@@ -239,11 +241,16 @@ function* suiteDetails(
 }
 
 /** Tests with their suite: the failed ones, the slowest ones. */
-function* namedTable(id: string, project: string, results: readonly StoredResult[]): Generator<SafeHtml> {
+function* namedTable(
+  id: string,
+  project: string,
+  results: readonly StoredResult[],
+  withDetails = false,
+): Generator<SafeHtml> {
   yield html`<div class="table-wrap"><table id="${id}"><thead><tr><th>Test · suite</th><th class="num">Duration</th></tr></thead><tbody>
 `;
   for (const result of results) {
-    yield html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span></td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
+    yield html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span>${withDetails && failureDetailsBlock(result.details)}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
 `;
   }
   yield html`</tbody></table></div>`;

@@ -63,6 +63,11 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
       body: JSON.stringify({ project: 'shared', framework: 'webdriverio', tags: ['shared'] }),
     });
     sharedRunId = ((await created.json()) as { id: string }).id;
+    // run.conf.mjs imports it: written before the first run that uses it (the shared run below).
+    fs.writeFileSync(
+      path.join(webdriverioFixtures.readme, 'wdio.conf.mjs'),
+      docBlock('webdriverio-readme-config'),
+    );
     const [mocha, retried, shared] = await Promise.all([
       runWdio({ cwd: webdriverioFixtures.mocha, env: env('mocha', { TESTRUN_COMPLETE_RUN: 'true' }) }),
       runWdio({
@@ -76,10 +81,6 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
         env: reporterEnv(server, { TESTRUN_RUN_ID: sharedRunId, TESTRUN_COMPLETE_RUN: 'true' }),
       }),
     ]);
-    fs.writeFileSync(
-      path.join(webdriverioFixtures.readme, 'wdio.conf.mjs'),
-      docBlock('webdriverio-readme-config'),
-    );
     const [jasmine, cucumber, sessionFails, readme] = await Promise.all([
       runWdio({ cwd: webdriverioFixtures.jasmine, env: env('jasmine') }),
       runWdio({ cwd: webdriverioFixtures.cucumber, env: env('cucumber') }),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
   cleanEnv,
+  closedPortUrl,
   identities,
   missingBrowser,
   type RunOutcome,
@@ -62,6 +63,11 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
       body: JSON.stringify({ project: 'shared', framework: 'webdriverio', tags: ['shared'] }),
     });
     sharedRunId = ((await created.json()) as { id: string }).id;
+    // run.conf.mjs imports it: written before the first run that uses it (the shared run below).
+    fs.writeFileSync(
+      path.join(webdriverioFixtures.readme, 'wdio.conf.mjs'),
+      docBlock('webdriverio-readme-config'),
+    );
     const [mocha, retried, shared] = await Promise.all([
       runWdio({ cwd: webdriverioFixtures.mocha, env: env('mocha', { TESTRUN_COMPLETE_RUN: 'true' }) }),
       runWdio({
@@ -75,10 +81,6 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
         env: reporterEnv(server, { TESTRUN_RUN_ID: sharedRunId, TESTRUN_COMPLETE_RUN: 'true' }),
       }),
     ]);
-    fs.writeFileSync(
-      path.join(webdriverioFixtures.readme, 'wdio.conf.mjs'),
-      docBlock('webdriverio-readme-config'),
-    );
     const [jasmine, cucumber, sessionFails, readme] = await Promise.all([
       runWdio({ cwd: webdriverioFixtures.jasmine, env: env('jasmine') }),
       runWdio({ cwd: webdriverioFixtures.cucumber, env: env('cucumber') }),
@@ -266,4 +268,50 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
       ),
     );
   });
+});
+
+// The launcher's TESTRUN_RUN_KEY: the workers' create-runs, spooled, name one run at replay.
+describe.skipIf(missing)('wdio run while the service is down', () => {
+  it(
+    'makes one run of every worker when the service is down at the start, once replayed, and WebdriverIO exits as it does',
+    async () => {
+      const server = await startTestServer();
+      // The service is down for the whole `wdio run`: the launcher's create-run and each worker's fail.
+      const env = reporterEnv(
+        { url: await closedPortUrl(), apiKey: server.apiKey },
+        { TESTRUN_TAGS: 'service-down', FIXTURE_ONE_CAPABILITY: '1' },
+      );
+      const outcome = await runWdio({ cwd: webdriverioFixtures.mocha, env });
+      // The fixture fails a test on purpose: 1, as it is with the service up (the mocha run above).
+      expect(outcome.code, output(outcome)).toBe(1);
+      expect(testrunLines(output(outcome))).toContainEqual(
+        expect.stringMatching(
+          /^testrun: the run could not be created before the workers started \(.*\): the workers create it under one key \(TESTRUN_RUN_KEY\)/,
+        ),
+      );
+      const spoolDir = env.TESTRUN_SPOOL_DIR!;
+      // Two spec files, two workers, each its own spool file naming the run by the launcher's key.
+      expect(fs.readdirSync(spoolDir).filter((name) => name.endsWith('.ndjson'))).toHaveLength(2);
+      const created = readSpoolLines(spoolDir).filter((line) => line.type === 'run');
+      expect(created).toHaveLength(2);
+      expect(created[0]!.idempotencyKey).toEqual(expect.any(String));
+      expect(created[1]!.idempotencyKey).toBe(created[0]!.idempotencyKey);
+      expect(created[1]!.run).toEqual(created[0]!.run);
+
+      const replay = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
+        env: cleanEnv(reporterEnv(server)),
+      });
+      expect(replay.code, replay.stderr).toBe(0);
+      const { run, results } = theRun(server, 'service-down');
+      expect(server.server.store.runs()).toEqual([run]);
+      expect(run).toMatchObject({ project: 'e2e', framework: 'webdriverio' });
+      // One capability: its results are not labelled.
+      const unlabelled = wdioMochaResults('chrome').map((result) => ({
+        ...result,
+        testSuite: result.testSuite.replace('[chrome] ', ''),
+      }));
+      expect(identities(results)).toEqual(identities(unlabelled));
+    },
+    AWAIT_RUNS_TIMEOUT_MS,
+  );
 });

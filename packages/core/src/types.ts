@@ -128,6 +128,8 @@ export interface TestrunOptions {
   project?: string;
   tags?: string[];
   runId?: string;
+  /** The create-run Idempotency-Key: reporters given the same key (and the same run) name one run, live or replayed. */
+  runKey?: string;
   enabled?: boolean;
   ciTags?: boolean;
   batchSize?: number;

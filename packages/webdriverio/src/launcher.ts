@@ -42,7 +42,10 @@ export function reporterOptionsIn(config: unknown): Record<string, unknown> {
  * worker names its results by its capability when there are several. `onComplete` completes
  * the run it created when `completeRun` is set. Options: the reporter's (from `reporters`),
  * then the service's own. A run id already set (a CI job's `testrun create-run`) is used as
- * it is, and left to whoever created it to complete. Never throws into WebdriverIO.
+ * it is, and left to whoever created it to complete. Before all that, it sets TESTRUN_RUN_KEY,
+ * create-run's idempotency key, for itself and the workers: when it could not create the run,
+ * the workers' own create-runs, live or replayed from the spool, still make one run.
+ * Never throws into WebdriverIO.
  */
 export class TestrunLauncher {
   private readonly options: Record<string, unknown>;
@@ -59,6 +62,12 @@ export class TestrunLauncher {
     try {
       process.env[CAPABILITY_LABELS_VAR] = JSON.stringify(capabilityLabels(capabilities));
       process.env[STARTED_WORKERS_VAR] = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-wdio-'));
+      // Before anything can fail: with the run not created here (the service down, a refused
+      // key), every worker creates it, or spools its creation, under this one key, so they
+      // and a later replay name one run, not one each. A key the user gave is theirs.
+      if (this.options.runKey === undefined && !process.env.TESTRUN_RUN_KEY?.trim()) {
+        process.env.TESTRUN_RUN_KEY = randomUUID();
+      }
       const resolution = resolveConfig({ options: this.options, env: process.env, rootDir: startDir });
       // Off, unconfigured or invalid: each worker's reporter says so itself.
       if (resolution.state !== 'enabled' || resolution.config.runId) return;
@@ -69,13 +78,14 @@ export class TestrunLauncher {
       try {
         const moreTags = config.ciTags ? await ciTags(process.env, startDir) : [];
         const run = { project: config.project, framework: 'webdriverio', tags: config.tags };
-        const outcome = await service.createRun(run, randomUUID(), { moreTags });
+        // The workers' key: were this request stored and its answer lost, they still find this run.
+        const outcome = await service.createRun(run, config.runKey ?? randomUUID(), { moreTags });
         if (outcome.kind === 'ok') {
           process.env.TESTRUN_RUN_ID = outcome.runId;
           this.created = { runId: outcome.runId, config };
         } else {
           this.logger.line(
-            `the run could not be created before the workers started (${outcome.error.message}): each worker reports into a run of its own.`,
+            `the run could not be created before the workers started (${outcome.error.message}): the workers create it under one key (TESTRUN_RUN_KEY), or spool it for \`npx @testrun/cli replay\`: still one run.`,
           );
         }
       } finally {

@@ -44,7 +44,11 @@ export class RunSession {
   private readonly overflow = new Overflow();
   private closed = false;
   private readonly idleWaiters: (() => void)[] = [];
-  private readonly createKey = randomUUID();
+  /**
+   * create-run's Idempotency-Key, in the spool too. Given (`runKey`), it is shared: every
+   * process given it, live or replayed, names the one run the first of them created.
+   */
+  private readonly createKey: string;
   /** The key of the request that completes the run, in the spool too: a replay of it is the same request. */
   private readonly completeKey = randomUUID();
   /** A result went out with the failed status: the run ends `failed`. */
@@ -75,6 +79,7 @@ export class RunSession {
     this.deadline = init.service.deadline;
     this.queue = new PQueue({ concurrency: this.config.concurrency });
     this.run = init.run;
+    this.createKey = this.config.runKey ?? randomUUID();
     this.acceptsDetails = this.config.failureDetails === 'always';
     this.spool = new SpoolWriter(this.config.spoolDir, () => ({
       type: 'run',
@@ -194,10 +199,12 @@ export class RunSession {
   /**
    * The request that completes this run, when `completeRun` asks for one. A run shared by
    * shards (`runId` given) is never completed by a reporter: `testrun complete-run` does that
-   * once every shard has reported.
+   * once every shard has reported. Nor is a run shared by its key (`runKey`): the first of
+   * its processes to end would complete it while the others still report.
    */
   private completionRequest(): CompleteRunRequest | undefined {
-    return this.config.completeRun && !this.config.runId ? this.config.completeRun : undefined;
+    const shared = this.config.runId || this.config.runKey;
+    return this.config.completeRun && !shared ? this.config.completeRun : undefined;
   }
 
   /**

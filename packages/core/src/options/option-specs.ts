@@ -75,6 +75,12 @@ export const OPTION_SPECS = {
     defaultText: 'none: a run is created',
     doc: 'Report into an existing run (shards, parallel jobs).',
   },
+  runKey: {
+    kind: 'string',
+    env: 'TESTRUN_RUN_KEY',
+    defaultText: 'none: a new key per run',
+    doc: "create-run's `Idempotency-Key`: processes given the same key create one run between them, live or at replay (see below).",
+  },
   enabled: {
     kind: 'boolean',
     env: 'TESTRUN_ENABLED',

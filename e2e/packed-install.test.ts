@@ -31,6 +31,7 @@ const PACKAGES = [
   'node-test',
   'cucumber',
   'jasmine',
+  'webdriverio',
   'server',
   'cli',
 ] as const;
@@ -303,6 +304,9 @@ export const ${exportPrefix}nodeTestOptions: TestrunNodeTestOptions = { tags: ['
 // @ts-expect-error tags are strings
 export const ${exportPrefix}wrongNodeTest: TestrunNodeTestOptions = { tags: [1] };
 export const ${exportPrefix}cucumberOptions: import('@testrun/cucumber').TestrunCucumberOptions = { formatter: 'pretty' };
+export const ${exportPrefix}webdriverioOptions: import('@testrun/webdriverio').TestrunWebdriverioOptions = { project: 'e2e', completeRun: true };
+// @ts-expect-error completeRun is a boolean or a request
+export const ${exportPrefix}wrongWebdriverio: import('@testrun/webdriverio').TestrunWebdriverioOptions = { completeRun: 'yes' };
 `;
   const documentedRuns = DOCUMENTED_RUNS.flatMap((documentedRun) =>
     Object.entries(documentedRun.files()).map(([name, content]) => [`${documentedRun.dir}/${name}`, content]),

@@ -8,6 +8,7 @@ import {
   expectDeliveredPast,
   fixtures,
   JASMINE_DOUBLES_PARALLEL_ARGS,
+  missingBrowser,
   type RunOutcome,
   reporterEnv,
   runCucumber,
@@ -15,8 +16,10 @@ import {
   runJest,
   runMocha,
   runNodeTest,
+  runWdio,
   startTestServer,
   type TestServer,
+  WDIO_DOUBLES,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -154,6 +157,41 @@ describe.each(RUNNERS)(
       '%s: stores every result once, on the first attempt, and keeps the exit code',
       async (double) => {
         await expectDeliveredPast(server, double, outcomes.get(double)!, expectation?.(double));
+      },
+    );
+  },
+);
+
+// A WebdriverIO worker (Mocha framework, one Chromium worker per file of the fixture) runs the
+// tests in the reporter's process; its mochaOpts.require setup.cjs installs the double there.
+// Two runs at a time: each starts two browsers.
+describe.skipIf(missingBrowser())(
+  'wdio run (Mocha framework), with a test double installed and never undone',
+  () => {
+    let server: TestServer;
+    const outcomes = new Map<string, RunOutcome>();
+
+    beforeAll(async () => {
+      server = await startTestServer();
+      for (let i = 0; i < WDIO_DOUBLES.length; i += 2) {
+        await Promise.all(
+          WDIO_DOUBLES.slice(i, i + 2).map(async (double) =>
+            outcomes.set(
+              double,
+              await runWdio({ cwd: fixtures.doubles, env: reporterEnv(server, doubleEnv(double)) }),
+            ),
+          ),
+        );
+      }
+    }, 2 * AWAIT_RUNS_TIMEOUT_MS);
+
+    afterAll(() => server?.close());
+
+    it.each(WDIO_DOUBLES)(
+      '%s: stores every result once, on the first attempt, and keeps the exit code',
+      async (double) => {
+        // One summary line per worker (a.test.js, b.test.js), both into the run the launcher service created.
+        await expectDeliveredPast(server, double, outcomes.get(double)!, { summaries: [4, 2] });
       },
     );
   },

@@ -21,6 +21,7 @@ const PACKAGES = [
   'node-test',
   'cucumber',
   'jasmine',
+  'webdriverio',
   'cli',
 ];
 

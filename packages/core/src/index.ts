@@ -31,6 +31,7 @@ export { checkBaseUrl } from './options/service-address.js';
 export { Logger } from './output/logger.js';
 export { countOf, formatCount } from './output/summary.js';
 export { DEFAULT_REPLAY_TIMEOUT_MS, type ReplaySummary, replaySpool } from './replay.js';
+export { FAILURE_DETAIL_LIMITS, toFailureDetails } from './results/failure-details.js';
 export { fileNamedFirst } from './results/named-file.js';
 export {
   EMPTY_NAME,

@@ -164,11 +164,21 @@ async function replayFile(
       return;
     }
     spool.run.runId = outcome.runId;
+    spool.run.failureDetails ??= outcome.acceptsFailureDetails;
   }
+  // Batches keep why tests failed; they go out only to a run whose service takes them.
+  const acceptsDetails = spool.run.failureDetails === true;
   const left: Batch[] = [];
   for (const record of spool.batches) {
     const batch = makeBatch(record.results, record.idempotencyKey);
-    const delivery = await deliverBatch(service.http, spool.run.runId, batch, POLICY, service.deadline);
+    const delivery = await deliverBatch(
+      service.http,
+      spool.run.runId,
+      batch,
+      POLICY,
+      service.deadline,
+      acceptsDetails,
+    );
     summary.delivered += delivery.delivered;
     left.push(...delivery.left);
     const message = delivery.failure && `${spool.file}: ${delivery.failure.error.message}`;

@@ -8,6 +8,7 @@ import { lineOnce, redactInAdapterLines } from './hooks.js';
 import { ciTags, type Shard } from './options/ci-tags.js';
 import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './options/config.js';
 import { Logger } from './output/logger.js';
+import { type SecretPattern, secretPattern } from './output/redact.js';
 import { countOf, formatCount, formatSummary, replayCommand } from './output/summary.js';
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
 import { runErrorResult } from './results/result-name.js';
@@ -75,6 +76,8 @@ export class RunReporter {
   private lastError: TestrunError | undefined;
   private lastErrorPrinted = false;
   private readonly failOnErrorSet: boolean;
+  /** The API key's forms: a test that prints it in an assertion never sends it as why it failed. */
+  private readonly secrets: SecretPattern | undefined;
 
   constructor(init: RunReporterInit) {
     this.init = init;
@@ -90,6 +93,7 @@ export class RunReporter {
         ? resolution.config.failOnError
         : resolution.state === 'invalid' && resolution.failOnError;
     this.config = this.configure(resolution);
+    this.secrets = this.config && secretPattern([this.config.apiKey]);
     this.mapper =
       this.config &&
       createResultMapper({
@@ -122,7 +126,13 @@ export class RunReporter {
       const config = this.config!;
       this.added = 0;
       const { rootDir, projectCount } = this.init;
-      const naming = { rootDir, projectCount, projectLabel: config.projectLabel };
+      const naming = {
+        rootDir,
+        projectCount,
+        projectLabel: config.projectLabel,
+        failureDetails: config.failureDetails !== 'never',
+        secrets: this.secrets,
+      };
       const results = new RunResults(naming, this.mapper!);
       const session = this.createSession(config);
       const batcher = new Batcher(config.batchSize, config.flushInterval, (batch) => session.send(batch));

@@ -14,6 +14,38 @@ export interface TestResult {
   testCase: string;
   status: string;
   duration: number;
+  /**
+   * Why a failed test failed: sent only to a service that accepts the `failure-details`
+   * extension (docs/design.md, "Why a test failed"); stripped for every other service.
+   */
+  details?: FailureDetails;
+}
+
+/** The `failure-details` extension of a result: every field optional, sizes bounded by core. */
+export interface FailureDetails {
+  /** The error's message, ANSI colours removed, at most 4 KB. */
+  message?: string;
+  /** The error's stack, at most 16 KB. */
+  stack?: string;
+  /** Where it failed: `file:line[:column]`, the file relative to the root like testSuite. */
+  location?: string;
+  /** How many times the test ran in this result (1 + retries). */
+  attempts?: number;
+}
+
+/**
+ * What a runner says about a failure, as an adapter hands it over: core shapes it into
+ * FailureDetails (failure-details.ts) so the adapters stay thin.
+ */
+export interface RawFailure {
+  /** The errors the runner reported, first first: Error objects, error-like objects, or text. */
+  errors?: readonly unknown[];
+  /** Where it failed, when the runner says so; otherwise core looks for the test file in the stack. */
+  location?: { file?: unknown; line?: unknown; column?: unknown };
+  /** Where the test is declared: the location when neither the runner nor the stack says where it failed. */
+  declaredAt?: { file?: unknown; line?: unknown; column?: unknown };
+  /** How many times the test ran (1 + retries). */
+  attempts?: unknown;
 }
 
 /** A result already named, before normalization. Loose on purpose: core cleans it. */
@@ -23,6 +55,8 @@ export interface RawResult {
   status: CanonicalStatus;
   /** Milliseconds as the framework measured them; anything not finite becomes 0. */
   duration?: unknown;
+  /** Why it failed, as the runner said; shaped by core (failure-details.ts), kept only on a failed result. */
+  failure?: RawFailure | undefined;
 }
 
 /** The framework's project a file ran in: a Vitest or Playwright project, a Jest project. */
@@ -40,6 +74,8 @@ export interface RawTest {
   status: CanonicalStatus;
   /** Milliseconds as the framework measured them; anything not finite becomes 0. */
   duration?: unknown;
+  /** Why it failed, as the runner said: only read when status is failed. */
+  failure?: RawFailure | undefined;
 }
 
 /** Everything one test file produced, handed to core when the file ends. */
@@ -60,6 +96,8 @@ export interface FileReport {
    * unless a test of the file already failed.
    */
   failedOutsideTests?: boolean;
+  /** With `failedOutsideTests`: what the framework said about it, given to the `(file failed to run)` result. */
+  failure?: RawFailure | undefined;
 }
 
 /** Extra context given to `mapResult`. */
@@ -81,6 +119,8 @@ export type ProjectLabel = 'auto' | 'always' | 'never';
 
 export type DurationUnit = 'ms' | 's';
 
+export type FailureDetailsMode = 'auto' | 'always' | 'never';
+
 /** Options accepted by both reporters (the table in the README). */
 export interface TestrunOptions {
   apiKey?: string;
@@ -88,6 +128,8 @@ export interface TestrunOptions {
   project?: string;
   tags?: string[];
   runId?: string;
+  /** The create-run Idempotency-Key: reporters given the same key (and the same run) name one run, live or replayed. */
+  runKey?: string;
   enabled?: boolean;
   ciTags?: boolean;
   batchSize?: number;
@@ -114,6 +156,12 @@ export interface TestrunOptions {
   clientKey?: string;
   /** `[project] ` before testSuite: 'auto' (default: when the configuration has several projects), 'always', 'never'. */
   projectLabel?: ProjectLabel;
+  /**
+   * Send why a test failed (message, stack, location, attempts): 'auto' (default) when the
+   * service's create-run answer announces the `failure-details` extension; 'always' also into
+   * a shared run (`runId`) whose service accepts it; 'never' sends the spec's four fields only.
+   */
+  failureDetails?: FailureDetailsMode;
   /** Renames (return a result) or drops (return null) each result before it is sent; `info` says where it came from. */
   mapResult?: (result: TestResult, info: ResultInfo) => TestResult | null | undefined;
 }
@@ -155,6 +203,8 @@ export interface Batch {
   idempotencyKey: string;
   /** How many results `body` holds. */
   count: number;
-  /** `{"results":[…]}`, the request body. */
+  /** `{"results":[…]}`, the request body, with each failed result's `details` when it has some. */
   body: string;
+  /** Some result of `body` holds `details`: a service that does not accept them gets the body without (deliver-batch.ts). */
+  withDetails: boolean;
 }

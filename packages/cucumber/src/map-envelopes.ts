@@ -47,6 +47,10 @@ interface Attempt {
   worst: StepStatus;
   /** A step ran (or a hook): what only a run that is not `--dry-run` shows. */
   executed: boolean;
+  /** Which attempt this is, 1 for the first (Cucumber counts retries from 0). */
+  number: number | undefined;
+  /** What the failed (or ambiguous) steps and hooks said. */
+  errors: unknown[];
 }
 
 export class EnvelopeMapping {
@@ -82,6 +86,8 @@ export class EnvelopeMapping {
         started: millisOf(e.testCaseStarted.timestamp),
         worst: 'UNKNOWN',
         executed: false,
+        number: typeof e.testCaseStarted.attempt === 'number' ? e.testCaseStarted.attempt + 1 : undefined,
+        errors: [],
       });
     } else if (e.testStepFinished) {
       const attempt = this.attempts.get(e.testStepFinished.testCaseStartedId ?? '');
@@ -108,6 +114,7 @@ export class EnvelopeMapping {
     if (SEVERITY.indexOf(status) > SEVERITY.indexOf(attempt.worst)) attempt.worst = status;
     const ran = millisOf(result?.duration) > 0 || ['PASSED', 'FAILED', 'PENDING'].includes(status);
     if (ran) attempt.executed = true;
+    if ((status === 'FAILED' || status === 'AMBIGUOUS') && result) attempt.errors.push(errorOf(result));
   }
 
   private finishAttempt(finished: NonNullable<Envelope['testCaseFinished']>): void {
@@ -130,7 +137,8 @@ export class EnvelopeMapping {
       return;
     }
     const status = statusOf(attempt.worst, this.hints.strict !== false);
-    this.emit(() => this.sink.scenario(named.uri, { ...test, status }));
+    const failure = status === 'failed' ? { errors: attempt.errors, attempts: attempt.number } : undefined;
+    this.emit(() => this.sink.scenario(named.uri, { ...test, status, failure }));
   }
 
   private finishRun(finished: NonNullable<Envelope['testRunFinished']>): RunEnd {
@@ -174,6 +182,15 @@ export class EnvelopeMapping {
     this.waiting = undefined;
     for (const send of waiting ?? []) this.send(send);
   }
+}
+
+/** A failed step as an error: its exception's message and stack apart when Cucumber gives them, else its text. */
+function errorOf(result: TestStepResult): unknown {
+  const { exception, message } = result;
+  if (typeof exception?.message === 'string') {
+    return { message: exception.message, stack: exception.stackTrace ?? message ?? '' };
+  }
+  return message ?? '';
 }
 
 /**

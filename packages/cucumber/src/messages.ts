@@ -38,7 +38,10 @@ export type StepStatus = 'UNKNOWN' | 'PASSED' | 'SKIPPED' | 'PENDING' | 'UNDEFIN
 export interface TestStepResult {
   status?: StepStatus | string;
   duration?: Timestamp;
+  /** What failed, as text: the error's message and stack (every Cucumber version writes it). */
   message?: string;
+  /** The same, apart (Cucumber 10+): its message and its stack. */
+  exception?: { type?: string; message?: string; stackTrace?: string };
 }
 
 export interface Envelope {

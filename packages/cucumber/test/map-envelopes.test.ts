@@ -1,3 +1,4 @@
+import { toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import { statusOf } from '../src/map-envelopes.js';
 import { millisOf } from '../src/messages.js';
@@ -42,6 +43,17 @@ describe('a recorded serial run', () => {
     expect(results[3]).toBe('features/cart.feature | Cart > has a pending step | failed');
   });
 
+  it('hands core why a scenario failed: its failed step’s exception, and which attempt it was', () => {
+    const { failures } = replay(envelopes);
+    const failure = failures.get('features/cart.feature | Cart > fails on purpose');
+    expect(toFailureDetails(failure, { rootDir: '/', secrets: undefined })).toMatchObject({
+      message: 'Expected values to be strictly equal:\n\n0 !== 3',
+      stack: expect.stringContaining('steps.js:21:10'),
+      attempts: 1,
+    });
+    expect(failures.has('features/cart.feature | Cart > adds an item')).toBe(false);
+  });
+
   it('times a scenario from Cucumber’s timestamps of its last attempt', () => {
     const testCaseOf = new Map<string, string>();
     for (const e of envelopes) {
@@ -73,6 +85,7 @@ describe('a recorded --dry-run', () => {
     expect(replay(envelopes)).toEqual({
       results: [],
       durations: new Map(),
+      failures: new Map(),
       end: { dryRun: true, results: 0 },
     });
   });

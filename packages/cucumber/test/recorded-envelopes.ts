@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { TITLE_SEPARATOR } from '@testrun/core';
+import { type RawTest, TITLE_SEPARATOR } from '@testrun/core';
 import { EnvelopeMapping, type RunEnd, type RunHints } from '../src/map-envelopes.js';
 import type { Envelope } from '../src/messages.js';
 
@@ -23,6 +23,8 @@ export function envelopesOf(recording: Recording): Envelope[] {
 export interface Replayed {
   results: string[];
   durations: Map<string, unknown>;
+  /** Why each failed scenario failed, as handed to core. */
+  failures: Map<string, RawTest['failure']>;
   end: RunEnd | undefined;
 }
 
@@ -33,6 +35,7 @@ export function replay(
 ): Replayed {
   const results: string[] = [];
   const durations = new Map<string, unknown>();
+  const failures = new Map<string, RawTest['failure']>();
   let end: RunEnd | undefined;
   const mapping = new EnvelopeMapping(
     {
@@ -40,6 +43,7 @@ export function replay(
         const name = `${uri} | ${test.titles.join(TITLE_SEPARATOR)}`;
         results.push(`${name} | ${test.status}`);
         durations.set(name, test.duration);
+        if (test.failure) failures.set(name, test.failure);
       },
       fileFailed: (uri) => results.push(`${uri} | (file failed to run)`),
       runError: (message) => results.push(`(run) | ${message}`),
@@ -48,5 +52,5 @@ export function replay(
   );
   for (const envelope of envelopes.slice(0, stopAfter)) end = mapping.add(envelope) ?? end;
   if (flush) mapping.flush();
-  return { results, durations, end };
+  return { results, durations, failures, end };
 }

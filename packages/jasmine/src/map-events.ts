@@ -63,10 +63,13 @@ export class JasmineMapping {
           list = [];
           tests.set(result.filename, list);
         }
+        const status = statusOf(result.status);
         list.push({
           titles: this.titlesOf(result),
-          status: statusOf(result.status),
+          status,
           duration: result.duration ?? 0,
+          // Each failed expectation is one error: the first is the message, the rest are counted.
+          failure: status === 'failed' ? { errors: result.failedExpectations ?? [] } : undefined,
         });
       } else if (result.status === 'failed') {
         for (const error of result.failedExpectations ?? [])

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FileReport } from '@testrun/core';
+import { type FileReport, toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import { type JasmineEvent, JasmineMapping, statusOf } from '../src/map-events.js';
 import { endsTopLevelBlock, type Mode, RECORDED_PROJECT, recording } from './recorded-events.js';
@@ -89,6 +89,19 @@ describe('JasmineMapping on recorded Jasmine events', () => {
     },
   );
 
+  it('hands core why a spec failed: its failed expectations, the line of the spec file in their stack', () => {
+    const { files } = mapAsTheReporter(recording('serial').events);
+    const cart = files.find(
+      (file) => file.file.endsWith('cart.spec.js') && file.tests.some((t) => t.status === 'failed'),
+    )!;
+    const failed = cart.tests.find((test) => test.status === 'failed')!;
+    const context = { file: cart.file, rootDir: RECORDED_PROJECT, secrets: undefined };
+    expect(toFailureDetails(failed.failure, context)).toMatchObject({
+      message: 'Expected 1 to be 2.',
+      location: 'spec/cart.spec.js:17:15',
+    });
+  });
+
   it('reports a file that failed outside its specs once, at the end, after all its specs', () => {
     const mapping = new JasmineMapping();
     const events = recording('serial').events;
@@ -159,7 +172,10 @@ describe('JasmineMapping on errors outside any spec', () => {
       },
     ]);
     expect(files).toEqual([
-      { file: '/r/a.js', tests: [{ titles: ['orphan'], status: 'failed', duration: 0 }] },
+      {
+        file: '/r/a.js',
+        tests: [{ titles: ['orphan'], status: 'failed', duration: 0, failure: { errors: [] } }],
+      },
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { AssertionResult, Test, TestResult } from '@jest/test-result';
-import type { CanonicalStatus, FileReport, FrameworkProject, RawTest } from '@testrun/core';
+import type { CanonicalStatus, FileReport, FrameworkProject, RawFailure, RawTest } from '@testrun/core';
 
 type AssertionStatus = AssertionResult['status'];
 
@@ -8,11 +8,12 @@ export function mapTestFile(test: Test | undefined, testResult: TestResult): Fil
   return {
     file: testResult.testFilePath,
     project: test ? frameworkProject(test.context.config) : undefined,
-    tests: testResult.testResults.map(mapAssertion),
+    tests: testResult.testResults.map((assertion) => mapAssertion(assertion, testResult.testFilePath)),
     // testExecError: the file failed outside any test (import, describe body, afterAll, a
     // setup file, a crashed worker, no test in it). A failed beforeAll needs nothing here:
     // Jest already fails every test under it.
     failedOutsideTests: testResult.testExecError != null,
+    failure: testResult.testExecError ? { errors: [testResult.testExecError] } : undefined,
   };
 }
 
@@ -21,15 +22,37 @@ export function mapUnfinishedFile(test: Test, assertions: readonly AssertionResu
   return {
     file: test.path,
     project: frameworkProject(test.context.config),
-    tests: assertions.map(mapAssertion),
+    tests: assertions.map((assertion) => mapAssertion(assertion, test.path)),
   };
 }
 
-function mapAssertion(assertion: AssertionResult): RawTest {
+function mapAssertion(assertion: AssertionResult, file: string): RawTest {
+  const status = STATUS[assertion.status] ?? 'failed';
   return {
     titles: [...assertion.ancestorTitles, assertion.title],
-    status: STATUS[assertion.status] ?? 'failed',
+    status,
     duration: assertion.duration ?? 0,
+    failure: status === 'failed' ? failureOf(assertion, file) : undefined,
+  };
+}
+
+/**
+ * What Jest says about a failed test: the errors it threw (`failureDetails`, message and
+ * stack apart), or, where a worker could not pass them on as errors, the formatted
+ * `failureMessages`; core finds the failing line of the test file in the stack (Jest's own
+ * `location`, with testLocationInResults, is where the test is declared: the location only
+ * when the stack names no line of the file); `invocations` counts the tries under `jest.retryTimes`.
+ */
+function failureOf(assertion: AssertionResult, file: string): RawFailure {
+  const details = assertion.failureDetails ?? [];
+  const errorLike = (error: unknown) =>
+    typeof (error as { message?: unknown } | null)?.message === 'string' ||
+    typeof (error as { stack?: unknown } | null)?.stack === 'string';
+  const { location } = assertion;
+  return {
+    errors: details.length > 0 && details.every(errorLike) ? details : assertion.failureMessages,
+    declaredAt: location ? { file, line: location.line, column: location.column } : undefined,
+    attempts: assertion.invocations,
   };
 }
 

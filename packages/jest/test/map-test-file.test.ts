@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import { mapTestFile, mapUnfinishedFile } from '../src/map-test-file.js';
 import { fileNamed, RECORDED_PROJECT, type RecordedFile, recording } from './recorded-results.js';
@@ -23,6 +24,37 @@ describe(`mapTestFile on Jest ${version}'s recorded objects`, () => {
       ['legacy checkout > still charges the card', 'skipped'],
       ['a test outside any describe', 'passed'],
     ]);
+  });
+
+  it('hands core why a test failed: the error Jest threw; core finds the line in the test file', () => {
+    const { test, testResult } = fileNamed(files, 'cart.test.js');
+    const report = mapTestFile(test, testResult);
+    const failed = report.tests.find((mapped) => mapped.status === 'failed')!;
+    const context = { file: report.file, rootDir: RECORDED_PROJECT, secrets: undefined };
+    expect(toFailureDetails(failed.failure, context)).toMatchObject({
+      message: 'expect(received).toBe(expected) // Object.is equality\n\nExpected: 3\nReceived: 2',
+      stack: expect.stringContaining('cart.test.js:10:19'),
+      location: 'cart.test.js:10:19',
+    });
+    expect(
+      report.tests.filter((mapped) => mapped.status !== 'failed').every((mapped) => !mapped.failure),
+    ).toBe(true);
+  });
+
+  it('gives core where the test is declared, when Jest says (testLocationInResults), for a stack that names no line', () => {
+    const { test, testResult } = fileNamed(files, 'cart.test.js');
+    const located = {
+      ...testResult,
+      testResults: testResult.testResults.map((assertion) => ({
+        ...assertion,
+        failureDetails: [],
+        failureMessages: ['Error: thrown from elsewhere\n    at node:internal/x:1:1'],
+        location: { line: 9, column: 3 },
+      })),
+    };
+    const failed = mapTestFile(test, located).tests.find((mapped) => mapped.status === 'failed')!;
+    const context = { file: testResult.testFilePath, rootDir: RECORDED_PROJECT, secrets: undefined };
+    expect(toFailureDetails(failed.failure, context)?.location).toBe('cart.test.js:9:3');
   });
 
   it("reports a test that another's .only left out skipped", () => {

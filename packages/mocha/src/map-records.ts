@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type CanonicalStatus, type FileReport, fileNamedFirst, type RawTest, startDir } from '@testrun/core';
+import {
+  type CanonicalStatus,
+  type FileReport,
+  fileNamedFirst,
+  type RawFailure,
+  type RawTest,
+  startDir,
+} from '@testrun/core';
 import type { MochaRunnable } from './mocha-types.js';
 
 // What the reporter keeps while tests run, and how it becomes FileReports at a file's end.
@@ -8,7 +15,8 @@ import type { MochaRunnable } from './mocha-types.js';
 
 /** One thing that happened: a test ended, a hook failed (with the tests it prevented), or an error fell outside any test. */
 export type MochaRecord =
-  | { kind: 'ended'; test: MochaRunnable; outcome: 'passed' | 'failed' | 'pending' }
+  /** `error`: what a failed test threw. */
+  | { kind: 'ended'; test: MochaRunnable; outcome: 'passed' | 'failed' | 'pending'; error?: unknown }
   | { kind: 'hook'; hook: MochaRunnable; error: unknown; prevented: readonly MochaRunnable[] }
   | { kind: 'outside'; error: unknown };
 
@@ -46,12 +54,16 @@ export function mapRecords(records: readonly MochaRecord[], specFiles: readonly 
     if (record.kind === 'ended') {
       const { test, outcome } = record;
       if (!test.file) continue;
-      fileEntry(test.file).tests.set(keyOf(test), rawTest(test, statusOf(outcome)));
+      const failure =
+        outcome === 'failed' ? { errors: [record.error], attempts: attemptOf(test) } : undefined;
+      fileEntry(test.file).tests.set(keyOf(test), rawTest(test, statusOf(outcome), failure));
     } else if (record.kind === 'hook') {
       for (const test of record.prevented) {
         if (!test.file) continue;
         const status = test.isPending?.() ? 'skipped' : 'failed';
-        fileEntry(test.file).tests.set(keyOf(test), rawTest(test, status));
+        // Why it did not run: the hook's error.
+        const failure = status === 'failed' ? { errors: [record.error] } : undefined;
+        fileEntry(test.file).tests.set(keyOf(test), rawTest(test, status, failure));
       }
       if (record.prevented.length === 0) failOutside(record.hook.file, record.error);
     } else {
@@ -76,8 +88,19 @@ function statusOf(outcome: 'passed' | 'failed' | 'pending'): CanonicalStatus {
   return outcome === 'pending' ? 'skipped' : outcome;
 }
 
-function rawTest(test: MochaRunnable, status: CanonicalStatus): RawTest {
-  return { titles: test.titlePath?.() ?? [test.title], status, duration: test.duration ?? 0 };
+function rawTest(test: MochaRunnable, status: CanonicalStatus, failure?: RawFailure): RawTest {
+  const raw: RawTest = { titles: test.titlePath?.() ?? [test.title], status, duration: test.duration ?? 0 };
+  return failure ? { ...raw, failure } : raw;
+}
+
+/** Which attempt this was, under `retries`: Mocha counts retries from 0. */
+function attemptOf(test: MochaRunnable): number | undefined {
+  try {
+    const retry = test.currentRetry?.();
+    return typeof retry === 'number' ? retry + 1 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A test's identity across events: Mocha's id (a copy from a worker keeps it as `__mocha_id__`), else the object. */

@@ -18,6 +18,8 @@ export interface MochaRunnable {
   ctx?: { currentTest?: MochaRunnable };
   titlePath?: () => unknown[];
   isPending?: () => boolean;
+  /** The retry this attempt is (0 for the first); a copy from a worker has it as a method too. */
+  currentRetry?: () => number;
 }
 
 export interface MochaSuite {

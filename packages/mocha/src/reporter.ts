@@ -102,7 +102,7 @@ export class TestrunReporter {
     runner.on(EVENTS.pending, (test: MochaRunnable) => keep({ kind: 'ended', test, outcome: 'pending' }));
     runner.on(EVENTS.fail, (runnable: MochaRunnable, error: unknown) => {
       try {
-        if (runnable?.type === 'test') keep({ kind: 'ended', test: runnable, outcome: 'failed' });
+        if (runnable?.type === 'test') keep({ kind: 'ended', test: runnable, outcome: 'failed', error });
         else if (runnable?.type === 'hook') {
           // In parallel mode the worker names the prevented tests in an event of its own, next.
           const prevented = this.parallel ? [] : preventedBy(runnable, this.willRun);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import { type MochaRecord, mapRecords } from '../src/map-records.js';
 import type { MochaRunnable } from '../src/mocha-types.js';
@@ -18,11 +19,33 @@ const test = (
 });
 
 describe('mapRecords', () => {
+  it("hands core why a recorded test failed: Mocha's error, and its line though Mocha cut the directory off", () => {
+    const recorded = recording('serial');
+    const { files } = mapRecords(recordsOf(recorded.events, recorded.mode), specFiles());
+    const cart = files.find((file) => file.file.endsWith('cart.test.js'))!;
+    const failed = cart.tests.find((t) => t.status === 'failed')!;
+    const context = {
+      file: cart.file,
+      rootDir: RECORDED_PROJECT,
+      startDir: RECORDED_PROJECT,
+      secrets: undefined,
+    };
+    expect(toFailureDetails(failed.failure, context)).toMatchObject({
+      message: 'Expected values to be strictly equal:\n\n2 !== 3',
+      location: 'cart.test.js:16:12',
+    });
+  });
+
   it('names each ended test by its title path, pending as skipped', () => {
     const records: MochaRecord[] = [
       { kind: 'ended', test: test(['cart', 'adds']), outcome: 'passed' },
       { kind: 'ended', test: test(['cart', 'skips']), outcome: 'pending' },
-      { kind: 'ended', test: test(['fails'], '/repo/b.test.js'), outcome: 'failed' },
+      {
+        kind: 'ended',
+        test: test(['fails'], '/repo/b.test.js', { currentRetry: () => 1 }),
+        outcome: 'failed',
+        error: new Error('boom'),
+      },
     ];
     expect(mapRecords(records, []).files).toEqual([
       {
@@ -36,7 +59,14 @@ describe('mapRecords', () => {
       {
         file: '/repo/b.test.js',
         failedOutsideTests: false,
-        tests: [{ titles: ['fails'], status: 'failed', duration: 3 }],
+        tests: [
+          {
+            titles: ['fails'],
+            status: 'failed',
+            duration: 3,
+            failure: { errors: [new Error('boom')], attempts: 2 },
+          },
+        ],
       },
     ]);
   });

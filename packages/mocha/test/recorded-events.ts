@@ -97,7 +97,7 @@ export function recordsOf(events: readonly MochaEvent[], mode: Mode): MochaRecor
   for (const { name, test, hook, error, tests } of events) {
     if (name === 'pass' && test) records.push({ kind: 'ended', test, outcome: 'passed' });
     else if (name === 'pending' && test) records.push({ kind: 'ended', test, outcome: 'pending' });
-    else if (name === 'fail' && test) records.push({ kind: 'ended', test, outcome: 'failed' });
+    else if (name === 'fail' && test) records.push({ kind: 'ended', test, outcome: 'failed', error });
     else if (name === 'fail' && hook) {
       records.push({ kind: 'hook', hook, error, prevented: mode === 'serial' ? preventedBy(hook) : [] });
     } else if (name === 'fail') records.push({ kind: 'outside', error });

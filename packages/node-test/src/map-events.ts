@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { CanonicalStatus, FileReport, RawTest } from '@testrun/core';
+import type { CanonicalStatus, FileReport, RawFailure, RawTest } from '@testrun/core';
 
 /** What the reporter reads of one of node:test's `test:start`, `test:pass` and `test:fail` events. */
 export interface TestEvent {
@@ -10,7 +10,9 @@ export interface TestEvent {
     file?: unknown;
     skip?: unknown;
     todo?: unknown;
-    details?: { duration_ms?: unknown; type?: unknown; error?: { failureType?: unknown } };
+    details?: { duration_ms?: unknown; type?: unknown; error?: { failureType?: unknown; cause?: unknown } };
+    line?: unknown;
+    column?: unknown;
   };
 }
 
@@ -56,14 +58,31 @@ export function mapOutermostTest(events: readonly TestEvent[], cwd: string): Fil
     } else if (data.details?.type === 'suite') {
       if (failed && failureTypeOf(data) !== 'subtestsFailed') report.failedOutsideTests = true;
     } else {
+      const status = statusOf(data, failed);
       report.tests.push({
         titles: [...titles.slice(0, nesting), data.name],
-        status: statusOf(data, failed),
+        status,
         duration,
+        failure: status === 'failed' ? failureOf(data) : undefined,
       });
     }
   }
   return report;
+}
+
+/**
+ * Why a test failed: node:test wraps what the test threw (`cause`) in an ERR_TEST_FAILURE
+ * whose stack is its own; the cause is the test's error when it is one (a failed subtest or
+ * a timeout has none). Its `line` and `column` are where the test is declared.
+ */
+function failureOf(data: TestEvent['data']): RawFailure {
+  const error = data.details?.error;
+  const cause = error?.cause;
+  const errorLike = typeof (cause as { message?: unknown } | null)?.message === 'string';
+  return {
+    errors: [errorLike ? cause : error],
+    declaredAt: { file: data.file, line: data.line, column: data.column },
+  };
 }
 
 function failureTypeOf(data: TestEvent['data']): unknown {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import { mapOutermostTest, type TestEvent } from '../src/map-events.js';
 import { outermostTests, RECORDED_PROJECT, recording } from './recorded-events.js';
@@ -44,7 +45,15 @@ describe('mapOutermostTest', () => {
         { titles: ['cart', 'adds'], status: 'passed', duration: 2 },
         { titles: ['cart', 'skips'], status: 'skipped', duration: 2 },
         { titles: ['cart', 'later'], status: 'todo', duration: 2 },
-        { titles: ['cart', 'fails'], status: 'failed', duration: 2 },
+        {
+          titles: ['cart', 'fails'],
+          status: 'failed',
+          duration: 2,
+          failure: {
+            errors: [{ failureType: 'testCodeFailure' }],
+            declaredAt: { file, line: undefined, column: undefined },
+          },
+        },
       ],
     });
   });
@@ -130,6 +139,15 @@ describe(`mapOutermostTest on node:test's recorded events (Node ${recorded.versi
     expect(reportOf('a test outside any describe').tests).toMatchObject([
       { titles: ['a test outside any describe'], status: 'passed' },
     ]);
+  });
+
+  it('hands core why a test failed: the error the test threw, and where it is declared when no stack says', () => {
+    const failed = reportOf('cart').tests.find((test) => test.status === 'failed')!;
+    const context = { file: file('cart.test.js'), rootDir: RECORDED_PROJECT, secrets: undefined };
+    expect(toFailureDetails(failed.failure, context)).toEqual({
+      message: 'Expected values to be strictly equal:\n\n2 !== 3',
+      location: 'test/cart.test.js:15:3',
+    });
   });
 
   it("names the file by the outermost test's absolute path, and does not fail it for a failed test", () => {

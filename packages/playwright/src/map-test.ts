@@ -1,5 +1,5 @@
 import type { Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import type { CanonicalStatus, RawTest } from '@testrun/core';
+import type { CanonicalStatus, RawFailure, RawTest } from '@testrun/core';
 
 /** One test as core takes it, with whether Playwright called it flaky; core names it (see "Mapping" in the README). */
 export interface MappedTest {
@@ -16,12 +16,14 @@ export function mapTest(test: TestCase): MappedTest | undefined {
   const last = lastFinishedAttempt(test);
   if (!last) return undefined;
   const outcome = test.outcome();
+  const status = statusOf(outcome, last, test);
   return {
     test: {
       titles: [...describeTitles(test), test.title],
-      status: statusOf(outcome, last, test),
+      status,
       // The final attempt's time: what the test took when it got its verdict.
       duration: last.duration,
+      failure: status === 'failed' ? failureOf(last) : undefined,
     },
     flaky: outcome === 'flaky',
   };
@@ -30,6 +32,11 @@ export function mapTest(test: TestCase): MappedTest | undefined {
 /** The last attempt that ran to an end: an attempt cut short by an interruption is no verdict. */
 export function lastFinishedAttempt(test: TestCase): TestResult | undefined {
   return test.results.findLast((result) => result.status !== 'interrupted');
+}
+
+/** Why the last attempt failed: its errors, where Playwright says the first one was thrown, and which attempt it was. */
+function failureOf(last: TestResult): RawFailure {
+  return { errors: last.errors, location: last.errors[0]?.location, attempts: last.retry + 1 };
 }
 
 function statusOf(

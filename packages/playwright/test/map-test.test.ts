@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import { errorOrigin } from '../src/error-origin.js';
 import { lastFinishedAttempt, mapTest } from '../src/map-test.js';
@@ -33,6 +34,19 @@ describe(`mapTest on Playwright ${run.version}'s recorded objects`, () => {
     ]);
   });
 
+  it("hands core why a test failed: the last attempt's errors, Playwright's own location, the attempt", () => {
+    const failing = testsIn(run, 'cart.test.js', 'first').find((test) => test.title === 'fails on purpose')!;
+    const { failure } = mapTest(failing)!.test;
+    const file = path.join(RECORDED_PROJECT, 'cart.test.js');
+    expect(toFailureDetails(failure, { file, rootDir: RECORDED_PROJECT, secrets: undefined })).toMatchObject({
+      message: 'Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: 3\nReceived: 2',
+      location: 'cart.test.js:12:19',
+      attempts: 1,
+    });
+    const passing = testsIn(run, 'cart.test.js', 'first').find((test) => test.title === 'sums line items')!;
+    expect(mapTest(passing)!.test.failure).toBeUndefined();
+  });
+
   it('fails the tests a failed beforeAll kept from running, and keeps a skipped one skipped', () => {
     const [, writes] = testsIn(run, 'setup-fails.test.js', 'first');
     // Playwright itself calls it skipped.
@@ -58,7 +72,12 @@ describe(`mapTest on Playwright ${run.version}'s recorded objects`, () => {
     });
     expect(failing!.results).toHaveLength(3);
     expect(mapTest(failing!)).toEqual({
-      test: { titles: ['fails every attempt'], status: 'failed', duration: failing!.results[2]!.duration },
+      test: {
+        titles: ['fails every attempt'],
+        status: 'failed',
+        duration: failing!.results[2]!.duration,
+        failure: expect.objectContaining({ attempts: 3 }),
+      },
       flaky: false,
     });
   });

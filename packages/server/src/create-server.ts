@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { InFlightWrites } from './api/idempotent-write.js';
 import { registerReadApi } from './api/read.js';
 import { registerCompleteRun, registerCreateRun, registerSubmitResults, type Writes } from './api/write.js';
+import { registerCompression } from './compression.js';
 import { migrate } from './database/migrations.js';
 import { openDatabase } from './database/open-database.js';
 import { registerErrorAnswers } from './errors.js';
@@ -95,7 +96,8 @@ interface AppParts {
 /**
  * Assembles the Fastify app. A request meets, in order: the request log, the security
  * headers, the guards (401, 415), the pages' key (a sign-in redirect or 401), body reading (413 by size, 400 bad JSON), the fault hook, the batch limit
- * (413 by count), schema validation (400) and the route.
+ * (413 by count), schema validation (400) and the route; its answer leaves through compression
+ * (br or gzip, when the client accepts one).
  */
 function buildApp({ options, store, log, faults, closing }: AppParts): FastifyInstance {
   const app = Fastify({
@@ -119,13 +121,14 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
 
   registerRequestRecording(app, log, keys);
   registerSecurityHeaders(app);
+  registerCompression(app);
   registerGuards(app, keys);
   registerPageAccess(app, { access: options.pageAccess, keys: readKeys, https: options.https !== undefined });
   registerJsonBody(app);
   registerFaultInjection(app, faults, closing);
 
   const writes: Writes = { store, inFlight: new InFlightWrites() };
-  registerCreateRun(app, writes, options.runIds);
+  registerCreateRun(app, writes, options.runIds, options.failureDetails);
   registerSubmitResults(app, writes, options);
   registerCompleteRun(app, writes, options.abandonedAfterMs);
   registerReadApi(app, store, options.abandonedAfterMs);

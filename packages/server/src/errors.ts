@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from 'fastify';
-import { pathOf } from './paths.js';
+import { renderNotFoundPage } from './pages/not-found-page.js';
+import { isApiRequest, pathOf } from './paths.js';
 
 /** An error answered as `{ error: { code, message } }` with its HTTP status. */
 export class ApiError extends Error {
@@ -26,7 +27,10 @@ export function runNotFound(runId: string): ApiError {
   return new ApiError(404, 'run_not_found', `run ${JSON.stringify(runId.slice(0, 100))} does not exist`);
 }
 
-/** Every error, and every path that matches no route, is answered in the error shape. */
+/**
+ * Every error, and every API path that matches no route, is answered in the error shape; a
+ * browser asking for any other unknown path (Accept: text/html) gets a page that says so.
+ */
 export function registerErrorAnswers(app: FastifyInstance, maxBodyBytes: number): void {
   app.setErrorHandler((error, _request, reply) => {
     const apiError = toApiError(error, maxBodyBytes);
@@ -35,9 +39,18 @@ export function registerErrorAnswers(app: FastifyInstance, maxBodyBytes: number)
       .headers(apiError.headers)
       .send(errorBody(apiError.code, apiError.message));
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(errorBody('not_found', `no route for ${request.method} ${pathOf(request.url)}`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = pathOf(request.url);
+    if (!isApiRequest(undefined, request.url) && acceptsHtml(request.headers.accept)) {
+      return reply.code(404).type('text/html; charset=utf-8').send(renderNotFoundPage(path));
+    }
+    return reply.code(404).send(errorBody('not_found', `no route for ${request.method} ${path}`));
+  });
+}
+
+/** Whether an Accept header names HTML, as every browser's navigation does; a bare HTTP client sends none, or any type. */
+function acceptsHtml(accept: string | undefined): boolean {
+  return accept !== undefined && /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
 }
 
 /** Maps anything thrown while handling a request to the error answered for it. */

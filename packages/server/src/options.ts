@@ -52,6 +52,11 @@ export interface ServerOptions {
   pageAccess?: PageAccess;
   /** A run never completed that received nothing for this long is shown as abandoned. Default: one hour. */
   abandonedAfterMs?: number;
+  /**
+   * Announce and accept the `failure-details` extension (why a test failed). Default: true;
+   * false makes a server that knows only the spec's four fields, and refuses `details`.
+   */
+  failureDetails?: boolean;
 }
 
 export interface HttpsOptions {
@@ -81,6 +86,7 @@ export interface ResolvedOptions {
   readKeys: readonly string[];
   pageAccess: PageAccess;
   abandonedAfterMs: number;
+  failureDetails: boolean;
 }
 
 export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
@@ -116,6 +122,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
       options.abandonedAfterMs ?? DEFAULT_ABANDONED_AFTER_MS,
       1,
     ),
+    failureDetails: options.failureDetails ?? true,
   };
 }
 

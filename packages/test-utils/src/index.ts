@@ -46,3 +46,4 @@ export * from './server.js';
 export * from './store-engines.js';
 export * from './transports.js';
 export * from './watch.js';
+export * from './webdriverio.js';

@@ -1,4 +1,4 @@
-import type { CanonicalStatus, FileReport, FrameworkProject, RawTest } from '@testrun/core';
+import type { CanonicalStatus, FileReport, FrameworkProject, RawFailure, RawTest } from '@testrun/core';
 import type { TestCase, TestModule, TestProject, TestSuite } from 'vitest/node';
 
 /**
@@ -11,10 +11,12 @@ export function mapTestModule(module: TestModule, { merged = false, unfinished =
   const tests: RawTest[] = [];
   for (const test of module.children.allTests()) {
     if (unfinished && test.result().state === 'pending') continue;
+    const status = statusOf(test, merged);
     tests.push({
       titles: [...describeTitles(test), test.name],
-      status: statusOf(test, merged),
+      status,
       duration: test.diagnostic()?.duration ?? 0,
+      failure: status === 'failed' ? failureOf(test) : undefined,
     });
   }
   return {
@@ -23,6 +25,7 @@ export function mapTestModule(module: TestModule, { merged = false, unfinished =
     variant: isTypecheckOfRuntimeFile(module) ? 'typecheck' : undefined,
     tests,
     failedOutsideTests: !unfinished && moduleFailed(module),
+    failure: unfinished ? undefined : { errors: module.errors() },
   };
 }
 
@@ -76,6 +79,26 @@ function blockFailed(test: TestCase): boolean {
   for (let parent: TestSuite | TestModule = test.parent; ; parent = parent.parent) {
     if (parent.errors().length > 0) return true;
     if (parent.type === 'module') return false;
+  }
+}
+
+/**
+ * What Vitest says about a failed test: its errors (a test skipped because its block failed
+ * has none of its own: its block's), and how often it ran. Core finds the line in the stack.
+ */
+function failureOf(test: TestCase): RawFailure {
+  const own = test.result().errors ?? [];
+  const diagnostic = test.diagnostic();
+  return {
+    errors: own.length > 0 ? own : blockErrors(test),
+    attempts: diagnostic ? diagnostic.retryCount + 1 : undefined,
+  };
+}
+
+function blockErrors(test: TestCase): readonly unknown[] {
+  for (let parent: TestSuite | TestModule = test.parent; ; parent = parent.parent) {
+    if (parent.errors().length > 0) return parent.errors();
+    if (parent.type === 'module') return [];
   }
 }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import type { TestModule } from 'vitest/node';
 import { errorsOutsideTests } from '../src/errors-outside-tests.js';
@@ -66,6 +67,30 @@ describe(`mapTestModule on Vitest ${run.version}'s recorded objects`, () => {
         duration: measured(module, 'passes on the second attempt'),
       },
     ]);
+  });
+
+  it('hands core why a test failed: its errors and how many times it ran; core finds the line in the test file', () => {
+    const report = mapTestModule(moduleNamed(run.modules, 'cart.test.js'));
+    const failed = report.tests.find((test) => test.status === 'failed')!;
+    expect(failed.failure?.attempts).toBe(1);
+    const [error] = failed.failure!.errors as { message: string; stack: string }[];
+    expect(error?.message).toBe('expected 2 to be 3 // Object.is equality');
+    const context = { file: report.file, rootDir: RECORDED_PROJECT, secrets: undefined };
+    expect(toFailureDetails(failed.failure, context)).toMatchObject({
+      message: 'expected 2 to be 3 // Object.is equality',
+      location: 'cart.test.js:12:19',
+      attempts: 1,
+    });
+    expect(report.tests.filter((test) => test.status !== 'failed').every((test) => !test.failure)).toBe(true);
+  });
+
+  it('hands core what failed a file outside its tests, for its (file failed to run) result', () => {
+    const report = mapTestModule(moduleNamed(run.modules, 'import-throws.test.js'));
+    const context = { file: report.file, rootDir: RECORDED_PROJECT, secrets: undefined };
+    expect(toFailureDetails(report.failure, context)).toMatchObject({
+      stack: expect.stringContaining('this file throws while it is imported'),
+      location: 'import-throws.test.js:1:7',
+    });
   });
 
   it('fails the tests a failed beforeAll kept from running, and keeps a skipped one skipped', () => {

@@ -1,4 +1,4 @@
-import { type CanonicalStatus, TITLE_SEPARATOR } from '@testrun/core';
+import { type CanonicalStatus, type RawFailure, TITLE_SEPARATOR } from '@testrun/core';
 import type { MappedCase } from './map-junit.js';
 import type { CtrfTest } from './read-ctrf.js';
 import { toSlashes } from './report-paths.js';
@@ -80,17 +80,36 @@ export function mapCtrfTest(test: CtrfTest): MappedCase {
   const filePath =
     typeof test.filePath === 'string' && test.filePath.trim() !== '' ? test.filePath : undefined;
 
+  const failure = status === 'failed' ? failureOf(test, filePath && toSlashes(filePath)) : undefined;
   if (filePath !== undefined) {
     const file = toSlashes(filePath);
     const ancestors = levels.filter((level) => !namesFile(level, file));
     return {
       kind: 'file',
       file,
-      test: { titles: [...ancestors, ownTitle(name ?? '', ancestors)], status, duration },
+      test: { titles: [...ancestors, ownTitle(name ?? '', ancestors)], status, duration, failure },
     };
   }
   const testSuite = levels.length > 0 ? levels.join(TITLE_SEPARATOR) : undefined;
-  return { kind: 'named', result: { testSuite, testCase: name, status, duration } };
+  return { kind: 'named', result: { testSuite, testCase: name, status, duration, failure } };
+}
+
+/**
+ * Why a failed test failed, as CTRF writes it: `message` and `trace` (its stack); `line`,
+ * where the test is (the location when the trace names no line of the file); `retries`,
+ * how many times it was tried again. Nothing when the writer said none of it.
+ */
+function failureOf(test: CtrfTest, file: string | undefined): RawFailure | undefined {
+  const message = typeof test.message === 'string' ? test.message : '';
+  const trace = typeof test.trace === 'string' ? test.trace : '';
+  const retries =
+    typeof test.retries === 'number' && Number.isInteger(test.retries) ? test.retries : undefined;
+  if (message === '' && trace === '' && retries === undefined) return undefined;
+  return {
+    errors: message === '' && trace === '' ? [] : [{ message, stack: trace }],
+    declaredAt: file === undefined ? undefined : { file, line: test.line },
+    attempts: retries === undefined ? undefined : retries + 1,
+  };
 }
 
 /** `suite` as its levels: an array as it is, a string split at ` > ` (how writers join them). */

@@ -1,4 +1,4 @@
-import { FILE_FAILURE_CASE, type RawResult, type RawTest } from '@testrun/core';
+import { FILE_FAILURE_CASE, type RawFailure, type RawResult, type RawTest } from '@testrun/core';
 import type { JunitSuiteFailure, JunitTestcase } from './read-junit.js';
 import { type ReportPaths, toSlashes } from './report-paths.js';
 import type { WriterRules } from './writer-rules.js';
@@ -62,6 +62,7 @@ export function mapTestcase(testcase: JunitTestcase, { rules, paths }: MappingCo
   const status = outcome;
   const duration = toMilliseconds(testcase.time);
   const failed = outcome === 'failed';
+  const failure = failed ? failureOf(testcase) : undefined;
   const written = testcase.file ?? (failed && classname === JEST_JUNIT_LOAD_FAILURE_CLASS ? name : undefined);
   const attemptsOf =
     rules.rerunsAsRepeats && name !== undefined
@@ -75,12 +76,12 @@ export function mapTestcase(testcase: JunitTestcase, { rules, paths }: MappingCo
       pytestCollectionError || standsForFile({ outcome, name, classname }, rules, [file, moduleName(file)])
         ? [FILE_FAILURE_CASE]
         : caseTitles(name, classname, file);
-    return { kind: 'file', file, test: { titles, status, duration }, attemptsOf };
+    return { kind: 'file', file, test: { titles, status, duration, failure }, attemptsOf };
   }
   if (isPytestCollectionError(testcase, nonEmpty(name))) {
     return {
       kind: 'named',
-      result: { testSuite: name, testCase: FILE_FAILURE_CASE, status, duration },
+      result: { testSuite: name, testCase: FILE_FAILURE_CASE, status, duration, failure },
       attemptsOf,
     };
   }
@@ -88,7 +89,20 @@ export function mapTestcase(testcase: JunitTestcase, { rules, paths }: MappingCo
   const suite =
     nonEmpty(classname) && (classname !== name || suiteName === undefined) ? classname : suiteName;
   const testCase = standsForFile({ outcome, name, classname }, rules, [suite]) ? FILE_FAILURE_CASE : name;
-  return { kind: 'named', result: { testSuite: suite, testCase, status, duration }, attemptsOf };
+  return { kind: 'named', result: { testSuite: suite, testCase, status, duration, failure }, attemptsOf };
+}
+
+/**
+ * Why the testcase failed, from its first <failure> or <error>: the `message` attribute and
+ * the text as its stack; without a message, the text alone (core takes its lines before the
+ * first stack frame as the message). A <failure/> with neither says nothing.
+ */
+function failureOf({ failure }: JunitTestcase): RawFailure | undefined {
+  if (!failure) return undefined;
+  const message = failure.message?.trim() ?? '';
+  const text = failure.text.trim();
+  if (message === '' && text === '') return undefined;
+  return { errors: [message === '' ? text : { message, stack: text }] };
 }
 
 /** A <testsuite> that failed on its own with no failed testcase inside: `(file failed to run)`. */

@@ -24,6 +24,11 @@ export interface CtrfTest {
   /** A string (`Cart > totals`, levels joined with ` > `) or an array of the levels. */
   suite: unknown;
   filePath: unknown;
+  /** Why it failed, where the writer says: the error's message, its stack (`trace`), the test's `line`, its `retries`. */
+  message?: unknown;
+  trace?: unknown;
+  line?: unknown;
+  retries?: unknown;
 }
 
 export type CtrfEvent =
@@ -157,6 +162,9 @@ class CtrfEventReader {
         duration: value.duration,
         suite: value.suite,
         filePath: value.filePath,
+        ...(status === 'passed'
+          ? {}
+          : { message: value.message, trace: value.trace, line: value.line, retries: value.retries }),
       },
     });
   }

@@ -3,8 +3,9 @@ import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { openReport, ReportReadError, unreadable } from './open-report.js';
 
 // Reads a JUnit XML report as a stream of events, one chunk at a time: memory stays flat
-// however large the report. Only the structure is read (names, times, outcomes); failure
-// messages and logs are skipped, never held.
+// however large the report. Only the structure is read (names, times, outcomes) and, of a
+// failed testcase, its first <failure>/<error> (message and text, held up to FAILURE_TEXT_LIMIT
+// characters: why it failed); logs are skipped, never held.
 
 export type JunitOutcome = 'passed' | 'failed' | 'skipped';
 
@@ -30,7 +31,12 @@ export interface JunitTestcase {
   outcome: JunitOutcome;
   /** Line of the <testcase> tag, for messages. */
   line: number;
+  /** Its first <failure> or <error>: the `message` attribute and the text inside (a stack, as most writers put it). */
+  failure?: { message: string | undefined; text: string };
 }
+
+/** The text of a <failure> held at most: core cuts a stack to 16,384 characters anyway. */
+const FAILURE_TEXT_LIMIT = 20_000;
 
 /** A <testsuite> that holds an <error> or <failure> of its own, outside any testcase: it did not run (or not fully). */
 export interface JunitSuiteFailure {
@@ -134,6 +140,8 @@ interface Frame {
   /** The file a "Root Suite" child gave its later siblings. */
   rootSuiteFile: string | undefined;
   isSuite: boolean;
+  /** A testcase's first <failure> or <error>: its text is gathered into the testcase's `failure`. */
+  failureOf?: JunitTestcase;
 }
 
 /**
@@ -183,6 +191,14 @@ class JunitEventReader {
     });
     this.parser.on('opentag', (tag) => this.open(tag));
     this.parser.on('closetag', () => this.closeElement());
+    const gather = (text: string) => {
+      const failure = this.stack.at(-1)?.failureOf?.failure;
+      if (failure && failure.text.length < FAILURE_TEXT_LIMIT) {
+        failure.text += text.slice(0, FAILURE_TEXT_LIMIT - failure.text.length);
+      }
+    };
+    this.parser.on('text', gather);
+    this.parser.on('cdata', gather);
     this.parser.on('error', (error) => {
       const reason = error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.$/, '');
       const cutShort = /unclosed tag|unexpected end/.test(reason)
@@ -287,8 +303,21 @@ class JunitEventReader {
       }
       case 'failure':
       case 'error':
-        if (parent?.testcase) parent.testcase.failed = true;
-        else if (parent?.isSuite && parent.suite) parent.suite.ownFailure = true;
+        if (parent?.testcase) {
+          parent.testcase.failed = true;
+          const { testcase } = parent.testcase;
+          if (!testcase.failure) {
+            testcase.failure = { message: attributes.message, text: '' };
+            this.stack.push({
+              suite: parent.suite,
+              testcase: undefined,
+              rootSuiteFile: undefined,
+              isSuite: false,
+              failureOf: testcase,
+            });
+            return;
+          }
+        } else if (parent?.isSuite && parent.suite) parent.suite.ownFailure = true;
         break;
       case 'skipped':
         if (parent?.testcase) parent.testcase.skipped = true;

@@ -1,3 +1,4 @@
+import { toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import { ctrfDuration, ctrfStatus, mapCtrfTest } from '../../src/junit/map-ctrf.js';
 import type { CtrfTest } from '../../src/junit/read-ctrf.js';
@@ -97,5 +98,34 @@ describe('the name of a CTRF test', () => {
       kind: 'named',
       result: { testSuite: undefined, testCase: undefined, status: 'passed', duration: 3 },
     });
+  });
+});
+
+describe('why a CTRF test failed', () => {
+  it('goes to core from message, trace, line and retries', () => {
+    const mapped = mapCtrfTest(
+      test({
+        status: 'failed',
+        filePath: 'tests/cart.spec.ts',
+        message: 'expected 2 to be 3',
+        trace: 'Error: expected 2 to be 3\n    at node_modules/x.js:1:1',
+        line: 12,
+        retries: 2,
+      }),
+    );
+    const context = { file: '/repo/tests/cart.spec.ts', rootDir: '/repo', secrets: undefined };
+    expect(mapped.kind === 'file' && toFailureDetails(mapped.test.failure, context)).toEqual({
+      message: 'expected 2 to be 3',
+      stack: 'Error: expected 2 to be 3\n    at node_modules/x.js:1:1',
+      location: 'tests/cart.spec.ts:12',
+      attempts: 3,
+    });
+  });
+
+  it('is nothing for a passed test, or a failed one whose writer said nothing', () => {
+    const passed = mapCtrfTest(test({ message: 'not read' }));
+    const silent = mapCtrfTest(test({ status: 'failed' }));
+    expect(passed.kind === 'named' && passed.result.failure).toBeUndefined();
+    expect(silent.kind === 'named' && silent.result.failure).toBeUndefined();
   });
 });

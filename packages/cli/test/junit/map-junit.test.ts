@@ -1,3 +1,4 @@
+import { toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import { chooseFramework, detectFramework } from '../../src/junit/detect-framework.js';
 import { mapSuiteFailure, mapTestcase as mapWith, toMilliseconds } from '../../src/junit/map-junit.js';
@@ -431,5 +432,41 @@ describe('telling which framework wrote a report', () => {
     expect(chooseFramework(['pytest', undefined])).toBe('junit');
     expect(chooseFramework(['pytest', 'surefire'])).toBe('junit');
     expect(chooseFramework([undefined])).toBe('junit');
+  });
+});
+
+describe('why a testcase failed', () => {
+  it('goes to core as the <failure> message with its text as the stack, or the text alone', () => {
+    const withMessage = mapTestcase(
+      testcase({
+        file: 'src/cart.test.ts',
+        name: 'adds',
+        outcome: 'failed',
+        failure: { message: 'expected 2', text: 'AssertionError: expected 2\n    at src/cart.test.ts:4:7' },
+      }),
+    );
+    const context = { file: '/home/me/shop/src/cart.test.ts', rootDir: '/home/me/shop', secrets: undefined };
+    expect(withMessage.kind === 'file' && toFailureDetails(withMessage.test.failure, context)).toEqual({
+      message: 'expected 2',
+      stack: 'AssertionError: expected 2\n    at src/cart.test.ts:4:7',
+    });
+    const textOnly = mapTestcase(
+      testcase({
+        classname: 'Cart',
+        name: 'adds',
+        outcome: 'failed',
+        failure: { message: undefined, text: 'boom\n  at x' },
+      }),
+    );
+    expect(textOnly.kind === 'named' && toFailureDetails(textOnly.result.failure, context)?.message).toBe(
+      'boom',
+    );
+  });
+
+  it('is nothing for a passed testcase, or an empty <failure/>', () => {
+    const empty = mapTestcase(
+      testcase({ name: 'a', outcome: 'failed', failure: { message: undefined, text: ' ' } }),
+    );
+    expect(empty.kind === 'named' && empty.result.failure).toBeUndefined();
   });
 });

@@ -75,6 +75,7 @@ describe('reading a JUnit report', () => {
         time: '0.5',
         outcome: 'failed',
         line: 5,
+        failure: { message: 'expected 2', text: 'AssertionError: expected 2 & got 3' },
       },
       {
         name: 'multiplies',
@@ -86,9 +87,29 @@ describe('reading a JUnit report', () => {
         outcome: 'skipped',
         line: 8,
       },
-      expect.objectContaining({ name: 'errs', outcome: 'failed', line: 11 }),
+      expect.objectContaining({
+        name: 'errs',
+        outcome: 'failed',
+        line: 11,
+        failure: { message: 'boom', text: '' },
+      }),
       expect.objectContaining({ name: 'both', outcome: 'failed', line: 12 }),
     ]);
+  });
+
+  it('keeps a failed testcase’s first <failure> or <error>: its message and text (CDATA too), bounded', async () => {
+    const long = 'x'.repeat(30_000);
+    const cases = await testcasesOf(
+      reportFile(`<testsuite name="s">
+  <testcase name="cdata"><failure message="m"><![CDATA[Error: <boom>
+    at a (spec/a.js:3:1)]]></failure><error message="second">ignored</error><system-out>log</system-out></testcase>
+  <testcase name="long"><failure>${long}</failure></testcase>
+  <testcase name="passes"><system-out>not a failure</system-out></testcase>
+</testsuite>`),
+    );
+    expect(cases[0]?.failure).toEqual({ message: 'm', text: 'Error: <boom>\n    at a (spec/a.js:3:1)' });
+    expect(cases[1]?.failure?.text).toHaveLength(20_000);
+    expect(cases[2]?.failure).toBeUndefined();
   });
 
   it('gives the first elements once, for telling which framework wrote the report', async () => {

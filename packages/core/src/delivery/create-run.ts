@@ -5,8 +5,11 @@ import type { Deadline } from './deadline.js';
 import { type RetryPolicy, type SendOutcome, sendWithRetries } from './send-with-retries.js';
 
 export type CreateRunOutcome =
-  /** `pageUrl`: the run's page, when the answer links one (see runPageUrl). */
-  | { kind: 'ok'; runId: string; pageUrl: string | undefined }
+  /**
+   * `pageUrl`: the run's page, when the answer links one (see runPageUrl);
+   * `acceptsFailureDetails`: the answer announces the `failure-details` extension.
+   */
+  | { kind: 'ok'; runId: string; pageUrl: string | undefined; acceptsFailureDetails: boolean }
   | Exclude<SendOutcome, { kind: 'ok' }>
   /** Created, but the answer did not say which id the run has. */
   | { kind: 'no-id'; error: RunIdError };
@@ -33,7 +36,34 @@ export async function createRun(
   if (runId === undefined) {
     return { kind: 'no-id', error: new RunIdError(response.status, response.body, policy.runIdPath) };
   }
-  return { kind: 'ok', runId, pageUrl: runPageUrl(response.headers.link, http.baseUrl) };
+  return {
+    kind: 'ok',
+    runId,
+    pageUrl: runPageUrl(response.headers.link, http.baseUrl),
+    acceptsFailureDetails: announcesExtension(
+      FAILURE_DETAILS_EXTENSION,
+      response.body,
+      response.headers['testrun-extensions'],
+    ),
+  };
+}
+
+/** The extension that lets a failed result carry why it failed (docs/design.md, "Why a test failed"). */
+export const FAILURE_DETAILS_EXTENSION = 'failure-details';
+
+/**
+ * Whether create-run's answer says the service accepts `extension`: an `extensions` array
+ * in its JSON body (at the top, or beside the id under `data` or `run`), or a
+ * `Testrun-Extensions` header listing it (comma-separated). A service that says nothing
+ * accepts nothing beyond the spec: it gets the spec's four fields, as before.
+ */
+export function announcesExtension(extension: string, bodyText: string, header: string | undefined): boolean {
+  if (header?.split(',').some((name) => name.trim().toLowerCase() === extension)) return true;
+  const body = readJson(bodyText);
+  return [body, field(body, 'data'), field(body, 'run')].some((holder) => {
+    const listed = field(holder, 'extensions');
+    return Array.isArray(listed) && listed.includes(extension);
+  });
 }
 
 /**

@@ -5,7 +5,29 @@ import type { Deadline } from './deadline.js';
 import { type RetryPolicy, type SendFailure, sendWithRetries } from './send-with-retries.js';
 
 export function makeBatch(results: readonly TestResult[], idempotencyKey: string): Batch {
-  return { idempotencyKey, count: results.length, body: JSON.stringify({ results }) };
+  return {
+    idempotencyKey,
+    count: results.length,
+    body: JSON.stringify({ results }),
+    withDetails: results.some((result) => result.details !== undefined),
+  };
+}
+
+/**
+ * The body as this run's service takes it: with why tests failed only when it accepts the
+ * `failure-details` extension; without, the spec's four fields, byte for byte the body a
+ * reporter without the extension sends. Only a batch that holds details is parsed again, and
+ * only for a service that does not take them.
+ */
+export function bodyFor(batch: Batch, acceptsDetails: boolean): string {
+  if (acceptsDetails || !batch.withDetails) return batch.body;
+  const results = resultsOf(batch).map(({ testSuite, testCase, status, duration }) => ({
+    testSuite,
+    testCase,
+    status,
+    duration,
+  }));
+  return JSON.stringify({ results });
 }
 
 /** The results of a batch, for the rare paths that need them as objects (a 413 split). */
@@ -30,7 +52,8 @@ export function resultsPath(runId: string): string {
 /**
  * Sends one batch of a run, with retries (send-with-retries.ts), and splits it in half on
  * a 413 until the service takes it or a part of one result is refused (docs/design.md,
- * "413, refused keys, TLS"). Used by the run session and by replay alike.
+ * "413, refused keys, TLS"). Used by the run session and by replay alike. `acceptsDetails`:
+ * the run's service accepts the `failure-details` extension (create-run.ts, acceptsFailureDetails).
  */
 export async function deliverBatch(
   http: HttpClient,
@@ -38,9 +61,11 @@ export async function deliverBatch(
   batch: Batch,
   policy: RetryPolicy,
   deadline: Deadline,
+  acceptsDetails = false,
 ): Promise<BatchDelivery> {
   const path = resultsPath(runId);
-  const outcome = await sendWithRetries(http, path, batch.body, batch.idempotencyKey, policy, deadline);
+  const body = bodyFor(batch, acceptsDetails);
+  const outcome = await sendWithRetries(http, path, body, batch.idempotencyKey, policy, deadline);
   if (outcome.kind === 'ok') return { delivered: batch.count, left: [], failure: undefined };
   if (outcome.kind !== 'too-large' || batch.count < 2) {
     return { delivered: 0, left: [batch], failure: outcome };
@@ -52,7 +77,7 @@ export async function deliverBatch(
       total.left.push(half);
       continue;
     }
-    const part = await deliverBatch(http, runId, half, policy, deadline);
+    const part = await deliverBatch(http, runId, half, policy, deadline, acceptsDetails);
     total.delivered += part.delivered;
     total.left.push(...part.left);
     total.failure ??= part.failure;

@@ -13,7 +13,13 @@ import type { Batch } from '../types.js';
 export class Overflow {
   private file: string | undefined;
   private fd: number | undefined;
-  private readonly entries: { offset: number; length: number; idempotencyKey: string; count: number }[] = [];
+  private readonly entries: {
+    offset: number;
+    length: number;
+    idempotencyKey: string;
+    count: number;
+    withDetails: boolean;
+  }[] = [];
   private head = 0;
   private end = 0;
 
@@ -25,8 +31,8 @@ export class Overflow {
     const body = Buffer.from(batch.body);
     if (this.fd === undefined) this.open();
     fs.writeSync(this.fd!, body, 0, body.length, this.end);
-    const { idempotencyKey, count } = batch;
-    this.entries.push({ offset: this.end, length: body.length, idempotencyKey, count });
+    const { idempotencyKey, count, withDetails } = batch;
+    this.entries.push({ offset: this.end, length: body.length, idempotencyKey, count, withDetails });
     this.end += body.length;
   }
 
@@ -37,7 +43,8 @@ export class Overflow {
     const buffer = Buffer.alloc(entry.length);
     fs.readSync(this.fd!, buffer, 0, entry.length, entry.offset);
     if (this.size === 0) this.reset();
-    return { idempotencyKey: entry.idempotencyKey, count: entry.count, body: buffer.toString('utf8') };
+    const { idempotencyKey, count, withDetails } = entry;
+    return { idempotencyKey, count, withDetails, body: buffer.toString('utf8') };
   }
 
   /** Removes the file; whatever was still in it is gone, so drain it first. */

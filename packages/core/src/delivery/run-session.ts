@@ -44,7 +44,11 @@ export class RunSession {
   private readonly overflow = new Overflow();
   private closed = false;
   private readonly idleWaiters: (() => void)[] = [];
-  private readonly createKey = randomUUID();
+  /**
+   * create-run's Idempotency-Key, in the spool too. Given (`runKey`), it is shared: every
+   * process given it, live or replayed, names the one run the first of them created.
+   */
+  private readonly createKey: string;
   /** The key of the request that completes the run, in the spool too: a replay of it is the same request. */
   private readonly completeKey = randomUUID();
   /** A result went out with the failed status: the run ends `failed`. */
@@ -57,6 +61,11 @@ export class RunSession {
   private runIdPromise: Promise<string | undefined> | undefined;
   private runId: string | undefined;
   private pageUrl: string | undefined;
+  /**
+   * Failed results go out with why they failed (`failureDetails`): 'always' sends them, 'auto'
+   * once create-run's answer announced the extension; a shared run's answer is not ours to see.
+   */
+  private acceptsDetails: boolean;
   /** Set when the key was refused or TLS failed: nothing more is sent. */
   private stopped: DeliverySummary['stopped'];
   private finishing: Promise<DeliverySummary> | undefined;
@@ -70,12 +79,15 @@ export class RunSession {
     this.deadline = init.service.deadline;
     this.queue = new PQueue({ concurrency: this.config.concurrency });
     this.run = init.run;
+    this.createKey = this.config.runKey ?? randomUUID();
+    this.acceptsDetails = this.config.failureDetails === 'always';
     this.spool = new SpoolWriter(this.config.spoolDir, () => ({
       type: 'run',
       runId: this.runId ?? null,
       run: this.run,
       runIdPath: this.config.runIdPath,
       idempotencyKey: this.createKey,
+      failureDetails: this.spooledDetailsChoice(),
       // A key some services take in the address too stays out of the spool; replay compares alike.
       baseUrl: this.http.displayUrl(''),
       createdAt: wallClockIso(),
@@ -187,10 +199,21 @@ export class RunSession {
   /**
    * The request that completes this run, when `completeRun` asks for one. A run shared by
    * shards (`runId` given) is never completed by a reporter: `testrun complete-run` does that
-   * once every shard has reported.
+   * once every shard has reported. Nor is a run shared by its key (`runKey`): the first of
+   * its processes to end would complete it while the others still report.
    */
   private completionRequest(): CompleteRunRequest | undefined {
-    return this.config.completeRun && !this.config.runId ? this.config.completeRun : undefined;
+    const shared = this.config.runId || this.config.runKey;
+    return this.config.completeRun && !shared ? this.config.completeRun : undefined;
+  }
+
+  /**
+   * What the spool says about sending why tests failed: decided once the run exists (or the
+   * option decides it); left to replay's own create-run answer when the run was never created.
+   */
+  private spooledDetailsChoice(): boolean | undefined {
+    if (this.config.failureDetails !== 'auto' || this.runId !== undefined) return this.acceptsDetails;
+    return undefined;
   }
 
   private endStatus(): RunEndStatus {
@@ -282,6 +305,7 @@ export class RunSession {
       batch,
       this.config,
       this.deadline,
+      this.acceptsDetails,
     );
     // Spooled whole while in flight (the process is exiting, or the grace ran out).
     if (!this.pending.has(batch)) return;
@@ -298,6 +322,7 @@ export class RunSession {
       const outcome = await this.service.createRun(this.run, this.createKey);
       if (outcome.kind === 'ok') {
         this.pageUrl = outcome.pageUrl;
+        if (this.config.failureDetails === 'auto') this.acceptsDetails = outcome.acceptsFailureDetails;
         return outcome.runId;
       }
       this.handleFailure(outcome);

@@ -18,6 +18,11 @@ export interface SpoolRunRecord {
   run: RunPayload;
   /** The key create-run was sent with, so a replayed create is not a second run. */
   idempotencyKey: string;
+  /**
+   * Whether batches go with why tests failed (the `failure-details` extension): decided by the
+   * reporter once the run existed; absent when it never did, and replay's create-run answer decides.
+   */
+  failureDetails?: boolean | undefined;
   /** Where this service's create-run answer keeps the id, when the reporter was told. */
   runIdPath?: string | undefined;
   baseUrl: string;
@@ -61,6 +66,7 @@ const RUN_RECORD: Check[] = [
   ['idempotencyKey', isText, 'a non-empty string'],
   ['baseUrl', isString, 'a string'],
   ['runIdPath', (value) => value === undefined || isString(value), 'a string when present'],
+  ['failureDetails', (value) => value === undefined || typeof value === 'boolean', 'a boolean when present'],
 ];
 const BATCH_RECORD: Check[] = [
   ['idempotencyKey', isText, 'a non-empty string'],

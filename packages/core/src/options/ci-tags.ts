@@ -20,6 +20,9 @@ export async function ciTags(env: NodeJS.ProcessEnv, cwd: string, shard?: Shard)
     if (ci.branch) tags.push(`branch:${ci.branch}`);
     if (ci.commit) tags.push(`commit:${ci.commit}`);
     if (ci.build) tags.push(`build:${ci.build}`);
+    // Where to look: the service's pages link the build, commit and branch tags with these.
+    if (ci.buildUrl) tags.push(`build-url:${ci.buildUrl}`);
+    if (ci.repoUrl) tags.push(`repo-url:${ci.repoUrl}`);
   }
   if (shard && shard.count > 1) tags.push(`shard:${shard.index}/${shard.count}`);
   return tags;
@@ -78,6 +81,7 @@ async function detect(env: NodeJS.ProcessEnv, cwd: string): Promise<CiInfo | und
       prBranch?: string;
       commit?: string;
       build?: string | number;
+      buildUrl?: string;
     };
     if (!found.isCi || !found.service || found.service === 'git') return undefined;
     return {
@@ -86,6 +90,7 @@ async function detect(env: NodeJS.ProcessEnv, cwd: string): Promise<CiInfo | und
       branch: found.prBranch || found.branch || undefined,
       commit: found.commit || undefined,
       build: found.build === undefined || found.build === '' ? undefined : String(found.build),
+      buildUrl: found.buildUrl && /^https?:\/\//.test(found.buildUrl) ? found.buildUrl : undefined,
     };
   } catch {
     return undefined;

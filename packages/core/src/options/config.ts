@@ -17,7 +17,7 @@ import { checkBaseUrl, checkProxyVariables } from './service-address.js';
 import { readTlsMaterial, type TlsMaterial } from './tls-material.js';
 
 /** Options that have no default: absent unless given. */
-type WithoutDefault = 'runId' | 'runIdPath' | 'mapResult' | 'ca' | 'clientCert' | 'clientKey';
+type WithoutDefault = 'runId' | 'runKey' | 'runIdPath' | 'mapResult' | 'ca' | 'clientCert' | 'clientKey';
 
 /** Options after merging reporter options > environment > defaults, all checked. */
 export type ResolvedConfig = Required<Omit<TestrunOptions, WithoutDefault | 'statusMap' | 'completeRun'>> & {
@@ -68,6 +68,7 @@ export function resolveConfig({
   const apiKey = values.apiKey as string | undefined;
 
   config.apiKey = apiKey ?? '';
+  checkRunKey(config.runKey, options, errors);
   config.project ??= defaultProject(rootDir);
   // One place for every adapter and the CLI: where the command was started, not the
   // framework's root (Playwright's is its testDir), so `npx @testrun/cli replay` run there finds it.
@@ -200,6 +201,25 @@ function checkHeaderSafe(apiKey: string, errors: ConfigError[]): void {
     new ConfigError(
       'apiKey',
       `option apiKey (TESTRUN_API_KEY) contains ${what} at position ${bad.index + 1}, so it cannot be sent. Copy the key again as one line, without spaces around it.`,
+    ),
+  );
+}
+
+/**
+ * The run key goes in the Idempotency-Key header, which services take as 1 to 255 visible
+ * ASCII characters (ours answers 400 otherwise): said here, not at every create-run.
+ */
+function checkRunKey(
+  runKey: string | undefined,
+  options: Record<string, unknown>,
+  errors: ConfigError[],
+): void {
+  if (runKey === undefined || /^[\x21-\x7e]{1,255}$/.test(runKey)) return;
+  const label = options.runKey !== undefined ? 'runKey' : (OPTION_SPECS.runKey.env ?? 'runKey');
+  errors.push(
+    new ConfigError(
+      label,
+      `option ${label} must be 1 to 255 visible ASCII characters (no spaces), as an Idempotency-Key header is, got ${describe(runKey)}. A UUID is a good key.`,
     ),
   );
 }

@@ -75,6 +75,12 @@ export const OPTION_SPECS = {
     defaultText: 'none: a run is created',
     doc: 'Report into an existing run (shards, parallel jobs).',
   },
+  runKey: {
+    kind: 'string',
+    env: 'TESTRUN_RUN_KEY',
+    defaultText: 'none: a new key per run',
+    doc: "create-run's `Idempotency-Key`: processes given the same key create one run between them, live or at replay (see below).",
+  },
   enabled: {
     kind: 'boolean',
     env: 'TESTRUN_ENABLED',
@@ -87,7 +93,7 @@ export const OPTION_SPECS = {
     kind: 'boolean',
     default: true,
     defaultText: '`true`',
-    doc: 'Add `ci:<provider>`, `branch:<name>`, `commit:<sha>`, `build:<id>`, `shard:<i>/<n>`.',
+    doc: 'Add `ci:<provider>`, `branch:<name>`, `commit:<sha>`, `build:<id>`, `build-url:<url>`, `repo-url:<url>` (where CI says them), `shard:<i>/<n>`.',
   },
   batchSize: {
     kind: 'integer',
@@ -144,6 +150,14 @@ export const OPTION_SPECS = {
     default: false,
     defaultText: '`false`',
     doc: 'Tell the service the run ended: `true`, or `{ method, path, body }` (see below).',
+  },
+  failureDetails: {
+    kind: 'choice',
+    values: ['auto', 'always', 'never'],
+    env: 'TESTRUN_FAILURE_DETAILS',
+    default: 'auto',
+    defaultText: "`'auto'`",
+    doc: "Send why a test failed: `'auto'` (if the service takes it), `'always'`, `'never'`.",
   },
   spoolDir: {
     kind: 'string',

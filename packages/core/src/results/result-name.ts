@@ -109,5 +109,11 @@ function commonAncestor(a: string, b: string): string {
 
 /** The failed result of the run that stands for one error outside any test and file. */
 export function runErrorResult(message: unknown): RawResult {
-  return { testSuite: RUN_SUITE, testCase: toRunErrorCase(message), status: 'failed', duration: 0 };
+  return {
+    testSuite: RUN_SUITE,
+    testCase: toRunErrorCase(message),
+    status: 'failed',
+    duration: 0,
+    failure: { errors: [message] },
+  };
 }

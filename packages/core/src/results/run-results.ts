@@ -1,4 +1,6 @@
+import type { SecretPattern } from '../output/redact.js';
 import type { FileReport, ProjectLabel, RawResult, TestResult } from '../types.js';
+import { toFailureDetails } from './failure-details.js';
 import type { ResultMapper, ResultSource } from './map-result.js';
 import {
   FILE_FAILURE_CASE,
@@ -18,6 +20,10 @@ export interface RunNaming {
   projectLabel: ProjectLabel;
   /** How many projects the framework's configuration defines; 'auto' labels results when above 1. */
   projectCount?: number;
+  /** Shape why failed tests failed (failure-details.ts); false with `failureDetails: 'never'`. */
+  failureDetails?: boolean;
+  /** The API key's forms, redacted from why a test failed. */
+  secrets?: SecretPattern | undefined;
 }
 
 /**
@@ -56,15 +62,22 @@ export class RunResults {
     const label = this.labelProjects ? project?.name : undefined;
     const path = withVariant(toTestSuite(file, this.naming.rootDir, project?.root), report.variant);
     const testSuite = withProjectLabel(path, label);
-    const results: RawResult[] = tests.map(({ titles, status, duration }) => ({
+    const results: RawResult[] = tests.map(({ titles, status, duration, failure }) => ({
       testSuite,
       testCase: toTestCase(titles),
       status,
       duration,
+      failure,
     }));
     const hasFailure = this.failedSuites.has(testSuite) || results.some((r) => r.status === 'failed');
     if (report.failedOutsideTests && !hasFailure) {
-      results.push({ testSuite, testCase: FILE_FAILURE_CASE, status: 'failed', duration: 0 });
+      results.push({
+        testSuite,
+        testCase: FILE_FAILURE_CASE,
+        status: 'failed',
+        duration: 0,
+        failure: report.failure,
+      });
     }
     if (report.failedOutsideTests || hasFailure) this.failedSuites.add(testSuite);
     return this.ofNamed(results, { file, project: project?.name });
@@ -93,11 +106,31 @@ export class RunResults {
   /** At the run's end: one result counting the run errors beyond the cap, if there were any. */
   ofUncountedRunErrors(): TestResult[] {
     if (this.moreRunErrors === 0) return [];
-    return this.ofNamed([runErrorResult(`${this.moreRunErrors} more errors`)], {});
+    // A count, not an error: nothing to say about why.
+    const { failure: _none, ...counted } = runErrorResult(`${this.moreRunErrors} more errors`);
+    return this.ofNamed([counted], {});
   }
 
-  /** Results already named (an adapter's own, or core's `(run)` ones): cleaned and mapped only. */
+  /**
+   * Results already named (an adapter's own, or core's `(run)` ones): cleaned and mapped,
+   * then a failed one given why it failed. The details are not mapResult's to see or change:
+   * they follow the result it returns, and go only where the run accepts them (delivery).
+   */
   ofNamed(results: readonly RawResult[], source: ResultSource): TestResult[] {
-    return results.map((raw) => this.map(raw, source)).filter((result) => result !== null);
+    const named: TestResult[] = [];
+    for (const raw of results) {
+      const result = this.map(raw, source);
+      if (result === null) continue;
+      const details =
+        raw.status === 'failed' && this.naming.failureDetails !== false
+          ? toFailureDetails(raw.failure, {
+              file: source.file,
+              rootDir: this.naming.rootDir,
+              secrets: this.naming.secrets,
+            })
+          : undefined;
+      named.push(details ? { ...result, details } : result);
+    }
+    return named;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractRunId } from '../../src/delivery/create-run.js';
+import { announcesExtension, extractRunId } from '../../src/delivery/create-run.js';
 
 describe('extractRunId', () => {
   it.each([
@@ -68,5 +68,27 @@ describe('extractRunId', () => {
     ['{"__proto__":{"id":"inherited"}}'],
   ])('finds nothing in %s without a Location header', (body) => {
     expect(extractRunId(body, undefined)).toBeUndefined();
+  });
+});
+
+describe('announcesExtension', () => {
+  it('reads an extensions array in the answer, at the top or beside the id under data or run', () => {
+    for (const body of [
+      { id: 'r', extensions: ['failure-details'] },
+      { data: { id: 'r', extensions: ['other', 'failure-details'] } },
+      { run: { id: 'r', extensions: ['failure-details'] } },
+    ]) {
+      expect(announcesExtension('failure-details', JSON.stringify(body), undefined)).toBe(true);
+    }
+  });
+
+  it('reads a Testrun-Extensions header, a comma-separated list', () => {
+    expect(announcesExtension('failure-details', '', 'other, Failure-Details')).toBe(true);
+  });
+
+  it('is false for a service that says nothing, or something else', () => {
+    expect(announcesExtension('failure-details', '{"id":"r"}', undefined)).toBe(false);
+    expect(announcesExtension('failure-details', '{"extensions":"failure-details"}', undefined)).toBe(false);
+    expect(announcesExtension('failure-details', 'not json', 'failure-detailsx')).toBe(false);
   });
 });

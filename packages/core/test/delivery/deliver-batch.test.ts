@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { makeResults, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/delivery/deadline.js';
-import { deliverBatch, makeBatch, resultsOf, splitBatch } from '../../src/delivery/deliver-batch.js';
+import { bodyFor, deliverBatch, makeBatch, resultsOf, splitBatch } from '../../src/delivery/deliver-batch.js';
 import { HttpClient } from '../../src/http/client.js';
 import { toResult } from '../../src/results/normalize.js';
 import type { Batch, TestResult } from '../../src/types.js';
@@ -89,5 +89,34 @@ describe('deliverBatch against the local server', () => {
     expect(delivery.left.flatMap(resultsOf)).toHaveLength(8);
     // The first 413, then one half refused: the other half is not sent with a refused key.
     expect(server.server.requests.filter((request) => request.route === 'submitResults')).toHaveLength(2);
+  });
+});
+
+describe('bodyFor', () => {
+  const failed: TestResult = {
+    testSuite: 's',
+    testCase: 'c',
+    status: 'failed',
+    duration: 1,
+    details: { message: 'boom', location: 's:1' },
+  };
+
+  it('keeps why a test failed for a service that accepts failure-details', () => {
+    const batch = makeBatch([failed], 'k');
+    expect(batch.withDetails).toBe(true);
+    expect(JSON.parse(bodyFor(batch, true)).results[0].details).toEqual({ message: 'boom', location: 's:1' });
+  });
+
+  it("sends a service that does not accept it exactly the four fields' bytes", () => {
+    const { details: _, ...four } = failed;
+    const plain = makeBatch([four], 'k').body;
+    expect(bodyFor(makeBatch([failed], 'k'), false)).toBe(plain);
+    expect(plain).toBe('{"results":[{"testSuite":"s","testCase":"c","status":"failed","duration":1}]}');
+  });
+
+  it('keeps the details in both halves of a split batch', () => {
+    const [first, second] = splitBatch(makeBatch([failed, failed], 'k'));
+    expect([first.withDetails, second.withDetails]).toEqual([true, true]);
+    expect(resultsOf(second)[0]?.details?.message).toBe('boom');
   });
 });

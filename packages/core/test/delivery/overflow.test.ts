@@ -17,6 +17,16 @@ describe('Overflow', () => {
     expect(overflow.size).toBe(0);
   });
 
+  it('gives back a batch that holds why a test failed as one that holds it', () => {
+    const overflow = new Overflow();
+    const failed = makeBatch(
+      [{ testSuite: 's', testCase: 'c', status: 'failed', duration: 1, details: { message: 'boom' } }],
+      'key-f',
+    );
+    overflow.push(failed);
+    expect(overflow.shift()).toEqual({ ...failed, withDetails: true });
+  });
+
   it('keeps its file private to the user and removes it once empty', () => {
     const overflow = new Overflow();
     overflow.push(batch(1));

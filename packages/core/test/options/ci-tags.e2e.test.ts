@@ -1,5 +1,6 @@
 import { runNodeScript } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
+import { repositoryWebUrl } from '../../src/options/ci-providers.js';
 import { ciTags, inCi } from '../../src/options/ci-tags.js';
 
 const cwd = process.cwd();
@@ -132,5 +133,109 @@ console.log(JSON.stringify(await ciTags(${JSON.stringify(env)}, process.cwd())))
     );
     expect(drone.result).toEqual(['ci:drone', 'branch:main', 'commit:d1', 'build:3']);
     expect(drone.resolved).toContain('env-ci');
+  });
+});
+
+describe('where CI says the build and repository are', () => {
+  it.each([
+    [
+      'GitHub Actions',
+      {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_REF_NAME: 'main',
+        GITHUB_SHA: 'abc123',
+        GITHUB_RUN_ID: '77',
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_REPOSITORY: 'acme/shop',
+      },
+      [
+        'ci:github',
+        'branch:main',
+        'commit:abc123',
+        'build:77',
+        'build-url:https://github.com/acme/shop/actions/runs/77',
+        'repo-url:https://github.com/acme/shop',
+      ],
+    ],
+    [
+      'GitLab CI',
+      {
+        GITLAB_CI: 'true',
+        CI_COMMIT_REF_NAME: 'main',
+        CI_COMMIT_SHA: 'def456',
+        CI_PIPELINE_ID: '88',
+        CI_PIPELINE_URL: 'https://gitlab.example.com/acme/shop/-/pipelines/88',
+        CI_PROJECT_URL: 'https://gitlab.example.com/acme/shop',
+      },
+      [
+        'ci:gitlab',
+        'branch:main',
+        'commit:def456',
+        'build:88',
+        'build-url:https://gitlab.example.com/acme/shop/-/pipelines/88',
+        'repo-url:https://gitlab.example.com/acme/shop',
+      ],
+    ],
+    [
+      'Jenkins, whose remote carries a token',
+      {
+        JENKINS_URL: 'http://jenkins',
+        BUILD_NUMBER: '12',
+        BUILD_URL: 'http://jenkins:8080/job/shop/12/',
+        GIT_URL: 'https://bot:s3cret@github.com/acme/shop.git',
+      },
+      [
+        'ci:jenkins',
+        'build:12',
+        'build-url:http://jenkins:8080/job/shop/12/',
+        'repo-url:https://github.com/acme/shop',
+      ],
+    ],
+    [
+      'CircleCI, with an ssh remote',
+      {
+        CIRCLECI: 'true',
+        CIRCLE_BUILD_NUM: '9',
+        CIRCLE_BUILD_URL: 'https://circleci.com/gh/acme/shop/9',
+        CIRCLE_REPOSITORY_URL: 'git@github.com:acme/shop.git',
+      },
+      [
+        'ci:circleci',
+        'build:9',
+        'build-url:https://circleci.com/gh/acme/shop/9',
+        'repo-url:https://github.com/acme/shop',
+      ],
+    ],
+  ])('adds build-url and repo-url tags on %s', async (_name, env, expected) => {
+    expect(await ciTags(env, cwd)).toEqual(expected);
+  });
+
+  it('adds no URL that is not http(s), and none with credentials', async () => {
+    const tags = await ciTags(
+      {
+        BUILDKITE: 'true',
+        BUILDKITE_BUILD_URL: 'javascript:alert(1)',
+        BUILDKITE_REPO: 'file:///srv/repo.git',
+      },
+      cwd,
+    );
+    expect(tags).toEqual(['ci:buildkite']);
+    expect(
+      await ciTags({ JENKINS_URL: 'x', BUILD_URL: 'https://user:pw@jenkins.example.com/job/1/' }, cwd),
+    ).toEqual(['ci:jenkins', 'build-url:https://jenkins.example.com/job/1/']);
+  });
+});
+
+describe('repositoryWebUrl', () => {
+  it.each([
+    ['git@github.com:acme/shop.git', 'https://github.com/acme/shop'],
+    ['ssh://git@gitlab.example.com:2222/acme/shop.git', 'https://gitlab.example.com/acme/shop'],
+    ['https://token@bitbucket.org/acme/shop.git', 'https://bitbucket.org/acme/shop'],
+    ['http://git.local:3000/acme/shop/', 'http://git.local:3000/acme/shop'],
+    ['file:///srv/shop.git', undefined],
+    ['not a url', undefined],
+    [undefined, undefined],
+  ])('%s → %s', (remote, web) => {
+    expect(repositoryWebUrl(remote)).toBe(web);
   });
 });

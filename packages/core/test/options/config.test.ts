@@ -180,6 +180,19 @@ describe('resolveConfig', () => {
     );
   });
 
+  it('reads the create-run key from TESTRUN_RUN_KEY, the option winning, and has none by default', () => {
+    expect(enabled({}).runKey).toBeUndefined();
+    expect(enabled({}, { ...keyEnv, TESTRUN_RUN_KEY: ' run-7 ' }).runKey).toBe('run-7');
+    expect(enabled({ runKey: 'mine' }, { ...keyEnv, TESTRUN_RUN_KEY: 'run-7' }).runKey).toBe('mine');
+  });
+
+  it('refuses a run key that cannot be an Idempotency-Key header, naming where it came from', () => {
+    expect(problems({}, { ...keyEnv, TESTRUN_RUN_KEY: 'two words' })).toEqual([
+      'TESTRUN_RUN_KEY: option TESTRUN_RUN_KEY must be 1 to 255 visible ASCII characters (no spaces), as an Idempotency-Key header is, got "two words". A UUID is a good key.',
+    ]);
+    expect(problems({ runKey: 'k'.repeat(256) })[0]).toMatch(/^runKey: option runKey must be 1 to 255/);
+  });
+
   it('rejects options that are not an object', () => {
     expect(problems('web')[0]).toMatch(/reporter options must be an object, got "web"/);
   });

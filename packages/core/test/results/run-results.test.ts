@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { secretPattern } from '../../src/output/redact.js';
 import { createResultMapper } from '../../src/results/map-result.js';
 import { type RunNaming, RunResults } from '../../src/results/run-results.js';
 import type { FileReport, ResultInfo, TestResult, TestrunOptions } from '../../src/types.js';
@@ -187,8 +188,15 @@ describe('errors outside any file', () => {
         testCase: '(unhandled error) Error: worker exited',
         status: 'failed',
         duration: 0,
+        details: { message: 'Error: worker exited', stack: 'Error: worker exited\n    at x.js:1' },
       },
-      { testSuite: '(run)', testCase: '(unhandled error) TypeError: no', status: 'failed', duration: 0 },
+      {
+        testSuite: '(run)',
+        testCase: '(unhandled error) TypeError: no',
+        status: 'failed',
+        duration: 0,
+        details: { message: 'TypeError: no' },
+      },
     ]);
   });
 
@@ -232,5 +240,92 @@ describe('results an adapter named itself', () => {
       {},
     );
     expect(results).toEqual([{ testSuite: 'a.xml', testCase: 'keeps me', status: 'skipped', duration: 0 }]);
+  });
+});
+
+describe('why a test failed', () => {
+  const file = at('src', 'cart.test.ts');
+  const stack = `AssertionError: expected 1 to be 2\n    at ${file}:14:9\n    at run (${at('node_modules', 'x.js')}:1:1)`;
+
+  it("goes with a failed test: message, stack, the test file's line in the stack, attempts", () => {
+    const [failed, passed] = runResults().ofFile({
+      file,
+      tests: [
+        {
+          titles: ['adds'],
+          status: 'failed',
+          failure: { errors: [{ message: 'expected 1 to be 2', stack }], attempts: 2 },
+        },
+        { titles: ['keeps'], status: 'passed', failure: { errors: ['not a failure'] } },
+      ],
+    });
+    expect(failed!.details).toEqual({
+      message: 'expected 1 to be 2',
+      stack,
+      location: 'src/cart.test.ts:14:9',
+      attempts: 2,
+    });
+    expect(passed).not.toHaveProperty('details');
+  });
+
+  it('follows what mapResult returns, and goes when it drops the result', () => {
+    const mapped = runResults({}, (result) =>
+      result.testCase === 'b' ? null : { ...result, testCase: 'A' },
+    );
+    const results = mapped.ofFile({
+      file,
+      tests: [
+        { titles: ['a'], status: 'failed', failure: { errors: ['boom'] } },
+        { titles: ['b'], status: 'failed', failure: { errors: ['gone'] } },
+      ],
+    });
+    expect(results).toEqual([
+      {
+        testSuite: 'src/cart.test.ts',
+        testCase: 'A',
+        status: 'failed',
+        duration: 0,
+        details: { message: 'boom' },
+      },
+    ]);
+  });
+
+  it('never holds the API key, even when a test prints it in an assertion', () => {
+    const key = 'sk-live-0123456789';
+    const [result] = runResults({ secrets: secretPattern([key]) }).ofFile({
+      file,
+      tests: [
+        {
+          titles: ['auth'],
+          status: 'failed',
+          failure: {
+            errors: [{ message: `expected "${key}" to be "x"`, stack: `Error: ${key}\n    at ${file}:3:1` }],
+          },
+        },
+      ],
+    });
+    expect(JSON.stringify(result)).not.toContain(key);
+    expect(result!.details?.message).toBe('expected "***" to be "x"');
+  });
+
+  it('goes with (file failed to run), from what failed the file', () => {
+    const [result] = runResults().ofFile({
+      file,
+      tests: [],
+      failedOutsideTests: true,
+      failure: { errors: [{ message: 'cannot import', stack: `Error: cannot import\n    at ${file}:1:7` }] },
+    });
+    expect(result).toMatchObject({
+      testCase: '(file failed to run)',
+      details: { message: 'cannot import', location: 'src/cart.test.ts:1:7' },
+    });
+  });
+
+  it("is not made with failureDetails: 'never'", () => {
+    const [result] = runResults({ failureDetails: false }).ofFile({
+      file,
+      tests: [{ titles: ['a'], status: 'failed', failure: { errors: ['boom'] } }],
+    });
+    expect(result).not.toHaveProperty('details');
   });
 });

@@ -29,10 +29,37 @@ interface ResultsBody {
 interface Limits {
   statuses: readonly string[];
   maxResultsPerRequest: number;
+  /** Results may carry `details` (the `failure-details` extension). */
+  failureDetails: boolean;
 }
 
+/** The extension create-run announces when the server accepts why a test failed. */
+export const FAILURE_DETAILS_EXTENSION = 'failure-details';
+
+/**
+ * A failed result's `details`, as strictly as the four fields: each field's type and size
+ * (the bounds the reporters cut to, packages/core/src/results/failure-details.ts), nothing else.
+ */
+const detailsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    message: { type: 'string', maxLength: 4_096 },
+    stack: { type: 'string', maxLength: 16_384 },
+    location: { type: 'string', minLength: 1, maxLength: 1_024 },
+    attempts: { type: 'integer', minimum: 1, maximum: 1_000 },
+  },
+} as const;
+
 /** POST /api/v1/runs → 201 with the run, its Location, and a Link to its page for people. */
-export function registerCreateRun(app: FastifyInstance, writes: Writes, runIds: 'uuid' | 'integer'): void {
+export function registerCreateRun(
+  app: FastifyInstance,
+  writes: Writes,
+  runIds: 'uuid' | 'integer',
+  failureDetails: boolean,
+): void {
+  // Said in the answer's body, beside the id: a reporter sends `details` only to a run whose answer says so.
+  const extensions = failureDetails ? { extensions: [FAILURE_DETAILS_EXTENSION] } : {};
   app.post<{ Body: RunBody }>(paths.runs, { schema: { body: runBodySchema } }, (request, reply) =>
     handleWrite(request, reply, writes.store, writes.inFlight, async (tx) => {
       const { project, framework, tags = [] } = request.body;
@@ -50,7 +77,9 @@ export function registerCreateRun(app: FastifyInstance, writes: Writes, runIds: 
         },
         // An integer id goes out as a JSON number, digit for digit.
         body:
-          runIds === 'uuid' ? JSON.stringify(run) : JSON.stringify(run).replace(/"id":"(\d+)"/, '"id":$1'),
+          runIds === 'uuid'
+            ? JSON.stringify({ ...run, ...extensions })
+            : JSON.stringify({ ...run, ...extensions }).replace(/"id":"(\d+)"/, '"id":$1'),
       };
     }),
   );
@@ -61,7 +90,7 @@ export function registerSubmitResults(app: FastifyInstance, writes: Writes, limi
   app.post<{ Params: { id: string }; Body: ResultsBody }>(
     paths.runResults,
     {
-      schema: { body: resultsBodySchema(limits.statuses) },
+      schema: { body: resultsBodySchema(limits.statuses, limits.failureDetails) },
       // Before schema validation: an oversized batch is a 413 whatever its contents.
       preValidation: async (request) => {
         const results = (request.body as Partial<ResultsBody> | null)?.results;
@@ -143,7 +172,7 @@ const runBodySchema = {
   },
 } as const;
 
-function resultsBodySchema(statuses: readonly string[]) {
+function resultsBodySchema(statuses: readonly string[], failureDetails: boolean) {
   return {
     type: 'object',
     required: ['results'],
@@ -161,6 +190,7 @@ function resultsBodySchema(statuses: readonly string[]) {
             testCase: { type: 'string' },
             status: { type: 'string', enum: [...statuses] },
             duration: { type: 'number', minimum: 0 },
+            ...(failureDetails ? { details: detailsSchema } : {}),
           },
         },
       },

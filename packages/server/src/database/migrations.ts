@@ -70,6 +70,8 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (run_seq, position)
       )`,
       `CREATE INDEX results_by_test ON results (test_suite, test_case, run_seq)`,
+      // A run's slowest tests without sorting all its results (the run page asks every time).
+      `CREATE INDEX results_by_duration ON results (run_seq, duration)`,
       // The first successful answer to an Idempotency-Key, committed with its write: the same
       // key on any server sharing this database replays it.
       `CREATE TABLE idempotent_responses (

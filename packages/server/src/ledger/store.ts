@@ -13,11 +13,17 @@ export interface ResultInput {
   testCase: string;
   status: string;
   duration: number;
-  /**
-   * JSON the failure-details extension adds; stored and returned as it came, never read
-   * here. Absent for the spec's four fields.
-   */
-  details?: unknown;
+  /** Why it failed: the `failure-details` extension, validated by the results route, stored as it came. */
+  details?: FailureDetails;
+}
+
+/** The `failure-details` extension of a result (docs/design.md, "Why a test failed"). */
+export interface FailureDetails {
+  message?: string;
+  stack?: string;
+  /** `file:line[:column]`. */
+  location?: string;
+  attempts?: number;
 }
 
 /** A result as the server stores and returns it. */

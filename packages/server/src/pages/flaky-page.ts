@@ -1,44 +1,62 @@
-import { flakyPagePath, paths, runPagePath } from '../paths.js';
+import { flakyPagePath, paths, runPagePath, runsPagePath } from '../paths.js';
 import { outcomeStrip } from './charts.js';
 import { FLAKY_WINDOW, type FlakyOrFailing, type FlakyTest, type NewFailure } from './flaky-or-failing.js';
 import { absoluteTime } from './format.js';
 import { html, type SafeHtml } from './html.js';
-import { layout, testLink } from './layout.js';
+import { pageParts, testLink } from './layout.js';
 
 export interface ProjectFlakes extends FlakyOrFailing {
   project: string;
 }
 
-/** GET /flaky, /flaky?project=… : per project, its flaky tests and, apart, its newly failing ones (flaky-or-failing.ts). */
+/**
+ * GET /flaky, /flaky?project=… : per project, its flaky tests and, apart, its newly failing ones
+ * (flaky-or-failing.ts). In parts, a card each, for streamPage: a large project's list is
+ * rendered as it is sent.
+ */
 export function renderFlakyPage(
   projects: readonly ProjectFlakes[],
   allProjects: readonly string[],
   selected: string | undefined,
-): string {
-  const content = html`<h1>Flaky tests</h1>
+): Iterable<SafeHtml> {
+  return pageParts('Flaky tests', flakyContent(projects, allProjects, selected));
+}
+
+function* flakyContent(
+  projects: readonly ProjectFlakes[],
+  allProjects: readonly string[],
+  selected: string | undefined,
+): Generator<SafeHtml> {
+  yield html`<h1>Flaky tests</h1>
 <p id="flaky-rule">Where runs carry the commit they built (the <code>commit:</code> tag the reporters add in CI), a test is <strong>flaky</strong> when one commit both passed and failed it (a rerun, a retried job, another shard), and <strong>newly failing</strong> when it failed on every commit of a branch since one that passed it. Where no run carries a commit, a test (its project, suite and name) is flaky when, within its project's last ${FLAKY_WINDOW} runs, it passed in at least one run and failed in at least one other, which a regression does too. Each project says which rule it was judged by. <strong>Flips</strong> count how often a test's outcome changed between passed and failed from one run that held it to the next; runs where it was skipped or absent are left out.</p>
 <form method="get" action="${paths.flakyPage}"><label>Project<select name="project"><option value="">all</option>${allProjects.map(
     (project) =>
       html`<option value="${project}"${project === selected ? html` selected` : ''}>${project}</option>`,
   )}</select></label><button type="submit">Show</button></form>
-${allProjects.length === 0 ? html`<p>No runs yet.</p>` : ''}
-${projects.map(projectSection)}`;
-  return layout('Flaky tests', content);
+${allProjects.length === 0 ? html`<p>No runs yet: <a href="${runsPagePath()}">the runs page</a> says how to report here.</p>` : ''}
+`;
+  for (const project of projects) yield* projectSection(project);
 }
 
-function projectSection(flakes: ProjectFlakes): SafeHtml {
+function* projectSection(flakes: ProjectFlakes): Generator<SafeHtml> {
   const { project, runs, rule, flaky } = flakes;
-  return html`<section class="project" data-project="${project}" data-rule="${rule}">
+  yield html`<section class="project" data-project="${project}" data-rule="${rule}">
 <h2><a class="name" href="${flakyPagePath(project)}">${project}</a> <span class="muted">· last ${runs} ${runs === 1 ? 'run' : 'runs'}</span></h2>
 ${ruleUsed(flakes)}
 <h3>Flaky</h3>
-${
-  flaky.length === 0
-    ? html`<p class="none">No flaky tests.</p>`
-    : html`<ol class="cards">
-${flaky.map((test) => flakyCard(project, flakes.judgedRuns, test))}</ol>`
-}
-${rule === 'same-commit' ? newlyFailing(project, flakes.newlyFailing) : ''}
+`;
+  if (flaky.length === 0) {
+    yield html`<p class="none">No flaky tests.</p>`;
+  } else {
+    yield html`<ol class="cards">
+`;
+    for (const test of flaky) yield flakyCard(project, flakes.judgedRuns, test);
+    yield html`</ol>`;
+  }
+  yield html`
+`;
+  if (rule === 'same-commit') yield* newlyFailing(project, flakes.newlyFailing);
+  yield html`
 </section>
 `;
 }
@@ -57,7 +75,7 @@ function ruleUsed({ rule, runs, judgedRuns }: FlakyOrFailing): SafeHtml {
 /** `judged`: the runs the rule looked at, those with a commit under `same-commit`. */
 function flakyCard(project: string, judged: number, test: FlakyTest): SafeHtml {
   return html`<li class="card flaky" data-flips="${test.flips}"><div class="line">${testLink({ project, ...test })}<span class="muted name">${test.testSuite}</span></div>
-<div class="line"><span><strong>${test.flips}</strong> ${test.flips === 1 ? 'flip' : 'flips'}</span><span><span class="failed">failed ${test.failed}</span> · <span class="passed">passed ${test.passed}</span> of ${judged} runs</span></div>
+<div class="line"><span><strong>${test.flips}</strong> ${test.flips === 1 ? 'flip' : 'flips'}</span><span><span class="count failed">failed ${test.failed}</span> · <span class="count passed">passed ${test.passed}</span> of ${judged} runs</span></div>
 ${test.bothOutcomes.map(
   ({ commit, passedIn, failedIn }) =>
     html`<div class="line both-outcomes" data-commit="${commit}"><span>commit ${commitCode(commit)}:</span><a href="${runPagePath(passedIn.id)}">passed (${absoluteTime(passedIn.createdAt)})</a><a href="${runPagePath(failedIn.id)}">failed (${absoluteTime(failedIn.createdAt)})</a></div>
@@ -66,20 +84,22 @@ ${test.bothOutcomes.map(
 `;
 }
 
-function newlyFailing(project: string, tests: readonly NewFailure[]): SafeHtml {
-  return html`<h3>Newly failing</h3>
-${
-  tests.length === 0
-    ? html`<p class="none">No newly failing tests.</p>`
-    : html`<ol class="cards">
-${tests.map(
-  (test) =>
-    html`<li class="card new-failure" data-commit="${test.commit}"${test.branch === undefined ? '' : html` data-branch="${test.branch}"`}><div class="line">${testLink({ project, ...test })}<span class="muted name">${test.testSuite}</span></div>
+function* newlyFailing(project: string, tests: readonly NewFailure[]): Generator<SafeHtml> {
+  yield html`<h3>Newly failing</h3>
+`;
+  if (tests.length === 0) {
+    yield html`<p class="none">No newly failing tests.</p>`;
+    return;
+  }
+  yield html`<ol class="cards">
+`;
+  for (const test of tests) {
+    yield html`<li class="card new-failure" data-commit="${test.commit}"${test.branch === undefined ? '' : html` data-branch="${test.branch}"`}><div class="line">${testLink({ project, ...test })}<span class="muted name">${test.testSuite}</span></div>
 <div class="line"><span>failing${test.branch === undefined ? '' : html` on <span class="branch name">${test.branch}</span>`} since commit ${commitCode(test.commit)}: <a class="first-failing" href="${runPagePath(test.firstFailingRun.id)}">first failing run (${absoluteTime(test.firstFailingRun.createdAt)})</a></span><span class="failed">failed in ${test.failedRuns} ${test.failedRuns === 1 ? 'run' : 'runs'} on ${test.failingCommits} ${test.failingCommits === 1 ? 'commit' : 'commits'}</span><a class="last-passing" href="${runPagePath(test.lastPassingRun.id)}">last passed (${absoluteTime(test.lastPassingRun.createdAt)})</a></div>
 ${outcomeStrip(test.outcomes)}</li>
-`,
-)}</ol>`
-}`;
+`;
+  }
+  yield html`</ol>`;
 }
 
 /** A commit as people read it: a full hex SHA shortened to 7, the whole of it on hover. */

@@ -1,4 +1,4 @@
-import type { StoredResult, StoredRun } from '../ledger/store.js';
+import type { FailureDetails, StoredResult, StoredRun } from '../ledger/store.js';
 
 /** A test's identity across runs: the same project, suite and test name. */
 export interface TestIdentity {
@@ -16,6 +16,8 @@ export interface Outcome {
   status: string | undefined;
   /** Milliseconds, summed over the test's results in that run. */
   duration: number;
+  /** Why it failed in that run (the first failed result's `failure-details`), when the reporter said. */
+  details?: FailureDetails;
 }
 
 type ResultsOf = (runId: string) => readonly StoredResult[];
@@ -62,12 +64,17 @@ function outcomeIn(run: StoredRun, held: readonly StoredResult[]): Outcome {
  * failed, else passed if any passed, else the first one's status; durations add up. One
  * result at a time, so a caller can fold results as they stream in without holding them.
  */
-export function addResult(outcome: Outcome, result: Pick<StoredResult, 'status' | 'duration'>): Outcome {
+export function addResult(
+  outcome: Outcome,
+  result: Pick<StoredResult, 'status' | 'duration' | 'details'>,
+): Outcome {
   const status =
     outcome.status === 'failed' || result.status === 'failed'
       ? 'failed'
       : outcome.status === 'passed' || result.status === 'passed'
         ? 'passed'
         : (outcome.status ?? result.status);
-  return { run: outcome.run, status, duration: outcome.duration + result.duration };
+  const counted = { run: outcome.run, status, duration: outcome.duration + result.duration };
+  const details = outcome.details ?? (result.status === 'failed' ? result.details : undefined);
+  return details ? { ...counted, details } : counted;
 }

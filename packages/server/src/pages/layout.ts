@@ -1,17 +1,29 @@
 import type { RunState } from '../ledger/run-state.js';
+import type { RunWithCounts } from '../ledger/store.js';
 import { flakyPagePath, runsPagePath, testPagePath } from '../paths.js';
-import { absoluteTime, formatCount, relativeTime } from './format.js';
+import { tagViews } from './ci-links.js';
+import { absoluteTime, formatCount, formatDuration, relativeTime } from './format.js';
 import { html, SafeHtml } from './html.js';
+import { type RunDuration, runDuration } from './run-duration.js';
 
 // The frame of every page and the pieces they share. No script anywhere: filters and
 // search are GET forms, suites fold with <details>, pictures are inline SVG.
 
 /** The one stylesheet, inline; the Content-Security-Policy allows it by its hash (security-headers.ts). */
 export const style = `
-:root { --passed: #2e7d32; --failed: #c62828; --skipped: #9e9e9e; --todo: #64b5f6; --other: #8e7cc3;
-  --line: #e2e2e2; --muted: #5f6368; --link: #0b57d0; }
+:root { color-scheme: light dark;
+  --passed: #2e7d32; --failed: #c62828; --skipped: #616161; --todo: #1565c0; --other: #6a4fb3;
+  --text: #1f1f1f; --page: #f7f7f8; --card: #fff; --chip: #e8eaed; --line: #e2e2e2; --muted: #5f6368; --link: #0b57d0;
+  --absent: #fff; --absent-edge: #b0b0b0; --on-status: #fff;
+  --running: #0b57d0; --completed: #1b5e20; --ended-failed: #b71c1c; --interrupted: #8a4b00; }
+@media (prefers-color-scheme: dark) {
+  :root { --passed: #81c784; --failed: #ef9a9a; --skipped: #bdbdbd; --todo: #90caf9; --other: #b39ddb;
+    --text: #e3e3e3; --page: #121212; --card: #1e1e1e; --chip: #2d2f31; --line: #3a3c3e; --muted: #a8adb3; --link: #8ab4f8;
+    --absent: #1e1e1e; --absent-edge: #6b6f73; --on-status: #121212;
+    --running: #8ab4f8; --completed: #81c784; --ended-failed: #ef9a9a; --interrupted: #ffb74d; }
+}
 * { box-sizing: border-box; }
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1f1f1f; background: #f7f7f8; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: var(--text); background: var(--page); }
 a { color: var(--link); }
 header.top { display: flex; flex-wrap: wrap; gap: 0.3rem 1.2rem; align-items: baseline; padding: 0.6rem 1rem; background: #1f1f1f; }
 header.top a { color: #fff; text-decoration: none; }
@@ -21,22 +33,35 @@ footer { color: var(--muted); font-size: 0.85rem; padding-bottom: 2rem; }
 h1 { font-size: 1.35rem; margin: 0.6rem 0 0.3rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.05rem; margin: 1.6rem 0 0.5rem; }
 p { margin: 0.4rem 0; }
+pre { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: 0.6rem 0.8rem; overflow-x: auto; }
 .muted { color: var(--muted); }
 .name { overflow-wrap: anywhere; white-space: pre-wrap; }
 code { overflow-wrap: anywhere; }
-.tag { display: inline-block; background: #e8eaed; border-radius: 3px; padding: 0 0.35rem; font-size: 0.85rem; margin-right: 0.2rem; }
+.tag { display: inline-block; background: var(--chip); border-radius: 3px; padding: 0 0.35rem; font-size: 0.85rem; margin-right: 0.2rem; }
 .count, .status { white-space: nowrap; font-weight: 600; }
 .passed { color: var(--passed); fill: var(--passed); } .failed { color: var(--failed); fill: var(--failed); }
 .skipped { color: var(--skipped); fill: var(--skipped); } .todo { color: var(--todo); fill: var(--todo); }
-.other { color: var(--other); fill: var(--other); } .absent { fill: #fff; stroke: #b0b0b0; }
-svg.bar { display: block; width: 100%; height: 10px; border-radius: 3px; background: #e8eaed; margin: 0.35rem 0; }
+.other { color: var(--other); fill: var(--other); } .absent { fill: var(--absent); stroke: var(--absent-edge); }
+.count.passed::before, .status.passed::before, a.passed::before { content: "✓ " / ""; }
+.count.failed::before, .status.failed::before, a.failed::before { content: "✗ " / ""; }
+.count.skipped::before, .status.skipped::before, a.skipped::before { content: "○ " / ""; }
+.count.todo::before, .status.todo::before, a.todo::before { content: "◇ " / ""; }
+.count.other::before, .status.other::before, a.other::before { content: "• " / ""; }
+svg.bar { display: block; width: 100%; height: 10px; border-radius: 3px; background: var(--chip); margin: 0.35rem 0; }
+svg.bar rect.failed { fill: url(#failed-hatch); }
+svg.defs .hatch-gap { fill: var(--on-status); }
+svg.defs { position: absolute; width: 0; height: 0; overflow: hidden; }
 svg.strip, svg.spark { display: block; max-width: 100%; height: auto; margin: 0.4rem 0; }
-svg.spark polyline { fill: none; stroke: #1f1f1f; stroke-width: 1.5; }
-.card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 0.6rem 0.8rem; margin: 0.5rem 0; }
+svg.strip text { fill: var(--on-status); font: 600 11px system-ui, sans-serif; text-anchor: middle; pointer-events: none; }
+svg.spark polyline { fill: none; stroke: var(--text); stroke-width: 1.5; }
+svg.spark circle { fill: var(--text); }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: 0.6rem 0.8rem; margin: 0.5rem 0; }
+.card.has-failures { border-left: 6px solid var(--failed); }
+.failures { display: inline-block; background: var(--failed); color: var(--on-status); font-weight: 700; font-size: 0.85rem; border-radius: 3px; padding: 0 0.4rem; white-space: nowrap; }
 ol.cards { list-style: none; padding: 0; margin: 0; }
 .line { display: flex; flex-wrap: wrap; gap: 0.1rem 0.9rem; align-items: baseline; }
 .table-wrap { overflow-x: auto; }
-table { width: 100%; border-collapse: collapse; background: #fff; }
+table { width: 100%; border-collapse: collapse; background: var(--card); }
 th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 0.85rem; color: var(--muted); font-weight: 600; }
 .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
@@ -47,17 +72,22 @@ input[type=search] { width: 16rem; max-width: 100%; }
 nav.statuses { display: flex; flex-wrap: wrap; gap: 0.2rem 0.9rem; margin: 0.4rem 0; }
 nav.statuses a { white-space: nowrap; }
 nav.statuses a.current { font-weight: 700; color: inherit; text-decoration: none; }
-details.suite { background: #fff; border: 1px solid var(--line); border-radius: 6px; margin: 0.4rem 0; }
+details.suite { background: var(--card); border: 1px solid var(--line); border-radius: 6px; margin: 0.4rem 0; }
 details.suite > summary { cursor: pointer; padding: 0.5rem 0.7rem; }
 details.suite table { border-top: 1px solid var(--line); }
 .state { display: inline-block; font-size: 0.8rem; font-weight: 600; border: 1px solid currentColor; border-radius: 3px; padding: 0 0.35rem; vertical-align: middle; }
-.state-running { color: #0b57d0; } .state-completed { color: #1b5e20; } .state-failed { color: #b71c1c; }
-.state-interrupted { color: #8a4b00; } .state-abandoned { color: #5f6368; border-style: dashed; }
+.state-running { color: var(--running); } .state-completed { color: var(--completed); } .state-failed { color: var(--ended-failed); }
+.state-interrupted { color: var(--interrupted); } .state-abandoned { color: var(--muted); border-style: dashed; }
 .pager { display: flex; justify-content: space-between; gap: 1rem; margin: 1rem 0; }
 `;
 
 export function layout(title: string, content: SafeHtml): string {
-  return html`<!doctype html>
+  return [...pageParts(title, [content])].map((part) => part.markup).join('');
+}
+
+/** The page's parts in order: its head, each part of its content as given, its foot; for streamPage. */
+export function* pageParts(title: string, content: Iterable<SafeHtml>): Generator<SafeHtml> {
+  yield html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -66,14 +96,17 @@ export function layout(title: string, content: SafeHtml): string {
 <style>${new SafeHtml(style)}</style>
 </head>
 <body>
+<svg class="defs" aria-hidden="true" focusable="false"><defs><pattern id="failed-hatch" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect class="failed" width="6" height="6"/><rect class="hatch-gap" width="2.5" height="6"/></pattern></defs></svg>
 <header class="top"><a class="brand" href="${runsPagePath()}">testrun</a><a href="${runsPagePath()}">Runs</a><a href="${flakyPagePath()}">Flaky tests</a></header>
 <main>
-${content}
+`;
+  yield* content;
+  yield html`
 </main>
 <footer>Durations are shown as the reporters send them, in milliseconds, written with a unit: 850 ms, 1.2 s, 3 min 4 s.</footer>
 </body>
 </html>
-`.markup;
+`;
 }
 
 /** A run's state as a word in a box, coloured too, never by colour alone. */
@@ -100,8 +133,13 @@ export function countsLine(counts: Record<string, number>): SafeHtml {
   )}`;
 }
 
+/** The run's tags as chips; the commit, branch and build link to where CI said (ci-links.ts). */
 export function tagList(tags: readonly string[]): SafeHtml {
-  return html`${tags.map((tag) => html`<span class="tag">${tag}</span>`)}`;
+  return html`${tagViews(tags).map(({ text, href }) =>
+    href === undefined
+      ? html`<span class="tag">${text}</span>`
+      : html`<a class="tag" href="${href}" rel="external noopener noreferrer">${text}</a>`,
+  )}`;
 }
 
 /** `5 min ago (2026-11-22 03:27:32 UTC)`. */
@@ -113,4 +151,29 @@ export function createdAt(iso: string, now: number): SafeHtml {
 /** A test's name, linked to its history. */
 export function testLink(test: { project: string; testSuite: string; testCase: string }): SafeHtml {
   return html`<a class="name test-link" href="${testPagePath(test)}">${test.testCase}</a>`;
+}
+
+const DURATION_KINDS: Record<RunDuration['kind'], { label: string; title: string }> = {
+  wall: { label: 'wall clock', title: 'from the run’s creation to its end' },
+  'wall-to-last-results': {
+    label: 'wall clock to last results',
+    title: 'from the run’s creation to the last results received; the run has not ended',
+  },
+  tests: { label: 'in tests', title: 'the sum of its tests’ durations' },
+};
+
+/** `5.4 s wall clock · 191 ms in tests`: the run's length, saying which it is, then its tests' sum. */
+export function runDurationLine(run: RunWithCounts): SafeHtml {
+  const duration = runDuration(run);
+  const { label, title } = DURATION_KINDS[duration.kind];
+  const main = html`<span class="duration" data-kind="${duration.kind}" title="${Math.round(duration.ms)} ms, ${title}">${formatDuration(duration.ms)}</span> <span class="muted">${label}</span>`;
+  if (duration.kind === 'tests') return main;
+  return html`${main} <span class="muted">· <span class="tests-duration" title="${duration.tests} ms, ${DURATION_KINDS.tests.title}">${formatDuration(duration.tests)}</span> in tests</span>`;
+}
+
+/** `✗ 3 failed tests`, loud on purpose: one failure in 160 tests is a sliver of a bar. */
+export function failuresBadge(counts: Record<string, number>): SafeHtml {
+  const failed = counts.failed ?? 0;
+  if (failed === 0) return html``;
+  return html`<span class="failures">✗ ${formatCount(failed)} failed ${failed === 1 ? 'test' : 'tests'}</span>`;
 }

@@ -4,10 +4,11 @@ import { paths } from '../paths.js';
 import { FLAKY_WINDOW, flakyOrFailing } from './flaky-or-failing.js';
 import { type ProjectFlakes, renderFlakyPage } from './flaky-page.js';
 import { HISTORY_RUNS, testHistory } from './history.js';
-import { html } from './html.js';
+import { html, type SafeHtml } from './html.js';
 import { layout } from './layout.js';
 import { RESULTS_PER_PAGE, renderRunNotFoundPage, renderRunPage, SLOWEST_TESTS } from './run-page.js';
 import { RUNS_PER_PAGE, renderRunsPage, runsPageNumber } from './runs-page.js';
+import { streamPage } from './stream.js';
 import { renderTestPage } from './test-page.js';
 
 const htmlType = 'text/html; charset=utf-8';
@@ -25,8 +26,12 @@ type Query = Record<string, string | string[] | undefined>;
  * database: the queries finish before the HTML is built.
  */
 export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAfterMs: number): void {
-  const send = (reply: FastifyReply, page: string, status = 200) =>
-    reply.code(status).type(htmlType).send(page);
+  /** A page rendered whole (a string) goes as it is; one in parts is streamed as it renders (stream.ts). */
+  const send = (reply: FastifyReply, page: string | Iterable<SafeHtml>, status = 200) =>
+    reply
+      .code(status)
+      .type(htmlType)
+      .send(typeof page === 'string' ? page : streamPage(page));
 
   app.get<{ Querystring: Query }>(paths.runsPage, async (request, reply) => {
     const { query } = request;
@@ -52,7 +57,17 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
     };
     return send(
       reply,
-      renderRunsPage({ runs, matching, anyRuns, choices, filter, page, abandonedAfterMs, now }),
+      renderRunsPage({
+        runs,
+        matching,
+        anyRuns,
+        choices,
+        filter,
+        page,
+        abandonedAfterMs,
+        now,
+        serverUrl: `${request.protocol}://${request.host}`,
+      }),
     );
   });
 

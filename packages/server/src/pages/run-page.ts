@@ -2,9 +2,21 @@ import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredResult } from '../ledger/store.js';
 import { flakyPagePath, runPagePath, runsPagePath } from '../paths.js';
 import { statusBar } from './charts.js';
+import { failureDetailsBlock, failuresByMessage } from './failure-details.js';
 import { formatCount, formatDuration } from './format.js';
 import { html, type SafeHtml } from './html.js';
-import { countsLine, createdAt, layout, stateBadge, statusClass, tagList, testLink } from './layout.js';
+import {
+  countsLine,
+  createdAt,
+  failuresBadge,
+  layout,
+  pageParts,
+  runDurationLine,
+  stateBadge,
+  statusClass,
+  tagList,
+  testLink,
+} from './layout.js';
 
 /** How many tests the "Slowest tests" table lists. */
 export const SLOWEST_TESTS = 10;
@@ -48,9 +60,14 @@ export interface RunPageInput {
 
 /**
  * GET /runs/{id} : the run's bar and counts, its failed tests first, its slowest tests that ran,
- * then every test grouped by suite (suites with failures first and unfolded).
+ * then every test grouped by suite (suites with failures first and unfolded). The page comes in
+ * parts, a row or a suite each, for streamPage: a run of 100,000 results is rendered as it is sent.
  */
-export function renderRunPage({
+export function renderRunPage(input: RunPageInput): Iterable<SafeHtml> {
+  return pageParts(`${input.run.project} run`, runPageContent(input));
+}
+
+function* runPageContent({
   run,
   results,
   paged,
@@ -58,36 +75,34 @@ export function renderRunPage({
   status,
   abandonedAfterMs,
   now,
-}: RunPageInput): string {
+}: RunPageInput): Generator<SafeHtml> {
   const state = runState(run, now, abandonedAfterMs);
   const needle = search?.toLowerCase();
-  const shown = results.filter(
-    (result) =>
-      (status === undefined || result.status === status) &&
-      (needle === undefined ||
-        result.testSuite.toLowerCase().includes(needle) ||
-        result.testCase.toLowerCase().includes(needle)),
-  );
   const narrowed = status !== undefined || search !== undefined;
   const statuses = Object.keys(run.counts);
   // A filter per status the run holds (and the one chosen): the service counts every status it
   // accepts, but a `todo (0)` link leads nowhere, and reporters send todo tests as skipped by default.
   const filters = statuses.filter((s) => (run.counts[s] ?? 0) > 0 || s === status);
-  const failed = paged?.failed ?? shown.filter((result) => result.status === 'failed');
+  const sorted: SortedResults = { shown: 0, failed: [], slowest: [], suites: new Map() };
+  yield* sortOut(
+    results,
+    (result) =>
+      (status === undefined || result.status === status) &&
+      (needle === undefined ||
+        result.testSuite.toLowerCase().includes(needle) ||
+        result.testCase.toLowerCase().includes(needle)),
+    sorted,
+  );
+  const failed = paged?.failed ?? sorted.failed;
   const failedCount = paged?.failedCount ?? failed.length;
-  const shownCount = paged?.matching ?? shown.length;
-  const slowest =
-    paged?.slowest ??
-    shown
-      .filter((result) => !NOT_RUN.has(result.status))
-      .sort((a, b) => b.duration - a.duration)
-      .slice(0, SLOWEST_TESTS);
-  const suites = bySuite(shown);
+  const slowest = paged?.slowest ?? sorted.slowest;
+  const shownCount = paged?.matching ?? sorted.shown;
+  const suites = failingSuitesFirst(sorted.suites);
 
-  const content = html`<p><a href="${runsPagePath()}">← Runs</a></p>
-<h1><a class="name" href="${runsPagePath({ project: run.project })}">${run.project}</a> · ${run.framework} ${stateBadge(state)}</h1>
+  yield html`<p><a href="${runsPagePath()}">← Runs</a></p>
+<h1><a class="name" href="${runsPagePath({ project: run.project })}">${run.project}</a> · ${run.framework} ${stateBadge(state)} ${failuresBadge(run.counts)}</h1>
 <p class="muted" id="run-state">${stateSentence(run, state, abandonedAfterMs, now)}</p>
-<p class="line"><span>${createdAt(run.createdAt, now)}</span><span>${formatCount(run.total)} results in <span title="${run.totalDuration} ms">${formatDuration(run.totalDuration)}</span></span><span>${tagList(run.tags)}</span></p>
+<p class="line"><span>${createdAt(run.createdAt, now)}</span><span>${formatCount(run.total)} results · ${runDurationLine(run)}</span><span>${tagList(run.tags)}</span></p>
 <p class="muted">Run <code>${run.id}</code> · <a href="${flakyPagePath(run.project)}">flaky tests in ${run.project}</a></p>
 ${statusBar(run.counts, run.total)}
 <nav class="statuses">${statusLink(run, undefined, `all (${formatCount(run.total)})`, status, search)}${filters.map(
@@ -97,18 +112,26 @@ ${statusBar(run.counts, run.total)}
     status === undefined ? '' : html`<input type="hidden" name="status" value="${status}">`
   }<button type="submit">Search</button>${narrowed ? html`<a href="${runPagePath(run.id)}">show all</a>` : ''}</form>
 ${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(shownCount, run.total, search, status)}</p>` : ''}
-${
-  failed.length === 0
-    ? ''
-    : html`<h2 id="failed">Failed (${formatCount(failedCount)})</h2>\n${namedTable('failed-tests', run.project, failed)}`
-}
-${slowest.length === 0 ? '' : html`<h2 id="slowest">Slowest tests</h2>\n${namedTable('slowest-tests', run.project, slowest)}`}
+`;
+  if (failed.length > 0) {
+    yield html`<h2 id="failed">Failed (${formatCount(failedCount)})</h2>\n`;
+    yield* namedTable('failed-tests', run.project, failed, true);
+    yield html`\n${failuresByMessage(failed)}`;
+  }
+  yield html`\n`;
+  if (slowest.length > 0) {
+    yield html`<h2 id="slowest">Slowest tests</h2>\n`;
+    yield* namedTable('slowest-tests', run.project, slowest);
+  }
+  yield html`
 <h2 id="suites">Suites (${formatCount(suites.length)})</h2>
 ${suites.length === 0 ? html`<p>${run.total === 0 ? 'This run has no results yet.' : 'No results match.'}</p>` : ''}
 ${paged && paged.pageCount > 1 ? resultsPager(run.id, paged, search, status) : ''}
-${suites.map(([suite, suiteResults]) => suiteDetails(run.project, suite, suiteResults, statuses, narrowed))}
-${paged && paged.pageCount > 1 ? resultsPager(run.id, paged, search, status) : ''}`;
-  return layout(`${run.project} run`, content);
+`;
+  for (const [suite, group] of suites) {
+    yield* suiteDetails(run.project, suite, group, statuses, narrowed);
+  }
+  if (paged && paged.pageCount > 1) yield resultsPager(run.id, paged, search, status);
 }
 
 /** Pages of a run's results, RESULTS_PER_PAGE each, in arrival order (a suite may span two). */
@@ -123,6 +146,73 @@ function resultsPager(
   const first = (page - 1) * RESULTS_PER_PAGE + 1;
   const last = Math.min(page * RESULTS_PER_PAGE, matching);
   return html`<nav class="pager"><span>${page > 1 ? link(page - 1, '← previous') : ''}</span><span class="muted">results ${formatCount(first)}–${formatCount(last)} of ${formatCount(matching)} · page ${page} of ${pageCount}</span><span>${page < pageCount ? link(page + 1, 'next →') : ''}</span></nav>`;
+}
+
+/** Nothing to send: a point where a long computation lets streamPage give the event loop a turn. */
+const PAUSE = html``;
+const RESULTS_PER_PAUSE = 2048;
+
+/** A suite's results that the page shows, failed ones apart, each in arrival order. */
+interface SuiteGroup {
+  failed: StoredResult[];
+  others: StoredResult[];
+}
+
+interface SortedResults {
+  /** How many results the page shows. */
+  shown: number;
+  failed: StoredResult[];
+  slowest: StoredResult[];
+  suites: Map<string, SuiteGroup>;
+}
+
+/**
+ * One pass over the run's results, sorting out those the page shows into `into`: the failed
+ * ones, the slowest that ran, the suites. It pauses every RESULTS_PER_PAUSE results, so that
+ * sorting 100,000 results does not hold the event loop either.
+ */
+function* sortOut(
+  results: readonly StoredResult[],
+  shows: (result: StoredResult) => boolean,
+  into: SortedResults,
+): Generator<SafeHtml> {
+  for (let index = 0; index < results.length; index++) {
+    if (index % RESULTS_PER_PAUSE === RESULTS_PER_PAUSE - 1) yield PAUSE;
+    const result = results[index] as StoredResult;
+    if (!shows(result)) continue;
+    into.shown += 1;
+    const isFailed = result.status === 'failed';
+    if (isFailed) into.failed.push(result);
+    keepIfSlowest(into.slowest, result, SLOWEST_TESTS);
+    let group = into.suites.get(result.testSuite);
+    if (!group) {
+      group = { failed: [], others: [] };
+      into.suites.set(result.testSuite, group);
+    }
+    (isFailed ? group.failed : group.others).push(result);
+  }
+}
+
+/**
+ * The `count` longest results that ran (never a skipped or todo one), longest first, in one
+ * pass: sorting 100,000 results to keep 10 would hold the event loop for no reason.
+ */
+export function slowestThatRan(results: readonly StoredResult[], count: number): StoredResult[] {
+  const kept: StoredResult[] = [];
+  for (const result of results) keepIfSlowest(kept, result, count);
+  return kept;
+}
+
+/** Adds `result` to `kept` (longest first, at most `count`) if it ran and is among the longest. */
+function keepIfSlowest(kept: StoredResult[], result: StoredResult, count: number): void {
+  if (NOT_RUN.has(result.status)) return;
+  const last = kept[kept.length - 1];
+  if (kept.length === count && (last === undefined || result.duration <= last.duration)) return;
+  // Insert after every kept result at least as long: ties stay in arrival order, as a stable sort keeps them.
+  let at = kept.length;
+  while (at > 0 && (kept[at - 1] as StoredResult).duration < result.duration) at -= 1;
+  kept.splice(at, 0, result);
+  if (kept.length > count) kept.pop();
 }
 
 /** What the state means for this run, with the time it rests on. */
@@ -159,57 +249,53 @@ function shownSummary(shown: number, total: number, search: string | undefined, 
   return `Showing ${formatCount(shown)} of ${formatCount(total)} results:${what.join('')}.`;
 }
 
-/** Results grouped by suite in arrival order; suites with a failed test come first. */
-function bySuite(results: readonly StoredResult[]): [string, StoredResult[]][] {
-  const suites = new Map<string, StoredResult[]>();
-  for (const result of results) {
-    const suite = suites.get(result.testSuite);
-    if (suite) suite.push(result);
-    else suites.set(result.testSuite, [result]);
-  }
-  // A stable partition, each suite looked at once: failing suites, then the rest, each in arrival order.
-  const failing: [string, StoredResult[]][] = [];
-  const passing: [string, StoredResult[]][] = [];
-  for (const entry of suites) {
-    if (entry[1].some((result) => result.status === 'failed')) failing.push(entry);
-    else passing.push(entry);
-  }
+/** The suites in arrival order, those with a failed test first. */
+function failingSuitesFirst(suites: Map<string, SuiteGroup>): [string, SuiteGroup][] {
+  const failing: [string, SuiteGroup][] = [];
+  const passing: [string, SuiteGroup][] = [];
+  for (const entry of suites) (entry[1].failed.length > 0 ? failing : passing).push(entry);
   return [...failing, ...passing];
 }
 
-function suiteDetails(
+function* suiteDetails(
   project: string,
   suite: string,
-  results: readonly StoredResult[],
+  group: SuiteGroup,
   statuses: readonly string[],
   narrowed: boolean,
-): SafeHtml {
+): Generator<SafeHtml> {
   const counts: Record<string, number> = Object.fromEntries(statuses.map((status) => [status, 0]));
   let duration = 0;
+  const results = [...group.failed, ...group.others];
   for (const result of results) {
     counts[result.status] = (counts[result.status] ?? 0) + 1;
     duration += result.duration;
   }
-  const failedFirst = [...results].sort(
-    (a, b) => Number(b.status === 'failed') - Number(a.status === 'failed'),
-  );
   const open = narrowed || (counts.failed ?? 0) > 0;
-  return html`<details class="suite"${open ? html` open` : ''}>
+  yield html`<details class="suite"${open ? html` open` : ''}>
 <summary><span class="name"><strong>${suite}</strong></span> <span class="muted">${formatCount(results.length)} ${results.length === 1 ? 'test' : 'tests'} · ${formatDuration(duration)}</span> · ${countsLine(counts)}${statusBar(counts, results.length)}</summary>
 <div class="table-wrap"><table><thead><tr><th>Test</th><th>Status</th><th class="num">Duration</th></tr></thead><tbody>
-${failedFirst.map((result) => testRow(project, result))}</tbody></table></div>
+`;
+  for (const result of results) yield testRow(project, result);
+  yield html`</tbody></table></div>
 </details>
 `;
 }
 
 /** Tests with their suite: the failed ones, the slowest ones. */
-function namedTable(id: string, project: string, results: readonly StoredResult[]): SafeHtml {
-  return html`<div class="table-wrap"><table id="${id}"><thead><tr><th>Test · suite</th><th class="num">Duration</th></tr></thead><tbody>
-${results.map(
-  (result) =>
-    html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span></td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
-`,
-)}</tbody></table></div>`;
+function* namedTable(
+  id: string,
+  project: string,
+  results: readonly StoredResult[],
+  withDetails = false,
+): Generator<SafeHtml> {
+  yield html`<div class="table-wrap"><table id="${id}"><thead><tr><th>Test · suite</th><th class="num">Duration</th></tr></thead><tbody>
+`;
+  for (const result of results) {
+    yield html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span>${withDetails && failureDetailsBlock(result.details)}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
+`;
+  }
+  yield html`</tbody></table></div>`;
 }
 
 function testRow(project: string, result: StoredResult): SafeHtml {

@@ -2,9 +2,17 @@ import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts } from '../ledger/store.js';
 import { paths, runPagePath, runsPagePath } from '../paths.js';
 import { statusBar } from './charts.js';
-import { formatCount, formatDuration } from './format.js';
+import { formatCount } from './format.js';
 import { html, type SafeHtml } from './html.js';
-import { countsLine, createdAt, layout, stateBadge, tagList } from './layout.js';
+import {
+  countsLine,
+  createdAt,
+  failuresBadge,
+  pageParts,
+  runDurationLine,
+  stateBadge,
+  tagList,
+} from './layout.js';
 
 export const RUNS_PER_PAGE = 50;
 
@@ -30,11 +38,13 @@ export interface RunsPageInput {
   anyRuns: boolean;
   choices: RunsChoices;
   filter: RunsFilter;
-  /** 1-based, already in range. */
+  /** 1-based, already in range (runsPageNumber). */
   page: number;
   /** A run never completed that received nothing for this long is abandoned. */
   abandonedAfterMs: number;
   now: number;
+  /** This server's address as the browser reached it, for the empty state's instructions. */
+  serverUrl: string;
 }
 
 /** Which page to show: `requested` brought into range for `matching` runs. */
@@ -46,60 +56,84 @@ export function runsPageNumber(requested: number, matching: number): number {
 /**
  * GET / : the runs, newest first, RUNS_PER_PAGE a page, narrowed by project, framework
  * and tag. The database reads only the runs on the page (with counts kept as results
- * arrive), so the page costs the same with 10 runs or 100,000.
+ * arrive), so the page costs the same with 10 runs or 100,000. In parts, for streamPage:
+ * the filters' choices are rendered an option at a time.
  */
-export function renderRunsPage({
+export function renderRunsPage(input: RunsPageInput): Iterable<SafeHtml> {
+  return pageParts('Runs', runsContent(input));
+}
+
+function* runsContent({
   runs: shown,
-  matching: matchingCount,
+  matching,
   anyRuns,
   choices,
   filter,
-  page,
+  page: current,
   abandonedAfterMs,
   now,
-}: RunsPageInput): string {
-  const pageCount = Math.max(1, Math.ceil(matchingCount / RUNS_PER_PAGE));
-  const current = page;
+  serverUrl,
+}: RunsPageInput): Generator<SafeHtml> {
+  const pageCount = Math.max(1, Math.ceil(matching / RUNS_PER_PAGE));
   const first = (current - 1) * RUNS_PER_PAGE;
 
-  const content = !anyRuns
-    ? html`<h1>Runs</h1><p>No runs yet. Point a reporter at this server and run your tests.</p>`
-    : html`<h1>Runs</h1>
-${filterForm(choices, filter)}
+  if (!anyRuns) {
+    yield html`<h1>Runs</h1>${emptyState(serverUrl)}`;
+    return;
+  }
+  yield html`<h1>Runs</h1>
+`;
+  yield* filterForm(choices, filter);
+  yield html`
 <p class="muted" id="runs-summary">${
-        matchingCount === 0
-          ? 'No runs match these filters.'
-          : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matchingCount)}, newest first.`
-      }</p>
+    matching === 0
+      ? 'No runs match these filters.'
+      : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matching)}, newest first.`
+  }</p>
 <ol class="cards">
-${shown.map((run) => runItem(run, runState(run, now, abandonedAfterMs), now))}</ol>
+`;
+  for (const run of shown) yield runItem(run, runState(run, now, abandonedAfterMs), now);
+  yield html`</ol>
 ${pager(filter, current, pageCount)}`;
-  return layout('Runs', content);
 }
 
 function runItem(run: RunWithCounts, state: RunState, now: number): SafeHtml {
-  return html`<li class="card run" data-run-id="${run.id}" data-state="${state}">
-<div class="line"><a class="name" href="${runPagePath(run.id)}"><strong>${run.project}</strong></a>${stateBadge(state)}<span>${run.framework}</span><span>${tagList(run.tags)}</span></div>
+  const failing = (run.counts.failed ?? 0) > 0;
+  return html`<li class="card run${failing ? ' has-failures' : ''}" data-run-id="${run.id}" data-state="${state}">
+<div class="line"><a class="name" href="${runPagePath(run.id)}"><strong>${run.project}</strong></a>${stateBadge(state)}${failuresBadge(run.counts)}<span>${run.framework}</span><span>${tagList(run.tags)}</span></div>
 ${statusBar(run.counts, run.total)}
-<div class="line"><span class="counts">${countsLine(run.counts)}</span><span class="duration" title="${run.totalDuration} ms">${formatDuration(run.totalDuration)}</span><span>${createdAt(run.createdAt, now)}</span></div>
+<div class="line"><span class="counts">${countsLine(run.counts)}</span><span>${runDurationLine(run)}</span><span>${createdAt(run.createdAt, now)}</span></div>
 </li>
 `;
 }
 
-function filterForm(choices: RunsChoices, filter: RunsFilter): SafeHtml {
-  const select = (name: keyof RunsFilter, label: string) => {
+/** What to set so that a reporter reports here: the names are core's options (TESTRUN_BASE_URL…). */
+function emptyState(serverUrl: string): SafeHtml {
+  return html`<section id="empty-state"><p>No runs yet. To report here, run your tests with a testrun reporter and these variables set:</p>
+<pre><code>TESTRUN_BASE_URL=${serverUrl}
+TESTRUN_API_KEY=<var>the API key this server was started with</var></code></pre>
+<p><code>testrun serve</code> printed both when it started (<code>--api-key</code> sets the key). <code>TESTRUN_PROJECT</code> names the project (by default the package name) and <code>TESTRUN_TAGS</code> adds tags; in CI the branch, commit and build are added as tags. Each run appears here as its first results arrive.</p></section>`;
+}
+
+function* filterForm(choices: RunsChoices, filter: RunsFilter): Generator<SafeHtml> {
+  function* select(name: keyof RunsFilter, label: string): Generator<SafeHtml> {
     const selected = filter[name];
     const options =
       selected === undefined || choices[name].includes(selected)
         ? choices[name]
         : [selected, ...choices[name]];
-    return html`<label>${label}<select name="${name}"><option value="">all</option>${options.map(
-      (option) =>
-        html`<option value="${option}"${option === selected ? html` selected` : ''}>${option}</option>`,
-    )}</select></label>`;
-  };
+    yield html`<label>${label}<select name="${name}"><option value="">all</option>`;
+    for (const option of options) {
+      yield html`<option value="${option}"${option === selected ? html` selected` : ''}>${option}</option>`;
+    }
+    yield html`</select></label>`;
+  }
   const filtered = filter.project !== undefined || filter.framework !== undefined || filter.tag !== undefined;
-  return html`<form class="filters" method="get" action="${paths.runsPage}">${select('project', 'Project')}${select('framework', 'Framework')}${select('tag', 'Tag')}<button type="submit">Filter</button>${filtered ? html`<a href="${runsPagePath()}">clear</a>` : ''}</form>`;
+  yield html`<form class="filters" method="get" action="${paths.runsPage}">`;
+  yield* select('project', 'Project');
+  yield* select('framework', 'Framework');
+  yield* select('tag', 'Tag');
+  yield html`<button type="submit">Filter</button>${filtered ? html`<a href="${runsPagePath()}">clear</a>` : ''}</form>`;
 }
 
 function pager(filter: RunsFilter, current: number, pageCount: number): SafeHtml {

@@ -1,5 +1,6 @@
 import { flakyPagePath, runPagePath, runsPagePath } from '../paths.js';
 import { outcomeStrip, sparkline } from './charts.js';
+import { failureDetailsBlock } from './failure-details.js';
 import { formatDuration } from './format.js';
 import { countFlips, HISTORY_RUNS, type Outcome, type TestIdentity } from './history.js';
 import { html } from './html.js';
@@ -23,7 +24,7 @@ ${
   outcomes.length === 0
     ? ''
     : html`${outcomeStrip(outcomes)}${sparkline(outcomes)}
-<p class="muted">Oldest run on the left; a white cell is a run without this test. The line is its duration in each run that held it${
+<p class="muted">Oldest run on the left; an empty cell is a run without this test. The line is its duration in each run that held it${
         held.length === 0
           ? ''
           : `, from ${formatDuration(Math.min(...durations))} to ${formatDuration(Math.max(...durations))}`
@@ -35,9 +36,9 @@ ${
     ? html`<p>None of the project's last ${outcomes.length} runs held this test.</p>`
     : html`<div class="table-wrap"><table id="history"><thead><tr><th>Run</th><th>Outcome</th><th class="num">Duration</th></tr></thead><tbody>
 ${[...held].reverse().map(
-  ({ run, status, duration }) =>
+  ({ run, status, duration, details }) =>
     html`<tr class="outcome" data-run-id="${run.id}" data-status="${status}"><td><a href="${runPagePath(run.id)}">${createdAt(run.createdAt, now)}</a></td><td class="status ${statusClass(status)}">${status}</td><td class="num" title="${duration} ms">${formatDuration(duration)}</td></tr>
-`,
+${details ? html`<tr class="outcome-failure"><td colspan="3">${failureDetailsBlock(details)}</td></tr>\n` : ''}`,
 )}</tbody></table></div>`
 }`;
   return layout(test.testCase, content);

@@ -1,10 +1,14 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { StoredResult } from '@testrun/server';
 import { reporterEnv, runJest, runVitest, startTestServer, type TestServer } from '@testrun/test-utils';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDuration } from '../../src/pages/format.js';
+
+/** axe-core's source, evaluated in the page: the pages' CSP allows no script tag, and needs none for this. */
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 // Debian's chromium, installed by .ci/run; playwright-core never downloads a browser.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -113,7 +117,7 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     expect(shown).toEqual(Object.fromEntries(Object.entries(counts).filter(([, count]) => count > 0)));
   }
 
-  it('lists the runs newest first, each with a bar in proportion to its counts and its duration with a unit', async () => {
+  it('lists the runs newest first, each with a bar in proportion to its counts, its wall clock and tests’ sum, and a failed run marked', async () => {
     const page = await openPage('/');
     const runs = (await store().runs()).reverse();
     const items = page.locator('li.run');
@@ -127,8 +131,30 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       expect(await item.locator('.count.passed').textContent()).toBe(
         `${results.filter((r) => r.status === 'passed').length} passed`,
       );
-      const duration = results.reduce((sum, r) => sum + r.duration, 0);
-      expect(await item.locator('.duration').textContent()).toBe(formatDuration(duration));
+      const testsSum = results.reduce((sum, r) => sum + r.duration, 0);
+      expect(await item.locator('.tests-duration').textContent()).toBe(formatDuration(testsSum));
+      // A run its reporter completed shows its wall clock from creation to end; the Jest run, never
+      // completed, its wall clock to the last results received.
+      const end = await store().endOf(run.id);
+      const duration = item.locator('.duration');
+      if (end) {
+        expect(await duration.getAttribute('data-kind')).toBe('wall');
+        const wall = Date.parse(end.endedAt) - Date.parse(run.createdAt);
+        expect(await duration.textContent()).toBe(formatDuration(wall));
+      } else {
+        expect(await duration.getAttribute('data-kind')).toBe('wall-to-last-results');
+      }
+      const failed = results.filter((r) => r.status === 'failed').length;
+      if (failed > 0) {
+        expect(await item.locator('.failures').textContent()).toBe(
+          `✗ ${failed} failed ${failed === 1 ? 'test' : 'tests'}`,
+        );
+        expect(
+          await item.evaluate((li) => li.ownerDocument.defaultView!.getComputedStyle(li).borderLeftWidth),
+        ).toBe('6px');
+      } else {
+        expect(await item.locator('.failures').count()).toBe(0);
+      }
       expect(await item.locator('time').textContent()).toMatch(/ago|just now/);
     }
     await page.screenshot({ path: path.join(screenshotDir, 'runs.png'), fullPage: true });
@@ -218,6 +244,14 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       .locator('svg.strip rect')
       .evaluateAll((rects) => rects.map((r) => r.getAttribute('data-status')));
     expect(cells).toEqual(['passed', 'failed']);
+    // Not by colour alone: each cell carries its mark, each status word its own.
+    expect(await page.locator('svg.strip text').allTextContents()).toEqual(['✓', '✗']);
+    const marks = await page
+      .locator('td.status')
+      .evaluateAll((tds) =>
+        tds.map((td) => td.ownerDocument.defaultView!.getComputedStyle(td, '::before').content),
+      );
+    expect(marks).toEqual(['"✗ " / ""', '"✓ " / ""']);
     expect(await page.locator('svg.spark circle').count()).toBe(2);
     await page.screenshot({ path: path.join(screenshotDir, 'test.png'), fullPage: true });
     await page.close();
@@ -372,4 +406,96 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       await page.close();
     }
   });
+
+  /** axe-core's violations on the page as loaded, one line each: rule, impact, where. */
+  async function axeViolations(page: Page): Promise<string[]> {
+    await page.evaluate(AXE_SOURCE);
+    const violations = await page.evaluate(async () => {
+      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+      const { violations } = await axe.run();
+      return violations;
+    });
+    return violations.flatMap((violation) =>
+      violation.nodes.map(
+        (node) =>
+          `${violation.id} (${violation.impact}): ${node.target.join(' ')} ${node.failureSummary ?? ''}`,
+      ),
+    );
+  }
+
+  it('passes axe-core on every page, light and dark, the empty state, the 404 and sign-in too', async () => {
+    const empty = await startTestServer();
+    const locked = await startTestServer({ readKeys: ['axe-read-key-7c1e'] });
+    // A run whose CI tags link its commit, branch and build.
+    const ci = await startTestServer();
+    const ciRun = await fetch(`${ci.url}/api/v1/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ci.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        project: 'shop',
+        framework: 'vitest',
+        tags: [
+          'ci:github',
+          'branch:main',
+          'commit:abc123',
+          'build:77',
+          'build-url:https://github.com/acme/shop/actions/runs/77',
+          'repo-url:https://github.com/acme/shop',
+        ],
+      }),
+    }).then((answer) => answer.json() as Promise<{ id: string }>);
+    const [, failingRun] = await runsOf('example-vitest');
+    const flipping = (await store().results(failingRun!.id)).find((r) => r.testCase === FLIPPING);
+    const visits = {
+      runs: `${started.url}/`,
+      run: `${started.url}/runs/${failingRun!.id}`,
+      'run-narrowed': `${started.url}/runs/${failingRun!.id}?q=cart&status=failed`,
+      test: `${started.url}/test?${new URLSearchParams({ project: 'example-vitest', suite: flipping!.testSuite, test: FLIPPING })}`,
+      flaky: `${started.url}/flaky`,
+      'which-test': `${started.url}/test`,
+      'run-not-found': `${started.url}/runs/no-such-run`,
+      'not-found': `${started.url}/no/such/page`,
+      'runs-empty': `${empty.url}/`,
+      'flaky-empty': `${empty.url}/flaky`,
+      'runs-ci': `${ci.url}/`,
+      'run-ci': `${ci.url}/runs/${ciRun.id}`,
+      'sign-in': `${locked.url}/login`,
+      'sign-out': `${locked.url}/logout`,
+    };
+    const found: Record<string, string[]> = {};
+    try {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const page = await browser.newPage({ javaScriptEnabled: true, colorScheme });
+        const csp = cspViolations(page);
+        for (const [name, visit] of Object.entries(visits)) {
+          const response = await page.goto(visit);
+          expect(response?.headers()['content-type'], visit).toBe('text/html; charset=utf-8');
+          const background = await page
+            .locator('body')
+            .evaluate((body) => body.ownerDocument.defaultView!.getComputedStyle(body).backgroundColor);
+          expect(background, `${colorScheme} ${name}`).toBe(
+            colorScheme === 'dark' ? 'rgb(18, 18, 18)' : 'rgb(247, 247, 248)',
+          );
+          const violations = await axeViolations(page);
+          if (violations.length > 0) found[`${colorScheme} ${name}`] = violations;
+          if (colorScheme === 'dark') {
+            await page.screenshot({ path: path.join(screenshotDir, `${name}-dark.png`), fullPage: true });
+          }
+        }
+        expect(csp).toEqual([]);
+        await page.close();
+      }
+      expect(found).toEqual({});
+    } finally {
+      await empty.close();
+      await ci.close();
+      await locked.close();
+    }
+  });
 });
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[]; failureSummary?: string }[];
+}

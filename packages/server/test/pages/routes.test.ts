@@ -1,6 +1,6 @@
 import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { type Answer, createRun, get, post, result, serverOn, type startServer } from '../client.js';
+import { type Answer, createRun, get, patch, post, result, serverOn, startServer } from '../client.js';
 
 // The pages over HTTP, markup-level; what a browser shows is in pages.browser.e2e.test.ts.
 
@@ -42,13 +42,94 @@ describe.each(storeEngines())('the runs list on $name', (engine) => {
     expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(answer.text).toContain(`<a class="name" href="/runs/${runId}"><strong>shop</strong></a>`);
     expect(answer.text).toContain('<span class="tag">branch:main</span>');
-    expect(answer.text).toMatch(/<rect class="passed" data-status="passed" data-count="2" x="0" width="2"/);
-    expect(answer.text).toMatch(/<rect class="failed" data-status="failed" data-count="1" x="2" width="1"/);
+    expect(answer.text).toMatch(
+      /<rect class="passed" data-status="passed" data-count="2" x="0%" width="66.6667%" height="100%"/,
+    );
+    expect(answer.text).toMatch(
+      /<rect class="failed" data-status="failed" data-count="1" x="66.6667%" width="33.3333%" height="100%"/,
+    );
     expect(answer.text).toContain('<span class="count passed">2 passed</span>');
-    expect(answer.text).toContain('<span class="duration" title="1234 ms">1.2 s</span>');
+    // Not ended: its wall clock runs to the last results; the tests' sum follows, said as such.
+    expect(answer.text).toMatch(
+      /<span class="duration" data-kind="wall-to-last-results" title="\d+ ms, from the run’s creation to the last results received; the run has not ended">[^<]+<\/span> <span class="muted">wall clock to last results<\/span>/,
+    );
+    expect(answer.text).toContain(
+      '<span class="tests-duration" title="1234 ms, the sum of its tests’ durations">1.2 s</span> in tests',
+    );
     expect(answer.text).toMatch(
       /<time datetime="[^"]+" title="\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC">just now<\/time>/,
     );
+  });
+
+  it('shows an ended run’s wall clock from creation to end, and a run without results by its tests’ sum', async () => {
+    const server = await startServer();
+    const ended = await runWith(server, { project: 'web', framework: 'vitest' }, [result({ duration: 7 })]);
+    await patch(server, `/api/v1/runs/${ended}`, { status: 'completed' });
+    await runWith(server, { project: 'empty', framework: 'vitest' }, []);
+    const text = (await page(server, '/')).text;
+    const cardOf = (project: string) =>
+      text.slice(text.indexOf(`<strong>${project}</strong>`)).split('</li>')[0]!;
+
+    expect(cardOf('web')).toMatch(
+      /<span class="duration" data-kind="wall" title="\d+ ms, from the run’s creation to its end">/,
+    );
+    expect(cardOf('web')).toContain('<span class="muted">wall clock</span>');
+    expect(cardOf('web')).toContain('>7.0 ms</span> in tests');
+    expect(cardOf('empty')).toContain(
+      '<span class="duration" data-kind="tests" title="0 ms, the sum of its tests’ durations">0.0 ms</span> <span class="muted">in tests</span>',
+    );
+  });
+
+  it('marks a run with a failed test by a badge that says how many, and its card, whatever its share', async () => {
+    const server = await startServer();
+    const passing = Array.from({ length: 159 }, (_, n) => result({ testCase: `t${n}` }));
+    await runWith(server, { project: 'one-failure', framework: 'vitest' }, [
+      ...passing,
+      result({ status: 'failed' }),
+    ]);
+    await runWith(server, { project: 'all-green', framework: 'vitest' }, passing);
+    const text = (await page(server, '/')).text;
+    const cardOf = (project: string) =>
+      text.slice(text.lastIndexOf('<li', text.indexOf(`<strong>${project}</strong>`))).split('</li>')[0]!;
+
+    expect(cardOf('one-failure')).toMatch(/^<li class="card run has-failures"/);
+    expect(cardOf('one-failure')).toContain('<span class="failures">✗ 1 failed test</span>');
+    expect(cardOf('all-green')).toMatch(/^<li class="card run"/);
+    expect(cardOf('all-green')).not.toContain('class="failures"');
+  });
+
+  it('links the commit, branch and build tags to where CI said, on the runs list and the run page', async () => {
+    const server = await startServer();
+    const runId = await runWith(
+      server,
+      {
+        project: 'shop',
+        framework: 'vitest',
+        tags: [
+          'ci:github',
+          'branch:main',
+          'commit:abc123',
+          'build:77',
+          'build-url:https://github.com/acme/shop/actions/runs/77',
+          'repo-url:https://github.com/acme/shop',
+        ],
+      },
+      [result()],
+    );
+    for (const path of ['/', `/runs/${runId}`]) {
+      const text = (await page(server, path)).text;
+      expect(text).toContain(
+        '<a class="tag" href="https://github.com/acme/shop/tree/main" rel="external noopener noreferrer">branch:main</a>',
+      );
+      expect(text).toContain(
+        '<a class="tag" href="https://github.com/acme/shop/commit/abc123" rel="external noopener noreferrer">commit:abc123</a>',
+      );
+      expect(text).toContain(
+        '<a class="tag" href="https://github.com/acme/shop/actions/runs/77" rel="external noopener noreferrer">build:77</a>',
+      );
+      expect(text).not.toContain('<span class="tag">build-url:');
+      expect(text).toContain('>github.com/acme/shop</a>');
+    }
   });
 
   it('narrows the runs by project, framework and tag, and says when none match', async () => {
@@ -106,9 +187,12 @@ describe.each(storeEngines())('the runs list on $name', (engine) => {
     expect(tagSelect.match(/<option /g)).toHaveLength(201);
   });
 
-  it('says so when there are no runs yet', async () => {
+  it('says when there are no runs yet which address and variables make a reporter report here', async () => {
     const server = await startServer();
-    expect((await page(server, '/')).text).toContain('No runs yet.');
+    const empty = (await page(server, '/')).text;
+    expect(empty).toContain('No runs yet.');
+    expect(empty).toContain(`TESTRUN_BASE_URL=${server.url}\n`);
+    expect(empty).toContain('TESTRUN_API_KEY=<var>');
   });
 });
 
@@ -256,6 +340,27 @@ describe.each(storeEngines())('the run page on $name', (engine) => {
   });
 });
 
+describe('a path that is no page', () => {
+  it('answers a browser with a 404 page, and the API and plain clients with the JSON error', async () => {
+    const server = await startServer();
+    const browserAccept = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+    const asBrowser = await get(server, '/no/such/page?x=<b>', { key: null, headers: browserAccept });
+    expect(asBrowser.status).toBe(404);
+    expect(asBrowser.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(asBrowser.text).toContain('<h1>Not found</h1>');
+    expect(asBrowser.text).toContain('There is no page at <code>/no/such/page</code>.');
+
+    const apiAsBrowser = await get(server, '/api/v2/runs', { headers: browserAccept });
+    expect(apiAsBrowser.status).toBe(404);
+    expect(apiAsBrowser.body).toMatchObject({ error: { code: 'not_found' } });
+
+    const plain = await get(server, '/no/such/page', { key: null });
+    expect(plain.status).toBe(404);
+    expect(plain.body).toEqual({ error: { code: 'not_found', message: 'no route for GET /no/such/page' } });
+  });
+});
+
 describe.each(storeEngines())('the test page on $name', (engine) => {
   const startServer = serverOn(engine);
   it("shows the test's outcome in each of its project's runs that held it, newest first", async () => {
@@ -389,7 +494,7 @@ describe.each(storeEngines())('the flaky tests page on $name', (engine) => {
     expect(shop).toContain('failed in 3 runs on 2 commits');
     // Counted over the 4 runs with a commit: the developer's run is not one of them.
     expect(shop).toContain(
-      '<span class="failed">failed 1</span> · <span class="passed">passed 2</span> of 4 runs',
+      '<span class="count failed">failed 1</span> · <span class="count passed">passed 2</span> of 4 runs',
     );
   });
 });

@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FaultRequest } from '@testrun/server';
+import {
+  AWAIT_RUNS_TIMEOUT_MS,
+  copyFixture,
+  FRAMEWORKS,
+  fixtures,
+  jasmineFixtures,
+  PARITY_REPORTER_OPTIONS,
+  REPORTER_OPTIONS_VAR,
+  type RunOutcome,
+  reporterEnv,
+  resultsOfFramework,
+  runCucumber,
+  runJasmine,
+  runJest,
+  runVitest,
+  startTestServer,
+  type TestServer,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Why a test failed (docs/design.md, "Why a test failed"), from real Vitest and Jest runs of
+// the parity fixture's cart.test.js (one test fails: `expect(1 + 1).toBe(3)` on line 15):
+// a server that announces the extension stores the message and a location in the fixture
+// file; one that does not receives exactly the spec's four fields.
+
+const FAILING = 'cart > fails on purpose';
+const SPEC_FIELDS = ['testSuite', 'testCase', 'status', 'duration'];
+
+async function runBoth(server: TestServer): Promise<RunOutcome[]> {
+  const env = () => reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS });
+  const cwd = fixtures.parity;
+  return Promise.all([
+    runVitest({ cwd, env: env(), args: ['cart.test.js'] }),
+    runJest({ cwd, env: env(), args: ['cart.test.js'] }),
+  ]);
+}
+
+describe('a server that announces failure-details', () => {
+  let server: TestServer;
+  let outcomes: RunOutcome[];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    outcomes = await runBoth(server);
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it.each([
+    ['vitest', 'expected 2 to be 3 // Object.is equality'],
+    ['jest', 'Expected: 3\nReceived: 2'],
+  ])(
+    'stores why the test failed under %s: its message and its line in the fixture file',
+    async (framework, said) => {
+      expect(outcomes.map((outcome) => outcome.code)).toEqual([1, 1]);
+      const results = await resultsOfFramework(server, framework);
+      const failed = results.find((result) => result.testCase === FAILING);
+      expect(failed?.details?.message).toContain(said);
+      expect(failed?.details?.location).toMatch(/^cart\.test\.js:15:\d+$/);
+      expect(failed?.details?.stack).toContain(path.join(fixtures.parity, 'cart.test.js'));
+      expect(results.filter((result) => result.status !== 'failed').every((result) => !result.details)).toBe(
+        true,
+      );
+    },
+  );
+});
+
+describe('a server that does not announce it', () => {
+  let server: TestServer;
+  const seen: FaultRequest[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      failureDetails: false,
+      faults: (request) => {
+        seen.push(request);
+      },
+    });
+    await runBoth(server);
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it('receives exactly the four fields of every result, the failed ones too', () => {
+    const bodies = seen.filter((request) => request.route === 'submitResults').map((request) => request.body);
+    const results = bodies.flatMap((body) => (body as { results: Record<string, unknown>[] }).results);
+    expect(results.filter((result) => result.testCase === FAILING)).toHaveLength(2);
+    for (const result of results) expect(Object.keys(result)).toEqual(SPEC_FIELDS);
+    // Every body was accepted: none was refused for a field the server does not know.
+    expect(
+      server.server.requests.filter((request) => request.route === 'submitResults').map((r) => r.status),
+    ).toEqual(bodies.map(() => 201));
+  });
+});
+
+describe('a test that prints the API key in its assertion', () => {
+  it('is stored with why it failed, the key redacted', async () => {
+    const server = await startTestServer();
+    const cwd = copyFixture(fixtures.passing);
+    fs.writeFileSync(
+      path.join(cwd, 'leaks.test.js'),
+      "test('compares the key', () => {\n  expect(process.env.TESTRUN_API_KEY).toBe('another key');\n});\n",
+    );
+    const outcome = await runVitest({ cwd, env: reporterEnv(server), args: ['leaks.test.js'] });
+    expect(outcome.code).toBe(1);
+    const [failed] = await resultsOfFramework(server, 'vitest');
+    expect(failed?.details?.message).toBe("expected '***' to be 'another key' // Object.is equality");
+    expect(failed?.details?.location).toMatch(/^leaks\.test\.js:2:\d+$/);
+    expect(JSON.stringify(await server.server.store.allResults())).not.toContain(server.apiKey);
+  });
+});
+
+describe.each(FRAMEWORKS.filter(({ name }) => ['playwright', 'mocha', 'node-test'].includes(name)))(
+  'the parity fixture under $name',
+  ({ name, run, fixtures: own }) => {
+    it('stores the failing test with its message and its line in cart.test.js', async () => {
+      const server = await startTestServer();
+      await run({
+        cwd: own.parity,
+        env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS }),
+      });
+      const failed = (await resultsOfFramework(server, name)).find((result) =>
+        result.testCase.endsWith(FAILING),
+      );
+      expect(failed?.status).toBe('failed');
+      expect(failed?.details?.message).toMatch(/\b3\b/);
+      expect(failed?.details?.location).toMatch(/(^|\/)cart\.test\.js:\d+(:\d+)?$/);
+    });
+  },
+);
+
+describe('Jasmine and Cucumber', () => {
+  it('store a failed spec with its failed expectation and its line in the spec file', async () => {
+    const server = await startTestServer();
+    await runJasmine({ cwd: jasmineFixtures.parity, args: ['cart.test.js'], env: reporterEnv(server) });
+    const failed = (await resultsOfFramework(server, 'jasmine')).find(
+      (result) => result.testCase === FAILING,
+    );
+    expect(failed?.details?.message).toBe('Expected 2 to be 3.');
+    expect(failed?.details?.location).toMatch(/cart\.(test|spec)\.js:\d+:\d+$/);
+  });
+
+  it('store a failed scenario with its failed step’s message and stack', async () => {
+    const server = await startTestServer();
+    await runCucumber({ env: reporterEnv(server) });
+    const failed = (await resultsOfFramework(server, 'cucumber')).find(
+      (result) => result.testCase === FAILING,
+    );
+    expect(failed?.details?.message).toMatch(/\S/);
+    expect(failed?.details?.stack).toMatch(/steps?\.[cm]?js:\d+/);
+    expect(failed?.details?.attempts).toBe(1);
+  });
+});

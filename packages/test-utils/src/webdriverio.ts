@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { cleanEnv } from './environment.js';
+import { FIXTURES_DIR } from './fixtures.js';
+import { type ExpectedResult, resultsIn } from './parity-expected.js';
+import { type RunOutcome, runProcess } from './process.js';
+
+// WebdriverIO's fixture projects (fixtures/webdriverio): each config names @testrun/webdriverio
+// as a reporter and its launcher service, and runs Debian's chromium through chromedriver
+// (fixtures/webdriverio/chromium.cjs), downloading nothing.
+
+const WDIO_FIXTURES = path.join(FIXTURES_DIR, 'webdriverio');
+
+export const webdriverioFixtures = {
+  /** Mocha framework, two capabilities, maxInstances 2; retry.conf.mjs: a flaky file and specFileRetries. */
+  mocha: path.join(WDIO_FIXTURES, 'mocha'),
+  jasmine: path.join(WDIO_FIXTURES, 'jasmine'),
+  cucumber: path.join(WDIO_FIXTURES, 'cucumber'),
+  /** The package README's wdio.conf.mjs, run by run.conf.mjs once a test wrote it there. */
+  readme: path.join(WDIO_FIXTURES, 'readme'),
+  /** A capability whose chromedriver does not exist: no session starts. */
+  sessionFails: path.join(WDIO_FIXTURES, 'session-fails'),
+} as const;
+
+/** Why a real browser cannot run here (the tests that need one are skipped with it), or undefined. */
+export function missingBrowser(): string | undefined {
+  const files = [
+    process.env.CHROMIUM_BIN || '/usr/bin/chromium',
+    process.env.CHROMEDRIVER_BIN || '/usr/bin/chromedriver',
+  ];
+  const missing = files.filter((file) => !fs.existsSync(file));
+  return missing.length === 0
+    ? undefined
+    : `${missing.join(' and ')} not found: apt-get install chromium chromium-driver (or set CHROMIUM_BIN and CHROMEDRIVER_BIN)`;
+}
+
+/**
+ * `wdio run <config>` in `cwd`, as a real child process. WebdriverIO puts each worker's id in
+ * front of every line the worker writes (`[0-1] testrun: …`); the outcome has them taken off,
+ * so that testrunLines finds the reporters' lines.
+ */
+export async function runWdio({
+  cwd,
+  config = 'wdio.conf.mjs',
+  env = {},
+}: {
+  cwd: string;
+  config?: string;
+  env?: Record<string, string | undefined>;
+}): Promise<RunOutcome> {
+  // @wdio/cli's exports map hides its package.json, which frameworkBin reads: the bin is beside its build.
+  const main = createRequire(import.meta.url).resolve('@wdio/cli');
+  const bin = path.join(path.dirname(main), '..', 'bin', 'wdio.js');
+  const outcome = await runProcess(process.execPath, [bin, 'run', config], { cwd, env: cleanEnv(env) });
+  const unprefixed = (text: string) => text.replace(/^\[\d+-\d+\] /gm, '');
+  return { ...outcome, stdout: unprefixed(outcome.stdout), stderr: unprefixed(outcome.stderr) };
+}
+
+/** What the Mocha fixture stores for one capability's label (the run has two: `chrome` and `chrome-2`). */
+export function wdioMochaResults(label: string): ExpectedResult[] {
+  return [
+    ...resultsIn(`[${label}] specs/cart.spec.js`, [
+      ['cart > opens a blank page', 'passed'],
+      ['cart > fails on purpose', 'failed'],
+      ['cart > is skipped', 'skipped'],
+      ['cart > totals > passes on its retry', 'passed'],
+    ]),
+    // WebdriverIO reports nothing of the tests a failed `before` prevented: the file fails.
+    ...resultsIn(`[${label}] specs/setup.spec.js`, [
+      ['checkout > runs beside the failing block', 'passed'],
+      ['(file failed to run)', 'failed'],
+    ]),
+  ];
+}

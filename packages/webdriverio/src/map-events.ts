@@ -1,0 +1,199 @@
+import { fileURLToPath } from 'node:url';
+import type { CanonicalStatus, FileReport, RawTest } from '@testrun/core';
+import type { WdioEvent, WdioRunnable, WdioRunnerEnd, WdioRunnerStart } from './wdio-events.js';
+
+// What the reporter keeps while a worker's specs run, and how it becomes FileReports between
+// them. Keeping is one array slot per event (the tests share the worker's process); the
+// mapping runs when a top-level suite or the worker's run has ended.
+
+/** One test, as the last of its attempts ended. */
+interface Outcome extends RawTest {
+  file: string;
+}
+
+/** A Cucumber scenario while its steps run: its steps are WebdriverIO's tests, the scenario is the result. */
+interface Scenario {
+  key: string;
+  titles: string[];
+  file: string;
+  statuses: CanonicalStatus[];
+  duration: number;
+  /** What its failed steps and hooks threw. */
+  errors: unknown[];
+}
+
+/**
+ * Turns a worker's events into FileReports, a batch at a time. Titles are the open suites'
+ * titles, outermost first, then the test's: Mocha's and Jasmine's `describe`s, Cucumber's
+ * feature (and rule). Under Cucumber a step is a test to WebdriverIO; here the scenario (a
+ * suite of type `scenario`) is the result, with the worst of its steps' statuses. A test
+ * retried in the worker (Mocha's `this.retries`, Cucumber's retry) ends once, as its last
+ * attempt did: the outcomes are keyed by WebdriverIO's uid, which an attempt keeps. A hook
+ * that failed, a spec file with no test that failed although the worker counted failures (a
+ * file that did not load), and a session that did not start fail their files: core then adds
+ * `(file failed to run)` unless a test of the file failed, as for every adapter.
+ */
+export class WdioMapping {
+  private readonly open: WdioRunnable[] = [];
+  private specs: string[] = [];
+  private readonly outcomes = new Map<string, Outcome>();
+  private scenario: Scenario | undefined;
+  private readonly failedFiles = new Set<string>();
+  /** Whether any test or hook of this worker failed: failures beyond them fail the spec files. */
+  private sawFailure = false;
+
+  /** The batch's tests per file; with `end`, also the files that failed outside their tests. */
+  take(events: readonly WdioEvent[], end = false): FileReport[] {
+    for (const event of events) this.read(event);
+    const byFile = new Map<string, RawTest[]>();
+    for (const { file, ...test } of this.outcomes.values()) {
+      const list = byFile.get(file) ?? [];
+      list.push(test);
+      byFile.set(file, list);
+    }
+    this.outcomes.clear();
+    const files: FileReport[] = [...byFile].map(([file, tests]) => ({ file, tests }));
+    if (end) {
+      for (const file of this.failedFiles) files.push({ file, tests: [], failedOutsideTests: true });
+      this.failedFiles.clear();
+    }
+    return files;
+  }
+
+  private read({ name, payload }: WdioEvent): void {
+    if (!payload) return;
+    switch (name) {
+      case 'runner:start':
+        this.specs = ((payload as WdioRunnerStart).specs ?? []).map(pathOf);
+        return;
+      case 'runner:end':
+        this.runnerEnded(payload as WdioRunnerEnd);
+        return;
+      case 'suite:start': {
+        const suite = payload as WdioRunnable;
+        if (suite.type === 'scenario') {
+          this.scenario = {
+            key: suite.uid ?? this.titles(suite.title).join('\n'),
+            titles: this.titles(suite.title),
+            file: this.fileOf(suite),
+            statuses: [],
+            duration: 0,
+            errors: [],
+          };
+        }
+        this.open.push(suite);
+        return;
+      }
+      case 'suite:end': {
+        const suite = this.open.pop();
+        if (suite?.type === 'scenario' && this.scenario) this.scenarioEnded(this.scenario);
+        return;
+      }
+      case 'hook:end': {
+        const hook = payload as WdioRunnable;
+        if (!hook.error && !hook.errors?.length) return;
+        this.sawFailure = true;
+        if (this.scenario) {
+          this.scenario.statuses.push('failed');
+          this.scenario.errors.push(...errorsOf(hook));
+        } else this.failedFiles.add(this.fileOf(hook));
+        return;
+      }
+      case 'test:pass':
+      case 'test:fail':
+      case 'test:skip':
+      case 'test:pending':
+        this.testEnded(payload as WdioRunnable, statusOf(name));
+        return;
+    }
+  }
+
+  private testEnded(test: WdioRunnable, status: CanonicalStatus): void {
+    if (status === 'failed') this.sawFailure = true;
+    const duration = typeof test.duration === 'number' ? test.duration : 0;
+    const failure = status === 'failed' ? { errors: errorsOf(test) } : undefined;
+    if (this.scenario) {
+      this.scenario.statuses.push(status);
+      this.scenario.duration += duration;
+      if (failure) this.scenario.errors.push(...failure.errors);
+      return;
+    }
+    const titles = this.titles(test.title);
+    const outcome: Outcome = { titles, status, duration, file: this.fileOf(test), failure };
+    this.outcomes.set(test.uid ?? titles.join('\n'), outcome);
+  }
+
+  private scenarioEnded(scenario: Scenario): void {
+    this.scenario = undefined;
+    const { key, titles, file, statuses, duration, errors } = scenario;
+    const status = worstOf(statuses);
+    const failure = status === 'failed' ? { errors } : undefined;
+    this.outcomes.set(key, { titles, file, duration, status, failure });
+  }
+
+  private runnerEnded(end: WdioRunnerEnd): void {
+    // The session did not start, or the worker failed where no test or hook says why (a spec
+    // file that did not load): each of its spec files failed.
+    if (end.error || ((end.failures ?? 0) > 0 && !this.sawFailure)) {
+      for (const file of this.specs) this.failedFiles.add(file);
+    }
+  }
+
+  /** The open suites' titles, then `title`. */
+  private titles(title: string | undefined): string[] {
+    return [...this.open.map((suite) => suite.title ?? ''), title ?? ''];
+  }
+
+  /**
+   * The spec file a test or hook belongs to: its own `file`, else its suites'. A worker runs
+   * the spec files runner:start names, and Jasmine's adapter names the file where a spec
+   * was declared from a stack that may be WebdriverIO's own: a file the worker does not run
+   * is not taken; a worker with one spec file names that one.
+   */
+  private fileOf(runnable: WdioRunnable): string {
+    const candidates = [runnable.file, ...[...this.open].reverse().map((suite) => suite.file)];
+    const runs = (file: string | undefined): file is string =>
+      !!file && (this.specs.length === 0 || this.specs.includes(file));
+    return candidates.find(runs) ?? this.specs[0] ?? '';
+  }
+}
+
+/** What a failed test or hook threw: WebdriverIO gives every error (`errors`), or the first (`error`). */
+function errorsOf(runnable: WdioRunnable): unknown[] {
+  if (Array.isArray(runnable.errors) && runnable.errors.length > 0) return runnable.errors;
+  return runnable.error ? [runnable.error] : [];
+}
+
+function statusOf(event: string): CanonicalStatus {
+  if (event === 'test:pass') return 'passed';
+  if (event === 'test:fail') return 'failed';
+  return 'skipped';
+}
+
+/**
+ * A scenario's status from its steps': failed when a step or hook failed, skipped when no
+ * step ran (every step skipped or pending), else passed.
+ */
+export function worstOf(statuses: readonly CanonicalStatus[]): CanonicalStatus {
+  if (statuses.includes('failed')) return 'failed';
+  return statuses.some((status) => status === 'passed') ? 'passed' : 'skipped';
+}
+
+/** A spec as WebdriverIO names it (a `file://` URL) as a path. */
+export function pathOf(spec: string): string {
+  try {
+    return spec.startsWith('file:') ? fileURLToPath(spec) : spec;
+  } catch {
+    return spec;
+  }
+}
+
+/**
+ * Whether WebdriverIO runs this worker's spec files again after this attempt
+ * (`specFileRetries`): it failed and retries are left. On the first attempt the worker is
+ * told -1, and the configuration's count applies (@wdio/local-runner does the same).
+ */
+export function willBeRetried(end: WdioRunnerEnd, specFileRetries: number): boolean {
+  const left = end.retries === undefined || end.retries < 0 ? specFileRetries : end.retries;
+  return (end.failures ?? 0) > 0 && left > 0;
+}

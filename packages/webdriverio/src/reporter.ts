@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { guardEndHook, guardHook, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
+import { capabilityIndex, labelsFromEnv } from './capabilities.js';
+import { WdioMapping, willBeRetried } from './map-events.js';
+import { webdriverioVersion } from './running-webdriverio.js';
+import type { WdioEvent, WdioRunnerEnd, WdioRunnerStart } from './wdio-events.js';
+
+/**
+ * Set by the launcher service: a folder where each worker's reporter leaves a mark once it
+ * heard of its spec files, so that the launcher knows which workers died before that.
+ */
+export const STARTED_WORKERS_VAR = 'TESTRUN_WDIO_STARTED_WORKERS';
+
+/** testrun's options (docs/options.md); every one can also come from the environment (`TESTRUN_*`). */
+export type TestrunWebdriverioOptions = TestrunOptions;
+
+/** What WebdriverIO adds to every reporter's options: not ours to check. */
+const WDIO_OWN_OPTIONS = ['logFile', 'setLogFile', 'writeStream', 'outputDir', 'stdout'];
+
+/** testrun's options among what WebdriverIO hands the reporter. */
+export function testrunOptions(given: unknown): Record<string, unknown> {
+  const options: Record<string, unknown> = { ...(given && typeof given === 'object' ? given : {}) };
+  for (const name of WDIO_OWN_OPTIONS) delete options[name];
+  return options;
+}
+
+/**
+ * A WebdriverIO reporter: `reporters: [['@testrun/webdriverio', { project: 'e2e' }]]`.
+ * WebdriverIO makes one in each worker (one per spec file and capability) and hands it every
+ * event with `emit`; it keeps each in one slot, hands core a spec file's tests when a
+ * top-level suite ends, and ends delivery at `runner:end`, while WebdriverIO waits for
+ * `isSynchronised` before the worker exits. The launcher service (`./service`) makes all
+ * workers of one `wdio run` report into one run. Nothing here throws into WebdriverIO.
+ */
+export class TestrunWebdriverioReporter {
+  private readonly run: RunReporter | undefined;
+  private readonly events: WdioEvent[] = [];
+  private readonly mapping = new WdioMapping();
+  private readonly project: { name: string } | undefined;
+  /** A worker whose spec files WebdriverIO may run again holds its results until it knows. */
+  private specFileRetries = 0;
+  private synchronised = true;
+
+  constructor(options: TestrunWebdriverioOptions = {}) {
+    const labels = labelsFromEnv(process.env);
+    const label = labels[capabilityIndex(process.env.WDIO_WORKER_ID)];
+    this.project = label ? { name: label } : undefined;
+    this.run = guardHook(
+      () =>
+        new RunReporter({
+          options: testrunOptions(options),
+          framework: { name: 'webdriverio', version: webdriverioVersion() },
+          rootDir: startDir,
+          projectCount: labels.length || undefined,
+          flushOnExit: () => this.flush(),
+        }),
+    );
+  }
+
+  /** WebdriverIO waits for this before the worker exits (reporterSyncTimeout, 5 s by default). */
+  get isSynchronised(): boolean {
+    return this.synchronised;
+  }
+
+  /** Every event of the worker: one slot each, the work done between top-level suites. */
+  emit(name: string, payload: unknown): boolean {
+    // Also when reporting is off: the launcher service then has nothing to say for this worker either.
+    if (name === 'runner:start') guardHook(markStarted);
+    if (!this.run?.active) return true;
+    this.events[this.events.length] = { name, payload } as WdioEvent;
+    guardHook(() => {
+      if (name === 'runner:start') {
+        const retries = (payload as WdioRunnerStart)?.config?.specFileRetries;
+        this.specFileRetries = typeof retries === 'number' && retries > 0 ? retries : 0;
+        // From now on a worker that is ended (a cancelled job's signal, a crash) spools what it
+        // holds. One that may be retried starts its run only when it knows it reports.
+        if (this.specFileRetries === 0) this.run?.startRun();
+      } else if (
+        name === 'suite:end' &&
+        this.specFileRetries === 0 &&
+        !(payload as { parent?: string })?.parent
+      ) {
+        this.flush();
+      } else if (name === 'runner:end') {
+        this.end(payload as WdioRunnerEnd);
+      }
+    });
+    return true;
+  }
+
+  private end(runnerEnd: WdioRunnerEnd): void {
+    const run = this.run;
+    if (!run) return;
+    // An attempt WebdriverIO runs again is not reported: the next attempt's results are the file's.
+    if (this.specFileRetries > 0 && willBeRetried(runnerEnd ?? {}, this.specFileRetries)) {
+      this.events.splice(0);
+      return;
+    }
+    this.flush(true);
+    this.synchronised = false;
+    void guardEndHook(async () => {
+      try {
+        await run.endRun();
+      } finally {
+        this.synchronised = true;
+      }
+    });
+  }
+
+  /** Hands core what the events say so far; at the end, the files that failed outside their tests too. */
+  private flush(end = false): void {
+    guardHook(() => {
+      if (!this.run?.active) return;
+      const files = this.mapping.take(this.events.splice(0), end);
+      for (const file of files) this.run.addFile({ ...file, project: this.project });
+    });
+  }
+}
+export default TestrunWebdriverioReporter;
+
+/** Tells the launcher service this worker reports its spec files: a failure from now on is in its results. */
+function markStarted(): void {
+  const dir = process.env[STARTED_WORKERS_VAR];
+  const cid = process.env.WDIO_WORKER_ID;
+  if (!dir || !cid) return;
+  try {
+    fs.writeFileSync(path.join(dir, cid.replace(/[^\w-]/g, '_')), '');
+  } catch {}
+}

@@ -302,8 +302,8 @@ describe.skipIf(missing)('wdio run while the service is down', () => {
         env: cleanEnv(reporterEnv(server)),
       });
       expect(replay.code, replay.stderr).toBe(0);
-      const { run, results } = theRun(server, 'service-down');
-      expect(server.server.store.runs()).toEqual([run]);
+      const { run, results } = await theRun(server, 'service-down');
+      expect(await server.server.store.runs()).toEqual([run]);
       expect(run).toMatchObject({ project: 'e2e', framework: 'webdriverio' });
       // One capability: its results are not labelled.
       const unlabelled = wdioMochaResults('chrome').map((result) => ({

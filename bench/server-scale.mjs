@@ -1,0 +1,349 @@
+// Figure 10: the local server at scale (issue 30's figures): 100,000 runs × 100 results sent
+// over HTTP by concurrent clients to a server in its own process on a fresh data folder (the
+// embedded SQLite) and on a PostgreSQL cluster; then the server is restarted on what it
+// stored and every page and read-API call is timed. `scale` shrinks the number of runs
+// (0.1: 10,000 runs, 1,000,000 results) so the figure can be run quickly.
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { postgresBinDir, startPostgres } from './lib/postgres.mjs';
+import { int, max, mb, median, ms } from './lib/stats.mjs';
+
+export const FULL_RUNS = 100_000;
+export const RESULTS_PER_RUN = 100;
+const PROJECTS = 10;
+const SUITES = 20;
+const CLIENTS = 8;
+const ROUNDS = 15;
+const WARM_UP = 3;
+export const TARGETS = { pageMs: 100, rssBytes: 300 * 1024 * 1024, resultsPerSecond: 50_000 };
+const childScript = fileURLToPath(new URL('./lib/scale-server-child.mjs', import.meta.url));
+
+/** `engines`: 'sqlite' and/or 'postgres'; a PostgreSQL without binaries is skipped with a line. */
+export async function run({ scale = 1, engines = ['sqlite', 'postgres'], log = () => {} } = {}) {
+  const runs = Math.max(PROJECTS * 10, Math.round(FULL_RUNS * scale));
+  const out = { runs, results: runs * RESULTS_PER_RUN, engines: [], skipped: [], problems: [] };
+  for (const engine of engines) {
+    if (engine === 'postgres' && !postgresBinDir()) {
+      const line = 'PostgreSQL skipped: no initdb, pg_ctl and postgres on PATH or in /usr/lib/postgresql/*/bin';
+      log(`  ${line}`);
+      out.skipped.push(line);
+      continue;
+    }
+    log(`  ${engine}: ${int(runs)} runs × ${RESULTS_PER_RUN} results`);
+    out.engines.push(await measureEngine(engine, runs, log, out.problems));
+  }
+  return out;
+}
+
+async function measureEngine(engine, runs, log, problems) {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-bench-scale-'));
+  const postgres = engine === 'postgres' ? await startPostgres() : undefined;
+  const target = postgres ? { BENCH_DATABASE: postgres.url } : { BENCH_DATA: folder };
+  const diskBytes = () => directoryBytes(postgres ? postgres.dataDir : folder);
+  const emptyBytes = diskBytes();
+  try {
+    // ── ingest ──
+    let server = await startChild(target);
+    const load = os.loadavg()[0];
+    const ingest = await ingestRuns(server, runs, problems);
+    const afterIngest = server.memory();
+    log(
+      `    ingest: ${int(ingest.resultsPerSecond)} results/s (${(ingest.ms / 1000).toFixed(1)} s), peak RSS ${mb(afterIngest.peak)}`,
+    );
+    await server.close();
+    const disk = diskBytes() - emptyBytes;
+
+    // ── restart on what was stored, then every page ──
+    server = await startChild(target);
+    const restartMs = server.readyMs;
+    const reads = await readEverything(server, runs, problems, log);
+    const afterReads = server.memory();
+    await server.close();
+    return {
+      engine,
+      load,
+      ingest,
+      peakRssIngest: afterIngest.peak,
+      rssAfterIngest: afterIngest.now,
+      peakRssReads: afterReads.peak,
+      rssAfterReads: afterReads.now,
+      diskBytes: disk,
+      restartMs,
+      rows: reads,
+    };
+  } finally {
+    postgres?.stop();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** The server in its own process; `readyMs` from fork to listening (its start, migrations included). */
+async function startChild(target) {
+  const apiKey = `bench-${randomBytes(12).toString('hex')}`;
+  const forked = performance.now();
+  const child = fork(childScript, [], {
+    env: { ...process.env, BENCH_API_KEY: apiKey, ...target },
+    execArgv: [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
+    child.once('message', resolve);
+  });
+  const readyMs = performance.now() - forked;
+  child.removeAllListeners('exit');
+  const url = new URL(ready.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+  return {
+    apiKey,
+    readyMs,
+    request: (method, pathAndQuery, body) => request(agent, url, apiKey, method, pathAndQuery, body),
+    /** The server process's resident memory now and its peak since it started (Linux /proc). */
+    memory: () => {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+      return { now: kb('VmRSS'), peak: kb('VmHWM') };
+    },
+    close: async () => {
+      agent.destroy();
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send({ type: 'close' });
+      await exited;
+    },
+  };
+}
+
+function request(agent, url, apiKey, method, pathAndQuery, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: pathAndQuery,
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * CLIENTS loops, each taking the next run: create it, send its 100 results in one request
+ * (a reporter's batch, well under the server's 1,000 a request), as shards of CI jobs do.
+ */
+async function ingestRuns(server, runs, problems) {
+  let next = 0;
+  let failures = 0;
+  const started = performance.now();
+  const client = async () => {
+    while (next < runs) {
+      const i = next++;
+      const created = await server.request('POST', '/api/v1/runs', JSON.stringify(runBody(i)));
+      if (created.status !== 201) {
+        failures += 1;
+        continue;
+      }
+      const { id } = JSON.parse(created.body.toString());
+      const sent = await server.request(
+        'POST',
+        `/api/v1/runs/${encodeURIComponent(id)}/results`,
+        JSON.stringify({ results: resultsOf(i) }),
+      );
+      if (sent.status !== 201) failures += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CLIENTS }, client));
+  const elapsed = performance.now() - started;
+  if (failures > 0) problems.push(`ingest: ${failures} requests not answered 201`);
+  return { ms: elapsed, resultsPerSecond: (runs * RESULTS_PER_RUN) / (elapsed / 1000), requests: runs * 2 };
+}
+
+/** 10 projects, 3 frameworks, a tag on every 7th run: the pages figure's data (runs-page.mjs). */
+function runBody(i) {
+  const project = i % PROJECTS;
+  return {
+    project: `project-${project}`,
+    framework: ['vitest', 'jest', 'playwright'][project % 3],
+    tags: i % 7 === 0 ? ['branch:main', 'nightly'] : ['branch:main'],
+  };
+}
+
+/** 20 suites × 5 tests, ~1 % failed, some skipped, one test per project failing every third run. */
+function resultsOf(i) {
+  const results = [];
+  for (let suite = 0; suite < SUITES; suite++) {
+    for (let test = 0; test < RESULTS_PER_RUN / SUITES; test++) {
+      let status = test === 4 && suite % 5 === 0 ? 'skipped' : 'passed';
+      if ((i * 31 + suite * 7 + test) % 97 === 0) status = 'failed';
+      if (suite === 0 && test === 0) status = Math.floor(i / PROJECTS) % 3 === 0 ? 'failed' : 'passed';
+      results.push({
+        testSuite: `src/module-${suite}.test.ts`,
+        testCase: `module ${suite} > case ${test}`,
+        status,
+        duration: 1 + ((i + suite * 5 + test) % 50) * 3.7,
+      });
+    }
+  }
+  return results;
+}
+
+/** Every page and read-API call: warm up, then ROUNDS timed fetches of each, one at a time. */
+async function readEverything(server, runs, problems, log) {
+  const first = JSON.parse((await server.request('GET', '/api/v1/runs?limit=1')).body.toString());
+  const newest = first.runs[0].id;
+  // A cursor half-way down the list, reached as a client would: following `next`.
+  let deep = '/api/v1/runs?limit=1000';
+  for (let seen = 0; seen < runs / 2; seen += 1000) {
+    const page = JSON.parse((await server.request('GET', deep)).body.toString());
+    if (!page.next) break;
+    deep = `/api/v1/runs?limit=50&cursor=${encodeURIComponent(page.next)}`;
+  }
+  const test = new URLSearchParams({ project: 'project-3', suite: 'src/module-0.test.ts', test: 'module 0 > case 0' });
+  const lastPage = Math.ceil(runs / 50);
+  const calls = [
+    { name: 'runs list, first page', path: '/' },
+    { name: `runs list, last page (page ${int(lastPage)})`, path: `/?page=${lastPage}` },
+    { name: `runs list, one project (${int(runs / PROJECTS)} runs)`, path: '/?project=project-3' },
+    { name: 'runs list, by tag, page 20', path: '/?tag=nightly&page=20' },
+    { name: `run page (${RESULTS_PER_RUN} results)`, path: `/runs/${encodeURIComponent(newest)}` },
+    { name: 'run page, searched', path: `/runs/${encodeURIComponent(newest)}?q=module+7` },
+    { name: "test page (the project's last 30 runs)", path: `/test?${test}` },
+    { name: 'flaky tests, one project', path: '/flaky?project=project-3' },
+    { name: `flaky tests, all ${PROJECTS} projects`, path: '/flaky' },
+    { name: 'read API: runs, first page (limit 50)', path: '/api/v1/runs?limit=50', api: true },
+    { name: `read API: runs, cursor half-way (run ${int(runs / 2)})`, path: deep, api: true },
+    { name: 'read API: runs of one project (limit 50)', path: '/api/v1/runs?project=project-3&limit=50', api: true },
+    {
+      name: `read API: a run's results (${RESULTS_PER_RUN})`,
+      path: `/api/v1/runs/${encodeURIComponent(newest)}/results?limit=1000`,
+      api: true,
+    },
+  ];
+  const rows = [];
+  for (const call of calls) {
+    const times = [];
+    let bytes = 0;
+    for (let round = 0; round < WARM_UP + ROUNDS; round++) {
+      const started = performance.now();
+      const response = await server.request('GET', call.path);
+      const elapsed = performance.now() - started;
+      if (response.status !== 200) problems.push(`${call.path} answered ${response.status}`);
+      if (round >= WARM_UP) times.push(elapsed);
+      bytes = response.body.length;
+    }
+    rows.push({ ...call, medianMs: median(times), maxMs: max(times), bytes });
+    log(`    ${call.name}: ${ms(median(times))} (max ${ms(max(times))})`);
+  }
+  return rows;
+}
+
+function directoryBytes(dir) {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size;
+  }
+  return total;
+}
+
+/** Each engine's figures against issue 30's targets: `{ name, measured, met }`. */
+export function targets(out) {
+  const rows = [];
+  const at = `${int(out.runs)} runs, ${int(out.results)} results`;
+  for (const e of out.engines) {
+    const name = e.engine === 'sqlite' ? 'embedded SQLite' : 'PostgreSQL';
+    rows.push({
+      name: `server (${name}): ingest ≥ 50,000 results/s (${at}, ${CLIENTS} clients over HTTP)`,
+      measured: `${int(e.ingest.resultsPerSecond)} results/s (${(e.ingest.ms / 1000).toFixed(1)} s)`,
+      met: e.ingest.resultsPerSecond >= TARGETS.resultsPerSecond,
+    });
+    const slowest = e.rows.reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
+    rows.push({
+      name: `server (${name}): every page and read-API call ≤ 100 ms median (${at})`,
+      measured: `slowest ${ms(slowest.medianMs)} (${slowest.name}); ${e.rows.filter((r) => r.medianMs > TARGETS.pageMs).length} of ${e.rows.length} over`,
+      met: slowest.medianMs <= TARGETS.pageMs,
+    });
+    const peak = Math.max(e.peakRssIngest, e.peakRssReads);
+    rows.push({
+      name: `server (${name}): RSS ≤ 300 MB (${at})`,
+      measured: `peak ${mb(peak)} (ingest ${mb(e.peakRssIngest)}, reads ${mb(e.peakRssReads)}); after ingest ${mb(e.rssAfterIngest)}`,
+      met: peak <= TARGETS.rssBytes,
+    });
+  }
+  return rows;
+}
+
+/** The figure's section of results.md. */
+export function section(out) {
+  const md = [
+    `## 10. The local server at scale: ${int(out.runs)} runs × ${RESULTS_PER_RUN} results = ${int(out.results)}`,
+    '',
+    `The server in its own process on a fresh data folder (embedded SQLite) or a fresh PostgreSQL cluster (durable defaults: fsync on); ${CLIENTS} clients over loopback HTTP with keep-alive, each creating a run and sending its ${RESULTS_PER_RUN} results in one request, every write answered after commit. Then the server is stopped, restarted on what it stored (restart: fork to listening), and each page and read-API call is fetched ${WARM_UP} times to warm up, then ${ROUNDS} times. RSS from /proc (VmHWM = peak). Disk: the data folder, or the cluster's data directory, less its size when empty.`,
+    '',
+  ];
+  for (const line of out.skipped) md.push(`- ${line}`, '');
+  if (out.engines.length === 0) return md;
+  const engines = out.engines.map((e) => (e.engine === 'sqlite' ? 'Embedded SQLite' : 'PostgreSQL'));
+  const row = (label, values) => `| ${label} | ${values.join(' | ')} |`;
+  md.push(
+    row('', engines),
+    row('---', engines.map(() => '---')),
+    row(
+      'Ingest',
+      out.engines.map((e) => `${int(e.ingest.resultsPerSecond)} results/s (${(e.ingest.ms / 1000).toFixed(1)} s)`),
+    ),
+    row('Load average (1 min) at ingest start', out.engines.map((e) => e.load.toFixed(1))),
+    row('RSS peak during ingest / after', out.engines.map((e) => `${mb(e.peakRssIngest)} / ${mb(e.rssAfterIngest)}`)),
+    row('RSS peak during reads / after', out.engines.map((e) => `${mb(e.peakRssReads)} / ${mb(e.rssAfterReads)}`)),
+    row('Disk', out.engines.map((e) => mb(e.diskBytes))),
+    row('Restart on the stored data', out.engines.map((e) => ms(e.restartMs))),
+  );
+  for (let i = 0; i < out.engines[0].rows.length; i++) {
+    const name = out.engines[0].rows[i].name;
+    md.push(
+      row(
+        name,
+        out.engines.map((e) => {
+          const r = e.rows[i];
+          return `${ms(r.medianMs)} (max ${ms(r.maxMs)}, ${mb(r.bytes)})`;
+        }),
+      ),
+    );
+  }
+  md.push('', 'Page and read-API cells: median (slowest, size of the answer).', '');
+  return md;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: { scale: { type: 'string', default: '1' }, engines: { type: 'string', default: 'sqlite,postgres' } },
+  });
+  const loadAtStart = os.loadavg();
+  const out = await run({ scale: Number(values.scale), engines: values.engines.split(','), log: console.log });
+  console.log(`load average ${loadAtStart.map((l) => l.toFixed(1)).join('/')} at start, ${os.loadavg().map((l) => l.toFixed(1)).join('/')} at end`);
+  console.log(section(out).join('\n'));
+  for (const t of targets(out)) console.log(`${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.measured}`);
+  if (out.problems.length > 0) console.log('problems:', out.problems);
+}

@@ -19,14 +19,15 @@ export const FULL_RUNS = 100_000;
 export const RESULTS_PER_RUN = 100;
 const PROJECTS = 10;
 const SUITES = 20;
-const CLIENTS = 8;
+let CLIENTS = 16;
 const ROUNDS = 15;
 const WARM_UP = 3;
 export const TARGETS = { pageMs: 100, rssBytes: 300 * 1024 * 1024, resultsPerSecond: 50_000 };
 const childScript = fileURLToPath(new URL('./lib/scale-server-child.mjs', import.meta.url));
 
 /** `engines`: 'sqlite' and/or 'postgres'; a PostgreSQL without binaries is skipped with a line. */
-export async function run({ scale = 1, engines = ['sqlite', 'postgres'], log = () => {} } = {}) {
+export async function run({ scale = 1, engines = ['sqlite', 'postgres'], clients = 16, log = () => {} } = {}) {
+  CLIENTS = clients;
   const runs = Math.max(PROJECTS * 10, Math.round(FULL_RUNS * scale));
   const out = { runs, results: runs * RESULTS_PER_RUN, engines: [], skipped: [], problems: [] };
   for (const engine of engines) {
@@ -90,7 +91,8 @@ async function startChild(target) {
   const forked = performance.now();
   const child = fork(childScript, [], {
     env: { ...process.env, BENCH_API_KEY: apiKey, ...target },
-    execArgv: [],
+    // BENCH_SERVER_ARGS: node flags for the server alone, e.g. `--cpu-prof --cpu-prof-dir=DIR` to profile it.
+    execArgv: process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise((resolve, reject) => {
@@ -338,10 +340,19 @@ export function section(out) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { scale: { type: 'string', default: '1' }, engines: { type: 'string', default: 'sqlite,postgres' } },
+    options: {
+      scale: { type: 'string', default: '1' },
+      engines: { type: 'string', default: 'sqlite,postgres' },
+      clients: { type: 'string', default: '16' },
+    },
   });
   const loadAtStart = os.loadavg();
-  const out = await run({ scale: Number(values.scale), engines: values.engines.split(','), log: console.log });
+  const out = await run({
+    scale: Number(values.scale),
+    engines: values.engines.split(','),
+    clients: Number(values.clients),
+    log: console.log,
+  });
   console.log(`load average ${loadAtStart.map((l) => l.toFixed(1)).join('/')} at start, ${os.loadavg().map((l) => l.toFixed(1)).join('/')} at end`);
   console.log(section(out).join('\n'));
   for (const t of targets(out)) console.log(`${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.measured}`);

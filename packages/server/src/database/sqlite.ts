@@ -29,6 +29,9 @@ export class SqliteDatabase implements SqlDatabase {
   readonly #statements = new Map<string, Statement>();
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
+  /** Transactions waiting for the next group commit. */
+  #waiting: PendingTransaction[] = [];
+  #groupScheduled = false;
 
   private constructor(
     db: Database,
@@ -59,8 +62,38 @@ export class SqliteDatabase implements SqlDatabase {
     return this.#inTurn(() => this.#run<Row>(sql, params));
   }
 
+  /**
+   * Group commit: transactions that arrive while the engine is busy (or in the same turn of
+   * the event loop) run one after another inside one BEGIN … COMMIT, each in a savepoint of
+   * its own, and all resolve after that single COMMIT — one fsync for the group instead of
+   * one each. A transaction that throws is rolled back to its savepoint alone; a COMMIT that
+   * fails fails every transaction of the group, so nothing is answered before it is durable.
+   */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.#inTurn(async () => {
+    if (this.#closed) return Promise.reject(new Error('the database is closed'));
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.push({ work, resolve, reject } as PendingTransaction);
+      if (this.#groupScheduled) return;
+      this.#groupScheduled = true;
+      // In the queue (so close() waits for it), after setImmediate: requests read in this
+      // turn of the event loop join the same group.
+      const turn = this.#queue.then(() => new Promise((next) => setImmediate(next))).then(() => this.#commitGroup());
+      this.#queue = turn.catch(() => {});
+    });
+  }
+
+  async #commitGroup(): Promise<void> {
+    const group = this.#waiting.splice(0);
+    this.#groupScheduled = false;
+    try {
+      this.#db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      const explained = await this.#explained(error);
+      for (const item of group) item.reject(explained);
+      return;
+    }
+    const done: { item: PendingTransaction; value?: unknown; error?: unknown }[] = [];
+    for (const item of group) {
       let open = true;
       const tx: SqlExecutor = {
         query: async <Row extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []) => {
@@ -68,18 +101,43 @@ export class SqliteDatabase implements SqlDatabase {
           return this.#run<Row>(sql, params);
         },
       };
-      this.#db.exec('BEGIN IMMEDIATE');
+      this.#db.exec('SAVEPOINT tx');
       try {
-        const value = await work(tx);
+        const value = await item.work(tx);
         open = false;
-        this.#db.exec('COMMIT');
-        return value;
+        this.#db.exec('RELEASE tx');
+        done.push({ item, value });
       } catch (error) {
         open = false;
-        if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
-        throw await this.#explained(error);
+        done.push({ item, error: await this.#explained(error) });
+        if (!this.#db.inTransaction) break;
+        try {
+          this.#db.exec('ROLLBACK TO tx');
+          this.#db.exec('RELEASE tx');
+        } catch {
+          break;
+        }
       }
-    });
+    }
+    let failed: unknown;
+    if (!this.#db.inTransaction || done.length < group.length) {
+      // The engine ended the whole transaction (a failed write can): nothing of the group is kept.
+      failed = done.at(-1)?.error ?? new Error('the transaction was rolled back');
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+    } else {
+      try {
+        this.#db.exec('COMMIT');
+      } catch (error) {
+        failed = await this.#explained(error);
+        if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      }
+    }
+    for (const [index, item] of group.entries()) {
+      const outcome = done[index];
+      if (outcome && 'error' in outcome) item.reject(outcome.error);
+      else if (failed !== undefined) item.reject(failed);
+      else item.resolve(outcome?.value);
+    }
   }
 
   /**
@@ -116,7 +174,21 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   #run<Row extends SqlRow>(sql: string, params: readonly SqlValue[]): Row[] {
-    const rows = this.#statement(sql).all(params as SqlValue[]) as Record<string, unknown>[];
+    const statement = this.#statement(sql);
+    let rows: Record<string, unknown>[];
+    try {
+      rows = statement.all(params as SqlValue[]) as Record<string, unknown>[];
+    } catch (error) {
+      // A statement whose step failed (a constraint) refuses to be reset for its next use:
+      // prepare it afresh next time.
+      this.#statements.delete(sql);
+      try {
+        statement.finalize();
+      } catch {
+        // Finalizing answers the step's error again; the statement is freed all the same.
+      }
+      throw error;
+    }
     // Integers past 2^53 come back as BigInt; the seam promises text for those.
     for (const row of rows) {
       for (const [column, value] of Object.entries(row)) {
@@ -135,6 +207,12 @@ export class SqliteDatabase implements SqlDatabase {
     }
     return statement;
   }
+}
+
+interface PendingTransaction {
+  work: (tx: SqlExecutor) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
 }
 
 /** Less free space than this after a failed write: the disk is full (a write needs a few pages). */

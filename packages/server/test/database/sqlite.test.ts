@@ -60,6 +60,30 @@ describe('SqliteDatabase', () => {
     await db.close();
   });
 
+  it('commits transactions that arrive together in one group, and rolls back a failed one alone', async () => {
+    const { path, db } = await fileDatabase();
+    await db.query('CREATE TABLE t (a INTEGER UNIQUE)');
+    const outcomes = await Promise.allSettled(
+      [1, 2, 2, 3].map((n) => db.transaction((tx) => tx.query('INSERT INTO t VALUES ($1)', [n]))),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    await db.close();
+    const again = SqliteDatabase.open(path);
+    expect(await again.query('SELECT a FROM t ORDER BY a')).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }]);
+    await again.close();
+  });
+
+  it('waits on close for transactions not yet committed', async () => {
+    const { path, db } = await fileDatabase();
+    await db.query('CREATE TABLE t (a INTEGER)');
+    const written = db.transaction((tx) => tx.query('INSERT INTO t VALUES ($1)', [1]));
+    await db.close();
+    await written;
+    const again = SqliteDatabase.open(path);
+    expect(await again.query('SELECT a FROM t')).toEqual([{ a: 1 }]);
+    await again.close();
+  });
+
   it('answers integers past 2^53 as text, digit for digit', async () => {
     const db = SqliteDatabase.open(undefined);
     expect(await db.query('SELECT 9007199254740993 AS big')).toEqual([{ big: '9007199254740993' }]);

@@ -306,10 +306,19 @@ export class SqlStore implements Store {
   ): Promise<Map<string, StoredResult[]>> {
     const byRun = new Map<string, StoredResult[]>(runs.map((run) => [run.id, []]));
     if (runs.length === 0) return byRun;
-    const params: SqlValue[] = runs.map((run) => run.id);
-    const list = runs.map((_, index) => `$${index + 1}`).join(', ');
-    const inRuns = `run_seq IN (SELECT seq FROM runs WHERE id IN (${list}))`;
-    let sql = `SELECT runs.id AS run_id, ${RESULT_COLUMNS} FROM results JOIN runs ON runs.seq = results.run_seq WHERE results.${inRuns}`;
+    // The runs' seqs first, then every scan by results' primary key (run_seq, position): a
+    // subquery on ids let PostgreSQL's planner reach results through a status filter over the
+    // whole table or through results_by_test across every run, growing with what is stored.
+    const ids = runs.map((run) => run.id);
+    const found = await this.db.query<{ seq: number | string; id: string }>(
+      `SELECT seq, id FROM runs WHERE id IN (${ids.map((_, index) => `$${index + 1}`).join(', ')})`,
+      ids,
+    );
+    if (found.length === 0) return byRun;
+    const idOf = new Map(found.map((row) => [Number(row.seq), row.id]));
+    const params: SqlValue[] = found.map((row) => Number(row.seq));
+    const inRuns = `run_seq IN (${params.map((_, index) => `$${index + 1}`).join(', ')})`;
+    let sql = `SELECT run_seq, ${RESULT_COLUMNS} FROM results WHERE ${inRuns}`;
     if (which.test) {
       params.push(which.test.testSuite, which.test.testCase);
       sql += ` AND test_suite = $${params.length - 1} AND test_case = $${params.length}`;
@@ -317,11 +326,14 @@ export class SqlStore implements Store {
     if (which.onlyTestsThatFailed) {
       sql += ` AND (test_suite, test_case) IN (SELECT test_suite, test_case FROM results WHERE ${inRuns} AND status = 'failed')`;
     }
-    const rows = await this.db.query<ResultRow & { run_id: string }>(
-      `${sql} ORDER BY results.run_seq, position`,
+    const rows = await this.db.query<ResultRow & { run_seq: number | string }>(
+      `${sql} ORDER BY run_seq, position`,
       params,
     );
-    for (const row of rows) byRun.get(row.run_id)?.push(storedResult(row.run_id, row));
+    for (const row of rows) {
+      const runId = idOf.get(Number(row.run_seq)) as string;
+      byRun.get(runId)?.push(storedResult(runId, row));
+    }
     return byRun;
   }
 

@@ -2,8 +2,9 @@
 // bench/results.md. Options: --vitest-rounds N, --jest-rounds N (suite runs per configuration,
 // default 9 each), --fixed-rounds N (paired rounds of the fixed cost, default 15),
 // --user-rounds N (rounds of the fixed cost as a user pays it, default 7),
-// --only requests,flush,throughput,memory,upload,fixed,user,realworld,suite,profile,pages,
-// --frameworks vitest,jest, --write (write results.md even when --only leaves sections out).
+// --only requests,flush,throughput,memory,upload,fixed,user,realworld,suite,profile,pages,scale,
+// --frameworks vitest,jest, --write (write results.md even when --only leaves sections out),
+// --scale F (figure 10 with F × 100,000 runs; results.md records 1), --engines sqlite,postgres.
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -16,6 +17,7 @@ import * as profile from './profile.mjs';
 import * as realWorld from './real-world.mjs';
 import * as requests from './requests-per-run.mjs';
 import * as runsPage from './runs-page.mjs';
+import * as serverScale from './server-scale.mjs';
 import * as suite from './suite-overhead.mjs';
 import * as throughput from './throughput.mjs';
 import * as upload from './upload-memory.mjs';
@@ -33,6 +35,7 @@ const SECTIONS = [
   'suite',
   'profile',
   'pages',
+  'scale',
 ];
 const { values } = parseArgs({
   options: {
@@ -43,6 +46,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     frameworks: { type: 'string', default: 'vitest,jest' },
     write: { type: 'boolean', default: false },
+    scale: { type: 'string', default: '1' },
+    engines: { type: 'string', default: 'sqlite,postgres' },
   },
 });
 const rounds = { vitest: Number(values['vitest-rounds']), jest: Number(values['jest-rounds']) };
@@ -53,7 +58,8 @@ const full =
   frameworks.length === 2 &&
   rounds.vitest >= 9 &&
   rounds.jest >= 9 &&
-  Number(values['fixed-rounds']) >= 15;
+  Number(values['fixed-rounds']) >= 15 &&
+  Number(values.scale) === 1;
 
 const started = Date.now();
 const loadAtStart = os.loadavg();
@@ -107,6 +113,10 @@ if (only.includes('suite')) {
 if (only.includes('pages')) {
   log(`[${elapsed()}] 9. the local server's pages with 10,000 runs and 1,000,000 results`);
   out.pages = await runsPage.run({ log });
+}
+if (only.includes('scale')) {
+  log(`[${elapsed()}] 10. the local server at scale (${values.scale} × 100,000 runs of 100 results)`);
+  out.scale = await serverScale.run({ scale: Number(values.scale), engines: values.engines.split(','), log });
 }
 if (only.includes('profile')) {
   log(`[${elapsed()}] profile of the core throughput run`);
@@ -232,6 +242,10 @@ if (out.pages) {
     `runs list ${ms(first.medianMs)}; slowest page ${ms(slowest.medianMs)} (${slowest.name})`,
     slowest.medianMs <= 100,
   );
+}
+if (out.scale) {
+  problems.push(...out.scale.problems);
+  for (const t of serverScale.targets(out.scale)) target(t.name, t.measured, t.met);
 }
 if (out.upload) {
   problems.push(...out.upload.problems);
@@ -464,6 +478,8 @@ if (out.pages) {
     '',
   );
 }
+
+if (out.scale) md.push(...serverScale.section(out.scale));
 
 if (out.profile) {
   const p = out.profile;

@@ -7,10 +7,10 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { postgresBinDir, startPostgres } from './lib/postgres.mjs';
@@ -27,13 +27,19 @@ export const TARGETS = { pageMs: 100, rssBytes: 300 * 1024 * 1024, resultsPerSec
 const childScript = fileURLToPath(new URL('./lib/scale-server-child.mjs', import.meta.url));
 
 /** `engines`: 'sqlite' and/or 'postgres'; a PostgreSQL without binaries is skipped with a line. */
-export async function run({ scale = 1, engines = ['sqlite', 'postgres'], clients = 16, log = () => {} } = {}) {
+export async function run({
+  scale = 1,
+  engines = ['sqlite', 'postgres'],
+  clients = 16,
+  log = () => {},
+} = {}) {
   CLIENTS = clients;
   const runs = Math.max(PROJECTS * 10, Math.round(FULL_RUNS * scale));
   const out = { runs, results: runs * RESULTS_PER_RUN, engines: [], skipped: [], problems: [] };
   for (const engine of engines) {
     if (engine === 'postgres' && !postgresBinDir()) {
-      const line = 'PostgreSQL skipped: no initdb, pg_ctl and postgres on PATH or in /usr/lib/postgresql/*/bin';
+      const line =
+        'PostgreSQL skipped: no initdb, pg_ctl and postgres on PATH or in /usr/lib/postgresql/*/bin';
       log(`  ${line}`);
       out.skipped.push(line);
       continue;
@@ -148,7 +154,9 @@ function request(agent, url, apiKey, method, pathAndQuery, body) {
       (res) => {
         const chunks = [];
         res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       },
     );
@@ -228,7 +236,11 @@ async function readEverything(server, runs, problems, log) {
     if (!page.next) break;
     deep = `/api/v1/runs?limit=50&cursor=${encodeURIComponent(page.next)}`;
   }
-  const test = new URLSearchParams({ project: 'project-3', suite: 'src/module-0.test.ts', test: 'module 0 > case 0' });
+  const test = new URLSearchParams({
+    project: 'project-3',
+    suite: 'src/module-0.test.ts',
+    test: 'module 0 > case 0',
+  });
   const lastPage = Math.ceil(runs / 50);
   const calls = [
     { name: 'runs list, first page', path: '/' },
@@ -242,7 +254,11 @@ async function readEverything(server, runs, problems, log) {
     { name: `flaky tests, all ${PROJECTS} projects`, path: '/flaky' },
     { name: 'read API: runs, first page (limit 50)', path: '/api/v1/runs?limit=50', api: true },
     { name: `read API: runs, cursor half-way (run ${int(runs / 2)})`, path: deep, api: true },
-    { name: 'read API: runs of one project (limit 50)', path: '/api/v1/runs?project=project-3&limit=50', api: true },
+    {
+      name: 'read API: runs of one project (limit 50)',
+      path: '/api/v1/runs?project=project-3&limit=50',
+      api: true,
+    },
     {
       name: `read API: a run's results (${RESULTS_PER_RUN})`,
       path: `/api/v1/runs/${encodeURIComponent(newest)}/results?limit=1000`,
@@ -328,16 +344,36 @@ export function section(out) {
   const row = (label, values) => `| ${label} | ${values.join(' | ')} |`;
   md.push(
     row('', engines),
-    row('---', engines.map(() => '---')),
+    row(
+      '---',
+      engines.map(() => '---'),
+    ),
     row(
       'Ingest',
-      out.engines.map((e) => `${int(e.ingest.resultsPerSecond)} results/s (${(e.ingest.ms / 1000).toFixed(1)} s)`),
+      out.engines.map(
+        (e) => `${int(e.ingest.resultsPerSecond)} results/s (${(e.ingest.ms / 1000).toFixed(1)} s)`,
+      ),
     ),
-    row('Load average (1 min) at ingest start', out.engines.map((e) => e.load.toFixed(1))),
-    row('RSS peak during ingest / after', out.engines.map((e) => `${mb(e.peakRssIngest)} / ${mb(e.rssAfterIngest)}`)),
-    row('RSS peak during reads / after', out.engines.map((e) => `${mb(e.peakRssReads)} / ${mb(e.rssAfterReads)}`)),
-    row('Disk', out.engines.map((e) => mb(e.diskBytes))),
-    row('Restart on the stored data', out.engines.map((e) => ms(e.restartMs))),
+    row(
+      'Load average (1 min) at ingest start',
+      out.engines.map((e) => e.load.toFixed(1)),
+    ),
+    row(
+      'RSS peak during ingest / after',
+      out.engines.map((e) => `${mb(e.peakRssIngest)} / ${mb(e.rssAfterIngest)}`),
+    ),
+    row(
+      'RSS peak during reads / after',
+      out.engines.map((e) => `${mb(e.peakRssReads)} / ${mb(e.rssAfterReads)}`),
+    ),
+    row(
+      'Disk',
+      out.engines.map((e) => mb(e.diskBytes)),
+    ),
+    row(
+      'Restart on the stored data',
+      out.engines.map((e) => ms(e.restartMs)),
+    ),
   );
   for (let i = 0; i < out.engines[0].rows.length; i++) {
     const name = out.engines[0].rows[i].name;
@@ -370,7 +406,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     clients: Number(values.clients),
     log: console.log,
   });
-  console.log(`load average ${loadAtStart.map((l) => l.toFixed(1)).join('/')} at start, ${os.loadavg().map((l) => l.toFixed(1)).join('/')} at end`);
+  console.log(
+    `load average ${loadAtStart.map((l) => l.toFixed(1)).join('/')} at start, ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join('/')} at end`,
+  );
   console.log(section(out).join('\n'));
   for (const t of targets(out)) console.log(`${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.measured}`);
   if (out.problems.length > 0) console.log('problems:', out.problems);

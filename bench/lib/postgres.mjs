@@ -14,7 +14,8 @@ export function postgresBinDir() {
   const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
   try {
     const root = '/usr/lib/postgresql';
-    for (const v of fs.readdirSync(root).sort((a, b) => Number(b) - Number(a))) dirs.push(path.join(root, v, 'bin'));
+    for (const v of fs.readdirSync(root).sort((a, b) => Number(b) - Number(a)))
+      dirs.push(path.join(root, v, 'bin'));
   } catch {}
   return dirs.find((dir) => BINARIES.every((name) => fs.existsSync(path.join(dir, name))));
 }
@@ -43,10 +44,30 @@ export async function startPostgres() {
     if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', program, ...args], { stdio: 'ignore' });
     else execFileSync(program, args, { stdio: 'ignore' });
   };
-  run('initdb', ['-D', dataDir, '-U', 'testrun', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-instructions']);
+  run('initdb', [
+    '-D',
+    dataDir,
+    '-U',
+    'testrun',
+    '--auth=trust',
+    '--encoding=UTF8',
+    '--locale=C',
+    '--no-instructions',
+  ]);
   const port = await freePort();
   const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${root}`;
-  run('pg_ctl', ['start', '-D', dataDir, '-w', '-t', '60', '-l', path.join(root, 'server.log'), '-o', options]);
+  run('pg_ctl', [
+    'start',
+    '-D',
+    dataDir,
+    '-w',
+    '-t',
+    '60',
+    '-l',
+    path.join(root, 'server.log'),
+    '-o',
+    options,
+  ]);
   const stopNow = () => {
     try {
       run('pg_ctl', ['stop', '-D', dataDir, '-m', 'fast', '-w']);

@@ -8,7 +8,9 @@ const started = performance.now();
 const server = await createServer({
   apiKeys: [process.env.BENCH_API_KEY],
   port: 0,
-  ...(process.env.BENCH_DATABASE ? { database: process.env.BENCH_DATABASE } : { data: process.env.BENCH_DATA }),
+  ...(process.env.BENCH_DATABASE
+    ? { database: process.env.BENCH_DATABASE }
+    : { data: process.env.BENCH_DATA }),
 });
 const startMs = performance.now() - started;
 

@@ -77,7 +77,9 @@ export class SqliteDatabase implements SqlDatabase {
       this.#groupScheduled = true;
       // In the queue (so close() waits for it), after setImmediate: requests read in this
       // turn of the event loop join the same group.
-      const turn = this.#queue.then(() => new Promise((next) => setImmediate(next))).then(() => this.#commitGroup());
+      const turn = this.#queue
+        .then(() => new Promise((next) => setImmediate(next)))
+        .then(() => this.#commitGroup());
       this.#queue = turn.catch(() => {});
     });
   }

@@ -83,13 +83,14 @@ describe.each(LEGS)('the Cucumber fixture under $label', (leg) => {
     else expect(node).toBe(process.versions.node);
   });
 
-  it('stores exactly the written-down results, serial and --parallel, each in one run', () => {
-    expect(identities(resultsTagged(server, 'serial')), `${serial.stdout}\n${serial.stderr}`).toEqual(
+  it('stores exactly the written-down results, serial and --parallel, each in one run', async () => {
+    expect(identities(await resultsTagged(server, 'serial')), `${serial.stdout}\n${serial.stderr}`).toEqual(
       identities(CUCUMBER_RESULTS),
     );
-    expect(identities(resultsTagged(server, 'parallel')), `${parallel.stdout}\n${parallel.stderr}`).toEqual(
-      identities(CUCUMBER_RESULTS),
-    );
+    expect(
+      identities(await resultsTagged(server, 'parallel')),
+      `${parallel.stdout}\n${parallel.stderr}`,
+    ).toEqual(identities(CUCUMBER_RESULTS));
   });
 
   it('leaves the exit code as Cucumber sets it (1, for the fixture fails on purpose) and its console output', () => {

@@ -58,9 +58,11 @@ describe.each(LEGS)('$label', (leg) => {
       const server = await startTestServer();
       const outcome = await runJasmine({ cwd, bin, args, env: reporterEnv(server) });
       const output = outcome.stdout + outcome.stderr;
-      const runs = server.server.store.runs();
+      const runs = await server.server.store.runs();
       expect(runs, output).toHaveLength(1);
-      expect(identities(server.server.store.results(runs[0]!.id)), output).toEqual(identities(expected));
+      expect(identities(await server.server.store.results(runs[0]!.id)), output).toEqual(
+        identities(expected),
+      );
       const agents = new Set(server.server.requests.map((request) => request.userAgent));
       expect([...agents].map((agent) => /\(jasmine\/([^;]+);/.exec(agent ?? '')?.[1])).toEqual([
         expect.stringMatching(leg.version),

@@ -147,10 +147,10 @@ describe.each(MATRIX)('the parity fixture under $label', (leg) => {
     else expect(node).toBe(process.versions.node);
   });
 
-  it('stores exactly the parity results, in one run', () => {
-    const runs = server.server.store.runs();
+  it('stores exactly the parity results, in one run', async () => {
+    const runs = await server.server.store.runs();
     expect(runs.map((run) => run.framework)).toEqual([leg.framework]);
-    const stored = server.server.store.results(runs[0]!.id);
+    const stored = await server.server.store.results(runs[0]!.id);
     expect(identities(stored), `${outcome.stdout}\n${outcome.stderr}`).toEqual(
       identities(frameworkOf(leg).parityResults),
     );
@@ -181,12 +181,14 @@ describe.each(MATRIX.filter((leg) => leg.framework === 'mocha'))(
 
     afterAll(() => server?.close());
 
-    it('names every result as the parallel run does', () => {
-      const [run] = server.server.store.runs();
+    it('names every result as the parallel run does', async () => {
+      const [run] = await server.server.store.runs();
       const expected = MOCHA_PARITY_RESULTS.filter(
         (result) => !MOCHA_PARALLEL_ONLY_FILES.includes(result.testSuite),
       );
-      expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual(identities(expected));
+      expect(identities(await server.server.store.results(run!.id)), outcome.stderr).toEqual(
+        identities(expected),
+      );
     });
   },
 );
@@ -204,9 +206,9 @@ describe.each(MATRIX.filter((leg) => leg.framework === 'node-test'))(
 
     afterAll(() => server?.close());
 
-    it('names a file without tests, files failing outside their tests and subtests alike on every Node', () => {
-      const [run] = server.server.store.runs();
-      expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual(
+    it('names a file without tests, files failing outside their tests and subtests alike on every Node', async () => {
+      const [run] = await server.server.store.runs();
+      expect(identities(await server.server.store.results(run!.id)), outcome.stderr).toEqual(
         identities(NODE_TEST_FILES_RESULTS),
       );
     });
@@ -228,11 +230,11 @@ describe.each(MATRIX.filter((leg) => leg.framework === 'node-test'))(
 
     // Node 20 reports the tests --test-only leaves out as skipped; Node 22 and later do not
     // report them at all. The reporter stores what Node reports, no more.
-    it('stores the test marked only as passed, and the others as Node reports them', () => {
-      const [run] = server.server.store.runs();
+    it('stores the test marked only as passed, and the others as Node reports them', async () => {
+      const [run] = await server.server.store.runs();
       const runsAlone = { testSuite: 'only.test.js', testCase: 'runs alone', status: 'passed' };
       const leftOut = { testSuite: 'only.test.js', testCase: 'is left out', status: 'skipped' };
-      expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual(
+      expect(identities(await server.server.store.results(run!.id)), outcome.stderr).toEqual(
         (leg.nodeMajor ?? 20) >= 22 ? [runsAlone] : [leftOut, runsAlone],
       );
       expect(outcome.code).toBe(0);
@@ -255,9 +257,9 @@ describe.each(MATRIX.filter((leg) => leg.framework === 'node-test' && leg.nodeMa
 
     afterAll(() => server?.close());
 
-    it('names every result by its own file, as an isolated run does', () => {
-      const [run] = server.server.store.runs();
-      expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual(
+    it('names every result by its own file, as an isolated run does', async () => {
+      const [run] = await server.server.store.runs();
+      expect(identities(await server.server.store.results(run!.id)), outcome.stderr).toEqual(
         identities(PASSING_RESULTS),
       );
       expect(outcome.code).toBe(0);
@@ -294,8 +296,8 @@ describe.each(MATRIX.filter((leg) => leg.framework === 'node-test' && leg.nodeMa
 
     it.each(doubles)(
       '%s: stores every result once, on the first attempt, and keeps the exit code',
-      (double) => {
-        expectDeliveredPast(server, double, outcomes.get(double)!);
+      async (double) => {
+        await expectDeliveredPast(server, double, outcomes.get(double)!);
       },
     );
   },
@@ -324,23 +326,25 @@ describe.each(VITEST_AND_JEST)('the parity fixture in two projects under $label'
 
   afterAll(() => server?.close());
 
-  it('stores every parity result once per project, the project named before the file', () => {
+  it('stores every parity result once per project, the project named before the file', async () => {
     const output = outcomes.map((outcome) => `${outcome.stdout}\n${outcome.stderr}`).join('\n');
-    expect(identities(resultsTagged(server, 'all')), output).toEqual(identities(PARITY_PROJECT_RESULTS));
+    expect(identities(await resultsTagged(server, 'all')), output).toEqual(
+      identities(PARITY_PROJECT_RESULTS),
+    );
   });
 
-  it('names each result in a run filtered to its project as the full run does', () => {
+  it('names each result in a run filtered to its project as the full run does', async () => {
     for (const project of PARITY_PROJECTS) {
       const expected = PARITY_PROJECT_RESULTS.filter((result) =>
         result.testSuite.startsWith(`[${project}] `),
       );
-      expect(identities(resultsTagged(server, project)), project).toEqual(identities(expected));
+      expect(identities(await resultsTagged(server, project)), project).toEqual(identities(expected));
     }
   });
 
-  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+  it('gives two results one name only when the framework reports the same file, project and full name', async () => {
     const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
-    expectNamesShared(resultsTagged(server, 'all'), frameworkTests);
+    expectNamesShared(await resultsTagged(server, 'all'), frameworkTests);
   });
 });
 
@@ -356,9 +360,9 @@ describe.each(VITEST_AND_JEST)('a monorepo whose config lives in scripts/ under 
 
   afterAll(() => server?.close());
 
-  it('names every file from the repository, apart per package, never absolute', () => {
-    const [run] = server.server.store.runs();
-    const suites = new Set(server.server.store.results(run!.id).map((result) => result.testSuite));
+  it('names every file from the repository, apart per package, never absolute', async () => {
+    const [run] = await server.server.store.runs();
+    const suites = new Set((await server.server.store.results(run!.id)).map((result) => result.testSuite));
     expect([...suites].sort()).toEqual([
       '[cart] packages/cart/src/index.test.js',
       '[pricing] packages/pricing/src/index.test.js',
@@ -377,9 +381,9 @@ describe.each(MATRIX.filter((leg) => leg.framework === 'vitest'))('type checking
 
   afterAll(() => server?.close());
 
-  it('names the type-checked run of a file apart from its usual run', () => {
-    const [run] = server.server.store.runs();
-    const stored = server.server.store.results(run!.id);
+  it('names the type-checked run of a file apart from its usual run', async () => {
+    const [run] = await server.server.store.runs();
+    const stored = await server.server.store.results(run!.id);
     expect(stored.map((result) => result.testSuite).sort()).toEqual([
       'sum.test.ts',
       'sum.test.ts (typecheck)',
@@ -419,12 +423,12 @@ describe.each(VITEST_AND_JEST)('failures outside any test under $label', (leg) =
   it('holds a failed result in every run the framework failed', () => {
     const failed = OUTSIDE_TEST_CASES.filter((fixtureCase) => outcomes.get(fixtureCase)!.code !== 0);
     expect(failed).toEqual(OUTSIDE_TEST_CASES);
-    const withoutFailure = failed.filter((fixtureCase) => {
+    const withoutFailure = failed.filter(async (fixtureCase) => {
       if (exitsEarly.includes(fixtureCase)) return false;
-      const run = server.server.store.runs().find((stored) => stored.tags.includes(fixtureCase));
+      const run = (await server.server.store.runs()).find((stored) => stored.tags.includes(fixtureCase));
       // Jest runs a throwing globalSetup before it creates any reporter: there is no run to hold it.
       if (!run) return !(leg.framework === 'jest' && fixtureCase === 'global-setup-throws');
-      return !server.server.store.results(run.id).some((result) => result.status === 'failed');
+      return !(await server.server.store.results(run.id)).some((result) => result.status === 'failed');
     });
     expect(withoutFailure).toEqual([]);
   });

@@ -221,7 +221,7 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => 
         env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: target.url },
       });
       expect(replayed.stderr).toBe('');
-      expect(identities(target.server.store.allResults())).toEqual(identities(spooled));
+      expect(identities(await target.server.store.allResults())).toEqual(identities(spooled));
     },
   );
 });
@@ -250,7 +250,7 @@ describe('jest -i with a test that calls process.exit()', () => {
       env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
     });
     expect(replayed.code).toBe(0);
-    expect(identities(server.server.store.allResults())).toEqual(
+    expect(identities(await server.server.store.allResults())).toEqual(
       identities([
         ...['first', 'second', 'third'].map((t) => ({
           testSuite: 'passes.test.js',
@@ -292,8 +292,8 @@ describe('a cancelled run with completeRun', () => {
     });
     expect(replayed.stderr).toBe('');
     expect(replayed.code).toBe(0);
-    const [run] = server.server.store.runs();
-    expectFinishedTestsKept(server.server.store.results(run!.id));
+    const [run] = await server.server.store.runs();
+    expectFinishedTestsKept(await server.server.store.results(run!.id));
     // The end went last: after every result of the run.
     expect(server.server.requests.at(-1)?.route).toBe('completeRun');
     const answer = await fetch(`${server.url}/api/v1/runs/${run!.id}`, {

@@ -36,7 +36,7 @@ describe('a reporter with completeRun', () => {
       env: reporterEnv(server, { TESTRUN_COMPLETE_RUN: '1' }),
     });
     expect(run.code).toBe(0);
-    const [stored] = server.server.store.runs();
+    const [stored] = await server.server.store.runs();
     // Last, once: after every batch (one or more, as the files' timing makes them).
     const routes = server.server.requests.map((request) => request.route);
     expect([...new Set(routes)]).toEqual(['createRun', 'submitResults', 'completeRun']);
@@ -49,14 +49,14 @@ describe('a reporter with completeRun', () => {
   it('completes a run with a failed test as failed', async () => {
     const server = await startTestServer();
     await runVitest({ cwd: fixtures.parity, env: reporterEnv(server, { TESTRUN_COMPLETE_RUN: 'true' }) });
-    const [stored] = server.server.store.runs();
+    const [stored] = await server.server.store.runs();
     expect(await stateOf(server, stored!.id)).toBe('failed');
   });
 
   it('sends nothing more without the option: the run stays running', async () => {
     const server = await startTestServer();
     await runVitest({ cwd: fixtures.passing, env: reporterEnv(server) });
-    const [stored] = server.server.store.runs();
+    const [stored] = await server.server.store.runs();
     expect(completions(server)).toHaveLength(0);
     expect(await stateOf(server, stored!.id)).toBe('running');
   });
@@ -79,7 +79,7 @@ describe('a reporter with completeRun', () => {
       cwd: fixtures.passing,
       env: reporterEnv(server, { TESTRUN_COMPLETE_RUN: JSON.stringify(completeRun) }),
     });
-    const [stored] = server.server.store.runs();
+    const [stored] = await server.server.store.runs();
     expect(finished).toEqual([
       { path: `/api/v1/runs/${stored!.id}/finish`, body: { state: 'completed', id: stored!.id } },
     ]);
@@ -98,7 +98,7 @@ describe('a reporter with completeRun', () => {
     const attempts = completions(server);
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((attempt) => attempt.idempotencyKey)).size).toBe(1);
-    expect(await stateOf(server, server.server.store.runs()[0]!.id)).toBe('completed');
+    expect(await stateOf(server, (await server.server.store.runs())[0]!.id)).toBe('completed');
   });
 
   it('says a refusal in one line, once, and the build stays green', async () => {
@@ -139,7 +139,7 @@ describe('a reporter with completeRun', () => {
     expect(replayed.stderr).toBe('');
     expect(replayed.stdout).toContain('1 run completed');
     expect(replayed.code).toBe(0);
-    expect(await stateOf(server, server.server.store.runs()[0]!.id)).toBe('completed');
+    expect(await stateOf(server, (await server.server.store.runs())[0]!.id)).toBe('completed');
     expect(readSpoolLines(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
     // The replay sent the end with the key the reporter gave it: one request, as the service sees it.
     expect(new Set(completions(server).map((attempt) => attempt.idempotencyKey)).size).toBe(1);

@@ -62,8 +62,8 @@ describe('cucumber-js delivering results', () => {
         reporterEnv(server, { TESTRUN_TAGS: 'streaming' }),
       );
       expect(outcome.code, `${outcome.stdout}\n${outcome.stderr}`).toBe(0);
-      const [run] = server.server.store.runs();
-      expect(identities(server.server.store.results(run!.id))).toEqual(
+      const [run] = await server.server.store.runs();
+      expect(identities(await server.server.store.results(run!.id))).toEqual(
         identities([
           ...EACH,
           ...resultsIn('slow/streaming.feature', [
@@ -94,7 +94,7 @@ describe('cucumber-js delivering results', () => {
         env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
       });
       expect(replayed.stderr).toBe('');
-      expect(identities(server.server.store.allResults())).toEqual(identities(EACH));
+      expect(identities(await server.server.store.allResults())).toEqual(identities(EACH));
     } finally {
       await server.close();
     }
@@ -132,7 +132,7 @@ describe('cucumber-js delivering results', () => {
         ['cancelled > finishes before the job is cancelled', 'passed'],
       ]);
       // Delivered at once, or spooled on the way out: either way, exactly once.
-      const stored = server.server.store.runs().flatMap((run) => server.server.store.results(run.id));
+      const stored = await server.server.store.allResults();
       expect(identities([...stored, ...spooled(env.TESTRUN_SPOOL_DIR!)]), withReporter.stderr).toEqual(
         identities(finished),
       );

@@ -80,9 +80,9 @@ describe('cucumber-js with @testrun/cucumber as a formatter', () => {
 
   const output = (run: RunOutcome) => `${run.stdout}\n${run.stderr}`;
 
-  it('stores one result per scenario and outline example, with the last attempt’s outcome', () => {
+  it('stores one result per scenario and outline example, with the last attempt’s outcome', async () => {
     const { serial } = runs;
-    expect(identities(resultsTagged(server, 'serial')), output(serial!)).toEqual(
+    expect(identities(await resultsTagged(server, 'serial')), output(serial!)).toEqual(
       identities(CUCUMBER_RESULTS),
     );
     expect(testrunLines(serial!.stderr)).toEqual([expect.stringMatching(/^testrun: 20 results → run /)]);
@@ -95,53 +95,53 @@ describe('cucumber-js with @testrun/cucumber as a formatter', () => {
     expect(alone!.stdout).toContain(CUCUMBER_SUMMARY);
   });
 
-  it('stores the scenario’s duration from Cucumber’s timestamps', () => {
-    const slow = resultsTagged(server, 'serial').find((r) => r.testCase === 'cart > takes its time');
+  it('stores the scenario’s duration from Cucumber’s timestamps', async () => {
+    const slow = (await resultsTagged(server, 'serial')).find((r) => r.testCase === 'cart > takes its time');
     // The scenario waits 50 ms in a step; every other one takes a few.
     expect(slow?.duration).toBeGreaterThanOrEqual(45);
   });
 
-  it('stores a --parallel run as one run with the same results: formatters run in the coordinator', () => {
+  it('stores a --parallel run as one run with the same results: formatters run in the coordinator', async () => {
     const { parallel } = runs;
-    expect(identities(resultsTagged(server, 'parallel')), output(parallel!)).toEqual(
+    expect(identities(await resultsTagged(server, 'parallel')), output(parallel!)).toEqual(
       identities(CUCUMBER_RESULTS),
     );
     expect(parallel!.code).toBe(1);
   });
 
-  it('sends nothing for --dry-run, and says so in one line', () => {
+  it('sends nothing for --dry-run, and says so in one line', async () => {
     const { dryRun } = runs;
-    expect(server.server.store.runs().filter((run) => run.tags.includes('dry-run'))).toEqual([]);
+    expect((await server.server.store.runs()).filter((run) => run.tags.includes('dry-run'))).toEqual([]);
     expect(testrunLines(dryRun!.stderr)).toEqual(['testrun: dry run: no step ran, so nothing is reported.']);
     expect(dryRun!.code).toBe(0);
   });
 
-  it('stores only the scenarios --tags selects', () => {
+  it('stores only the scenarios --tags selects', async () => {
     const { tagged } = runs;
     const selected = CUCUMBER_RESULTS.filter(
       (r) => r.testCase !== 'cart > takes its time' && r.testCase !== 'hooks > passes on its retry',
     );
-    expect(identities(resultsTagged(server, 'tagged')), output(tagged!)).toEqual(identities(selected));
+    expect(identities(await resultsTagged(server, 'tagged')), output(tagged!)).toEqual(identities(selected));
   });
 
-  it('creates an empty run when --tags selects no scenario, as every adapter does for a run without tests', () => {
+  it('creates an empty run when --tags selects no scenario, as every adapter does for a run without tests', async () => {
     const { none } = runs;
-    expect(resultsTagged(server, 'none')).toEqual([]);
+    expect(await resultsTagged(server, 'none')).toEqual([]);
     expect(testrunLines(none!.stderr)).toEqual([expect.stringMatching(/^testrun: 0 results → run /)]);
     expect(none!.code).toBe(0);
   });
 
-  it('fails a feature file Cucumber cannot parse, which stops Cucumber before any scenario', () => {
+  it('fails a feature file Cucumber cannot parse, which stops Cucumber before any scenario', async () => {
     const { unparsable } = runs;
-    expect(identities(resultsTagged(server, 'unparsable')), output(unparsable!)).toEqual(
+    expect(identities(await resultsTagged(server, 'unparsable')), output(unparsable!)).toEqual(
       identities(resultsIn('broken/unparsable.feature', [['(file failed to run)', 'failed']])),
     );
     expect(unparsable!.code).toBe(1);
   });
 
-  it('takes --format and --format-options on the command line, keeping the console formatter they name', () => {
+  it('takes --format and --format-options on the command line, keeping the console formatter they name', async () => {
     const { commandLine } = runs;
-    expect(identities(resultsTagged(server, 'command-line')), output(commandLine!)).toEqual(
+    expect(identities(await resultsTagged(server, 'command-line')), output(commandLine!)).toEqual(
       identities(resultsIn('features/names.feature', [...CUCUMBER_NAMES_RESULTS])),
     );
     expect(commandLine!.stdout).toContain('Scenario: naïve café crème brûlée');

@@ -121,14 +121,14 @@ describe.each(VITEST_AND_JEST)('$name failing outside any test', ({ name, run })
 
   afterAll(() => server?.close());
 
-  const storedRun = (fixtureCase: Case) => {
-    const runs = server.server.store.runs().filter((stored) => stored.tags.includes(fixtureCase));
+  const storedRun = async (fixtureCase: Case) => {
+    const runs = (await server.server.store.runs()).filter((stored) => stored.tags.includes(fixtureCase));
     expect(runs.length, `runs of ${fixtureCase}`).toBeLessThanOrEqual(1);
-    return runs[0] && server.server.store.results(runs[0].id);
+    return runs[0] && (await server.server.store.results(runs[0].id));
   };
 
-  it.each(CASES)('%s: stores the failure as a failed result', (fixtureCase) => {
-    const stored = storedRun(fixtureCase);
+  it.each(CASES)('%s: stores the failure as a failed result', async (fixtureCase) => {
+    const stored = await storedRun(fixtureCase);
     const expected = EXPECTED[name][fixtureCase];
     const outcome = outcomes.get(fixtureCase)!;
     expect(stored && identities(stored), `${outcome.stdout}\n${outcome.stderr}`).toEqual(
@@ -136,13 +136,15 @@ describe.each(VITEST_AND_JEST)('$name failing outside any test', ({ name, run })
     );
   });
 
-  it('holds a failed result in every stored run whose framework exited non-zero', () => {
+  it('holds a failed result in every stored run whose framework exited non-zero', async () => {
     const failing = CASES.filter((fixtureCase) => outcomes.get(fixtureCase)!.code !== 0);
     expect(failing).toEqual(CASES);
-    const withoutFailure = failing.filter((fixtureCase) => {
-      const stored = storedRun(fixtureCase);
-      return stored !== undefined && !stored.some((result) => result.status === 'failed');
-    });
+    const withoutFailure: Case[] = [];
+    for (const fixtureCase of failing) {
+      const stored = await storedRun(fixtureCase);
+      if (stored !== undefined && !stored.some((result) => result.status === 'failed'))
+        withoutFailure.push(fixtureCase);
+    }
     expect(withoutFailure).toEqual([]);
   });
 
@@ -194,7 +196,7 @@ describe('Jest exiting in the middle of a run', () => {
       env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
     });
     expect(replayed.code, replayed.stderr).toBe(0);
-    expect(server.server.store.allResults()).toContainEqual(
+    expect(await server.server.store.allResults()).toContainEqual(
       expect.objectContaining({
         testSuite: '(run)',
         testCase: '(unhandled error) the process exited (code 3) before the run ended',

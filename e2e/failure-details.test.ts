@@ -54,9 +54,9 @@ describe('a server that announces failure-details', () => {
     ['jest', 'Expected: 3\nReceived: 2'],
   ])(
     'stores why the test failed under %s: its message and its line in the fixture file',
-    (framework, said) => {
+    async (framework, said) => {
       expect(outcomes.map((outcome) => outcome.code)).toEqual([1, 1]);
-      const results = resultsOfFramework(server, framework);
+      const results = await resultsOfFramework(server, framework);
       const failed = results.find((result) => result.testCase === FAILING);
       expect(failed?.details?.message).toContain(said);
       expect(failed?.details?.location).toMatch(/^cart\.test\.js:15:\d+$/);
@@ -106,10 +106,10 @@ describe('a test that prints the API key in its assertion', () => {
     );
     const outcome = await runVitest({ cwd, env: reporterEnv(server), args: ['leaks.test.js'] });
     expect(outcome.code).toBe(1);
-    const [failed] = resultsOfFramework(server, 'vitest');
+    const [failed] = await resultsOfFramework(server, 'vitest');
     expect(failed?.details?.message).toBe("expected '***' to be 'another key' // Object.is equality");
     expect(failed?.details?.location).toMatch(/^leaks\.test\.js:2:\d+$/);
-    expect(JSON.stringify(server.server.store.allResults())).not.toContain(server.apiKey);
+    expect(JSON.stringify(await server.server.store.allResults())).not.toContain(server.apiKey);
   });
 });
 
@@ -122,7 +122,9 @@ describe.each(FRAMEWORKS.filter(({ name }) => ['playwright', 'mocha', 'node-test
         cwd: own.parity,
         env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS }),
       });
-      const failed = resultsOfFramework(server, name).find((result) => result.testCase.endsWith(FAILING));
+      const failed = (await resultsOfFramework(server, name)).find((result) =>
+        result.testCase.endsWith(FAILING),
+      );
       expect(failed?.status).toBe('failed');
       expect(failed?.details?.message).toMatch(/\b3\b/);
       expect(failed?.details?.location).toMatch(/(^|\/)cart\.test\.js:\d+(:\d+)?$/);
@@ -134,7 +136,9 @@ describe('Jasmine and Cucumber', () => {
   it('store a failed spec with its failed expectation and its line in the spec file', async () => {
     const server = await startTestServer();
     await runJasmine({ cwd: jasmineFixtures.parity, args: ['cart.test.js'], env: reporterEnv(server) });
-    const failed = resultsOfFramework(server, 'jasmine').find((result) => result.testCase === FAILING);
+    const failed = (await resultsOfFramework(server, 'jasmine')).find(
+      (result) => result.testCase === FAILING,
+    );
     expect(failed?.details?.message).toBe('Expected 2 to be 3.');
     expect(failed?.details?.location).toMatch(/cart\.(test|spec)\.js:\d+:\d+$/);
   });
@@ -142,7 +146,9 @@ describe('Jasmine and Cucumber', () => {
   it('store a failed scenario with its failed step’s message and stack', async () => {
     const server = await startTestServer();
     await runCucumber({ env: reporterEnv(server) });
-    const failed = resultsOfFramework(server, 'cucumber').find((result) => result.testCase === FAILING);
+    const failed = (await resultsOfFramework(server, 'cucumber')).find(
+      (result) => result.testCase === FAILING,
+    );
     expect(failed?.details?.message).toMatch(/\S/);
     expect(failed?.details?.stack).toMatch(/steps?\.[cm]?js:\d+/);
     expect(failed?.details?.attempts).toBe(1);

@@ -53,22 +53,22 @@ describe.each(VITEST_AND_JEST)('$name running the same files in two projects', (
 
   afterAll(() => server?.close());
 
-  it('stores every parity result once per project, the project named before the file', () => {
-    expect(identities(resultsTagged(server, 'all'))).toEqual(identities(PARITY_PROJECT_RESULTS));
+  it('stores every parity result once per project, the project named before the file', async () => {
+    expect(identities(await resultsTagged(server, 'all'))).toEqual(identities(PARITY_PROJECT_RESULTS));
   });
 
-  it('names each result in a run filtered to its project as the full run does', () => {
+  it('names each result in a run filtered to its project as the full run does', async () => {
     for (const project of PARITY_PROJECTS) {
       const expected = PARITY_PROJECT_RESULTS.filter((result) =>
         result.testSuite.startsWith(`[${project}] `),
       );
-      expect(identities(resultsTagged(server, project)), project).toEqual(identities(expected));
+      expect(identities(await resultsTagged(server, project)), project).toEqual(identities(expected));
     }
   });
 
-  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+  it('gives two results one name only when the framework reports the same file, project and full name', async () => {
     const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
-    expectNamesShared(resultsTagged(server, 'all'), frameworkTests);
+    expectNamesShared(await resultsTagged(server, 'all'), frameworkTests);
   });
 
   it('leaves every exit code at 1, for the fixture fails on purpose', () => {
@@ -119,16 +119,16 @@ describe.each(VITEST_AND_JEST)('$name running a monorepo configured three ways',
 
   afterAll(() => server?.close());
 
-  it('names files from the repository, project first, with one config at the root', () => {
-    expect(identities(resultsTagged(server, 'root'))).toEqual(identities(MONOREPO_RESULTS));
+  it('names files from the repository, project first, with one config at the root', async () => {
+    expect(identities(await resultsTagged(server, 'root'))).toEqual(identities(MONOREPO_RESULTS));
   });
 
-  it('names them the same when the config lives in scripts/ and its projects set the root above it', () => {
-    expect(identities(resultsTagged(server, 'subfolder'))).toEqual(identities(MONOREPO_RESULTS));
+  it('names them the same when the config lives in scripts/ and its projects set the root above it', async () => {
+    expect(identities(await resultsTagged(server, 'subfolder'))).toEqual(identities(MONOREPO_RESULTS));
   });
 
-  it('names a package run on its own from the workspace root, as the root config does, without a project label', () => {
-    expect(identities(resultsTagged(server, 'package'))).toEqual(
+  it('names a package run on its own from the workspace root, as the root config does, without a project label', async () => {
+    expect(identities(await resultsTagged(server, 'package'))).toEqual(
       identities(
         resultsIn('packages/cart/src/index.test.js', [
           ['cart > adds an item', 'passed'],
@@ -138,9 +138,9 @@ describe.each(VITEST_AND_JEST)('$name running a monorepo configured three ways',
     );
   });
 
-  it('tells the packages apart in one run both report into, each running its own suite', () => {
+  it('tells the packages apart in one run both report into, each running its own suite', async () => {
     // Both packages have a src/index.test.js: named from the workspace root, they never collide.
-    expect(identities(resultsTagged(server, 'shared'))).toEqual(
+    expect(identities(await resultsTagged(server, 'shared'))).toEqual(
       identities(
         MONOREPO_RESULTS.map((result) => ({
           ...result,
@@ -150,28 +150,27 @@ describe.each(VITEST_AND_JEST)('$name running a monorepo configured three ways',
     );
   });
 
-  it('keeps the full run names in a run filtered to one project', () => {
+  it('keeps the full run names in a run filtered to one project', async () => {
     for (const project of ['cart', 'pricing']) {
       const expected = MONOREPO_RESULTS.filter((result) => result.testSuite.startsWith(`[${project}] `));
-      expect(identities(resultsTagged(server, project)), project).toEqual(identities(expected));
+      expect(identities(await resultsTagged(server, project)), project).toEqual(identities(expected));
     }
   });
 
-  it('never stores an absolute path, a backslash or a path that climbs out of the repository', () => {
-    const suites = server.server.store
-      .runs()
-      .flatMap((stored) => server.server.store.results(stored.id))
-      .map((result) => result.testSuite.replace(/^\[[^\]]*\] /, ''));
+  it('never stores an absolute path, a backslash or a path that climbs out of the repository', async () => {
+    const suites = (await server.server.store.allResults()).map((result) =>
+      result.testSuite.replace(/^\[[^\]]*\] /, ''),
+    );
     expect(suites.length).toBeGreaterThan(0);
     expect(
       suites.filter((suite) => path.isAbsolute(suite) || suite.startsWith('../') || suite.includes('\\')),
     ).toEqual([]);
   });
 
-  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+  it('gives two results one name only when the framework reports the same file, project and full name', async () => {
     // pricing has two tests named "rounds": the framework lists both, and both results share a name.
     const frameworkTests = reports.flatMap(({ project, report }) => readJsonReport(report.file, project));
-    expectNamesShared(resultsTagged(server, 'root'), frameworkTests);
+    expectNamesShared(await resultsTagged(server, 'root'), frameworkTests);
   });
 });
 
@@ -189,8 +188,8 @@ describe('Vitest type-checking files that also run as usual', () => {
 
   afterAll(() => server?.close());
 
-  it('names the type-checked run of a file apart from its usual run, and a type-only file plainly', () => {
-    expect(identities(resultsTagged(server, 'all'))).toEqual(
+  it('names the type-checked run of a file apart from its usual run, and a type-only file plainly', async () => {
+    expect(identities(await resultsTagged(server, 'all'))).toEqual(
       identities([
         ...resultsIn('sum.test.ts', [['sum > adds', 'passed']]),
         ...resultsIn('sum.test.ts (typecheck)', [['sum > adds', 'passed']]),
@@ -199,9 +198,9 @@ describe('Vitest type-checking files that also run as usual', () => {
     );
   });
 
-  it('gives two results one name only when the framework reports the same file, project and full name', () => {
+  it('gives two results one name only when the framework reports the same file, project and full name', async () => {
     // Vitest's JSON report puts the file's name above a type-checked test's titles.
-    expectNamesShared(resultsTagged(server, 'all'), readJsonReport(report.file));
+    expectNamesShared(await resultsTagged(server, 'all'), readJsonReport(report.file));
   });
 });
 
@@ -217,9 +216,9 @@ describe('the monorepo example', () => {
   afterAll(() => server?.close());
 
   it('stores the same results from Vitest and Jest, each file once per project that ran it', () => {
-    const [vitest, jest] = ['vitest', 'jest'].map((framework) => {
-      const [run] = server.server.store.runs().filter((stored) => stored.framework === framework);
-      return identities(server.server.store.results(run!.id));
+    const [vitest, jest] = ['vitest', 'jest'].map(async (framework) => {
+      const [run] = (await server.server.store.runs()).filter((stored) => stored.framework === framework);
+      return identities(await server.server.store.results(run!.id));
     });
     // The example is a package of this repository's workspace: its files are named from the repository.
     const slug = (project: string) =>

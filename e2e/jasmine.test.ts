@@ -32,9 +32,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 /** Jasmine's console reporter's count line: the console output stayed. */
 const JASMINE_SUMMARY = /\d+ specs, \d+ failures?/;
 
-function storedIn(server: TestServer) {
-  const runs = server.server.store.runs();
-  return { runs, results: runs.flatMap((run) => server.server.store.results(run.id)) };
+async function storedIn(server: TestServer) {
+  return { runs: await server.server.store.runs(), results: await server.server.store.allResults() };
 }
 
 describe('jasmine with @testrun/jasmine/register in jasmine.json', () => {
@@ -51,8 +50,8 @@ describe('jasmine with @testrun/jasmine/register in jasmine.json', () => {
   });
   afterAll(() => server.close());
 
-  it('stores every spec in one run, by the mapping rules', () => {
-    const { runs, results } = storedIn(server);
+  it('stores every spec in one run, by the mapping rules', async () => {
+    const { runs, results } = await storedIn(server);
     const output = withReporter.stdout + withReporter.stderr;
     expect(runs.map((run) => run.framework)).toEqual(['jasmine']);
     expect(identities(results), output).toEqual(identities(JASMINE_MAPPING_RESULTS));
@@ -83,8 +82,8 @@ describe('jasmine --parallel with the reporter in the config file', () => {
   });
   afterAll(() => server.close());
 
-  it("stores every worker's specs in one run, a file that failed to load as (file failed to run)", () => {
-    const { runs, results } = storedIn(server);
+  it("stores every worker's specs in one run, a file that failed to load as (file failed to run)", async () => {
+    const { runs, results } = await storedIn(server);
     const output = withReporter.stdout + withReporter.stderr;
     expect(runs, output).toHaveLength(1);
     expect(identities(results), output).toEqual(identities(JASMINE_PARALLEL_MAPPING_RESULTS));
@@ -113,7 +112,7 @@ it('says once that register reports nothing under --parallel, and leaves the exi
   expect(testrunLines(output)).toEqual([
     expect.stringContaining('@testrun/jasmine/register reports nothing with --parallel'),
   ]);
-  expect(storedIn(server).runs).toEqual([]);
+  expect((await storedIn(server)).runs).toEqual([]);
   expect(outcome.code).toBe(alone.code);
 });
 
@@ -123,7 +122,7 @@ it('stores the specs fit and fdescribe left out as skipped, and keeps the exit c
     runJasmine({ cwd: jasmineFixtures.focused, env: reporterEnv(server) }),
     runJasmine({ cwd: jasmineFixtures.focused, withoutReporter: true }),
   ]);
-  expect(identities(storedIn(server).results), outcome.stdout + outcome.stderr).toEqual(
+  expect(identities((await storedIn(server)).results), outcome.stdout + outcome.stderr).toEqual(
     identities([
       ...resultsIn('spec/focused.spec.js', [
         ['search > finds a product', 'passed'],
@@ -141,7 +140,7 @@ describe('the reporter added in a helper with options in code', () => {
   it('reports with those options', async () => {
     const server = await startTestServer();
     const outcome = await runJasmine({ cwd: jasmineFixtures.inCode, env: reporterEnv(server) });
-    const { runs, results } = storedIn(server);
+    const { runs, results } = await storedIn(server);
     expect(runs.map((run) => run.project)).toEqual(['in-code']);
     expect(identities(results)).toEqual(resultsIn('spec/passes.spec.js', [['in code > passes', 'passed']]));
     expect(outcome.code).toBe(0);
@@ -156,7 +155,7 @@ describe('the reporter added in a helper with options in code', () => {
     });
     const output = outcome.stdout + outcome.stderr;
     expect(
-      storedIn(server).runs.map((run) => run.project),
+      (await storedIn(server)).runs.map((run) => run.project),
       output,
     ).toEqual(['twice']);
     expect(testrunLines(output)).toHaveLength(1);
@@ -179,7 +178,7 @@ it('streams results while specs still run: the last spec sees the earlier files 
   const outcome = await runJasmine({ cwd: jasmineFixtures.streaming, env: reporterEnv(server) });
   const output = outcome.stdout + outcome.stderr;
   expect(output).toContain('stored while the last file ran: 9');
-  expect(storedIn(server).results, output).toHaveLength(10);
+  expect((await storedIn(server)).results, output).toHaveLength(10);
   expect(outcome.code, output).toBe(0);
   expect(output).not.toContain(server.apiKey);
 });
@@ -227,7 +226,7 @@ describe('jasmine cancelled by SIGTERM mid-run', () => {
       env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: target.url },
     });
     expect(replayed.stderr).toBe('');
-    expect(identities(target.server.store.allResults())).toEqual(
+    expect(identities(await target.server.store.allResults())).toEqual(
       identities([
         ...resultsIn('spec/fast.spec.js', [
           ['fast > adds', 'passed'],
@@ -261,14 +260,14 @@ describe('the parity fixture, run under Jasmine', () => {
   });
   afterAll(() => server.close());
 
-  it("stores the shared expected results in --parallel mode, with Jasmine's own verdicts where it has them", () => {
-    expect(identities(resultsTagged(server, 'parallel')), parallel.stdout + parallel.stderr).toEqual(
+  it("stores the shared expected results in --parallel mode, with Jasmine's own verdicts where it has them", async () => {
+    expect(identities(await resultsTagged(server, 'parallel')), parallel.stdout + parallel.stderr).toEqual(
       identities(JASMINE_PARITY_RESULTS),
     );
   });
 
-  it('names the same tests the same in serial mode', () => {
-    expect(identities(resultsTagged(server, 'serial')), serial.stdout + serial.stderr).toEqual(
+  it('names the same tests the same in serial mode', async () => {
+    expect(identities(await resultsTagged(server, 'serial')), serial.stdout + serial.stderr).toEqual(
       identities(JASMINE_SERIAL_PARITY_RESULTS),
     );
   });
@@ -297,9 +296,9 @@ it('stores every result of a --parallel run once through 5xx, dropped connection
     env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: JSON.stringify(options) }),
   });
   const output = outcome.stdout + outcome.stderr;
-  const runs = server.server.store.runs();
+  const runs = await server.server.store.runs();
   expect(runs, output).toHaveLength(1);
-  expect(identities(server.server.store.results(runs[0]!.id)), output).toEqual(
+  expect(identities(await server.server.store.results(runs[0]!.id)), output).toEqual(
     identities(JASMINE_PARITY_RESULTS),
   );
   expect(server.server.requests.map((request) => request.status)).toContain(429);
@@ -313,7 +312,7 @@ it('never prints the API key, even with TESTRUN_DEBUG, serial or --parallel', as
     runJasmine({ cwd: jasmineFixtures.inCode, env }),
     runJasmine({ cwd: jasmineFixtures.mapping, args: JASMINE_PARALLEL_ARGS, env }),
   ]);
-  expect(storedIn(server).runs).toHaveLength(2);
+  expect((await storedIn(server)).runs).toHaveLength(2);
   for (const outcome of outcomes) {
     const output = outcome.stdout + outcome.stderr;
     expect(testrunLines(output).length, output).toBeGreaterThan(1);
@@ -339,7 +338,7 @@ it('stores what ran before --fail-fast stopped the run, and nothing after', asyn
     testCase: '(unhandled error) Error: top-level teardown',
     status: 'failed',
   };
-  expect(identities(storedIn(server).results), outcome.stdout + outcome.stderr).toEqual(
+  expect(identities((await storedIn(server)).results), outcome.stdout + outcome.stderr).toEqual(
     identities([...ran, teardown]),
   );
   expect([outcome.code, alone.code]).toEqual([3, 3]);

@@ -16,8 +16,8 @@ it.each([
 ])('loads the reporter from %s', async (_config, args) => {
   const outcome = await runJest({ cwd: fixtures.passing, args, env: reporterEnv(server) });
 
-  const [run] = server.server.store.runs();
+  const [run] = await server.server.store.runs();
   expect(run?.framework).toBe('jest');
-  expect(server.server.store.results(run!.id)).toHaveLength(7);
+  expect(await server.server.store.results(run!.id)).toHaveLength(7);
   expect(outcome.code).toBe(0);
 });

@@ -24,12 +24,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // run of the same tests stores, and never a failure the framework did not report.
 
 /** The results of the one run the server holds whose summary line `outcome` printed. */
-function storedBy(server: TestServer, outcome: RunOutcome) {
+async function storedBy(server: TestServer, outcome: RunOutcome) {
   const runId = testrunLines(outcome.stderr)
     .map((line) => / → run (\S+) /.exec(line)?.[1])
     .find((id) => id !== undefined);
   expect(runId, `${outcome.stdout}\n${outcome.stderr}`).toBeDefined();
-  return identities(server.server.store.results(runId!));
+  return identities(await server.server.store.results(runId!));
 }
 
 describe('Vitest blob reports merged with --merge-reports', () => {
@@ -74,20 +74,20 @@ describe('Vitest blob reports merged with --merge-reports', () => {
     for (const dir of [project, elsewhere]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('stores, merged in the shards’ folder, exactly what the direct run stores', () => {
+  it('stores, merged in the shards’ folder, exactly what the direct run stores', async () => {
     // Three runs: the direct one and the two merges; the shards created none.
-    expect(server.server.store.runs()).toHaveLength(3);
-    expect(storedBy(server, merged)).toEqual(storedBy(server, direct));
+    expect(await server.server.store.runs()).toHaveLength(3);
+    expect(await storedBy(server, merged)).toEqual(await storedBy(server, direct));
   });
 
-  it('stores, merged in another folder, the direct results and no file failure Vitest did not report', () => {
+  it('stores, merged in another folder, the direct results and no file failure Vitest did not report', async () => {
     // Vitest names files from its root, here the other folder: the shards' folder becomes part of the name.
     const prefix = `${path.basename(project)}/`;
-    const expected = storedBy(server, direct).map((result) => ({
+    const expected = (await storedBy(server, direct)).map((result) => ({
       ...result,
       testSuite: prefix + result.testSuite,
     }));
-    expect(storedBy(server, mergedElsewhere)).toEqual(expected);
+    expect(await storedBy(server, mergedElsewhere)).toEqual(expected);
   });
 
   it('leaves the exit code of a merge in another folder as Vitest sets it', () => {
@@ -153,8 +153,8 @@ describe('Playwright blob reports merged with merge-reports', () => {
       ]);
       const merged = await merge(blobs);
 
-      expect(storedBy(server, merged)).toEqual(storedBy(server, direct));
-      expect(storedBy(server, merged)).toContainEqual({
+      expect(await storedBy(server, merged)).toEqual(await storedBy(server, direct));
+      expect(await storedBy(server, merged)).toContainEqual({
         testSuite: 'cart.test.js',
         testCase: 'cart > adds an item',
         status: 'passed',
@@ -174,8 +174,8 @@ describe('Playwright blob reports merged with merge-reports', () => {
       ]);
       const merged = await merge(blobs);
 
-      expect(storedBy(server, merged)).toEqual(storedBy(server, direct));
-      expect(storedBy(server, merged)).toContainEqual({
+      expect(await storedBy(server, merged)).toEqual(await storedBy(server, direct));
+      expect(await storedBy(server, merged)).toContainEqual({
         testSuite: '[desktop] cart.test.js',
         testCase: 'cart > adds an item',
         status: 'passed',
@@ -202,15 +202,16 @@ describe('Playwright blob reports merged with merge-reports', () => {
       ]);
       const merged = await merge(blobs);
 
-      const direct = directs.flatMap((outcome) => storedBy(server, outcome));
-      expect(storedBy(server, merged)).toEqual(identities(direct));
-      expect(storedBy(server, merged)).toContainEqual({
+      const direct: Awaited<ReturnType<typeof storedBy>> = [];
+      for (const outcome of directs) direct.push(...(await storedBy(server, outcome)));
+      expect(await storedBy(server, merged)).toEqual(identities(direct));
+      expect(await storedBy(server, merged)).toContainEqual({
         testSuite: '(run)',
         testCase:
           '(unhandled error) Error: Process from config.webServer was not able to start. Exit code: 1',
         status: 'failed',
       });
-      expect(storedBy(server, merged)).toContainEqual({
+      expect(await storedBy(server, merged)).toContainEqual({
         testSuite: '[desktop] cart.test.js',
         testCase: 'cart > adds an item',
         status: 'passed',
@@ -234,7 +235,7 @@ describe('Playwright blob reports merged with merge-reports', () => {
         ),
         expect.stringMatching(/^testrun: 4 results → run /),
       ]);
-      expect(storedBy(server, merged)).toContainEqual({
+      expect(await storedBy(server, merged)).toContainEqual({
         testSuite: 'cart.test.js',
         testCase: 'cart > adds an item',
         status: 'passed',

@@ -34,8 +34,8 @@ describe('Mocha reporter options with misspelt names', () => {
         'testrun: unknown option "projct"; did you mean "project"? unknown option "flushTimout"; did you mean "flushTimeout"? Reporting goes on without them: reporter options testrun does not know are the spec reporter\'s.',
         expect.stringMatching(/^testrun: 7 results → run /),
       ]);
-      expect(identities(resultsTagged(server, 'typos'))).toEqual(identities(PASSING_RESULTS));
-      expect(server.server.store.runs().map((run) => run.project)).toEqual(['passing-fixture']);
+      expect(identities(await resultsTagged(server, 'typos'))).toEqual(identities(PASSING_RESULTS));
+      expect((await server.server.store.runs()).map((run) => run.project)).toEqual(['passing-fixture']);
       expect(outcome.code).toBe(0);
     },
     AWAIT_RUNS_TIMEOUT_MS,

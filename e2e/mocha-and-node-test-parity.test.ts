@@ -54,8 +54,8 @@ describe('the parity fixture, run under Mocha', () => {
 
   afterAll(() => server?.close());
 
-  it('stores the shared expected results in --parallel mode, with a todo as skipped', () => {
-    expect(identities(resultsTagged(server, 'parallel')), parallel.stderr).toEqual(
+  it('stores the shared expected results in --parallel mode, with a todo as skipped', async () => {
+    expect(identities(await resultsTagged(server, 'parallel')), parallel.stderr).toEqual(
       identities(MOCHA_PARITY_RESULTS),
     );
     expect(identities(differences(MOCHA_PARITY_RESULTS))).toEqual(
@@ -63,11 +63,11 @@ describe('the parity fixture, run under Mocha', () => {
     );
   });
 
-  it('names the same tests the same in serial mode, where a failed hook is found in the live suite', () => {
+  it('names the same tests the same in serial mode, where a failed hook is found in the live suite', async () => {
     const expected = MOCHA_PARITY_RESULTS.filter(
       (result) => !MOCHA_PARALLEL_ONLY_FILES.includes(result.testSuite),
     );
-    expect(identities(resultsTagged(server, 'serial')), serial.stderr).toEqual(identities(expected));
+    expect(identities(await resultsTagged(server, 'serial')), serial.stderr).toEqual(identities(expected));
   });
 
   it('leaves the exit code as without the reporter', () => {
@@ -96,8 +96,8 @@ describe('the parity fixture, run under node --test', () => {
 
   afterAll(() => server?.close());
 
-  it("stores the shared expected results, with node:test's own verdicts where it has them", () => {
-    expect(identities(resultsTagged(server, 'default')), outcome.stderr).toEqual(
+  it("stores the shared expected results, with node:test's own verdicts where it has them", async () => {
+    expect(identities(await resultsTagged(server, 'default')), outcome.stderr).toEqual(
       identities(NODE_TEST_PARITY_RESULTS),
     );
     expect(identities(differences(NODE_TEST_PARITY_RESULTS))).toEqual(
@@ -111,8 +111,10 @@ describe('the parity fixture, run under node --test', () => {
     );
   });
 
-  it('stores the same with files run side by side (--test-concurrency)', () => {
-    expect(identities(resultsTagged(server, 'concurrent'))).toEqual(identities(NODE_TEST_PARITY_RESULTS));
+  it('stores the same with files run side by side (--test-concurrency)', async () => {
+    expect(identities(await resultsTagged(server, 'concurrent'))).toEqual(
+      identities(NODE_TEST_PARITY_RESULTS),
+    );
   });
 
   it('leaves the exit code at 1, as without the reporter', () => {

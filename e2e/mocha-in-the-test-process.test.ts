@@ -67,8 +67,8 @@ describe('Mocha tests that share their process with the reporter', () => {
 
   afterAll(() => server?.close());
 
-  it('stores every result, through stubbed built-ins and fake timers never restored', () => {
-    expect(identities(resultsTagged(server, 'shared')), withReporter.stderr).toEqual(
+  it('stores every result, through stubbed built-ins and fake timers never restored', async () => {
+    expect(identities(await resultsTagged(server, 'shared')), withReporter.stderr).toEqual(
       identities(SHARED_PROCESS_RESULTS),
     );
     expect(testrunLines(withReporter.stderr)).toEqual([expect.stringMatching(/^testrun: 15 results → run /)]);
@@ -85,8 +85,8 @@ describe('Mocha tests that share their process with the reporter', () => {
     expect(checkLeaks.stdout).toMatch(/5 passing/);
   });
 
-  it('adds no global Mocha --check-leaks would find', () => {
+  it('adds no global Mocha --check-leaks would find', async () => {
     expect(checkLeaks.code, checkLeaks.stdout).toBe(0);
-    expect(identities(resultsTagged(server, 'leaks'))).toEqual(identities(PASSING_RESULTS));
+    expect(identities(await resultsTagged(server, 'leaks'))).toEqual(identities(PASSING_RESULTS));
   });
 });

@@ -18,7 +18,7 @@ it('names files without tests, files failing outside their tests and subtests fr
     runNodeTest({ cwd: nodeTestFixtures.files, env: reporterEnv(server) }),
     runNodeTest({ cwd: nodeTestFixtures.files, withoutReporter: true }),
   ]);
-  expect(identities(resultsOfFramework(server, 'node-test')), outcome.stderr).toEqual(
+  expect(identities(await resultsOfFramework(server, 'node-test')), outcome.stderr).toEqual(
     identities(NODE_TEST_FILES_RESULTS),
   );
   expect([outcome.code, alone.code]).toEqual([1, 1]);

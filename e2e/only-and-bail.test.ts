@@ -17,7 +17,7 @@ it('stores what Mocha ran before --bail stopped it, and nothing after', async ()
     runMocha({ cwd: mochaFixtures.bail, args: ['--bail'], env: reporterEnv(server) }),
     runMocha({ cwd: mochaFixtures.bail, args: ['--bail'], withoutReporter: true }),
   ]);
-  const stored = server.server.store.runs().flatMap((run) => server.server.store.results(run.id));
+  const stored = await server.server.store.allResults();
   expect(identities(stored), outcome.stdout + outcome.stderr).toEqual([
     { testSuite: 'bail.test.js', testCase: 'bail > fails', status: 'failed' },
     { testSuite: 'bail.test.js', testCase: 'bail > passes first', status: 'passed' },
@@ -36,6 +36,6 @@ it('reports nothing for a run Mocha refuses with --forbid-only, and leaves its e
   const output = outcome.stdout + outcome.stderr;
   expect(output).toContain('ERR_MOCHA_FORBIDDEN_EXCLUSIVITY');
   expect([outcome.code, alone.code]).toEqual([1, 1]);
-  expect(server.server.store.runs()).toEqual([]);
+  expect(await server.server.store.runs()).toEqual([]);
   expect(testrunLines(output)).toEqual([]);
 });

@@ -179,7 +179,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
       const outcome = await run(program!, args, { cwd: path.join(project, documentedRun.dir), env });
       const output = outcome.stdout + outcome.stderr;
 
-      const stored = server.server.store.runs();
+      const stored = await server.server.store.runs();
       expect(
         stored.map((storedRun) => ({
           project: storedRun.project,
@@ -188,7 +188,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
         })),
         output,
       ).toEqual([{ project: documentedRun.project, framework: documentedRun.framework, tags: [] }]);
-      const results = server.server.store.results(stored[0]!.id);
+      const results = await server.server.store.results(stored[0]!.id);
       expect(
         results.map(({ testSuite, testCase, status }) => ({ testSuite, testCase, status })).sort(byCase),
       ).toEqual(mathResults(documentedRun));
@@ -208,15 +208,18 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     const output = outcome.stdout + outcome.stderr;
 
     expect(outcome.code, output).toBe(0);
-    const stored = server.server.store.runs();
+    const stored = await server.server.store.runs();
     expect(
       stored.map((storedRun) => ({ project: storedRun.project, framework: storedRun.framework })),
       output,
     ).toEqual([{ project: 'shop', framework: 'mocha' }]);
     expect(
-      server.server.store
-        .results(stored[0]!.id)
-        .map(({ testSuite, testCase, status, duration }) => ({ testSuite, testCase, status, duration })),
+      (await server.server.store.results(stored[0]!.id)).map(({ testSuite, testCase, status, duration }) => ({
+        testSuite,
+        testCase,
+        status,
+        duration,
+      })),
     ).toEqual([{ testSuite: 'test/cart.test.js', testCase: 'cart > adds', status: 'passed', duration: 3 }]);
     expect(output).toContain(`testrun: 1 result → run ${stored[0]!.id}`);
   });
@@ -244,7 +247,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     });
     expect(created.code, created.stderr).toBe(0);
     const id = created.stdout.trim();
-    expect(server.server.store.run(id)).toMatchObject({ id, project: 'p', framework: 'vitest' });
+    expect(await server.server.store.run(id)).toMatchObject({ id, project: 'p', framework: 'vitest' });
 
     // The form every spool line prints resolves to the installed CLI (`--no`: never the registry).
     const replay = await run('npx', ['--no', '@testrun/cli', 'replay'], { cwd: project, env: envFor() });

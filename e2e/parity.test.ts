@@ -42,25 +42,22 @@ describe('the parity fixture, run under Vitest and under Jest', () => {
 
   const storedBy = (framework: string) => resultsOfFramework(server, framework);
 
-  it('creates one run per framework', () => {
-    expect(
-      server.server.store
-        .runs()
-        .map((run) => run.framework)
-        .sort(),
-    ).toEqual(['jest', 'vitest']);
+  it('creates one run per framework', async () => {
+    expect((await server.server.store.runs()).map((run) => run.framework).sort()).toEqual(['jest', 'vitest']);
   });
 
-  it('stores exactly the expected results from Vitest', () => {
-    expect(identities(storedBy('vitest'))).toEqual(identities(PARITY_RESULTS));
+  it('stores exactly the expected results from Vitest', async () => {
+    expect(identities(await storedBy('vitest'))).toEqual(identities(PARITY_RESULTS));
   });
 
-  it('stores exactly the expected results from Jest', () => {
-    expect(identities(storedBy('jest'))).toEqual(identities(PARITY_RESULTS));
+  it('stores exactly the expected results from Jest', async () => {
+    expect(identities(await storedBy('jest'))).toEqual(identities(PARITY_RESULTS));
   });
 
-  it('stores a finite, non-negative duration for every result', () => {
-    const durations = [...storedBy('vitest'), ...storedBy('jest')].map((result) => result.duration);
+  it('stores a finite, non-negative duration for every result', async () => {
+    const durations = [...(await storedBy('vitest')), ...(await storedBy('jest'))].map(
+      (result) => result.duration,
+    );
     expect(durations.filter((duration) => !(Number.isFinite(duration) && duration >= 0))).toEqual([]);
   });
 
@@ -100,10 +97,10 @@ describe('a run filtered by test name, under Vitest and under Jest', () => {
         ['text > hyphenates', 'skipped'],
       ]),
     ];
-    const runs = server.server.store.runs();
+    const runs = await server.server.store.runs();
     expect(runs).toHaveLength(2);
     for (const run of runs) {
-      expect(identities(server.server.store.results(run.id))).toEqual(identities(expected));
+      expect(identities(await server.server.store.results(run.id))).toEqual(identities(expected));
     }
   });
 });

@@ -39,7 +39,7 @@ describe.skipIf(!hasOpenssl())('a service with a private CA', () => {
       const server = await serve();
       const outcome = await run({ cwd: own.passing, env: reporterEnv(server, trust()) });
       expect(outcome.code).toBe(0);
-      expect(identities(server.server.store.allResults())).toEqual(identities(PASSING_RESULTS));
+      expect(identities(await server.server.store.allResults())).toEqual(identities(PASSING_RESULTS));
       // The local server links the run's page, so the summary shows it.
       expect(testrunLines(outcome.stderr).at(-1)).toMatch(/ https:\/\/127\.0\.0\.1:\d+\/runs\//);
     });
@@ -72,7 +72,7 @@ describe.skipIf(!hasOpenssl())('a service with a private CA', () => {
       });
       const outcome = await run({ cwd: own.passing, env });
       expect(outcome.code).toBe(0);
-      expect(identities(server.server.store.allResults())).toEqual(identities(PASSING_RESULTS));
+      expect(identities(await server.server.store.allResults())).toEqual(identities(PASSING_RESULTS));
       expect(outcome.stdout + outcome.stderr).not.toContain(readPem(certs.client.key).split('\n')[1]);
     });
 
@@ -86,7 +86,7 @@ describe.skipIf(!hasOpenssl())('a service with a private CA', () => {
         expect.stringMatching(/ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED\): set clientCert and clientKey/),
       ]);
       expect(lines.at(-1)).toMatch(/\(1 request, .*7 spooled to/);
-      expect(server.server.store.allResults()).toEqual([]);
+      expect(await server.server.store.allResults()).toEqual([]);
     });
 
     it('turns reporting off with one line when a certificate file cannot be read, and the tests run', async () => {

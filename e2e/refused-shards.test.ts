@@ -19,8 +19,7 @@ beforeEach(async () => {
   server = await startTestServer();
 });
 
-const storedResults = () =>
-  identities(server.server.store.runs().flatMap((run) => server.server.store.results(run.id)));
+const storedResults = async () => identities(await server.server.store.allResults());
 
 // Mocha has no shards: its jobs each pass a share of the files.
 describe.each(FRAMEWORKS.filter((framework) => framework.knowsShards))('$name', (framework) => {
@@ -34,7 +33,7 @@ describe.each(FRAMEWORKS.filter((framework) => framework.knowsShards))('$name', 
 
     expect(withoutReporter.code).not.toBe(0);
     expect(withReporter.code).toBe(withoutReporter.code);
-    expect(storedResults()).toEqual([]);
+    expect(await storedResults()).toEqual([]);
   });
 });
 
@@ -52,7 +51,7 @@ describe('Vitest refusing more shards than test files', () => {
 
       expect(withoutReporter.code).toBe(1);
       expect(withReporter.code).toBe(1);
-      expect(storedResults()).toEqual([
+      expect(await storedResults()).toEqual([
         {
           testSuite: '(run)',
           testCase: `(unhandled error) Error: --shard <count> must be a smaller than count of test files. Resolved 2 test files for --shard=${index}/3.`,

@@ -36,16 +36,18 @@ describe.each(FRAMEWORKS)('$name reporting a project', (framework) => {
       ]);
     }, AWAIT_RUNS_TIMEOUT_MS);
 
-    it('stores every test exactly once, in one run of the project', () => {
-      const runs = server().server.store.runs();
+    it('stores every test exactly once, in one run of the project', async () => {
+      const runs = await server().server.store.runs();
       expect(runs.map(({ project, framework, tags }) => ({ project, framework, tags }))).toEqual([
         { project: 'passing-fixture', framework: name, tags: [] },
       ]);
-      expect(identities(server().server.store.results(runs[0]!.id))).toEqual(identities(PASSING_RESULTS));
+      expect(identities(await server().server.store.results(runs[0]!.id))).toEqual(
+        identities(PASSING_RESULTS),
+      );
     });
 
-    it('prints one summary line naming the run', () => {
-      const runId = server().server.store.runs()[0]?.id;
+    it('prints one summary line naming the run', async () => {
+      const runId = (await server().server.store.runs())[0]?.id;
       expect(testrunLines(outcome.stderr)).toEqual([
         expect.stringMatching(
           new RegExp(`^testrun: 7 results → run ${runId} \\(\\d+ requests?, [\\d.]+ s\\)`),
@@ -69,11 +71,7 @@ describe.each(FRAMEWORKS)('$name reporting a project', (framework) => {
     it('is tagged with its shard', async () => {
       const args = framework.shardArgs(1, 2, fixtures.passing);
       await run({ cwd: fixtures.passing, args, env: reporterEnv(server()) });
-      expect(
-        server()
-          .server.store.runs()
-          .map((r) => r.tags),
-      ).toEqual([['shard:1/2']]);
+      expect((await server().server.store.runs()).map((r) => r.tags)).toEqual([['shard:1/2']]);
     });
   });
 

@@ -34,17 +34,17 @@ describe('jest --bail -w 2 with a slow service', () => {
     expect(server.server.requests.filter((request) => request.route === 'createRun')).toHaveLength(1);
     const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!);
     expect(new Set(spooled.filter((line) => line.type === 'run').map((line) => line.runId))).toEqual(
-      new Set(spooled.length > 0 ? [server.server.store.runs()[0]!.id] : []),
+      new Set(spooled.length > 0 ? [(await server.server.store.runs())[0]!.id] : []),
     );
     server.server.setFaults(undefined);
     const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
       env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
     });
     expect(replayed.code).toBe(0);
-    const [run] = server.server.store.runs();
-    expect(server.server.store.runs()).toHaveLength(1);
+    const [run] = await server.server.store.runs();
+    expect(await server.server.store.runs()).toHaveLength(1);
     // Every file that ended is stored once, and no `(run)` failure says the process exited.
-    expect(identities(server.server.store.results(run!.id))).toEqual(
+    expect(identities(await server.server.store.results(run!.id))).toEqual(
       identities([
         { testSuite: 'fails.test.js', testCase: 'fails on purpose', status: 'failed' },
         { testSuite: 'slow.test.js', testCase: 'finishes after the bail', status: 'passed' },

@@ -22,10 +22,10 @@ function envFor(server: { url: string; apiKey: string }, options: object = {}) {
   return reporterEnv(server, { [REPORTER_OPTIONS_VAR]: JSON.stringify(options) });
 }
 
-function storedOnce(server: TestServer) {
-  const runs = server.server.store.runs();
+async function storedOnce(server: TestServer) {
+  const runs = await server.server.store.runs();
   expect(runs).toHaveLength(1);
-  return identities(server.server.store.results(runs[0]!.id));
+  return identities(await server.server.store.results(runs[0]!.id));
 }
 
 /** The flush time the summary line reports: `(N requests, X s)`. */
@@ -57,7 +57,7 @@ describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run, fix
       env: envFor(server, { maxRetries: 12, requestTimeout: 400, flushInterval: 5000 }),
     });
     expect(outcome.code).toBe(0);
-    expect(storedOnce(server)).toEqual(identities(PASSING_RESULTS));
+    expect(await storedOnce(server)).toEqual(identities(PASSING_RESULTS));
     const statuses = server.server.requests.map((request) => request.status);
     expect(statuses).toEqual(expect.arrayContaining([429, 413]));
   });
@@ -105,8 +105,8 @@ describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run, fix
     const server = await serverWith();
     const outcome = await run({ cwd: fixtures.oddNames, env: reporterEnv(server) });
     expect(outcome.code).toBe(0);
-    const runs = server.server.store.runs();
-    const stored = server.server.store.results(runs[0]!.id);
+    const runs = await server.server.store.runs();
+    const stored = await server.server.store.results(runs[0]!.id);
     const cases = stored.map((r) => r.testCase);
     expect(cases).toEqual(
       expect.arrayContaining([
@@ -145,6 +145,6 @@ describe('jest --forceExit', () => {
       env: envFor(server),
     });
     expect(outcome.code).toBe(0);
-    expect(storedOnce(server)).toEqual(identities(PASSING_RESULTS));
+    expect(await storedOnce(server)).toEqual(identities(PASSING_RESULTS));
   });
 });

@@ -40,7 +40,7 @@ it.each(FRAMEWORKS)('$name: three shards fill the one run testrun create-run mad
   );
 
   // One run, created by the CLI alone: no shard asked for a run of its own.
-  expect(server.server.store.runs().map((stored) => stored.id)).toEqual([runId]);
+  expect((await server.server.store.runs()).map((stored) => stored.id)).toEqual([runId]);
   expect(server.server.requests.filter((request) => request.route === 'createRun')).toHaveLength(1);
   // Each shard delivered its share into that run...
   for (const shard of shards) {
@@ -49,7 +49,7 @@ it.each(FRAMEWORKS)('$name: three shards fill the one run testrun create-run mad
     ]);
   }
   // ...and the shares add up to the unsharded results, none twice.
-  const stored = identities(server.server.store.results(runId));
+  const stored = identities(await server.server.store.results(runId));
   const keys = stored.map((result) => `${result.testSuite}\n${result.testCase}`);
   expect(new Set(keys).size).toBe(keys.length);
   expect(stored).toEqual(identities(parityResults));

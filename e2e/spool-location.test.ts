@@ -57,6 +57,6 @@ export default defineConfig({
     expect(replay.stderr).toBe('');
     expect(replay.code).toBe(0);
     expect(replay.stdout).toContain(`${spooled.length} results delivered from 1 spool file; 0 remain`);
-    expect(identities(server.server.store.allResults())).toEqual(identities(spooled));
+    expect(identities(await server.server.store.allResults())).toEqual(identities(spooled));
   });
 });

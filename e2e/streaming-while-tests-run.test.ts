@@ -12,7 +12,8 @@ describe.each(FRAMEWORKS)('$name', ({ run, fixtures }) => {
     const outcome = await run({ cwd: fixtures.streaming, env: reporterEnv(server) });
 
     expect(outcome.code, `${outcome.stdout}\n${outcome.stderr}`).toBe(0);
-    const [stored] = server.server.store.runs().map((r) => server!.server.store.results(r.id));
+    const [storedRun] = await server.server.store.runs();
+    const stored = await server.server.store.results(storedRun!.id);
     expect(stored!.find((result) => result.testSuite === 'last.test.js')).toMatchObject({
       testCase: 'sees the results of the other files on the server',
       status: 'passed',

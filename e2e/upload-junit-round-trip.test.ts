@@ -111,32 +111,27 @@ describe('JUnit XML of the parity fixture, uploaded', () => {
 
   const storedFor = (framework: string) => resultsOfFramework(server, framework);
 
-  it('creates one run per report, named after the framework the report says wrote it', () => {
-    expect(
-      server.server.store
-        .runs()
-        .map((run) => run.framework)
-        .sort(),
-    ).toEqual(['jest', 'vitest']);
+  it('creates one run per report, named after the framework the report says wrote it', async () => {
+    expect((await server.server.store.runs()).map((run) => run.framework).sort()).toEqual(['jest', 'vitest']);
   });
 
-  it("stores from Vitest's junit reporter what @testrun/vitest stores, apart from what JUnit cannot say", () => {
-    expect(identities(storedFor('vitest'))).toEqual(identities(FROM_VITEST_JUNIT));
+  it("stores from Vitest's junit reporter what @testrun/vitest stores, apart from what JUnit cannot say", async () => {
+    expect(identities(await storedFor('vitest'))).toEqual(identities(FROM_VITEST_JUNIT));
   });
 
-  it('stores from jest-junit what @testrun/jest stores, apart from todo', () => {
-    expect(identities(storedFor('jest'))).toEqual(identities(FROM_JEST_JUNIT));
+  it('stores from jest-junit what @testrun/jest stores, apart from todo', async () => {
+    expect(identities(await storedFor('jest'))).toEqual(identities(FROM_JEST_JUNIT));
   });
 
-  it('stores the time each report gives, in milliseconds', () => {
+  it('stores the time each report gives, in milliseconds', async () => {
     const timeIn = (report: string, pattern: RegExp) =>
       Number(pattern.exec(fs.readFileSync(report, 'utf8'))?.[1]);
-    const stored = (framework: string) =>
-      storedFor(framework).find((result) => result.testCase === 'cart > fails on purpose')?.duration;
+    const stored = async (framework: string) =>
+      (await storedFor(framework)).find((result) => result.testCase === 'cart > fails on purpose')?.duration;
     const vitestSeconds = timeIn(vitestReport, /name="cart &gt; fails on purpose" time="([\d.]+)"/);
     const jestSeconds = timeIn(jestReport, /name="fails on purpose" time="([\d.]+)"/);
     expect(vitestSeconds).toBeGreaterThan(0);
-    expect([stored('vitest'), stored('jest')]).toEqual([
+    expect([await stored('vitest'), await stored('jest')]).toEqual([
       Math.round(vitestSeconds * 1_000_000) / 1000,
       Math.round(jestSeconds * 1_000_000) / 1000,
     ]);

@@ -99,10 +99,9 @@ describe.each(WATCHERS)('$name in watch mode', ({ fixture, watch, idle, rerunRes
     await watcher.waitForOutput(idle);
     await watcher.rerunAfter(editMathTests, SUMMARY, 2);
 
-    const runs = server.server.store.runs().sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    expect(runs.map((run) => identities(server.server.store.results(run.id)))).toEqual([
-      identities(PASSING_RESULTS),
-      identities(rerunResults),
-    ]);
+    const runs = (await server.server.store.runs()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    expect(
+      await Promise.all(runs.map(async (run) => identities(await server.server.store.results(run.id)))),
+    ).toEqual([identities(PASSING_RESULTS), identities(rerunResults)]);
   });
 });

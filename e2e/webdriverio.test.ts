@@ -32,10 +32,10 @@ if (missing) console.warn(`skipping the WebdriverIO tests: ${missing}`);
 const output = (run: RunOutcome) => `${run.stdout}\n${run.stderr}`;
 
 /** The one run of `server` tagged `tag`, and its results. */
-function theRun(server: TestServer, tag: string) {
-  const runs = server.server.store.runs().filter((run) => run.tags.includes(tag));
+async function theRun(server: TestServer, tag: string) {
+  const runs = (await server.server.store.runs()).filter((run) => run.tags.includes(tag));
   expect(runs).toHaveLength(1);
-  return { run: runs[0]!, results: server.server.store.results(runs[0]!.id) };
+  return { run: runs[0]!, results: await server.server.store.results(runs[0]!.id) };
 }
 
 /** The state the server gives the run: running until something completes it. */
@@ -96,9 +96,9 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
 
   afterAll(() => server?.close());
 
-  it('stores every worker of a run (two capabilities, two spec files each) in one run, each capability labelled', () => {
+  it('stores every worker of a run (two capabilities, two spec files each) in one run, each capability labelled', async () => {
     const { mocha } = runs;
-    const { run, results } = theRun(server, 'mocha');
+    const { run, results } = await theRun(server, 'mocha');
     expect(identities(results), output(mocha!)).toEqual(
       identities([...wdioMochaResults('chrome'), ...wdioMochaResults('chrome-2')]),
     );
@@ -114,8 +114,8 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
       server.server.requests.filter(
         (request) => request.route === 'completeRun' && request.path.includes(runId),
       );
-    const mocha = theRun(server, 'mocha').run;
-    const readme = theRun(server, 'readme').run;
+    const mocha = (await theRun(server, 'mocha')).run;
+    const readme = (await theRun(server, 'readme')).run;
     expect(await stateOf(server, mocha.id)).toBe('failed');
     expect(await stateOf(server, readme.id)).toBe('completed');
     expect(completions(mocha.id)).toHaveLength(1);
@@ -124,13 +124,13 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
 
   it('reports into a run given by TESTRUN_RUN_ID, creating none and completing none: its creator does', async () => {
     const { shared } = runs;
-    const sharedRuns = server.server.store.runs().filter((run) => run.tags.includes('shared'));
+    const sharedRuns = (await server.server.store.runs()).filter((run) => run.tags.includes('shared'));
     expect(sharedRuns.map((run) => run.id)).toEqual([sharedRunId]);
-    expect(identities(server.server.store.results(sharedRunId)), output(shared!)).toEqual(
+    expect(identities(await server.server.store.results(sharedRunId)), output(shared!)).toEqual(
       identities(resultsIn('specs/math.spec.js', [['math > adds', 'passed']])),
     );
     expect(
-      server.server.store.runs().filter((run) => run.project === 'e2e' && run.tags.length === 0),
+      (await server.server.store.runs()).filter((run) => run.project === 'e2e' && run.tags.length === 0),
     ).toEqual([]);
     expect(await stateOf(server, sharedRunId)).toBe('running');
   });
@@ -144,9 +144,9 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     expect(runs.retried!.code).toBe(0);
   });
 
-  it('stores a spec file WebdriverIO ran again (specFileRetries) as its last attempt: passed', () => {
+  it('stores a spec file WebdriverIO ran again (specFileRetries) as its last attempt: passed', async () => {
     const { retried } = runs;
-    expect(identities(theRun(server, 'retried').results), output(retried!)).toEqual(
+    expect(identities((await theRun(server, 'retried')).results), output(retried!)).toEqual(
       identities(
         resultsIn('retried/flaky-file.spec.js', [
           ['a flaky file > passes when WebdriverIO runs the file again', 'passed'],
@@ -156,9 +156,9 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     expect(output(retried!)).toContain('1 retries');
   });
 
-  it('stores the Jasmine framework’s specs', () => {
+  it('stores the Jasmine framework’s specs', async () => {
     const { jasmine } = runs;
-    expect(identities(theRun(server, 'jasmine').results), output(jasmine!)).toEqual(
+    expect(identities((await theRun(server, 'jasmine')).results), output(jasmine!)).toEqual(
       identities(
         resultsIn('specs/cart.spec.js', [
           ['cart > opens a blank page', 'passed'],
@@ -171,9 +171,9 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     expect(jasmine!.code).toBe(1);
   });
 
-  it('stores one result per Cucumber scenario and outline example, not per step', () => {
+  it('stores one result per Cucumber scenario and outline example, not per step', async () => {
     const { cucumber } = runs;
-    expect(identities(theRun(server, 'cucumber').results), output(cucumber!)).toEqual(
+    expect(identities((await theRun(server, 'cucumber')).results), output(cucumber!)).toEqual(
       identities(
         resultsIn('features/cart.feature', [
           ['cart > opens a blank page', 'passed'],
@@ -186,17 +186,17 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     expect(cucumber!.code).toBe(1);
   });
 
-  it('stores a spec file whose browser session never started as one failure of the file', () => {
+  it('stores a spec file whose browser session never started as one failure of the file', async () => {
     const { sessionFails } = runs;
-    expect(identities(theRun(server, 'session-fails').results), output(sessionFails!)).toEqual(
+    expect(identities((await theRun(server, 'session-fails')).results), output(sessionFails!)).toEqual(
       identities(resultsIn('never-runs.spec.js', [['(file failed to run)', 'failed']])),
     );
     expect(sessionFails!.code).toBe(1);
   });
 
-  it('reports with the README’s configuration: the reporter and its launcher service', () => {
+  it('reports with the README’s configuration: the reporter and its launcher service', async () => {
     const { readme } = runs;
-    const { run, results } = theRun(server, 'readme');
+    const { run, results } = await theRun(server, 'readme');
     expect(identities(results), output(readme!)).toEqual(
       identities(resultsIn('specs/math.spec.js', [['math > adds', 'passed']])),
     );
@@ -244,7 +244,7 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
       } catch {}
     }
 
-    const { run, results } = theRun(server, 'cancelled');
+    const { run, results } = await theRun(server, 'cancelled');
     expect(results, output(outcome)).toEqual([]);
     const batches = readSpoolLines(env.TESTRUN_SPOOL_DIR!).filter((line) => line.type === 'batch');
     expect(
@@ -260,7 +260,7 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
 
     const replay = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], { env: cleanEnv(env) });
     expect(replay.code, replay.stderr).toBe(0);
-    expect(identities(server.server.store.results(run.id))).toEqual(
+    expect(identities(await server.server.store.results(run.id))).toEqual(
       identities(
         resultsIn('cancelled/slow.spec.js', [
           ['a cancelled file > passes before the job is cancelled', 'passed'],
@@ -302,8 +302,8 @@ describe.skipIf(missing)('wdio run while the service is down', () => {
         env: cleanEnv(reporterEnv(server)),
       });
       expect(replay.code, replay.stderr).toBe(0);
-      const { run, results } = theRun(server, 'service-down');
-      expect(server.server.store.runs()).toEqual([run]);
+      const { run, results } = await theRun(server, 'service-down');
+      expect(await server.server.store.runs()).toEqual([run]);
       expect(run).toMatchObject({ project: 'e2e', framework: 'webdriverio' });
       // One capability: its results are not labelled.
       const unlabelled = wdioMochaResults('chrome').map((result) => ({

@@ -155,8 +155,8 @@ describe.each(RUNNERS)(
 
     it.each(doubles)(
       '%s: stores every result once, on the first attempt, and keeps the exit code',
-      (double) => {
-        expectDeliveredPast(server, double, outcomes.get(double)!, expectation?.(double));
+      async (double) => {
+        await expectDeliveredPast(server, double, outcomes.get(double)!, expectation?.(double));
       },
     );
   },
@@ -189,9 +189,9 @@ describe.skipIf(missingBrowser())(
 
     it.each(WDIO_DOUBLES)(
       '%s: stores every result once, on the first attempt, and keeps the exit code',
-      (double) => {
+      async (double) => {
         // One summary line per worker (a.test.js, b.test.js), both into the run the launcher service created.
-        expectDeliveredPast(server, double, outcomes.get(double)!, { summaries: [4, 2] });
+        await expectDeliveredPast(server, double, outcomes.get(double)!, { summaries: [4, 2] });
       },
     );
   },

@@ -26,7 +26,7 @@ function acks(runId) {
 }
 
 /** Counts of what the server answered and stored; distinct result names only for `runIds`. */
-function stats(runIds = []) {
+async function stats(runIds = []) {
   const cpu = process.cpuUsage();
   const byStatus = {};
   const requestsByRun = {};
@@ -41,13 +41,14 @@ function stats(runIds = []) {
     const match = /^\/api\/v1\/runs\/([^/]+)\/results$/.exec(record.path);
     if (match) requestsByRun[match[1]] = (requestsByRun[match[1]] ?? 0) + 1;
   }
-  const runs = server.store.runs().map((run) => {
-    const results = server.store.results(run.id);
+  const runs = [];
+  for (const run of await server.store.runs()) {
+    const results = await server.store.results(run.id);
     const entry = { id: run.id, project: run.project, framework: run.framework, results: results.length };
     if (runIds.includes(run.id))
       entry.distinct = new Set(results.map((r) => `${r.testSuite}\u0000${r.testCase}`)).size;
-    return entry;
-  });
+    runs.push(entry);
+  }
   return {
     cpuMs: (cpu.user + cpu.system) / 1000,
     requests: server.requests.length,
@@ -61,7 +62,8 @@ function stats(runIds = []) {
 }
 
 process.on('message', async (message) => {
-  if (message.type === 'stats') process.send({ type: 'stats', id: message.id, stats: stats(message.runIds) });
+  if (message.type === 'stats')
+    process.send({ type: 'stats', id: message.id, stats: await stats(message.runIds) });
   if (message.type === 'acks') process.send({ type: 'acks', id: message.id, acks: acks(message.runId) });
   if (message.type === 'close') {
     await server.close();

@@ -27,8 +27,8 @@ describe.skipIf(!haveChromium)('a Playwright run that drives Chromium', () => {
     });
 
     expect(outcome.code, `${outcome.stdout}\n${outcome.stderr}`).toBe(0);
-    const [run] = server.server.store.runs();
-    const stored = server.server.store.results(run!.id);
+    const [run] = await server.server.store.runs();
+    const stored = await server.server.store.results(run!.id);
     expect(identities(stored)).toEqual(
       identities([
         { testSuite: 'page.test.js', testCase: 'a page in Chromium > shows its heading', status: 'passed' },

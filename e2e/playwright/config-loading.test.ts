@@ -19,9 +19,9 @@ it.each([
   const server = await startTestServer();
   const outcome = await runPlaywright({ cwd: playwrightFixtures.passing, args, env: reporterEnv(server) });
 
-  const [run] = server.server.store.runs();
+  const [run] = await server.server.store.runs();
   expect(run?.framework, outcome.stderr).toBe('playwright');
-  expect(identities(server.server.store.results(run!.id))).toEqual(identities(PASSING_RESULTS));
+  expect(identities(await server.server.store.results(run!.id))).toEqual(identities(PASSING_RESULTS));
   expect(testrunLines(outcome.stderr)).toEqual([expect.stringMatching(/^testrun: 7 results → run /)]);
   expect(outcome.code).toBe(0);
 });

@@ -21,8 +21,8 @@ describe('Playwright errors outside any test', () => {
       runPlaywright({ cwd, withoutReporter: true }),
     ]);
 
-    const [run] = server.server.store.runs();
-    expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual(
+    const [run] = await server.server.store.runs();
+    expect(identities(await server.server.store.results(run!.id)), outcome.stderr).toEqual(
       identities([
         { testSuite: 'passes.test.js', testCase: 'passes', status: 'passed' },
         { testSuite: 'worker-teardown.test.js', testCase: 'reads with the database', status: 'passed' },
@@ -40,8 +40,8 @@ describe('Playwright errors outside any test', () => {
       runPlaywright({ cwd, withoutReporter: true, env }),
     ]);
 
-    const [run] = server.server.store.runs();
-    expect(identities(server.server.store.results(run!.id)), outcome.stderr).toEqual([
+    const [run] = await server.server.store.runs();
+    expect(identities(await server.server.store.results(run!.id)), outcome.stderr).toEqual([
       {
         testSuite: '(run)',
         testCase: '(unhandled error) Error: global setup could not seed the database',

@@ -41,11 +41,10 @@ describe('playwright test --ui', () => {
     await ui.runAllTests();
     await ui.runAllTests();
 
-    const runs = server.server.store.runs();
-    expect(runs.map((run) => identities(server.server.store.results(run.id)))).toEqual([
-      identities(PASSING_RESULTS),
-      identities(PASSING_RESULTS),
-    ]);
+    const runs = await server.server.store.runs();
+    expect(
+      await Promise.all(runs.map(async (run) => identities(await server.server.store.results(run.id)))),
+    ).toEqual([identities(PASSING_RESULTS), identities(PASSING_RESULTS)]);
   });
 });
 
@@ -67,8 +66,8 @@ describe('playwright test --debug', () => {
     const server = await startTestServer();
     await runPlaywright({ cwd, args: ['--debug'], env: reporterEnv(server, withWatch) });
 
-    const [run] = server.server.store.runs();
-    expect(identities(server.server.store.results(run!.id))).toEqual(identities(PASSING_RESULTS));
+    const [run] = await server.server.store.runs();
+    expect(identities(await server.server.store.results(run!.id))).toEqual(identities(PASSING_RESULTS));
   });
 });
 

@@ -29,10 +29,10 @@ const FINISHED = [
   { testSuite: 'b-fails.test.js', testCase: 'fails', status: 'failed' },
 ];
 
-function storedOnce(server: TestServer) {
-  const runs = server.server.store.runs();
+async function storedOnce(server: TestServer) {
+  const runs = await server.server.store.runs();
   expect(runs).toHaveLength(1);
-  return identities(server.server.store.results(runs[0]!.id));
+  return identities(await server.server.store.results(runs[0]!.id));
 }
 
 describe('a Playwright run stopped before its end', () => {
@@ -40,7 +40,7 @@ describe('a Playwright run stopped before its end', () => {
     const server = await startTestServer();
     const outcome = await runPlaywright({ cwd, args: ['--max-failures=1'], env: reporterEnv(server) });
 
-    expect(storedOnce(server), outcome.stderr).toEqual(identities(FINISHED));
+    expect(await storedOnce(server), outcome.stderr).toEqual(identities(FINISHED));
     expect(testrunLines(outcome.stderr)).toEqual([
       expect.stringMatching(/^testrun: 4 results → run .*; 2 tests did not run, not reported$/),
     ]);
@@ -65,7 +65,7 @@ describe('a Playwright run stopped before its end', () => {
     });
     expect(replayed.code, replayed.stderr).toBe(0);
     expect(fs.readdirSync(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
-    expect(storedOnce(server)).toEqual(identities(FINISHED));
+    expect(await storedOnce(server)).toEqual(identities(FINISHED));
   });
 
   it('delivers what finished before Ctrl-C (SIGINT), and exits as Playwright does', async () => {
@@ -73,11 +73,11 @@ describe('a Playwright run stopped before its end', () => {
     let pid: number | undefined;
     const running = runPlaywright({ cwd, env: reporterEnv(server), onSpawn: (child) => (pid = child.pid) });
     // The files before the endless test have finished once their results are on the server.
-    await waitFor(() => server.server.store.allResults().length === FINISHED.length);
+    await waitFor(async () => (await server.server.store.allResults()).length === FINISHED.length);
     process.kill(pid!, 'SIGINT');
     const outcome = await running;
 
-    expect(storedOnce(server), outcome.stderr).toEqual(identities(FINISHED));
+    expect(await storedOnce(server), outcome.stderr).toEqual(identities(FINISHED));
     expect(testrunLines(outcome.stderr)).toEqual([
       expect.stringMatching(/^testrun: 4 results → run .*; 2 tests did not run, not reported$/),
     ]);
@@ -91,7 +91,7 @@ describe('a Playwright run stopped before its end', () => {
     const running = runPlaywright({ cwd, args: ['--global-timeout=12000'], env: reporterEnv(server) });
     const outcome = await running;
 
-    const stored = storedOnce(server);
+    const stored = await storedOnce(server);
     // The endless test is failed by the timeout; the test after it never starts.
     expect(stored, outcome.stderr).toEqual(
       identities([
@@ -112,9 +112,9 @@ describe('a Playwright run stopped before its end', () => {
   });
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const started = Date.now();
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() - started > timeoutMs) throw new Error(`not true after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -18,7 +18,7 @@ it('leaves no socket or timer open once onExit has run, after results were deliv
   });
   const outcome = await runPlaywright({ cwd: playwrightFixtures.passing, args, env: reporterEnv(server) });
 
-  expect(server.server.store.allResults()).toHaveLength(7);
+  expect(await server.server.store.allResults()).toHaveLength(7);
   expect(outcome.stderr).toContain('open handles: []');
 });
 

@@ -40,23 +40,23 @@ describe('the parity fixture, run under Playwright', () => {
 
   afterAll(() => server?.close());
 
-  const storedBy = (project: string) => {
-    const runs = server.server.store.runs().filter((run) => run.project === project);
+  const storedBy = async (project: string) => {
+    const runs = (await server.server.store.runs()).filter((run) => run.project === project);
     expect(runs).toHaveLength(1);
     expect(runs[0]!.framework).toBe('playwright');
-    return server.server.store.results(runs[0]!.id);
+    return await server.server.store.results(runs[0]!.id);
   };
 
-  it('stores the shared expected results where Playwright has the concept, and its own verdicts elsewhere', () => {
-    expect(identities(storedBy('parity-fixture')), `${parity.stdout}\n${parity.stderr}`).toEqual(
+  it('stores the shared expected results where Playwright has the concept, and its own verdicts elsewhere', async () => {
+    expect(identities(await storedBy('parity-fixture')), `${parity.stdout}\n${parity.stderr}`).toEqual(
       identities(PLAYWRIGHT_PARITY_RESULTS),
     );
   });
 
-  it('shares most of the list unchanged: every difference is one the README names', () => {
+  it('shares most of the list unchanged: every difference is one the README names', async () => {
     const key = (result: { testSuite: string; testCase: string; status: string }) =>
       `${result.testSuite}\n${result.testCase}\n${result.status}`;
-    const stored = new Set(storedBy('parity-fixture').map(key));
+    const stored = new Set((await storedBy('parity-fixture')).map(key));
     const different = PARITY_RESULTS.filter((result) => !stored.has(key(result)));
     expect(identities(different)).toEqual(
       identities(
@@ -70,13 +70,15 @@ describe('the parity fixture, run under Playwright', () => {
     );
   });
 
-  it('stores a file that fails to load as the shared list says, though the run stops there', () => {
+  it('stores a file that fails to load as the shared list says, though the run stops there', async () => {
     const expected = PARITY_RESULTS.filter((result) => LOAD_ERROR_FILES.includes(result.testSuite));
-    expect(identities(storedBy('load-errors-fixture')), loadErrors.stderr).toEqual(identities(expected));
+    expect(identities(await storedBy('load-errors-fixture')), loadErrors.stderr).toEqual(
+      identities(expected),
+    );
   });
 
-  it('stores a finite, non-negative duration for every result', () => {
-    const durations = [...storedBy('parity-fixture'), ...storedBy('load-errors-fixture')].map(
+  it('stores a finite, non-negative duration for every result', async () => {
+    const durations = [...(await storedBy('parity-fixture')), ...(await storedBy('load-errors-fixture'))].map(
       (result) => result.duration,
     );
     expect(durations.filter((duration) => !(Number.isFinite(duration) && duration >= 0))).toEqual([]);

@@ -48,26 +48,28 @@ describe('a Playwright run with two projects, retries and a flaky test', () => {
 
   afterAll(() => server?.close());
 
-  const stored = () => {
-    const runs = server.server.store.runs();
+  const stored = async () => {
+    const runs = await server.server.store.runs();
     expect(runs.map(({ project, framework }) => ({ project, framework }))).toEqual([
       { project: 'shop-fixture', framework: 'playwright' },
     ]);
-    return server.server.store.results(runs[0]!.id);
+    return await server.server.store.results(runs[0]!.id);
   };
 
-  it('stores one result per test and project, labelled with the project, as the README says', () => {
-    expect(identities(stored()), `${outcome.stdout}\n${outcome.stderr}`).toEqual(identities(SHOP_RESULTS));
+  it('stores one result per test and project, labelled with the project, as the README says', async () => {
+    expect(identities(await stored()), `${outcome.stdout}\n${outcome.stderr}`).toEqual(
+      identities(SHOP_RESULTS),
+    );
   });
 
-  it("keeps the final attempt's duration for a test that passed on its retry", () => {
-    const flaky = stored().filter((result) => result.testCase === 'cart > applies a coupon');
+  it("keeps the final attempt's duration for a test that passed on its retry", async () => {
+    const flaky = (await stored()).filter((result) => result.testCase === 'cart > applies a coupon');
     expect(flaky).toHaveLength(2);
     for (const result of flaky) expect(result.duration).toBeLessThan(FIRST_ATTEMPT_MS);
   });
 
-  it('counts the flaky tests in the summary line', () => {
-    const runId = server.server.store.runs()[0]?.id;
+  it('counts the flaky tests in the summary line', async () => {
+    const runId = (await server.server.store.runs())[0]?.id;
     expect(testrunLines(outcome.stderr)).toEqual([
       expect.stringMatching(
         new RegExp(`^testrun: 14 results → run ${runId} .*; 2 flaky tests \\(passed on a retry\\)$`),
@@ -91,8 +93,8 @@ describe('a Playwright run filtered to one project', () => {
 
   it('names its results as the whole run does: --project does not change identities', async () => {
     await runPlaywright({ cwd, args: ['--project=mobile'], env: reporterEnv(server) });
-    const [run] = server.server.store.runs();
-    expect(identities(server.server.store.results(run!.id))).toEqual(
+    const [run] = await server.server.store.runs();
+    expect(identities(await server.server.store.results(run!.id))).toEqual(
       identities(SHOP_RESULTS.filter((result) => result.testSuite.startsWith('[mobile] '))),
     );
   });
@@ -124,7 +126,7 @@ describe('a sharded Playwright run reporting into the run testrun create-run mad
       ),
     );
 
-    expect(server.server.store.runs().map((run) => run.id)).toEqual([runId]);
+    expect((await server.server.store.runs()).map((run) => run.id)).toEqual([runId]);
     const shares = shards.map((shard) => {
       const [line] = testrunLines(shard.stderr);
       expect(line, shard.stdout).toMatch(new RegExp(`^testrun: \\d+ results? → run ${runId} `));
@@ -132,7 +134,7 @@ describe('a sharded Playwright run reporting into the run testrun create-run mad
     });
     // Playwright splits the run between the shards: each has a share, none has it all.
     expect(shares.every((share) => share > 0 && share < SHOP_RESULTS.length)).toBe(true);
-    const results = server.server.store.results(runId);
+    const results = await server.server.store.results(runId);
     expect(results).toHaveLength(SHOP_RESULTS.length);
     expect(identities(results)).toEqual(identities(SHOP_RESULTS));
   });

@@ -54,7 +54,7 @@ describe('loading of the commands', () => {
 
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(server.server.store.runs()).toHaveLength(1);
+    expect(await server.server.store.runs()).toHaveLength(1);
     expect(urls.filter((url) => COMMAND_MODULE.test(url)).map((url) => path.basename(url))).toEqual([
       'create-run.js',
     ]);
@@ -73,7 +73,7 @@ describe('loading of the commands', () => {
     const { code, urls } = await traced(['upload', path.join(fixtures.junit, 'pytest.xml')], env);
 
     expect(code).toBe(0);
-    expect(server.server.store.allResults().length).toBeGreaterThan(0);
+    expect((await server.server.store.allResults()).length).toBeGreaterThan(0);
     expect(urls.filter((url) => COMMAND_MODULE.test(url)).map((url) => path.basename(url))).toEqual([
       'upload.js',
     ]);
@@ -93,7 +93,7 @@ describe('loading of the commands', () => {
     const { code, urls } = await traced(['replay', '--dir', spoolDir, '--ignore-recorded-url'], env);
 
     expect(code).toBe(0);
-    expect(server.server.store.allResults()).toHaveLength(3);
+    expect(await server.server.store.allResults()).toHaveLength(3);
     expect(urls.filter((url) => COMMAND_MODULE.test(url)).map((url) => path.basename(url))).toEqual([
       'replay.js',
     ]);

@@ -54,7 +54,7 @@ describe('testrun command line', () => {
     onTestFinished(() => new Promise<void>((resolve) => occupier.close(() => resolve())));
     const { port } = occupier.address() as AddressInfo;
 
-    const { code, stderr } = await runCli(['serve', '--port', String(port)]);
+    const { code, stderr } = await runCli(['serve', '--memory', '--port', String(port)]);
 
     expect(code).toBe(1);
     expect(stderr).toMatch(/^testrun serve: .*EADDRINUSE/);

@@ -26,7 +26,7 @@ describe('testrun create-run', () => {
     );
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const [run] = started.server.store.runs();
+    const [run] = await started.server.store.runs();
     expect(stdout).toBe(`${run!.id}\n`);
     expect(run).toMatchObject({ project: 'web', framework: 'vitest', tags: ['nightly', 'e2e'] });
   });
@@ -43,7 +43,7 @@ describe('testrun create-run', () => {
     await runCli(['create-run', '--framework', 'jest', '--project', 'p', '--no-ci-tags'], {
       env: envFor(started, ci),
     });
-    expect(started.server.store.runs().map((run) => run.tags)).toEqual([
+    expect((await started.server.store.runs()).map((run) => run.tags)).toEqual([
       ['ci:github', 'branch:main', 'commit:abc', 'build:9'],
       [],
     ]);

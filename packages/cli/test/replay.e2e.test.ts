@@ -71,9 +71,9 @@ describe('testrun replay', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(`testrun replay: nothing to send in ${spoolDir}\n`);
 
-    const [run] = started.server.store.runs();
-    expect(started.server.store.runs()).toHaveLength(1);
-    const cases = started.server.store.results(run!.id).map((r) => r.testCase);
+    const [run] = await started.server.store.runs();
+    expect(await started.server.store.runs()).toHaveLength(1);
+    const cases = (await started.server.store.results(run!.id)).map((r) => r.testCase);
     expect(new Set(cases).size).toBe(25);
     expect(cases).toHaveLength(25);
   });
@@ -125,7 +125,7 @@ describe('testrun replay and the service a spool was recorded for', () => {
 
     const sent = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], { env });
     expect(sent.code).toBe(0);
-    expect(started.server.store.allResults()).toHaveLength(5);
+    expect(await started.server.store.allResults()).toHaveLength(5);
   });
 
   it('needs TESTRUN_BASE_URL, since the key goes nowhere else', async () => {
@@ -156,17 +156,17 @@ async function replayHoldingTheSpool(spoolDir: string, server: TestServer) {
 }
 
 /** The replay sent the whole spool, once, and left the directory empty. */
-function expectEverythingSent(
+async function expectEverythingSent(
   replay: { code: number | null; stdout: string; stderr: string },
   spoolDir: string,
   server: TestServer,
   count: number,
-): void {
+): Promise<void> {
   expect(replay.stderr).toBe('');
   expect(replay.code).toBe(0);
   expect(replay.stdout).toContain(`${count} results delivered from 1 spool file; 0 remain`);
   expect(fs.readdirSync(spoolDir)).toEqual([]);
-  expect(server.server.store.allResults()).toHaveLength(count);
+  expect(await server.server.store.allResults()).toHaveLength(count);
 }
 
 async function kill(child: ChildProcess): Promise<void> {
@@ -223,7 +223,7 @@ describe('testrun replay and the files of processes that died', () => {
     const later = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
       env: replayEnv(server),
     });
-    expectEverythingSent(later, spoolDir, server, 5);
+    await expectEverythingSent(later, spoolDir, server, 5);
   });
 
   it('takes over the claim of a killed replay whose pid now belongs to another running process', async () => {
@@ -241,7 +241,7 @@ describe('testrun replay and the files of processes that died', () => {
     const later = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
       env: replayEnv(server),
     });
-    expectEverythingSent(later, spoolDir, server, 5);
+    await expectEverythingSent(later, spoolDir, server, 5);
   });
 
   it.runIf(canUnshare)(
@@ -270,7 +270,7 @@ describe('testrun replay and the files of processes that died', () => {
       const expired = claim.replace(/-\d+\.replaying$/, `-${Date.now() - 3_600_000}.replaying`);
       fs.renameSync(path.join(spoolDir, claim), path.join(spoolDir, expired));
       const later = await replayAsPidOne(args, replayEnv(server)).exited;
-      expectEverythingSent(later, spoolDir, server, 5);
+      await expectEverythingSent(later, spoolDir, server, 5);
     },
   );
 
@@ -300,7 +300,7 @@ describe('testrun replay and the files of processes that died', () => {
     const later = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
       env: replayEnv(started),
     });
-    expectEverythingSent(later, spoolDir, started, 10);
+    await expectEverythingSent(later, spoolDir, started, 10);
   });
 });
 
@@ -363,8 +363,8 @@ describe('testrun replay and a spool file that is not what a reporter writes', (
     );
     expect(fs.readdirSync(spoolDir)).toEqual([`${path.basename(bad)}.bad`]);
     expect(fs.readFileSync(`${bad}.bad`, 'utf8')).toBe(badText);
-    expect(started.server.store.runs()).toHaveLength(2);
-    expect(started.server.store.allResults()).toHaveLength(10);
+    expect(await started.server.store.runs()).toHaveLength(2);
+    expect(await started.server.store.allResults()).toHaveLength(10);
 
     // It stays named, and the exit code says results remain, until someone fixes or deletes it.
     const again = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], { env });

@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCli } from '@testrun/test-utils';
+import { runCli, startCli } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 const listening = /testrun server listening on (http:\/\/\S+)\nAPI key: (\S+)\n/;
@@ -14,9 +14,16 @@ function postJson(url: string, key: string, body: unknown) {
   });
 }
 
+/** A folder of its own to start in, so the default data folder (.testrun/server) is the test's alone. */
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'testrun-cli-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 describe('testrun serve', () => {
   it('serves the API with the given key and exits 0 on SIGTERM', async () => {
-    const cli = startCli(['serve', '--port', '0', '--api-key', 'serve-test-key']);
+    const cli = startCli(['serve', '--port', '0', '--api-key', 'serve-test-key'], { cwd: await tempDir() });
     const [, url = '', key] = await cli.waitForStdout(listening);
     expect(key).toBe('serve-test-key');
     expect(cli.stdout()).toContain(`Try: export TESTRUN_BASE_URL=${url} TESTRUN_API_KEY=serve-test-key`);
@@ -44,7 +51,7 @@ describe('testrun serve', () => {
   });
 
   it('generates and prints a key when none is given, and exits 0 on SIGINT', async () => {
-    const cli = startCli(['serve']);
+    const cli = startCli(['serve'], { cwd: await tempDir() });
     const [, url, key = ''] = await cli.waitForStdout(listening);
     expect(key).toMatch(/^trk_[0-9a-f]{24}$/);
 
@@ -55,34 +62,94 @@ describe('testrun serve', () => {
     expect(await cli.exited()).toBe(0);
   });
 
-  it('keeps runs in the --data file across restarts', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'testrun-cli-'));
-    onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    const args = ['serve', '--api-key', 'k', '--data', join(dir, 'runs.ndjson')];
+  it('keeps runs in .testrun/server where it starts, or in the --data folder, across restarts', async () => {
+    const cwd = await tempDir();
+    for (const args of [
+      ['serve', '--api-key', 'k'],
+      ['serve', '--api-key', 'k', '--data', join(cwd, 'kept')],
+    ]) {
+      const first = startCli(args, { cwd });
+      const [, firstUrl] = await first.waitForStdout(listening);
+      await postJson(`${firstUrl}/api/v1/runs`, 'k', { project: 'kept', framework: 'jest' });
+      first.child.kill('SIGTERM');
+      await first.exited();
 
-    const first = startCli(args);
-    const [, firstUrl] = await first.waitForStdout(listening);
-    await postJson(`${firstUrl}/api/v1/runs`, 'k', { project: 'kept', framework: 'jest' });
+      const second = startCli(args, { cwd });
+      const [, secondUrl] = await second.waitForStdout(listening);
+      const listed = await fetch(`${secondUrl}/api/v1/runs`, { headers: { authorization: 'Bearer k' } });
+      const runs = (await listed.json()) as { project: string }[];
+      second.child.kill('SIGTERM');
+
+      const folder = args.includes('--data') ? join(cwd, 'kept') : join(cwd, '.testrun', 'server');
+      expect(second.stdout()).toContain(`Data: ${folder} (1 run).`);
+      expect(runs.map((run) => run.project)).toEqual(['kept']);
+      expect(await second.exited()).toBe(0);
+    }
+  });
+
+  it('imports an older data file given as --data once, into the folder beside it', async () => {
+    const cwd = await tempDir();
+    const file = join(cwd, 'runs.ndjson');
+    const run = {
+      id: 'old-run',
+      project: 'kept',
+      framework: 'jest',
+      tags: [],
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
+    await writeFile(file, `${JSON.stringify({ type: 'run', run })}\n`);
+    const args = ['serve', '--api-key', 'k', '--data', file];
+
+    const first = startCli(args, { cwd });
+    await first.waitForStdout(listening);
     first.child.kill('SIGTERM');
     await first.exited();
-
-    const second = startCli(args);
-    const [, secondUrl] = await second.waitForStdout(listening);
-    const runs = (await (
-      await fetch(`${secondUrl}/api/v1/runs`, { headers: { authorization: 'Bearer k' } })
-    ).json()) as {
-      project: string;
-    }[];
+    const second = startCli(args, { cwd });
+    const [, url] = await second.waitForStdout(listening);
+    const listed = await fetch(`${url}/api/v1/runs`, { headers: { authorization: 'Bearer k' } });
     second.child.kill('SIGTERM');
 
-    expect(second.stdout()).toContain('(1 run read back)');
-    expect(runs.map((run) => run.project)).toEqual(['kept']);
+    expect(first.stdout()).toContain(
+      `Data: ${file}.d (1 run); imported 1 runs and 0 results from the older data file.`,
+    );
+    expect(second.stdout()).toContain(`Data: ${file}.d (1 run).`);
+    expect(((await listed.json()) as { id: string }[]).map((stored) => stored.id)).toEqual(['old-run']);
     expect(await second.exited()).toBe(0);
+  });
+
+  it('keeps nothing with --memory, and says so', async () => {
+    const cwd = await tempDir();
+    const cli = startCli(['serve', '--memory'], { cwd });
+    await cli.waitForStdout(listening);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited(), cli.stderr()).toBe(0);
+    expect(cli.stdout()).toContain('Data: in memory only (--memory): gone when the server stops.');
+    expect(await readdir(cwd)).toEqual([]);
+  });
+
+  it('refuses a second server on the same data folder, naming the fix', async () => {
+    const cwd = await tempDir();
+    const first = startCli(['serve'], { cwd });
+    await first.waitForStdout(listening);
+    const second = await runCli(['serve'], { cwd });
+    first.child.kill('SIGTERM');
+
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('is in use by another testrun server');
+    expect(second.stderr).toContain('give this one another --data folder');
+  });
+
+  it('exits 2 for a --keep-days that is not a number of days', async () => {
+    const cli = startCli(['serve', '--keep-days', 'a month'], { cwd: await tempDir() });
+    expect(await cli.exited()).toBe(2);
+    expect(cli.stderr()).toContain(
+      'testrun serve: --keep-days must be a number of days above 0, e.g. 30, got "a month"',
+    );
   });
 
   it('asks for a key on the pages with --read-key, reads the API with it, and never prints it', async () => {
     const readKey = 'trk_read_only_5c1e0a';
-    const cli = startCli(['serve', '--api-key', 'k', '--read-key', readKey]);
+    const cli = startCli(['serve', '--api-key', 'k', '--read-key', readKey], { cwd: await tempDir() });
     const [, url] = await cli.waitForStdout(listening);
     await cli.waitForStdout(/Pages ask for a key: the read key or the API key\.\n/);
 
@@ -103,7 +170,10 @@ describe('testrun serve', () => {
 
   it('takes the read key from TESTRUN_READ_KEY', async () => {
     const readKey = 'trk_read_from_env_77a1';
-    const cli = startCli(['serve', '--api-key', 'k'], { env: { ...process.env, TESTRUN_READ_KEY: readKey } });
+    const cli = startCli(['serve', '--api-key', 'k'], {
+      env: { ...process.env, TESTRUN_READ_KEY: readKey },
+      cwd: await tempDir(),
+    });
     const [, url] = await cli.waitForStdout(listening);
     const page = await fetch(`${url}/`, { headers: { authorization: `Bearer ${readKey}` } });
     const without = await fetch(`${url}/`, { redirect: 'manual' });
@@ -116,7 +186,10 @@ describe('testrun serve', () => {
   });
 
   it('keeps the pages open on loopback without a read key, and says nothing about them', async () => {
-    const cli = startCli(['serve', '--api-key', 'k'], { env: { ...process.env, TESTRUN_READ_KEY: '' } });
+    const cli = startCli(['serve', '--api-key', 'k'], {
+      env: { ...process.env, TESTRUN_READ_KEY: '' },
+      cwd: await tempDir(),
+    });
     const [, url] = await cli.waitForStdout(listening);
     const page = await fetch(`${url}/`, { redirect: 'manual' });
     cli.child.kill('SIGTERM');
@@ -127,7 +200,7 @@ describe('testrun serve', () => {
   });
 
   it('exits 2 with the serve usage for an invalid port', async () => {
-    const cli = startCli(['serve', '--port', '70000']);
+    const cli = startCli(['serve', '--port', '70000'], { cwd: await tempDir() });
     expect(await cli.exited()).toBe(2);
     expect(cli.stderr()).toContain(
       'testrun serve: --port must be a whole number from 0 to 65535, got "70000"',
@@ -136,7 +209,7 @@ describe('testrun serve', () => {
   });
 
   it('exits 2 for an --abandoned-after without a unit', async () => {
-    const cli = startCli(['serve', '--abandoned-after', '90']);
+    const cli = startCli(['serve', '--abandoned-after', '90'], { cwd: await tempDir() });
     expect(await cli.exited()).toBe(2);
     expect(cli.stderr()).toContain(
       'testrun serve: --abandoned-after must be a whole number with a unit, e.g. 90s, 30m or 2h, got "90"',
@@ -144,7 +217,7 @@ describe('testrun serve', () => {
   });
 
   it('shows a run abandoned once it received nothing for --abandoned-after', async () => {
-    const cli = startCli(['serve', '--api-key', 'k', '--abandoned-after', '1s']);
+    const cli = startCli(['serve', '--api-key', 'k', '--abandoned-after', '1s'], { cwd: await tempDir() });
     const [, url = ''] = await cli.waitForStdout(listening);
     const created = await postJson(`${url}/api/v1/runs`, 'k', { project: 'p', framework: 'vitest' });
     const { id } = (await created.json()) as { id: string };

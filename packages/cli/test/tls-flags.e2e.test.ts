@@ -48,7 +48,7 @@ describe.skipIf(!hasOpenssl())('the TLS flags of create-run and replay', () => {
       env: envFor(server),
     });
     expect(made.stderr).toBe('');
-    expect(made.stdout).toBe(`${server.server.store.runs()[0]!.id}\n`);
+    expect(made.stdout).toBe(`${(await server.server.store.runs())[0]!.id}\n`);
 
     const refused = await runCli(['create-run', '--framework', 'vitest', '--ca', certs.caCert], {
       env: envFor(server),
@@ -65,7 +65,7 @@ describe.skipIf(!hasOpenssl())('the TLS flags of create-run and replay', () => {
     const sent = await runCli(['upload', report, ...tlsFlags()], { env: envFor(server) });
     expect(sent.code).toBe(0);
     expect(sent.stderr).toMatch(/^testrun: 12 results → run /m);
-    const stored = server.server.store.allResults().length;
+    const stored = (await server.server.store.allResults()).length;
     expect(stored).toBeGreaterThan(0);
 
     const refused = await runCli(['upload', report], {
@@ -74,7 +74,7 @@ describe.skipIf(!hasOpenssl())('the TLS flags of create-run and replay', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/certificate is not trusted \(\w+\)/);
     expect(refused.stderr).toContain('the TLS connection failed (see above): the results are spooled');
-    expect(server.server.store.allResults()).toHaveLength(stored);
+    expect(await server.server.store.allResults()).toHaveLength(stored);
   });
 
   it('replay sends a spool to such a service with the same flags', async () => {
@@ -87,6 +87,6 @@ describe.skipIf(!hasOpenssl())('the TLS flags of create-run and replay', () => {
     const replayed = await runCli(['replay', '--dir', spoolDir, ...tlsFlags()], { env: envFor(server) });
     expect(replayed.stderr).toBe('');
     expect(replayed.code).toBe(0);
-    expect(server.server.store.allResults()).toHaveLength(4);
+    expect(await server.server.store.allResults()).toHaveLength(4);
   });
 });

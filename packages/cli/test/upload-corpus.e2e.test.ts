@@ -152,18 +152,18 @@ describe('the JUnit corpus, uploaded', () => {
     fs.rmSync(path.dirname(checkout), { recursive: true, force: true });
   });
 
-  function runOf(group: string) {
-    const runs = server.server.store.runs().filter((run) => run.project === group);
+  async function runOf(group: string) {
+    const runs = (await server.server.store.runs()).filter((run) => run.project === group);
     expect(runs, `one run for the upload "${group}"`).toHaveLength(1);
-    return { run: runs[0]!, results: server.server.store.results(runs[0]!.id) };
+    return { run: runs[0]!, results: await server.server.store.results(runs[0]!.id) };
   }
 
   /** The upload a report went in, and the results of its run that belong to the report. */
-  function storedFor(name: string) {
+  async function storedFor(name: string) {
     const { upload, framework, results: expectedResults } = expected.get(name)!;
     const group = upload ?? framework;
     const suites = new Set(expectedResults.map((result) => result.testSuite));
-    const { run, results } = runOf(group);
+    const { run, results } = await runOf(group);
     return {
       upload: uploads.get(group)!,
       run,
@@ -184,38 +184,41 @@ describe('the JUnit corpus, uploaded', () => {
 
   it.each([...uploadGroups.keys()])(
     'the upload of %s reports exits 0 and stores their results, no more',
-    (group) => {
+    async (group) => {
       const upload = uploads.get(group)!;
       expect(upload.code, upload.stderr).toBe(0);
       const reports = uploadGroups.get(group)!;
-      expect(sorted(runOf(group).results)).toEqual(
+      expect(sorted((await runOf(group)).results)).toEqual(
         sorted(reports.flatMap((name) => expected.get(name)!.results)),
       );
     },
   );
 
-  it.each(names)('%s: stores what its JSON says, and says what it should', (name) => {
+  it.each(names)('%s: stores what its JSON says, and says what it should', async (name) => {
     const { framework, lines, results: expectedResults } = expected.get(name)!;
-    const { upload, run, results } = storedFor(name);
+    const { upload, run, results } = await storedFor(name);
     expect(run.framework).toBe(framework);
     expect(sorted(results)).toEqual(sorted(expectedResults));
     expect(linesAbout(name, upload.stderr)).toEqual(lines);
   });
 
-  it('stores a failed result for every report that holds a <failure> or <error>', () => {
-    const withoutFailure = names.filter((name) => {
+  it('stores a failed result for every report that holds a <failure> or <error>', async () => {
+    const withoutFailure: string[] = [];
+    for (const name of names) {
       const { holdsFailure } = readIndependently(fs.readFileSync(path.join(CORPUS, `${name}.xml`), 'utf8'));
-      return holdsFailure && !storedFor(name).results.some((result) => result.status === 'failed');
-    });
+      const { results } = await storedFor(name);
+      if (holdsFailure && !results.some((result) => result.status === 'failed')) withoutFailure.push(name);
+    }
     expect(withoutFailure).toEqual([]);
   });
 
-  it('never stores fewer results than a report has distinct (file, classname, name)', () => {
-    const short = names.flatMap((name) => {
+  it('never stores fewer results than a report has distinct (file, classname, name)', async () => {
+    const short: { name: string; triples: number; stored: number }[] = [];
+    for (const name of names) {
       const { triples } = readIndependently(fs.readFileSync(path.join(CORPUS, `${name}.xml`), 'utf8'));
-      const stored = storedFor(name).results.length;
-      return stored < triples ? [{ name, triples, stored }] : [];
-    });
+      const stored = (await storedFor(name)).results.length;
+      if (stored < triples) short.push({ name, triples, stored });
+    }
     expect(short).toEqual([]);
   });
 });

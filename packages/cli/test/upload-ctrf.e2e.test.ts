@@ -40,10 +40,10 @@ function fixture(name: string): string {
   return fs.readFileSync(path.join(fixtures.ctrf, name), 'utf8');
 }
 
-function onlyRun(server: TestServer) {
-  const runs = server.server.store.runs();
+async function onlyRun(server: TestServer) {
+  const runs = await server.server.store.runs();
   expect(runs).toHaveLength(1);
-  return { run: runs[0]!, results: server.server.store.results(runs[0]!.id) };
+  return { run: runs[0]!, results: await server.server.store.results(runs[0]!.id) };
 }
 
 const JEST_RESULTS = [
@@ -80,7 +80,7 @@ describe('testrun upload with CTRF reports', () => {
     });
 
     expect(code, stderr).toBe(0);
-    const { run, results } = onlyRun(server);
+    const { run, results } = await onlyRun(server);
     expect(run).toMatchObject({ project: 'shop', framework: 'jest' });
     expect(identities(results)).toEqual(identities(JEST_RESULTS));
     const duration = (testCase: string) => results.find((result) => result.testCase === testCase)?.duration;
@@ -104,7 +104,7 @@ describe('testrun upload with CTRF reports', () => {
     const { code, stderr } = await runCli(['upload', 'reports/*'], { env: uploadEnv(server), cwd: dir });
 
     expect(code, stderr).toBe(0);
-    const { run, results } = onlyRun(server);
+    const { run, results } = await onlyRun(server);
     // Three tools: the run is junit's, as for JUnit reports of different frameworks.
     expect(run.framework).toBe('junit');
     expect(identities(results)).toEqual(
@@ -118,7 +118,7 @@ describe('testrun upload with CTRF reports', () => {
     const { code } = await runCli(['upload', 'reports/ctrf.json'], { env: uploadEnv(server), cwd: dir });
 
     expect(code).toBe(0);
-    const { run, results } = onlyRun(server);
+    const { run, results } = await onlyRun(server);
     expect(run.framework).toBe('playwright');
     expect(identities(results)).toEqual(identities(PLAYWRIGHT_RESULTS));
     expect(results.find((result) => result.testCase.endsWith('pays by card'))?.duration).toBe(1830);
@@ -148,7 +148,7 @@ describe('testrun upload with CTRF reports', () => {
     });
 
     expect(code, stderr).toBe(0);
-    const { run, results } = onlyRun(server);
+    const { run, results } = await onlyRun(server);
     expect(run.framework).toBe('cucumber-js');
     expect(
       results
@@ -213,7 +213,7 @@ describe('testrun upload with CTRF reports it cannot read', () => {
       'testrun upload: reports/good.json: 1 test repeats the name of an earlier one; each is sent as a result of its own, with (2), (3)… after its name.',
     ]);
     expect(stderr).toMatch(/testrun: 7 results → run .+; 5 reports not sent \(see above\)\n/);
-    expect(identities(onlyRun(server).results)).toEqual(identities(JEST_RESULTS));
+    expect(identities((await onlyRun(server)).results)).toEqual(identities(JEST_RESULTS));
   });
 });
 
@@ -272,7 +272,7 @@ describe('testrun upload with a CTRF report of 100,000 tests', () => {
     });
 
     expect(code, stderr.slice(-2000)).toBe(0);
-    const { run, results } = onlyRun(server);
+    const { run, results } = await onlyRun(server);
     expect(run.framework).toBe('jest');
     expect(results).toHaveLength(100_000);
     expect(results.filter((result) => result.status === 'failed')).toHaveLength(5_000);

@@ -39,9 +39,9 @@ describe('testrun upload when the service misbehaves', () => {
     });
 
     expect(code).toBe(0);
-    const [run] = server.server.store.runs();
-    expect(server.server.store.runs()).toHaveLength(1);
-    expect(identities(server.server.store.results(run!.id))).toEqual(identities(PYTEST_RESULTS));
+    const [run] = await server.server.store.runs();
+    expect(await server.server.store.runs()).toHaveLength(1);
+    expect(identities(await server.server.store.results(run!.id))).toEqual(identities(PYTEST_RESULTS));
     const statuses = (route: string) =>
       server.server.requests.filter((request) => request.route === route).map((request) => request.status);
     expect(statuses('createRun')).toEqual([503, 201]);
@@ -74,10 +74,10 @@ describe('testrun upload when the service misbehaves', () => {
     const second = await runCli(replay, { env: replayEnv });
 
     expect([first.code, second.code]).toEqual([0, 0]);
-    const runs = server.server.store.runs();
+    const runs = await server.server.store.runs();
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ project: 'shop-api', framework: 'pytest' });
-    expect(identities(server.server.store.results(runs[0]!.id))).toEqual(identities(PYTEST_RESULTS));
+    expect(identities(await server.server.store.results(runs[0]!.id))).toEqual(identities(PYTEST_RESULTS));
   }, 60_000);
 
   it('exits 1 naming TESTRUN_API_KEY when the service refuses the key, spooling the results unprinted', async () => {
@@ -96,7 +96,7 @@ describe('testrun upload when the service misbehaves', () => {
     expect(stderr).toMatch(/12 spooled to /);
     expect(stdout + stderr).not.toContain(wrongKey);
     expect(server.server.requests.map((request) => request.status)).toEqual([401]);
-    expect(server.server.store.runs()).toEqual([]);
+    expect(await server.server.store.runs()).toEqual([]);
     for (const file of fs.readdirSync(spool)) {
       expect(fs.readFileSync(path.join(spool, file), 'utf8')).not.toContain(wrongKey);
     }

@@ -30,10 +30,10 @@ function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-'));
 }
 
-function onlyRun(server: TestServer) {
-  const runs = server.server.store.runs();
+async function onlyRun(server: TestServer) {
+  const runs = await server.server.store.runs();
   expect(runs).toHaveLength(1);
-  return { run: runs[0]!, results: server.server.store.results(runs[0]!.id) };
+  return { run: runs[0]!, results: await server.server.store.results(runs[0]!.id) };
 }
 
 describe('testrun upload', () => {
@@ -44,7 +44,7 @@ describe('testrun upload', () => {
     });
 
     expect(code).toBe(0);
-    const { run, results } = onlyRun(server);
+    const { run, results } = await onlyRun(server);
     expect(run).toMatchObject({ project: 'shop-api', framework: 'pytest', tags: [] });
     expect(identities(results)).toEqual(identities(PYTEST_RESULTS));
     const duration = (testCase: string) => results.find((result) => result.testCase === testCase)?.duration;
@@ -57,7 +57,7 @@ describe('testrun upload', () => {
     const server = await startTestServer({ runIds: 'integer' });
     const upload = await runCli(['upload', pytestReport], { env: uploadEnv(server) });
     expect(upload.code).toBe(0);
-    const { run, results } = onlyRun(server);
+    const { run, results } = await onlyRun(server);
     expect(run.id).toBe('9007199254740993');
     expect(identities(results)).toEqual(identities(PYTEST_RESULTS));
     expect(upload.stderr).toContain('→ run 9007199254740993 ');
@@ -72,7 +72,7 @@ describe('testrun upload', () => {
 
     expect(stderr).not.toContain('testrun upload:');
     expect(code).toBe(0);
-    const { run, results } = onlyRun(server);
+    const { run, results } = await onlyRun(server);
     expect(run.framework).toBe('surefire');
     expect(identities(results)).toEqual(identities(SUREFIRE_RESULTS));
     // Old Surefire versions group thousands: time="1,204.101".
@@ -86,7 +86,7 @@ describe('testrun upload', () => {
     const { code } = await runCli(['upload', 'pytest.xml.gz'], { env: uploadEnv(server), cwd: dir });
 
     expect(code).toBe(0);
-    expect(identities(onlyRun(server).results)).toEqual(identities(PYTEST_RESULTS));
+    expect(identities((await onlyRun(server)).results)).toEqual(identities(PYTEST_RESULTS));
   });
 
   it('sends several reports into one run, under the framework given, with the tags given', async () => {
@@ -105,7 +105,7 @@ describe('testrun upload', () => {
     );
 
     expect(code).toBe(0);
-    const { run, results } = onlyRun(server);
+    const { run, results } = await onlyRun(server);
     expect(run).toMatchObject({ framework: 'nightly-mix', tags: ['nightly', 'linux'] });
     expect(identities(results)).toEqual(identities([...PYTEST_RESULTS, ...SUREFIRE_RESULTS]));
   });
@@ -117,7 +117,7 @@ describe('testrun upload', () => {
       cwd: fixtures.junit,
     });
     expect(code).toBe(0);
-    expect(onlyRun(server).run.framework).toBe('junit');
+    expect((await onlyRun(server)).run.framework).toBe('junit');
   });
 
   it('reports into an existing run from --run-id or TESTRUN_RUN_ID, creating none', async () => {
@@ -137,7 +137,7 @@ describe('testrun upload', () => {
     });
 
     expect([byFlag.code, byEnv.code]).toEqual([0, 0]);
-    const { run, results } = onlyRun(server);
+    const { run, results } = await onlyRun(server);
     expect(run).toMatchObject({ id, framework: 'mixed', tags: ['pipeline'] });
     expect(identities(results)).toEqual(identities([...PYTEST_RESULTS, ...SUREFIRE_RESULTS]));
   });
@@ -167,8 +167,8 @@ describe('testrun upload', () => {
       'testrun upload: odd.xml: 1 testcase repeats the name of an earlier one without being a rerun; each is sent as a result of its own, with (2), (3)… after its name.\n',
     );
     expect(
-      onlyRun(server)
-        .results.map(({ testSuite, testCase, status, duration }) => ({
+      (await onlyRun(server)).results
+        .map(({ testSuite, testCase, status, duration }) => ({
           testSuite,
           testCase,
           status,
@@ -203,7 +203,7 @@ describe('testrun upload', () => {
     const { code } = await runCli(['upload', 'reports/phpunit.xml'], { env: uploadEnv(server), cwd: dir });
 
     expect(code).toBe(0);
-    expect(identities(onlyRun(server).results)).toEqual(
+    expect(identities((await onlyRun(server)).results)).toEqual(
       identities([
         { testSuite: 'tests/CartTest.php', testCase: 'Tests.CartTest > testAddsTax', status: 'passed' },
         { testSuite: 'tests/CartTest.php', testCase: 'Tests.CartTest > testRounds', status: 'failed' },
@@ -229,7 +229,7 @@ describe('testrun upload with reports it cannot read', () => {
       /testrun upload: cut-short\.xml:4:\d+: not well-formed XML \(.+\)\. It ends too early: was the test process stopped while writing it\? Nothing from it is sent\.\n/,
     );
     expect(stderr).toMatch(/testrun: 12 results → run .+; 1 report not sent \(see above\)\n/);
-    expect(identities(onlyRun(server).results)).toEqual(identities(PYTEST_RESULTS));
+    expect(identities((await onlyRun(server)).results)).toEqual(identities(PYTEST_RESULTS));
   });
 
   it('creates no run and sends nothing when no report can be read', async () => {
@@ -270,7 +270,7 @@ describe('testrun upload with reports it cannot read', () => {
     expect(none.stderr).toContain(
       'no JUnit XML or CTRF report to send; nothing was sent, and no run was created.',
     );
-    expect(server.server.store.runs()).toHaveLength(1);
+    expect(await server.server.store.runs()).toHaveLength(1);
   });
 });
 

@@ -37,7 +37,7 @@ describe('a run reported file by file', () => {
     }
     const summary = await reporter.endRun();
     // `identities` sorts both sides by name.
-    expect(identities(server.store.results(summary!.runId!))).toEqual(
+    expect(identities(await server.store.results(summary!.runId!))).toEqual(
       identities([
         ...[0, 1, 2, 3, 4].map((i) => ({
           testSuite: '(run)',

@@ -37,7 +37,7 @@ it('names the project of a file still running when the process goes by the Test 
   (reporter as unknown as { reportUnfinishedFiles(): void }).reportUnfinishedFiles();
   await reporter.onRunComplete();
 
-  expect(server.store.allResults().map(({ testSuite, testCase }) => ({ testSuite, testCase }))).toEqual([
-    { testSuite: '[unit] unfinished.test.js', testCase: 'ends first' },
-  ]);
+  expect(
+    (await server.store.allResults()).map(({ testSuite, testCase }) => ({ testSuite, testCase })),
+  ).toEqual([{ testSuite: '[unit] unfinished.test.js', testCase: 'ends first' }]);
 });

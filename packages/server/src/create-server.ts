@@ -1,14 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { InFlightWrites } from './api/idempotent-write.js';
 import { registerReadApi } from './api/read.js';
-import { registerCompleteRun, registerCreateRun, registerSubmitResults } from './api/write.js';
+import { registerCompleteRun, registerCreateRun, registerSubmitResults, type Writes } from './api/write.js';
 import { registerCompression } from './compression.js';
+import { migrate } from './database/migrations.js';
+import { openDatabase } from './database/open-database.js';
 import { registerErrorAnswers } from './errors.js';
 import { type FaultHook, type FaultSwitch, registerFaultInjection } from './faults.js';
 import { registerGuards, registerJsonBody } from './guards.js';
 import { KeyRing } from './keys.js';
-import { Ledger } from './ledger/ledger.js';
-import type { Store } from './ledger/store.js';
+import { type ImportOutcome, importDataFile } from './ledger/import-data-file.js';
+import { Retention } from './ledger/retention.js';
+import { SqlStore } from './ledger/sql-store.js';
 import { type HttpsOptions, type ResolvedOptions, resolveOptions, type ServerOptions } from './options.js';
 import { registerPageAccess } from './pages/access.js';
 import { registerPages } from './pages/routes.js';
@@ -20,7 +24,12 @@ export interface TestrunServer {
   url: string;
   /** Closes promptly, even with keep-alive clients connected; every acknowledged write is on disk. */
   close(): Promise<void>;
-  store: Store;
+  /** What the server stores, read from its database. */
+  store: SqlStore;
+  /** Where the data is: the data folder, the database URL without its password, or `memory`. */
+  dataLocation: string;
+  /** What the older data file (`dataFile`) gave on this start; undefined without one. */
+  imported: ImportOutcome | undefined;
   /** Every request received, in arrival order. */
   requests: RequestRecord[];
   /** Replaces the fault hook; undefined removes it. */
@@ -30,20 +39,34 @@ export interface TestrunServer {
 /** Starts a server, listening once the returned promise resolves. */
 export async function createServer(serverOptions?: ServerOptions): Promise<TestrunServer> {
   const options = resolveOptions(serverOptions);
-  const ledger = await Ledger.open(options.dataFile);
+  const database = await openDatabase(options);
+  let retention: Retention | undefined;
+  let store: SqlStore;
+  let imported: ImportOutcome | undefined;
   const log = new RequestLog();
   const faults = { current: options.faults };
   const closing = new AbortController();
-  const app = buildApp({ options, ledger, log, faults, closing: closing.signal });
-
-  await app.listen({ host: options.host, port: options.port });
+  let app: FastifyInstance;
+  try {
+    await migrate(database.db);
+    store = new SqlStore(database.db, options.statuses);
+    if (options.dataFile !== undefined) imported = await importDataFile(store, options.dataFile);
+    app = buildApp({ options, store, log, faults, closing: closing.signal });
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  if (options.keepDays !== undefined) retention = Retention.start(store, options.keepDays);
 
   let closed: Promise<void> | undefined;
   const close = async () => {
     // Aborting ends fault delays, so a delayed request cannot outlive the server.
     closing.abort();
+    await retention?.stop();
     await app.close();
-    await ledger.settled();
+    // Every write was answered after its commit; this waits for any still under way.
+    await database.close();
   };
 
   return {
@@ -52,7 +75,9 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
       closed ??= close();
       return closed;
     },
-    store: ledger.store,
+    store,
+    dataLocation: database.where,
+    imported,
     requests: log.records,
     setFaults: (hook) => {
       faults.current = hook;
@@ -62,7 +87,7 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
 
 interface AppParts {
   options: ResolvedOptions;
-  ledger: Ledger;
+  store: SqlStore;
   log: RequestLog;
   faults: FaultSwitch;
   closing: AbortSignal;
@@ -74,7 +99,7 @@ interface AppParts {
  * (413 by count), schema validation (400) and the route; its answer leaves through compression
  * (br or gzip, when the client accepts one).
  */
-function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyInstance {
+function buildApp({ options, store, log, faults, closing }: AppParts): FastifyInstance {
   const app = Fastify({
     logger: false,
     ...(options.https ? { https: tlsOptions(options.https) } : {}),
@@ -102,11 +127,12 @@ function buildApp({ options, ledger, log, faults, closing }: AppParts): FastifyI
   registerJsonBody(app);
   registerFaultInjection(app, faults, closing);
 
-  registerCreateRun(app, ledger, options.runIds, options.failureDetails);
-  registerSubmitResults(app, ledger, options);
-  registerCompleteRun(app, ledger, options.statuses, options.abandonedAfterMs);
-  registerReadApi(app, ledger, options.statuses, options.abandonedAfterMs);
-  registerPages(app, ledger, options.statuses, options.abandonedAfterMs);
+  const writes: Writes = { store, inFlight: new InFlightWrites() };
+  registerCreateRun(app, writes, options.runIds, options.failureDetails);
+  registerSubmitResults(app, writes, options);
+  registerCompleteRun(app, writes, options.abandonedAfterMs);
+  registerReadApi(app, store, options.abandonedAfterMs);
+  registerPages(app, store, options.abandonedAfterMs);
 
   registerErrorAnswers(app, options.maxBodyBytes);
   return app;

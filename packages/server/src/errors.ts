@@ -72,9 +72,25 @@ function toApiError(thrown: unknown, maxBodyBytes: number): ApiError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError(400, 'invalid_request', 'request body length does not match Content-Length');
   }
+  if (isDiskFull(error)) {
+    return new ApiError(
+      507,
+      'storage_full',
+      "the server's disk is full: nothing of this request was stored; free space where its data is kept, then retry",
+    );
+  }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return new ApiError(status, 'bad_request', error.message);
   return new ApiError(500, 'internal_error', `internal error: ${error.message}`);
+}
+
+/** The database could not write for want of space (SQLite's SQLITE_FULL, PostgreSQL's 53100, ENOSPC). */
+function isDiskFull(error: Error & { code?: unknown }): boolean {
+  return (
+    error.code === 'ENOSPC' ||
+    error.code === '53100' ||
+    /database or disk is full|no space left on device/i.test(error.message)
+  );
 }
 
 /**

@@ -1,5 +1,7 @@
 export { createServer, type TestrunServer } from './create-server.js';
 export type { FaultAction, FaultHook, FaultRequest } from './faults.js';
+export type { ImportOutcome } from './ledger/import-data-file.js';
+export type { Page, ResultsFilter, RunsFilter, SqlStore } from './ledger/sql-store.js';
 export type {
   ResultInput,
   RunEnd,

@@ -9,8 +9,24 @@ export interface ServerOptions {
   host?: string;
   /** Default: 0, an ephemeral port; `TestrunServer.url` has the real one. */
   port?: number;
-  /** Append-only ndjson file; its records are read back on start. Default: memory only. */
+  /**
+   * A folder for the embedded database (SQLite, `testrun.db`): everything acknowledged is
+   * kept there and read on the next start. Default: an in-memory database, gone on close.
+   */
+  data?: string;
+  /**
+   * A PostgreSQL URL (`postgres://user:password@host:5432/db`): the same schema and queries
+   * on a team's database, which several servers may share. Takes the place of `data`.
+   */
+  database?: string;
+  /**
+   * The ndjson data file of an older testrun server: imported into the database once (the
+   * import is recorded; the file is left as it is). Without `data` or `database`, the
+   * database goes in the folder `<dataFile>.d`.
+   */
   dataFile?: string;
+  /** Runs created more than this many days ago are removed, a few at a time, in the background. Default: kept. */
+  keepDays?: number;
   /** More results than this in one request is answered with 413. Default: 1000. */
   maxResultsPerRequest?: number;
   /** A larger request body is answered with 413. Default: 5 MiB. */
@@ -57,7 +73,10 @@ export interface ResolvedOptions {
   apiKeys: ReadonlySet<string>;
   host: string;
   port: number;
+  data: string | undefined;
+  database: string | undefined;
   dataFile: string | undefined;
+  keepDays: number | undefined;
   maxResultsPerRequest: number;
   maxBodyBytes: number;
   statuses: readonly string[];
@@ -82,7 +101,14 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     apiKeys: new Set(apiKeys),
     host,
     port: requireInteger('port', options.port ?? 0, 0),
+    data:
+      options.data ??
+      (options.database === undefined && options.dataFile !== undefined
+        ? `${options.dataFile}.d`
+        : undefined),
+    database: options.database,
     dataFile: options.dataFile,
+    keepDays: options.keepDays === undefined ? undefined : requirePositive('keepDays', options.keepDays),
     maxResultsPerRequest: requireInteger('maxResultsPerRequest', options.maxResultsPerRequest ?? 1000, 1),
     maxBodyBytes: requireInteger('maxBodyBytes', options.maxBodyBytes ?? 5 * 1024 * 1024, 1),
     statuses: [...statuses],
@@ -104,6 +130,13 @@ function requireNonEmptyStrings(name: string, values: readonly string[]): void {
   if (values.length === 0 || values.some((value) => typeof value !== 'string' || value === '')) {
     throw new TypeError(`${name} must be a non-empty array of non-empty strings`);
   }
+}
+
+function requirePositive(name: string, value: number): number {
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
+    throw new TypeError(`${name} must be a number of days > 0, got ${value}`);
+  }
+  return value;
 }
 
 function requireInteger(name: string, value: number, min: number): number {

@@ -54,7 +54,7 @@ describe('bearer key', () => {
       { key: null },
     );
     expect(answer.status).toBe(401);
-    expect(server.store.runs()).toEqual([]);
+    expect(await server.store.runs()).toEqual([]);
   });
 
   it('checks the key before the content type and the body', async () => {

@@ -15,7 +15,7 @@ describe('fault hook', () => {
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('2');
     expect(answer.body).toEqual({ message: 'maintenance' });
-    expect(server.store.runs()).toEqual([]);
+    expect(await server.store.runs()).toEqual([]);
   });
 
   it('answers an error status without a body in the usual error shape', async () => {
@@ -66,7 +66,7 @@ describe('fault hook', () => {
     await vi.waitFor(() => expect(server.requests[1]?.status).not.toBe('pending'), { timeout: 2000 });
 
     expect(retry.status).toBe(201);
-    expect(server.store.results(runId)).toHaveLength(1);
+    expect(await server.store.results(runId)).toHaveLength(1);
   });
 
   it("drop 'before': the client sees a socket error and nothing is stored", async () => {
@@ -75,7 +75,7 @@ describe('fault hook', () => {
     const attempt = post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
 
     await expect(attempt).rejects.toMatchObject(socketError);
-    expect(server.store.runs()).toEqual([]);
+    expect(await server.store.runs()).toEqual([]);
     expect(server.requests[0]?.status).toBe('dropped');
   });
 
@@ -88,12 +88,12 @@ describe('fault hook', () => {
 
     const lost = post(server, `/api/v1/runs/${runId}/results`, body, { headers });
     await expect(lost).rejects.toMatchObject(socketError);
-    expect(server.store.results(runId)).toHaveLength(1);
+    expect(await server.store.results(runId)).toHaveLength(1);
 
     const retry = await post(server, `/api/v1/runs/${runId}/results`, body, { headers });
     expect(retry.body).toEqual({ accepted: 1 });
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(server.store.results(runId)).toHaveLength(1);
+    expect(await server.store.results(runId)).toHaveLength(1);
   });
 
   it('setFaults replaces the hook and undefined removes it', async () => {

@@ -1,7 +1,9 @@
+import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createRun, post, result, startServer } from './client.js';
+import { createRun, post, result, serverOn } from './client.js';
 
-describe('Idempotency-Key', () => {
+describe.each(storeEngines())('Idempotency-Key on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('replays the first answer for a retry with the same key and body, storing the results once', async () => {
     const server = await startServer();
     const runId = await createRun(server);
@@ -15,7 +17,7 @@ describe('Idempotency-Key', () => {
     expect(retry.status).toBe(201);
     expect(retry.text).toBe(first.text);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(server.store.results(runId)).toHaveLength(2);
+    expect(await server.store.results(runId)).toHaveLength(2);
   });
 
   it('replays the same run, id and Location included, for a retried run creation', async () => {
@@ -28,7 +30,7 @@ describe('Idempotency-Key', () => {
 
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('location')).toBe(first.headers.get('location'));
-    expect(server.store.runs()).toHaveLength(1);
+    expect(await server.store.runs()).toHaveLength(1);
   });
 
   it('answers 422 idempotency_key_reused when the key comes back with a different body', async () => {
@@ -48,7 +50,7 @@ describe('Idempotency-Key', () => {
 
     expect(reused.status).toBe(422);
     expect(reused.body).toMatchObject({ error: { code: 'idempotency_key_reused' } });
-    expect(server.store.results(runId)).toHaveLength(1);
+    expect(await server.store.results(runId)).toHaveLength(1);
   });
 
   it('treats the same key on another path as a different key', async () => {
@@ -61,7 +63,7 @@ describe('Idempotency-Key', () => {
 
     expect([toA.status, toB.status]).toEqual([201, 201]);
     expect(toB.headers.get('idempotent-replayed')).toBeNull();
-    expect(server.store.allResults()).toHaveLength(2);
+    expect(await server.store.allResults()).toHaveLength(2);
   });
 
   it('does not save a failed answer, so the key stays free', async () => {
@@ -87,6 +89,6 @@ describe('Idempotency-Key', () => {
       },
     );
     expect(answer.status).toBe(400);
-    expect(server.store.runs()).toEqual([]);
+    expect(await server.store.runs()).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ describe('limits', () => {
         message: 'results has 11 items; this server accepts at most 10 per request',
       },
     });
-    expect(server.store.allResults()).toEqual([]);
+    expect(await server.store.allResults()).toEqual([]);
   });
 
   it('accepts a batch of exactly the limit', async () => {
@@ -57,7 +57,7 @@ describe('limits', () => {
     expect(answer.body).toEqual({
       error: { code: 'body_too_large', message: "request body exceeds this server's limit of 2048 bytes" },
     });
-    expect(server.store.allResults()).toEqual([]);
+    expect(await server.store.allResults()).toEqual([]);
   });
 
   it('answers 413 for a body over the default 5 MiB', async () => {

@@ -1,7 +1,9 @@
+import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createRun, get, post, result, startServer } from './client.js';
+import { createRun, get, post, result, serverOn } from './client.js';
 
-describe('a run and its results', () => {
+describe.each(storeEngines())('a run and its results on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('creates a run, accepts its results and reads both back', async () => {
     const server = await startServer();
 
@@ -32,7 +34,7 @@ describe('a run and its results', () => {
     const readRun = await get(server, `/api/v1/runs/${run.id}`);
     const { extensions: _, ...stored } = run as { extensions?: string[] };
     expect(readRun.body).toMatchObject({ ...stored, total: 2, totalDuration: 24 });
-    expect(server.store.results(run.id)).toHaveLength(2);
+    expect(await server.store.results(run.id)).toHaveLength(2);
   });
 
   it('defaults tags to an empty list', async () => {
@@ -92,7 +94,7 @@ describe('a run and its results', () => {
       expect(answer.status).toBe(404);
       expect(answer.body).toMatchObject({ error: { code: 'run_not_found' } });
     }
-    expect(server.store.allResults()).toEqual([]);
+    expect(await server.store.allResults()).toEqual([]);
   });
 
   it('answers 404 not_found in the error shape for a path it does not serve', async () => {

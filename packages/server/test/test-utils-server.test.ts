@@ -86,6 +86,6 @@ describe('seededFaults', () => {
     }
     // Seed 9 fails the first two attempts.
     expect(statuses).toEqual([504, 504, 201]);
-    expect(server.store.runs()).toHaveLength(1);
+    expect(await server.store.runs()).toHaveLength(1);
   });
 });

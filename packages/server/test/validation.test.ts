@@ -72,7 +72,7 @@ describe('run body', () => {
     const answer = await post(server, '/api/v1/runs', body);
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error: { code: 'invalid_request', message } });
-    expect(server.store.runs()).toEqual([]);
+    expect(await server.store.runs()).toEqual([]);
   });
 });
 
@@ -104,7 +104,7 @@ describe('results body', () => {
     const answer = await post(server, `/api/v1/runs/${runId}/results`, { results });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error: { code: 'invalid_request', message } });
-    expect(server.store.allResults()).toEqual([]);
+    expect(await server.store.allResults()).toEqual([]);
   });
 
   it('answers 400 for a field beside results', async () => {

@@ -80,14 +80,14 @@ export interface DoublesExpectation {
  * on its first attempt (no retry: no backoff added to the run), nothing was spooled, and the
  * runner exited as it does without the reporter (1 for the failing test, unless `code` says).
  */
-export function expectDeliveredPast(
+export async function expectDeliveredPast(
   server: TestServer,
   double: string,
   outcome: RunOutcome,
   { results = DOUBLES_RESULTS, code = 1, summaries = [results.length] }: DoublesExpectation = {},
-): void {
+): Promise<void> {
   const output = `${outcome.stdout}\n${outcome.stderr}`;
-  expect(identities(resultsTagged(server, double)), output).toEqual(identities(results));
+  expect(identities(await resultsTagged(server, double)), output).toEqual(identities(results));
   expect(outcome.code, output).toBe(code);
   const lines = testrunLines(output);
   expect(

@@ -93,10 +93,10 @@ export function resultsOfFramework(server: TestServer, framework: string) {
   return resultsOfTheRun(server, (run) => run.framework === framework, `runs of ${framework}`);
 }
 
-function resultsOfTheRun(server: TestServer, which: (run: StoredRun) => boolean, what: string) {
-  const runs = server.server.store.runs().filter(which);
+async function resultsOfTheRun(server: TestServer, which: (run: StoredRun) => boolean, what: string) {
+  const runs = (await server.server.store.runs()).filter(which);
   expect(runs, what).toHaveLength(1);
-  return server.server.store.results(runs[0]!.id);
+  return await server.server.store.results(runs[0]!.id);
 }
 
 /**

@@ -27,8 +27,8 @@ describe('TestrunWebdriverioReporter', () => {
     const reporter = worker(server, recording('mocha')['0-0']!);
     expect(reporter.isSynchronised).toBe(false);
     await synchronised(reporter);
-    const [run] = server.server.store.runs();
-    expect(server.server.store.results(run!.id)).toHaveLength(4);
+    const [run] = await server.server.store.runs();
+    expect(await server.server.store.results(run!.id)).toHaveLength(4);
   });
 
   it('sends a spec file’s tests when its top-level suite ends, before the worker ends', async () => {
@@ -45,9 +45,9 @@ describe('TestrunWebdriverioReporter', () => {
     });
     for (const { name, payload } of events.slice(0, topLevelEnd + 1)) reporter.emit(name, payload);
     await vi.waitFor(
-      () => {
-        const [run] = server.server.store.runs();
-        expect(run && server.server.store.results(run.id)).toHaveLength(4);
+      async () => {
+        const [run] = await server.server.store.runs();
+        expect(run && (await server.server.store.results(run.id))).toHaveLength(4);
       },
       { timeout: 10_000 },
     );
@@ -60,10 +60,10 @@ describe('TestrunWebdriverioReporter', () => {
     const [first, second] = attempts(recording('mocha-retried')['0-0']!);
     const retried = worker(server, first!);
     await synchronised(retried);
-    expect(server.server.store.runs()).toEqual([]);
+    expect(await server.server.store.runs()).toEqual([]);
     await synchronised(worker(server, second!));
-    const [run] = server.server.store.runs();
-    expect(identities(server.server.store.results(run!.id))).toEqual(
+    const [run] = await server.server.store.runs();
+    expect(identities(await server.server.store.results(run!.id))).toEqual(
       identities(
         resultsIn('packages/test-utils/fixtures/webdriverio/mocha/retried/flaky-file.spec.js', [
           ['a flaky file > passes when WebdriverIO runs the file again', 'passed'],
@@ -84,6 +84,6 @@ describe('TestrunWebdriverioReporter', () => {
     } as never);
     for (const { name, payload } of recording('jasmine')['0-0']!) reporter.emit(name, payload);
     await synchronised(reporter);
-    expect(server.server.store.runs()).toHaveLength(1);
+    expect(await server.server.store.runs()).toHaveLength(1);
   });
 });

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, defaultPageAccess } from '@testrun/server';
+import { stat } from 'node:fs/promises';
+import { createServer, defaultPageAccess, type ServerOptions, type TestrunServer } from '@testrun/server';
 import { defineCommand, UsageError } from '../command.js';
 import { nextSignal } from '../signals.js';
+
+/** The default data folder, relative to where the server is started. */
+const DEFAULT_DATA = '.testrun/server';
 
 export const serve = defineCommand({
   name: 'serve',
@@ -9,6 +13,8 @@ export const serve = defineCommand({
 Runs a local Test Run Reporting Service until Ctrl-C (SIGINT) or SIGTERM.
 Runs are listed at its address in a browser. Listening beyond loopback, or given a
 read key, its pages ask for a key: the read key (TESTRUN_READ_KEY) or the API key.
+Everything it accepts is kept in an embedded database in the --data folder, answered
+only once written to disk, and read again on the next start.
 `,
   flags: {
     host: { type: 'string', value: '<host>', default: '127.0.0.1', help: 'address to listen on' },
@@ -25,8 +31,23 @@ read key, its pages ask for a key: the read key (TESTRUN_READ_KEY) or the API ke
     },
     data: {
       type: 'string',
-      value: '<file>',
-      help: 'keep runs in this append-only file and read it back on start (default: memory only)',
+      value: '<dir>',
+      default: DEFAULT_DATA,
+      help: 'keep runs in an embedded database in this folder; an older testrun data file (.ndjson) given here is imported once into <file>.d',
+    },
+    database: {
+      type: 'string',
+      value: '<url>',
+      help: 'keep runs on a PostgreSQL server instead, which several servers may share: postgres://user:password@host:5432/db (default: TESTRUN_DATABASE_URL); the password is never printed',
+    },
+    memory: {
+      type: 'boolean',
+      help: 'keep nothing: an in-memory database, gone when the server stops (demos, tests)',
+    },
+    'keep-days': {
+      type: 'string',
+      value: '<days>',
+      help: 'remove runs created more than this many days ago, in the background (default: keep all)',
     },
     'abandoned-after': {
       type: 'string',
@@ -41,25 +62,87 @@ read key, its pages ask for a key: the read key (TESTRUN_READ_KEY) or the API ke
     const readKey = readKeyOf(values['read-key']);
     output.redact(readKey);
     const readKeys = readKey === undefined ? [] : [readKey];
+    const database = databaseOf(values.database);
+    for (const secret of passwordOf(database)) output.redact(secret);
+    if (database !== undefined && values.memory) {
+      throw new UsageError(
+        '--memory keeps nothing and --database keeps runs on PostgreSQL: give one of them',
+      );
+    }
+    const keepDays = values['keep-days'] === undefined ? undefined : parseDays(values['keep-days']);
     const server = await createServer({
       host: values.host,
       port: parsePort(values.port),
       apiKeys: [apiKey],
       readKeys,
-      dataFile: values.data,
+      ...(database !== undefined ? { database } : values.memory ? {} : await storage(values.data)),
+      ...(keepDays === undefined ? {} : { keepDays }),
       abandonedAfterMs: parseTime('--abandoned-after', values['abandoned-after']),
     });
     // The API key is printed on purpose: it is this server's own, made up for it. The
     // read key is handed to people by whoever chose it, never printed.
     const pages = pagesLine(defaultPageAccess(values.host, readKeys) === 'key', readKey !== undefined);
-    process.stdout.write(banner(server.url, apiKey, values.data, server.store.runs().length, pages));
+    const data = await dataLine(server, keepDays);
+    // Listening for the signals before the banner says the server is up: whoever reads the
+    // banner may stop it at once.
+    const stop = nextSignal(['SIGINT', 'SIGTERM']);
+    process.stdout.write(banner(server, apiKey, data, pages));
 
-    await nextSignal(['SIGINT', 'SIGTERM']);
+    await stop;
     await server.close();
     output.out('testrun server stopped\n');
     return 0;
   },
 });
+
+/**
+ * `--data`: a folder for the database; an existing file is a data file an older testrun
+ * appended to, imported once into the folder beside it (`<file>.d`), so the command line
+ * that served it before keeps working, and keeps its runs.
+ */
+async function storage(data: string): Promise<ServerOptions> {
+  if (data.trim() === '') throw new UsageError('--data must name a folder');
+  const found = await stat(data).catch(() => undefined);
+  return found?.isFile() ? { dataFile: data } : { data };
+}
+
+/**
+ * --database, else TESTRUN_DATABASE_URL (a variable keeps the password out of the process
+ * list); an empty variable is unset, an empty flag a mistake.
+ */
+function databaseOf(flag: string | undefined): string | undefined {
+  const url = flag ?? (process.env.TESTRUN_DATABASE_URL?.trim() || undefined);
+  if (url === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\//i.test(url.trim())) {
+    // Nothing of it is echoed: a mistyped URL may still hold a password.
+    throw new UsageError('--database must be a PostgreSQL URL: postgres://user:password@host:5432/database');
+  }
+  return url.trim();
+}
+
+/** The URL's password, as written and decoded, for the output to redact. */
+function passwordOf(url: string | undefined): string[] {
+  let password = '';
+  try {
+    password = new URL(url ?? '').password;
+  } catch {
+    // Not a URL: the server refuses it without printing it.
+  }
+  if (password === '') return [];
+  try {
+    return [password, decodeURIComponent(password)];
+  } catch {
+    return [password];
+  }
+}
+
+function parseDays(text: string): number {
+  const days = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(days > 0)) {
+    throw new UsageError(`--keep-days must be a number of days above 0, e.g. 30, got "${text}"`);
+  }
+  return days;
+}
 
 /** --read-key, else TESTRUN_READ_KEY; an empty variable is unset, an empty flag a mistake. */
 function readKeyOf(flag: string | undefined): string | undefined {
@@ -104,19 +187,25 @@ function generateApiKey(): string {
   return `trk_${randomBytes(12).toString('hex')}`;
 }
 
-function banner(
-  url: string,
-  apiKey: string,
-  dataFile: string | undefined,
-  runsReadBack: number,
-  pages: string | undefined,
-): string {
+/** Where the runs are kept, how many there are, and what was imported or will be removed. */
+async function dataLine(server: TestrunServer, keepDays: number | undefined): Promise<string> {
+  if (server.dataLocation === 'memory') return 'Data: in memory only (--memory): gone when the server stops.';
+  const count = await server.store.runCount();
+  const parts = [`Data: ${server.dataLocation} (${count === 1 ? '1 run' : `${count} runs`})`];
+  const { imported } = server;
+  if (imported?.imported) {
+    parts.push(`; imported ${imported.runs} runs and ${imported.results} results from the older data file`);
+  }
+  if (keepDays !== undefined) parts.push(`; runs older than ${keepDays} days are removed`);
+  return `${parts.join('')}.`;
+}
+
+function banner(server: TestrunServer, apiKey: string, data: string, pages: string | undefined): string {
+  const { url } = server;
   const lines = [
     `testrun server listening on ${url}`,
     `API key: ${apiKey}`,
-    ...(dataFile === undefined
-      ? []
-      : [`Data file: ${dataFile} (${runsReadBack === 1 ? '1 run' : `${runsReadBack} runs`} read back)`]),
+    data,
     `Runs: ${url}/ in a browser. Stop with Ctrl-C.`,
     ...(pages === undefined ? [] : [pages]),
     `Try: export TESTRUN_BASE_URL=${url} TESTRUN_API_KEY=${apiKey}`,

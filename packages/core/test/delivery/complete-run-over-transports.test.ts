@@ -25,7 +25,7 @@ describe.each(TRANSPORTS)('completing a run over $name', (transport) => {
     expect(summary).toMatchObject({ delivered: 4, runEnd: { status: 'failed', state: 'sent' } });
     const routes = server.requests.map((request) => `${request.method} ${request.route}`);
     expect(routes.at(-1)).toBe('PATCH completeRun');
-    expect(server.store.endOf(summary!.runId!)).toMatchObject({ status: 'failed' });
+    expect(await server.store.endOf(summary!.runId!)).toMatchObject({ status: 'failed' });
     expect(lines.at(-1)).toMatch(/; run marked failed$/);
   });
 
@@ -34,7 +34,7 @@ describe.each(TRANSPORTS)('completing a run over $name', (transport) => {
     const { reporter } = await createReporterOver(transport, url, apiKey, { completeRun: true });
     reporter.startRun();
     const summary = await reporter.endRun();
-    expect(server.store.endOf(summary!.runId!)).toMatchObject({ status: 'completed' });
+    expect(await server.store.endOf(summary!.runId!)).toMatchObject({ status: 'completed' });
   });
 });
 
@@ -65,9 +65,9 @@ describe('a run whose service was down with completeRun', () => {
       log: () => {},
     });
     expect(replayed).toMatchObject({ delivered: 3, runsCompleted: 1, remaining: 0, errors: [] });
-    const [run] = server.store.runs();
-    expect(server.store.results(run!.id)).toHaveLength(3);
-    expect(server.store.endOf(run!.id)).toMatchObject({ status: 'completed' });
+    const [run] = await server.store.runs();
+    expect(await server.store.results(run!.id)).toHaveLength(3);
+    expect(await server.store.endOf(run!.id)).toMatchObject({ status: 'completed' });
     expect(server.requests.map((request) => request.route)).toEqual([
       'createRun',
       'submitResults',

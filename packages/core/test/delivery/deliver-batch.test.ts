@@ -19,7 +19,7 @@ function results(count: number): TestResult[] {
 
 async function deliverTo(server: Awaited<ReturnType<typeof startTestServer>>, batch: Batch) {
   const http = new HttpClient({ baseUrl: server.url, apiKey: server.apiKey, userAgent: 'test', env: {} });
-  const runId = server.server.store.runs()[0]?.id ?? (await createRunOn(server));
+  const runId = (await server.server.store.runs())[0]?.id ?? (await createRunOn(server));
   try {
     return { runId, delivery: await deliverBatch(http, runId, batch, POLICY, new Deadline()) };
   } finally {
@@ -64,7 +64,7 @@ describe('deliverBatch against the local server', () => {
     const sent = results(100);
     const { runId, delivery } = await deliverTo(server, makeBatch(sent, randomUUID()));
     expect(delivery).toEqual({ delivered: 100, left: [], failure: undefined });
-    const stored = server.server.store.results(runId).map((result) => result.testCase);
+    const stored = (await server.server.store.results(runId)).map((result) => result.testCase);
     expect(stored.sort()).toEqual(sent.map((result) => result.testCase).sort());
   });
 

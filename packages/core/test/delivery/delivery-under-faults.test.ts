@@ -57,8 +57,8 @@ describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport)
     const summary = await reporter.endRun();
 
     expect(summary).toMatchObject({ delivered: 2000, spooled: 0, failed: 0 });
-    expect(server.store.runs()).toHaveLength(1);
-    expectStoredOnce(server.store.results(summary!.runId!), 2000);
+    expect(await server.store.runs()).toHaveLength(1);
+    expectStoredOnce(await server.store.results(summary!.runId!), 2000);
     const statuses = new Set(server.requests.map((r) => r.status));
     expect(statuses.has('dropped')).toBe(true);
     expect([...statuses].some((s) => typeof s === 'number' && s >= 500)).toBe(true);
@@ -79,7 +79,7 @@ describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport)
     expect(first!.status).toBe(429);
     expect(second!.status).toBe(201);
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(1000);
-    expectStoredOnce(server.store.results(summary!.runId!), 5);
+    expectStoredOnce(await server.store.results(summary!.runId!), 5);
   });
 
   it('waits until the HTTP date of a 429 Retry-After before the next attempt', async () => {
@@ -98,7 +98,7 @@ describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport)
     const attempts = server.requests.filter((r) => r.route === 'submitResults');
     expect(attempts.map((r) => r.status)).toEqual([429, 201]);
     expect(attempts[1]!.at).toBeGreaterThanOrEqual(retryAt);
-    expectStoredOnce(server.store.results(summary!.runId!), 5);
+    expectStoredOnce(await server.store.results(summary!.runId!), 5);
   });
 
   it('retries a 409 answered while an attempt with the same idempotency key is still in flight', async () => {
@@ -115,7 +115,7 @@ describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport)
     const submits = server.requests.filter((r) => r.route === 'submitResults');
     expect(submits.map((r) => r.status)).toEqual([409, 201]);
     expect(submits[0]!.idempotencyKey).toBe(submits[1]!.idempotencyKey);
-    expectStoredOnce(server.store.results(summary!.runId!), 4);
+    expectStoredOnce(await server.store.results(summary!.runId!), 4);
   });
 
   it('stops retrying every batch once the key is refused', async () => {
@@ -163,7 +163,7 @@ describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport)
     const submits = server.requests.filter((r) => r.route === 'submitResults');
     expect(submits.some((r) => r.status === 413)).toBe(true);
     expect(submits.filter((r) => r.status === 201).every((r) => (r.resultCount ?? 0) <= 7)).toBe(true);
-    expectStoredOnce(server.store.results(summary!.runId!), 120);
+    expectStoredOnce(await server.store.results(summary!.runId!), 120);
   });
 
   it('stores a batch once when the connection drops after the server stored it', async () => {
@@ -178,7 +178,7 @@ describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport)
     expect(submits.map((r) => r.status)).toEqual(['dropped', 201]);
     expect(submits[0]!.idempotencyKey).toBe(submits[1]!.idempotencyKey);
     expect(summary).toMatchObject({ delivered: 30, spooled: 0 });
-    expectStoredOnce(server.store.results(summary!.runId!), 30);
+    expectStoredOnce(await server.store.results(summary!.runId!), 30);
   });
 
   it('abandons attempts slower than requestTimeout and retries them', async () => {
@@ -191,7 +191,7 @@ describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport)
     const summary = await reporter.endRun();
     expect(summary).toMatchObject({ delivered: 10, spooled: 0 });
     expect(server.requests.filter((r) => r.route === 'submitResults').length).toBeGreaterThanOrEqual(3);
-    expectStoredOnce(server.store.results(summary!.runId!), 10);
+    expectStoredOnce(await server.store.results(summary!.runId!), 10);
   });
 
   it('ends the flush within flushTimeout + 1 s against a server that never answers in time, spooling all', async () => {
@@ -268,8 +268,8 @@ describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport)
     expect(fs.readdirSync(spoolDir)).toEqual([]);
     const second = await replay();
     expect(second).toMatchObject({ files: 0, delivered: 0, remaining: 0 });
-    expect(server.store.runs()).toHaveLength(1);
-    expectStoredOnce(server.store.results(server.store.runs()[0]!.id), 50);
+    expect(await server.store.runs()).toHaveLength(1);
+    expectStoredOnce(await server.store.results((await server.store.runs())[0]!.id), 50);
   });
 
   it('replays a spooled batch that had in fact been stored without storing it twice', async () => {
@@ -281,12 +281,12 @@ describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport)
     reporter.addResults(makeResults(8));
     const summary = await reporter.endRun();
     expect(summary).toMatchObject({ delivered: 0, spooled: 8 });
-    expect(server.store.results(summary!.runId!)).toHaveLength(8);
+    expect(await server.store.results(summary!.runId!)).toHaveLength(8);
 
     server.setFaults(undefined);
     const replayed = await replayOver(url, apiKey, spoolDir);
     expect(replayed).toMatchObject({ delivered: 8, remaining: 0 });
-    expectStoredOnce(server.store.results(summary!.runId!), 8);
+    expectStoredOnce(await server.store.results(summary!.runId!), 8);
   });
 
   it.each([401, 403])(

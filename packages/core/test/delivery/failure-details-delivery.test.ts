@@ -47,7 +47,7 @@ describe('a run whose service announces failure-details', () => {
     reporter.addResults(failing, source);
     const summary = await reporter.endRun();
 
-    const [failed, passed] = server.store.results(summary!.runId!);
+    const [failed, passed] = await server.store.results(summary!.runId!);
     expect(failed?.details).toEqual({
       message: 'expected 1 to be 2',
       stack: `Error: expected 1 to be 2\n    at ${file}:7:11`,
@@ -79,7 +79,7 @@ describe('a run whose service says nothing', () => {
     expect(bodiesOf(seen)).toEqual([
       '{"results":[{"testSuite":"src/cart.test.ts","testCase":"adds","status":"failed","duration":3},{"testSuite":"src/cart.test.ts","testCase":"keeps","status":"passed","duration":1}]}',
     ]);
-    expect(server.store.results(summary!.runId!)[0]).not.toHaveProperty('details');
+    expect((await server.store.results(summary!.runId!))[0]).not.toHaveProperty('details');
   });
 });
 
@@ -98,7 +98,7 @@ describe('a shared run (runId given: create-run was not ours)', () => {
       reporter.addResults([failing[0]!], source);
       await reporter.endRun();
     }
-    const [auto, always] = server.store.results(runId);
+    const [auto, always] = await server.store.results(runId);
     expect(auto).not.toHaveProperty('details');
     expect(always?.details?.message).toBe('expected 1 to be 2');
   });
@@ -131,8 +131,8 @@ describe('the spool and replay', () => {
       log: () => {},
     });
     expect(summary.delivered).toBe(2);
-    const [run] = server.store.runs();
-    expect(server.store.results(run!.id)[0]?.details?.location).toBe('src/cart.test.ts:7:11');
+    const [run] = await server.store.runs();
+    expect((await server.store.results(run!.id))[0]?.details?.location).toBe('src/cart.test.ts:7:11');
   });
 
   it('replay sends the four fields to a service that does not announce it', async () => {
@@ -156,7 +156,7 @@ describe('the spool and replay', () => {
       log: () => {},
     });
     expect(summary).toMatchObject({ delivered: 2, remaining: 0 });
-    const [run] = server.store.runs();
-    expect(server.store.results(run!.id)[0]).not.toHaveProperty('details');
+    const [run] = await server.store.runs();
+    expect((await server.store.results(run!.id))[0]).not.toHaveProperty('details');
   });
 });

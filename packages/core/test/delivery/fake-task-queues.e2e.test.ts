@@ -40,10 +40,9 @@ it('delivers every result through fake timers a test never restored, and leaves 
     env: { KEY: apiKey, URL: url, TEST_UTILS: testUtils },
   });
   expect(result).toEqual({ delivered: 2, spooled: 0, fakesKept: true });
-  expect(server.store.results(server.store.runs()[0]!.id).map((stored) => stored.testCase)).toEqual([
-    'before the fakes',
-    'with the fakes',
-  ]);
+  expect(
+    (await server.store.results((await server.store.runs())[0]!.id)).map((stored) => stored.testCase),
+  ).toEqual(['before the fakes', 'with the fakes']);
 });
 
 // The fakes arrive while a batch is on the wire: the rest of its answer waits in the fake
@@ -89,7 +88,7 @@ it('sends a batch that was in flight when a test faked the task queues again at 
     ),
     expect.stringMatching(/→ 20\d in [\d.]+ m?s/),
   ]);
-  expect(server.store.results(server.store.runs()[0]!.id).map((stored) => stored.testCase)).toEqual([
-    'on the wire',
-  ]);
+  expect(
+    (await server.store.results((await server.store.runs())[0]!.id)).map((stored) => stored.testCase),
+  ).toEqual(['on the wire']);
 });

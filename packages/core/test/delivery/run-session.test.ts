@@ -17,10 +17,10 @@ describe('RunSession against the local server', () => {
     ]);
     const summary = await reporter.endRun();
 
-    const [run] = server.store.runs();
+    const [run] = await server.store.runs();
     expect(run).toMatchObject({ project: 'core-tests', framework: 'vitest', tags: ['nightly'] });
     expect(summary).toMatchObject({ runId: run!.id, delivered: 3, spooled: 0, failed: 0, requests: 2 });
-    expect(server.store.results(run!.id).map(({ runId: _, ...result }) => result)).toEqual([
+    expect((await server.store.results(run!.id)).map(({ runId: _, ...result }) => result)).toEqual([
       { testSuite: 'a.test.ts', testCase: 'adds', status: 'passed', duration: 12.5 },
       { testSuite: 'a.test.ts', testCase: 'fails', status: 'failed', duration: 3 },
       { testSuite: 'b.test.ts', testCase: 'later', status: 'skipped', duration: 0 },
@@ -38,7 +38,7 @@ describe('RunSession against the local server', () => {
     const submits = server.requests.filter((r) => r.route === 'submitResults');
     expect(submits).toHaveLength(13);
     expect(summary?.requests).toBe(14);
-    const stored = server.store.results(summary!.runId!);
+    const stored = await server.store.results(summary!.runId!);
     expect(stripDurations(stored).sort(byCase)).toEqual(stripDurations(sent as never).sort(byCase));
   });
 
@@ -51,7 +51,7 @@ describe('RunSession against the local server', () => {
     reporter.addResults(makeResults(12));
     const summary = await reporter.endRun();
     expect(summary).toMatchObject({ delivered: 12, spooled: 0 });
-    expect(server.store.results(summary!.runId!)).toHaveLength(12);
+    expect(await server.store.results(summary!.runId!)).toHaveLength(12);
   });
 
   it('streams a batch after flushInterval without waiting for the end of the run', async () => {
@@ -60,8 +60,8 @@ describe('RunSession against the local server', () => {
     reporter.startRun();
     reporter.addResults(makeResults(3));
     await waitFor(() => server.requests.some((r) => r.route === 'submitResults' && r.status === 201));
-    const [run] = server.store.runs();
-    expect(server.store.results(run!.id)).toHaveLength(3);
+    const [run] = await server.store.runs();
+    expect(await server.store.results(run!.id)).toHaveLength(3);
     await reporter.endRun();
   });
 
@@ -74,9 +74,9 @@ describe('RunSession against the local server', () => {
     second.reporter.startRun();
     second.reporter.addResults(makeResults(4));
     const summary = await second.reporter.endRun();
-    expect(server.store.runs()).toHaveLength(1);
+    expect(await server.store.runs()).toHaveLength(1);
     expect(summary).toMatchObject({ runId, delivered: 4, requests: 1 });
-    expect(server.store.results(runId!)).toHaveLength(4);
+    expect(await server.store.results(runId!)).toHaveLength(4);
   });
 
   it('sends the spec headers, a User-Agent and an Idempotency-Key on every request', async () => {
@@ -112,7 +112,7 @@ describe('RunSession against the local server', () => {
     reporter.addResults(makeResults(3));
     const summary = await reporter.endRun();
     expect(summary).toMatchObject({ runId: '9007199254740993', delivered: 3, spooled: 0 });
-    expect(server.store.results('9007199254740993')).toHaveLength(3);
+    expect(await server.store.results('9007199254740993')).toHaveLength(3);
   });
 
   it('prints the summary line with the delivered count and the run id', async () => {

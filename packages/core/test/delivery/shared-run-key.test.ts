@@ -74,9 +74,9 @@ describe('a run key shared by several reporters', () => {
     });
     expect(summary).toMatchObject({ files: 2, delivered: 7, remaining: 0, errors: [] });
 
-    const runs = server.store.runs();
+    const runs = await server.store.runs();
     expect(runs).toHaveLength(1);
-    expect(casesOf(server.store.results(runs[0]!.id))).toEqual(expectedCases);
+    expect(casesOf(await server.store.results(runs[0]!.id))).toEqual(expectedCases);
 
     // A second replay finds nothing; the key would name the same run again anyway.
     const again = await replaySpool({
@@ -87,7 +87,7 @@ describe('a run key shared by several reporters', () => {
       log: () => {},
     });
     expect(again.delivered).toBe(0);
-    expect(server.store.runs()).toHaveLength(1);
+    expect(await server.store.runs()).toHaveLength(1);
   });
 
   it('names one run live too, when the reporters create it at the same time', async () => {
@@ -99,8 +99,8 @@ describe('a run key shared by several reporters', () => {
     ]);
     expect(first.runId).toBeDefined();
     expect(second.runId).toBe(first.runId);
-    expect(server.store.runs()).toHaveLength(1);
-    expect(casesOf(server.store.results(first.runId!))).toEqual(expectedCases);
+    expect(await server.store.runs()).toHaveLength(1);
+    expect(casesOf(await server.store.results(first.runId!))).toEqual(expectedCases);
   });
 
   it('without a key, two reporters make two runs', async () => {
@@ -111,6 +111,6 @@ describe('a run key shared by several reporters', () => {
       reporter.addResults(makeResults(1, suite));
       await reporter.endRun();
     }
-    expect(server.store.runs()).toHaveLength(2);
+    expect(await server.store.runs()).toHaveLength(2);
   });
 });

@@ -67,7 +67,7 @@ describe('reporters and replays sharing one spool directory', () => {
     const last = await replay();
     expect(last.stderr).toBe('');
     expect(fs.readdirSync(spoolDir)).toEqual([]);
-    const stored = server.server.store.allResults().map((result) => result.testCase);
+    const stored = (await server.server.store.allResults()).map((result) => result.testCase);
     const expected = ['a', 'b', 'c'].flatMap((name) =>
       Array.from({ length: 200 }, (_, i) => `${name} case ${i}`),
     );

@@ -35,7 +35,7 @@ describe.each(TRANSPORTS)(
       expect(summary, lines.join('\n')).toMatchObject({ delivered: 20, spooled: 0 });
       // The run on the first connection; each of the 4 batches found its connection closing.
       expect(relay.dropped).toBe(4);
-      const stored = server.store.allResults().map((result) => result.testCase);
+      const stored = (await server.store.allResults()).map((result) => result.testCase);
       expect(stored.sort()).toEqual(
         makeResults(20)
           .map((result) => result.testCase)

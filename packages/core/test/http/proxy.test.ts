@@ -26,7 +26,7 @@ describe('proxies', () => {
     expect(summary).toMatchObject({ delivered: 3 });
     expect(proxy.forwarded.length).toBeGreaterThan(0);
     expect(new Set(proxy.forwarded)).toEqual(new Set([`CONNECT ${new URL(url).host}`]));
-    expect(server.store.results(summary!.runId!)).toHaveLength(3);
+    expect(await server.store.results(summary!.runId!)).toHaveLength(3);
   });
 
   it('reads the lower-case http_proxy as well', async () => {
@@ -52,6 +52,6 @@ describe('proxies', () => {
     const summary = await reporter.endRun();
     expect(summary).toMatchObject({ delivered: 2 });
     expect(proxy.forwarded).toEqual([]);
-    expect(server.store.results(summary!.runId!)).toHaveLength(2);
+    expect(await server.store.results(summary!.runId!)).toHaveLength(2);
   });
 });

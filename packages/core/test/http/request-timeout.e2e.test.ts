@@ -43,6 +43,6 @@ describe.each(TRANSPORTS)('requestTimeout, over $name', (transport) => {
     });
     expect(result).toMatchObject({ delivered: 10, spooled: 0 });
     expect(server.requests.filter((request) => request.route === 'submitResults')).toHaveLength(2);
-    expect(server.store.results(server.store.runs()[0]!.id)).toHaveLength(10);
+    expect(await server.store.results((await server.store.runs())[0]!.id)).toHaveLength(10);
   });
 });

@@ -30,7 +30,7 @@ describe.skipIf(!hasOpenssl()).each(TRANSPORTS)('a service behind a private CA, 
     reporter.addResults(makeResults(5));
     const summary = await reporter.endRun();
     expect(summary).toMatchObject({ delivered: 5, spooled: 0 });
-    expect(server.store.allResults()).toHaveLength(5);
+    expect(await server.store.allResults()).toHaveLength(5);
   });
 
   it('takes the CA as PEM text too', async () => {
@@ -85,7 +85,7 @@ describe.skipIf(!hasOpenssl()).each(TRANSPORTS)('a service behind a private CA, 
       reporter.startRun();
       reporter.addResults(makeResults(3));
       expect(await reporter.endRun()).toMatchObject({ delivered: 3, spooled: 0 });
-      expect(server.store.allResults()).toHaveLength(3);
+      expect(await server.store.allResults()).toHaveLength(3);
     });
 
     it('refuses a run without one: a permanent error, not retried, results spooled', async () => {
@@ -96,7 +96,7 @@ describe.skipIf(!hasOpenssl()).each(TRANSPORTS)('a service behind a private CA, 
       const summary = await reporter.endRun();
       expect(summary).toMatchObject({ delivered: 0, spooled: 3 });
       expect(summary!.requests).toBe(1);
-      expect(server.store.allResults()).toEqual([]);
+      expect(await server.store.allResults()).toEqual([]);
       expect(lines.join('\n')).toMatch(
         /refused the TLS handshake over the client certificate \(ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED\): set clientCert and clientKey/,
       );
@@ -114,7 +114,7 @@ describe.skipIf(!hasOpenssl()).each(TRANSPORTS)('a service behind a private CA, 
       reporter.addResults(makeResults(3));
       const summary = await reporter.endRun();
       expect(summary).toMatchObject({ delivered: 0, spooled: 3 });
-      expect(server.store.allResults()).toEqual([]);
+      expect(await server.store.allResults()).toEqual([]);
       expect(lines.join('\n')).toMatch(/ECONNRESET|other side closed/);
     });
   });

@@ -34,7 +34,7 @@ describe('which transport a run uses', () => {
       env: { KEY: apiKey, URL: url, PROXY: '' },
     });
     expect(result).toEqual({ delivered: 1 });
-    expect(server.store.allResults()).toHaveLength(1);
+    expect(await server.store.allResults()).toHaveLength(1);
     expect(resolved).toContain('@testrun/core');
     expect(resolved.filter((specifier) => specifier.includes('undici'))).toEqual([]);
   });
@@ -47,7 +47,7 @@ describe('which transport a run uses', () => {
       env: { KEY: apiKey, URL: local, PROXY: proxy.url },
     });
     expect(result).toEqual({ delivered: 1 });
-    expect(server.store.allResults()).toHaveLength(1);
+    expect(await server.store.allResults()).toHaveLength(1);
     expect(proxy.forwarded).toContain(`CONNECT ${new URL(local).host}`);
     expect(resolved).toContain('undici');
   });
@@ -170,7 +170,7 @@ describe.each(TRANSPORTS)('on the wire, over $name', (transport) => {
     const summary = await reporter.endRun();
     expect(resets).toBe(1);
     expect(summary).toMatchObject({ delivered: 2000, spooled: 0 });
-    expect(server.store.allResults()).toHaveLength(2000);
+    expect(await server.store.allResults()).toHaveLength(2000);
   });
 });
 

@@ -1,69 +1,100 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import type {
-  DataRecord,
-  IdempotencyScope,
-  IdempotentResponse,
-  Ledger,
-  SavedResponse,
-} from '../ledger/ledger.js';
+import type { IdempotencyScope, IdempotentResponse, SqlStore, StoreWriter } from '../ledger/sql-store.js';
+import type { SavedResponse } from '../ledger/store.js';
 import { pathOf } from '../paths.js';
 
-/** What a write request decided: the answer, and the records to commit before giving it. */
-export interface WriteOutcome extends SavedResponse {
-  records: DataRecord[];
-}
+/** What a write request decided: the answer, given once its writes are committed. */
+export type WriteOutcome = SavedResponse;
 
 const validKey = /^[\x21-\x7e]{1,255}$/;
 
+/** Writes being handled right now on this server, by Idempotency-Key scope. */
+export class InFlightWrites {
+  readonly #scopes = new Set<string>();
+
+  /** False when the scope is already in flight. */
+  begin(scope: IdempotencyScope): boolean {
+    const id = scopeId(scope);
+    if (this.#scopes.has(id)) return false;
+    this.#scopes.add(id);
+    return true;
+  }
+
+  end(scope: IdempotencyScope): void {
+    this.#scopes.delete(scopeId(scope));
+  }
+}
+
+/** Thrown inside the transaction when another request saved an answer for the key first. */
+class AnsweredElsewhere extends Error {}
+
 /**
- * Commits a write and answers it, honouring Idempotency-Key: the first successful
- * answer for (key, method, path) is committed with the write and replayed for a retry
- * with the same body; a different body is 422, a retry during the first attempt 409.
- * Failed answers are not saved, so a retry after one is handled afresh.
+ * Commits a write and answers it, honouring Idempotency-Key: the first successful answer
+ * for (key, method, path) is saved in the database in the write's own transaction and
+ * replayed for a retry with the same body; a different body is 422, a retry while the
+ * first is handled on this server 409. The saved answer is the database's, so the same key
+ * sent to two servers sharing one database writes once: the second to commit finds the
+ * first's answer (on PostgreSQL its insert waits for the first's transaction), rolls its
+ * own write back and replays that answer. Failed answers are not saved, so a retry after
+ * one is handled afresh.
  */
 export async function handleWrite(
   request: FastifyRequest,
   reply: FastifyReply,
-  ledger: Ledger,
-  decide: () => WriteOutcome,
+  store: SqlStore,
+  inFlight: InFlightWrites,
+  decide: (tx: StoreWriter) => Promise<WriteOutcome>,
 ): Promise<FastifyReply> {
   const key = idempotencyKeyOf(request);
-  if (key === undefined) return commitAndSend(reply, ledger, decide(), []);
+  if (key === undefined) return send(reply, await store.write(decide));
 
   const scope = { key, method: request.method, path: pathOf(request.url) };
   const fingerprint = fingerprintOf(request.body);
-  if (ledger.idempotency.isInFlight(scope)) {
+  if (!inFlight.begin(scope)) {
     throw new ApiError(
       409,
       'idempotency_key_in_flight',
       'a request with this Idempotency-Key is still being handled',
     );
   }
-  const saved = ledger.idempotency.saved(scope);
-  if (saved) {
-    if (saved.fingerprint !== fingerprint) {
-      throw new ApiError(
-        422,
-        'idempotency_key_reused',
-        'this Idempotency-Key was already used with a different request body',
-      );
-    }
-    return send(reply, {
-      ...saved.response,
-      headers: { ...saved.response.headers, 'idempotent-replayed': 'true' },
-    });
-  }
-
-  ledger.idempotency.begin(scope);
   try {
-    const outcome = decide();
-    const saveForReplay = isSuccess(outcome.status) ? [idempotencyRecord(scope, fingerprint, outcome)] : [];
-    return await commitAndSend(reply, ledger, outcome, saveForReplay);
+    const saved = await store.savedResponse(scope);
+    if (saved) return replay(reply, saved, fingerprint);
+    try {
+      const outcome = await store.write(async (tx) => {
+        const answer = await decide(tx);
+        if (isSuccess(answer.status)) {
+          const record = { ...scope, fingerprint, response: answer };
+          if (!(await tx.saveResponse(record, new Date().toISOString()))) throw new AnsweredElsewhere();
+        }
+        return answer;
+      });
+      return send(reply, outcome);
+    } catch (error) {
+      if (!(error instanceof AnsweredElsewhere)) throw error;
+      const first = await store.savedResponse(scope);
+      if (!first) throw error;
+      return replay(reply, first, fingerprint);
+    }
   } finally {
-    ledger.idempotency.end(scope);
+    inFlight.end(scope);
   }
+}
+
+function replay(reply: FastifyReply, saved: IdempotentResponse, fingerprint: string): FastifyReply {
+  if (saved.fingerprint !== fingerprint) {
+    throw new ApiError(
+      422,
+      'idempotency_key_reused',
+      'this Idempotency-Key was already used with a different request body',
+    );
+  }
+  return send(reply, {
+    ...saved.response,
+    headers: { ...saved.response.headers, 'idempotent-replayed': 'true' },
+  });
 }
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
@@ -83,25 +114,10 @@ function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-function idempotencyRecord(
-  scope: IdempotencyScope,
-  fingerprint: string,
-  outcome: WriteOutcome,
-): IdempotentResponse {
-  const { status, headers, body } = outcome;
-  return { type: 'idempotency', ...scope, fingerprint, response: { status, headers, body } };
-}
-
-async function commitAndSend(
-  reply: FastifyReply,
-  ledger: Ledger,
-  outcome: WriteOutcome,
-  extraRecords: DataRecord[],
-): Promise<FastifyReply> {
-  await ledger.commit([...outcome.records, ...extraRecords]);
-  return send(reply, outcome);
-}
-
 function send(reply: FastifyReply, response: SavedResponse): FastifyReply {
   return reply.code(response.status).headers(response.headers).send(response.body);
+}
+
+function scopeId({ key, method, path }: IdempotencyScope): string {
+  return JSON.stringify([method, path, key]);
 }

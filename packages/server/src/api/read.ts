@@ -1,39 +1,122 @@
-import type { FastifyInstance } from 'fastify';
-import { runNotFound } from '../errors.js';
-import type { Ledger } from '../ledger/ledger.js';
-import { runState } from '../ledger/run-state.js';
-import type { StoredRun } from '../ledger/store.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError, runNotFound } from '../errors.js';
+import { RUN_STATES, type RunState, runState } from '../ledger/run-state.js';
+import type { Page, RunsFilter, SqlStore } from '../ledger/sql-store.js';
+import type { RunWithCounts } from '../ledger/store.js';
 import { paths } from '../paths.js';
 
-/** The read endpoints for people and tests: runs newest first with counts, one run, its results. */
-export function registerReadApi(
-  app: FastifyInstance,
-  ledger: Ledger,
-  statuses: readonly string[],
-  abandonedAfterMs: number,
-): void {
-  const { store } = ledger;
-  const withState = (run: StoredRun, now: number) => {
-    const counted = store.withCounts(run, statuses);
-    return { ...counted, state: runState(counted, now, abandonedAfterMs) };
-  };
+/** A page's size when `limit` is not given with a cursor, and the most one page holds. */
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
 
-  app.get(paths.runs, async () => {
+/** Unpaged answers (no `limit`, no `cursor`) read at most this many at a time from the database. */
+const UNPAGED_CHUNK = 1000;
+
+type Query = Record<string, string | string[] | undefined>;
+
+/**
+ * The read endpoints for people and tests: runs newest first with counts, one run, its results.
+ *
+ * Paged when asked: with `limit` or `cursor`, the runs (`?project=&framework=&tag=&state=`)
+ * and a run's results answer `{ runs | results, next }`, `next` being the cursor of the next
+ * page (null on the last) and the same URL in a `Link: <…>; rel="next"` header. Without
+ * either they answer the whole list as a bare array, as before paging existed: the tests,
+ * tools and docs that read it keep working (docs/design.md §21).
+ */
+export function registerReadApi(app: FastifyInstance, store: SqlStore, abandonedAfterMs: number): void {
+  const withState = (run: RunWithCounts, now: number) => ({
+    ...run,
+    state: runState(run, now, abandonedAfterMs),
+  });
+
+  app.get<{ Querystring: Query }>(paths.runs, async (request, reply) => {
     const now = Date.now();
-    return store
-      .runs()
-      .reverse()
-      .map((run) => withState(run, now));
+    const filter = runsFilter(request.query);
+    const states = { now, abandonedAfterMs };
+    const paging = pagingOf(request.query);
+    if (!paging) {
+      const all = await readAll((cursor) => store.runsPage(filter, { limit: UNPAGED_CHUNK, cursor }, states));
+      return all.map((run) => withState(run, now));
+    }
+    const page = await store.runsPage(filter, paging, states);
+    return sendPage(reply, request.url, 'runs', page, (run) => withState(run, now));
   });
 
   app.get<{ Params: { id: string } }>(paths.run, async (request) => {
-    const run = store.run(request.params.id);
+    const run = await store.runWithCounts(request.params.id);
     if (!run) throw runNotFound(request.params.id);
     return withState(run, Date.now());
   });
 
-  app.get<{ Params: { id: string } }>(paths.runResults, async (request) => {
-    if (!store.run(request.params.id)) throw runNotFound(request.params.id);
-    return store.results(request.params.id);
+  app.get<{ Params: { id: string }; Querystring: Query }>(paths.runResults, async (request, reply) => {
+    const runId = request.params.id;
+    if (!(await store.run(runId))) throw runNotFound(runId);
+    const paging = pagingOf(request.query);
+    if (!paging) return readAll((cursor) => store.resultsPage(runId, {}, { limit: UNPAGED_CHUNK, cursor }));
+    const page = await store.resultsPage(runId, {}, paging);
+    return sendPage(reply, request.url, 'results', page, (result) => result);
   });
+}
+
+async function readAll<Item>(page: (cursor: string | undefined) => Promise<Page<Item>>): Promise<Item[]> {
+  const all: Item[] = [];
+  let cursor: string | undefined;
+  do {
+    const next = await page(cursor);
+    all.push(...next.items);
+    cursor = next.next;
+  } while (cursor !== undefined);
+  return all;
+}
+
+function sendPage<Item, Shown>(
+  reply: FastifyReply,
+  url: string,
+  name: 'runs' | 'results',
+  page: Page<Item>,
+  show: (item: Item) => Shown,
+): FastifyReply {
+  if (page.next !== undefined) reply.header('link', `<${nextUrl(url, page.next)}>; rel="next"`);
+  return reply.send({ [name]: page.items.map(show), next: page.next ?? null });
+}
+
+/** The request's own URL with `cursor` set to the next page's. */
+export function nextUrl(url: string, cursor: string): string {
+  const parsed = new URL(url, 'http://server');
+  parsed.searchParams.set('cursor', cursor);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+function pagingOf(query: Query): { limit: number; cursor: string | undefined } | undefined {
+  const limitText = single(query, 'limit');
+  const cursor = single(query, 'cursor');
+  if (limitText === undefined && cursor === undefined) return undefined;
+  const limit = limitText === undefined ? DEFAULT_PAGE_SIZE : Number(limitText);
+  if (!/^\d+$/.test(limitText ?? '1') || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new ApiError(400, 'invalid_request', `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  if (cursor !== undefined && !/^\d{1,15}$/.test(cursor)) {
+    throw new ApiError(400, 'invalid_request', 'cursor must be the `next` of the previous page');
+  }
+  return { limit, cursor };
+}
+
+function runsFilter(query: Query): RunsFilter {
+  const state = single(query, 'state');
+  if (state !== undefined && !RUN_STATES.includes(state as RunState)) {
+    throw new ApiError(400, 'invalid_request', `state must be one of ${RUN_STATES.join(', ')}`);
+  }
+  return {
+    project: single(query, 'project'),
+    framework: single(query, 'framework'),
+    tag: single(query, 'tag'),
+    state: state as RunState | undefined,
+  };
+}
+
+/** A query parameter given at most once; twice is a mistake worth saying. */
+function single(query: Query, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw new ApiError(400, 'invalid_request', `${name} may be given once`);
+  return value;
 }

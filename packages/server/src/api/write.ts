@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, runNotFound } from '../errors.js';
-import type { Ledger } from '../ledger/ledger.js';
 import { runState } from '../ledger/run-state.js';
-import type { ResultInput, RunEndStatus, StoredRun } from '../ledger/store.js';
+import type { SqlStore } from '../ledger/sql-store.js';
+import type { ResultInput, RunEndStatus } from '../ledger/store.js';
 import { paths, runLocation, runPagePath } from '../paths.js';
-import { handleWrite } from './idempotent-write.js';
+import { handleWrite, type InFlightWrites } from './idempotent-write.js';
+
+/** What every write route needs: the store and this server's writes in flight. */
+export interface Writes {
+  store: SqlStore;
+  inFlight: InFlightWrites;
+}
 
 // The spec's two operations. Their schemas say additionalProperties: false everywhere:
 // a client sending a field the spec does not have is a mistake this server reports.
@@ -48,22 +54,20 @@ const detailsSchema = {
 /** POST /api/v1/runs → 201 with the run, its Location, and a Link to its page for people. */
 export function registerCreateRun(
   app: FastifyInstance,
-  ledger: Ledger,
+  writes: Writes,
   runIds: 'uuid' | 'integer',
   failureDetails: boolean,
 ): void {
   // Said in the answer's body, beside the id: a reporter sends `details` only to a run whose answer says so.
   const extensions = failureDetails ? { extensions: [FAILURE_DETAILS_EXTENSION] } : {};
   app.post<{ Body: RunBody }>(paths.runs, { schema: { body: runBodySchema } }, (request, reply) =>
-    handleWrite(request, reply, ledger, () => {
+    handleWrite(request, reply, writes.store, writes.inFlight, async (tx) => {
       const { project, framework, tags = [] } = request.body;
-      const run: StoredRun = {
-        id: runIds === 'uuid' ? randomUUID() : String(FIRST_INTEGER_ID + BigInt(ledger.store.runCount)),
-        project,
-        framework,
-        tags,
-        createdAt: new Date().toISOString(),
-      };
+      const run = await tx.createRun(
+        { project, framework, tags, createdAt: new Date().toISOString() },
+        runIds,
+        randomUUID,
+      );
       return {
         status: 201,
         headers: {
@@ -76,17 +80,13 @@ export function registerCreateRun(
           runIds === 'uuid'
             ? JSON.stringify({ ...run, ...extensions })
             : JSON.stringify({ ...run, ...extensions }).replace(/"id":"(\d+)"/, '"id":$1'),
-        records: [{ type: 'run', run }],
       };
     }),
   );
 }
 
-/** 2^53 + 1: the first integer a double cannot hold. */
-const FIRST_INTEGER_ID = 9_007_199_254_740_993n;
-
 /** POST /api/v1/runs/{id}/results → 201 `{ accepted: n }`; 404 for an unknown run. */
-export function registerSubmitResults(app: FastifyInstance, ledger: Ledger, limits: Limits): void {
+export function registerSubmitResults(app: FastifyInstance, writes: Writes, limits: Limits): void {
   app.post<{ Params: { id: string }; Body: ResultsBody }>(
     paths.runResults,
     {
@@ -104,16 +104,11 @@ export function registerSubmitResults(app: FastifyInstance, ledger: Ledger, limi
       },
     },
     (request, reply) =>
-      handleWrite(request, reply, ledger, () => {
+      handleWrite(request, reply, writes.store, writes.inFlight, async (tx) => {
         const runId = request.params.id;
-        if (!ledger.store.run(runId)) throw runNotFound(runId);
         const { results } = request.body;
-        return {
-          status: 201,
-          headers: {},
-          body: { accepted: results.length },
-          records: [{ type: 'results', runId, results, receivedAt: new Date().toISOString() }],
-        };
+        if (!(await tx.addResults(runId, results, new Date().toISOString()))) throw runNotFound(runId);
+        return { status: 201, headers: {}, body: { accepted: results.length } };
       }),
   );
 }
@@ -126,22 +121,17 @@ interface EndBody {
  * PATCH /api/v1/runs/{id} `{ status }` → 200 with the run: it ended completed, failed or
  * interrupted. Saying it again is answered the same; saying it ended another way is 409.
  */
-export function registerCompleteRun(
-  app: FastifyInstance,
-  ledger: Ledger,
-  statuses: readonly string[],
-  abandonedAfterMs: number,
-): void {
+export function registerCompleteRun(app: FastifyInstance, writes: Writes, abandonedAfterMs: number): void {
   app.patch<{ Params: { id: string }; Body: EndBody }>(
     paths.run,
     { schema: { body: endBodySchema } },
     (request, reply) =>
-      handleWrite(request, reply, ledger, () => {
+      handleWrite(request, reply, writes.store, writes.inFlight, async (tx) => {
         const runId = request.params.id;
-        const run = ledger.store.run(runId);
+        const run = await tx.run(runId);
         if (!run) throw runNotFound(runId);
         const { status } = request.body;
-        const earlier = ledger.store.endOf(runId);
+        const earlier = await tx.endOf(runId);
         if (earlier && earlier.status !== status) {
           throw new ApiError(
             409,
@@ -150,12 +140,13 @@ export function registerCompleteRun(
           );
         }
         const end = earlier ?? { status, endedAt: new Date().toISOString() };
-        const answer = { ...ledger.store.withCounts(run, statuses), end };
+        if (!earlier) await tx.endRun(runId, end);
+        const counted = await writes.store.withCountsIn(tx, runId);
+        const answer = { ...counted!, end };
         return {
           status: 200,
           headers: { 'content-type': 'application/json; charset=utf-8' },
           body: { ...answer, state: runState(answer, Date.now(), abandonedAfterMs) },
-          records: earlier ? [] : [{ type: 'end', runId, end }],
         };
       }),
   );

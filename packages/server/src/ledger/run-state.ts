@@ -20,3 +20,22 @@ export function runState(
   if (run.end) return run.end.status;
   return now - Date.parse(run.lastReceivedAt) >= abandonedAfterMs ? 'abandoned' : 'running';
 }
+
+/**
+ * The same rule as `runState`, as an SQL condition on the `runs` table, for listing runs by
+ * state. Times are ISO 8601 in UTC, as the server writes them, so they compare as text.
+ * `firstParam` is the number of the first placeholder it may use.
+ */
+export function stateCondition(
+  state: RunState,
+  now: number,
+  abandonedAfterMs: number,
+  firstParam: number,
+): { sql: string; params: string[] } {
+  if (state === 'running' || state === 'abandoned') {
+    const cutoff = new Date(now - abandonedAfterMs).toISOString();
+    const compare = state === 'running' ? '>' : '<=';
+    return { sql: `(end_status IS NULL AND last_received_at ${compare} $${firstParam})`, params: [cutoff] };
+  }
+  return { sql: `end_status = $${firstParam}`, params: [state] };
+}

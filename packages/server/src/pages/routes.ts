@@ -1,72 +1,109 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Ledger } from '../ledger/ledger.js';
-import type { StoredRun } from '../ledger/store.js';
+import type { SqlStore } from '../ledger/sql-store.js';
 import { paths } from '../paths.js';
 import { FLAKY_WINDOW, flakyOrFailing } from './flaky-or-failing.js';
 import { type ProjectFlakes, renderFlakyPage } from './flaky-page.js';
 import { HISTORY_RUNS, testHistory } from './history.js';
 import { html, type SafeHtml } from './html.js';
 import { layout } from './layout.js';
-import { renderRunNotFoundPage, renderRunPage } from './run-page.js';
-import { renderRunsPage } from './runs-page.js';
+import { RESULTS_PER_PAGE, renderRunNotFoundPage, renderRunPage, SLOWEST_TESTS } from './run-page.js';
+import { RUNS_PER_PAGE, renderRunsPage, runsPageNumber } from './runs-page.js';
 import { streamPage } from './stream.js';
 import { renderTestPage } from './test-page.js';
 
 const htmlType = 'text/html; charset=utf-8';
 
+/** How many choices a filter lists at most; the tag filter lists the tags of recent runs. */
+const MAX_CHOICES = 200;
+const TAGS_FROM_RUNS = 500;
+
 type Query = Record<string, string | string[] | undefined>;
 
-/** Server-rendered pages for people; no key needed, no script. */
-export function registerPages(
-  app: FastifyInstance,
-  ledger: Ledger,
-  statuses: readonly string[],
-  abandonedAfterMs: number,
-): void {
-  const { store } = ledger;
+/**
+ * Server-rendered pages for people; no script. Every page reads a bounded slice of the
+ * database (a page of runs, a page of one run's results, a project's last runs), so a page
+ * costs the same with ten runs or a hundred thousand, and rendering never holds the
+ * database: the queries finish before the HTML is built.
+ */
+export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAfterMs: number): void {
   /** A page rendered whole (a string) goes as it is; one in parts is streamed as it renders (stream.ts). */
   const send = (reply: FastifyReply, page: string | Iterable<SafeHtml>, status = 200) =>
     reply
       .code(status)
       .type(htmlType)
       .send(typeof page === 'string' ? page : streamPage(page));
-  /** A project's runs, oldest first, the last `count` of them. */
-  const lastRuns = (project: string, count: number): StoredRun[] =>
-    store
-      .runs()
-      .filter((run) => run.project === project)
-      .slice(-count);
 
   app.get<{ Querystring: Query }>(paths.runsPage, async (request, reply) => {
     const { query } = request;
-    const page = renderRunsPage({
-      runs: store.runs().reverse(),
-      filter: {
-        project: filterValue(query.project),
-        framework: filterValue(query.framework),
-        tag: filterValue(query.tag),
-      },
-      page: Number(first(query.page) ?? 1),
-      withCounts: (run) => store.withCounts(run, statuses),
-      abandonedAfterMs,
-      now: Date.now(),
-      serverUrl: `${request.protocol}://${request.host}`,
-    });
-    return send(reply, page);
+    const now = Date.now();
+    const states = { now, abandonedAfterMs };
+    const filter = {
+      project: filterValue(query.project),
+      framework: filterValue(query.framework),
+      tag: filterValue(query.tag),
+    };
+    const matching = await store.countRuns(filter, states);
+    const page = runsPageNumber(Number(first(query.page) ?? 1), matching);
+    const runs = await store.runsByOffset(
+      filter,
+      { limit: RUNS_PER_PAGE, offset: (page - 1) * RUNS_PER_PAGE },
+      states,
+    );
+    const anyRuns = matching > 0 || (await store.countRuns({}, states)) > 0;
+    const choices = {
+      project: await store.choices('project', MAX_CHOICES),
+      framework: await store.choices('framework', MAX_CHOICES),
+      tag: await store.recentTags(MAX_CHOICES, TAGS_FROM_RUNS),
+    };
+    return send(
+      reply,
+      renderRunsPage({
+        runs,
+        matching,
+        anyRuns,
+        choices,
+        filter,
+        page,
+        abandonedAfterMs,
+        now,
+        serverUrl: `${request.protocol}://${request.host}`,
+      }),
+    );
   });
 
   app.get<{ Params: { id: string }; Querystring: Query }>(paths.runPage, async (request, reply) => {
-    const run = store.run(request.params.id);
-    if (!run) return send(reply, renderRunNotFoundPage(request.params.id), 404);
-    const page = renderRunPage({
-      run: store.withCounts(run, statuses),
-      results: store.resultsOf(run.id),
-      search: filterValue(request.query.q)?.trim() || undefined,
-      status: filterValue(request.query.status),
+    const runId = request.params.id;
+    const run = await store.runWithCounts(runId);
+    if (!run) return send(reply, renderRunNotFoundPage(runId), 404);
+    const search = filterValue(request.query.q)?.trim() || undefined;
+    const status = filterValue(request.query.status);
+    const narrowed = { search, status };
+    const matching = await store.countResults(runId, narrowed);
+    const pageCount = Math.max(1, Math.ceil(matching / RESULTS_PER_PAGE));
+    const page = Math.min(Math.max(1, Math.trunc(Number(first(request.query.page) ?? 1)) || 1), pageCount);
+    const results = await store.resultsByOffset(runId, narrowed, {
+      limit: RESULTS_PER_PAGE,
+      offset: (page - 1) * RESULTS_PER_PAGE,
+    });
+    // Failed tests are listed first, from every page: none when another status is chosen.
+    const failedFilter = { search, status: 'failed' };
+    const failedCount =
+      status === undefined || status === 'failed' ? await store.countResults(runId, failedFilter) : 0;
+    const failed =
+      failedCount === 0
+        ? []
+        : await store.resultsByOffset(runId, failedFilter, { limit: RESULTS_PER_PAGE, offset: 0 });
+    const slowest = await store.slowestResults(runId, narrowed, ['skipped', 'todo'], SLOWEST_TESTS);
+    const pageHtml = renderRunPage({
+      run,
+      results,
+      paged: { matching, failed, failedCount, slowest, page, pageCount },
+      search,
+      status,
       abandonedAfterMs,
       now: Date.now(),
     });
-    return send(reply, page);
+    return send(reply, pageHtml);
   });
 
   app.get<{ Querystring: Query }>(paths.testPage, async (request, reply) => {
@@ -78,30 +115,22 @@ export function registerPages(
       return send(reply, layout('Which test?', message), 400);
     }
     const test = { project, testSuite, testCase };
-    const outcomes = testHistory(lastRuns(project, HISTORY_RUNS), (id) => store.resultsOf(id), test);
+    const runs = await store.lastRuns(project, HISTORY_RUNS);
+    const held = await store.resultsOfRuns(runs, { test });
+    const outcomes = testHistory(runs, (id) => held.get(id) ?? [], test);
     return send(reply, renderTestPage(test, outcomes, Date.now()));
   });
 
   app.get<{ Querystring: Query }>(paths.flakyPage, async (request, reply) => {
-    // One copy of the runs for the whole page, each project's in arrival order.
-    const runsByProject = new Map<string, StoredRun[]>();
-    for (const run of store.runs()) {
-      const runs = runsByProject.get(run.project);
-      if (runs) runs.push(run);
-      else runsByProject.set(run.project, [run]);
-    }
-    const allProjects = [...runsByProject.keys()].sort((a, b) => a.localeCompare(b));
+    const allProjects = (await store.choices('project', MAX_CHOICES)).sort((a, b) => a.localeCompare(b));
     const selected = filterValue(request.query.project);
-    const projects: ProjectFlakes[] = (selected === undefined ? allProjects : [selected]).map((project) => {
-      const runs = (runsByProject.get(project) ?? []).slice(-FLAKY_WINDOW);
-      return {
-        project,
-        ...flakyOrFailing(
-          runs,
-          runs.flatMap((run) => store.resultsOf(run.id)),
-        ),
-      };
-    });
+    const projects: ProjectFlakes[] = [];
+    for (const project of selected === undefined ? allProjects : [selected]) {
+      const runs = await store.lastRuns(project, FLAKY_WINDOW);
+      // Only a test that failed in the window can be flaky or newly failing: the rest stay in the database.
+      const results = await store.resultsOfRuns(runs, { onlyTestsThatFailed: true });
+      projects.push({ project, ...flakyOrFailing(runs, [...results.values()].flat()) });
+    }
     return send(reply, renderFlakyPage(projects, allProjects, selected));
   });
 }

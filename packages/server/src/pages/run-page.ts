@@ -24,9 +24,31 @@ export const SLOWEST_TESTS = 10;
 /** Statuses of tests that did not run: their duration says nothing, so they are never among the slowest. */
 const NOT_RUN: ReadonlySet<string> = new Set(['skipped', 'todo']);
 
+/** Results the run page lists at most at once; the rest are on further pages. */
+export const RESULTS_PER_PAGE = 1000;
+
+/**
+ * A run whose results the database pages: `results` are then one page of the narrowed
+ * results, and what spans every page is counted and picked out by the database.
+ */
+export interface PagedResults {
+  /** Narrowed results over all pages. */
+  matching: number;
+  /** The narrowed failed results (at most RESULTS_PER_PAGE of them), and how many there are. */
+  failed: readonly StoredResult[];
+  failedCount: number;
+  /** The SLOWEST_TESTS slowest narrowed results that ran. */
+  slowest: readonly StoredResult[];
+  /** 1-based, in range. */
+  page: number;
+  pageCount: number;
+}
+
 export interface RunPageInput {
   run: RunWithCounts;
+  /** The run's results, or with `paged` one page of them. */
   results: readonly StoredResult[];
+  paged?: PagedResults | undefined;
   /** Only results whose suite or test name contains this, ignoring case. */
   search: string | undefined;
   /** Only results with this status. */
@@ -48,6 +70,7 @@ export function renderRunPage(input: RunPageInput): Iterable<SafeHtml> {
 function* runPageContent({
   run,
   results,
+  paged,
   search,
   status,
   abandonedAfterMs,
@@ -70,7 +93,10 @@ function* runPageContent({
         result.testCase.toLowerCase().includes(needle)),
     sorted,
   );
-  const { failed, slowest } = sorted;
+  const failed = paged?.failed ?? sorted.failed;
+  const failedCount = paged?.failedCount ?? failed.length;
+  const slowest = paged?.slowest ?? sorted.slowest;
+  const shownCount = paged?.matching ?? sorted.shown;
   const suites = failingSuitesFirst(sorted.suites);
 
   yield html`<p><a href="${runsPagePath()}">← Runs</a></p>
@@ -85,10 +111,10 @@ ${statusBar(run.counts, run.total)}
 <form class="search" method="get" action="${runPagePath(run.id)}" role="search"><label>Search suites and tests<input type="search" name="q" value="${search ?? ''}"></label>${
     status === undefined ? '' : html`<input type="hidden" name="status" value="${status}">`
   }<button type="submit">Search</button>${narrowed ? html`<a href="${runPagePath(run.id)}">show all</a>` : ''}</form>
-${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(sorted.shown, run.total, search, status)}</p>` : ''}
+${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(shownCount, run.total, search, status)}</p>` : ''}
 `;
   if (failed.length > 0) {
-    yield html`<h2 id="failed">Failed (${formatCount(failed.length)})</h2>\n`;
+    yield html`<h2 id="failed">Failed (${formatCount(failedCount)})</h2>\n`;
     yield* namedTable('failed-tests', run.project, failed, true);
     yield html`\n${failuresByMessage(failed)}`;
   }
@@ -99,11 +125,27 @@ ${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(sorted.show
   }
   yield html`
 <h2 id="suites">Suites (${formatCount(suites.length)})</h2>
-${suites.length === 0 ? html`<p>${results.length === 0 ? 'This run has no results yet.' : 'No results match.'}</p>` : ''}
+${suites.length === 0 ? html`<p>${run.total === 0 ? 'This run has no results yet.' : 'No results match.'}</p>` : ''}
+${paged && paged.pageCount > 1 ? resultsPager(run.id, paged, search, status) : ''}
 `;
   for (const [suite, group] of suites) {
     yield* suiteDetails(run.project, suite, group, statuses, narrowed);
   }
+  if (paged && paged.pageCount > 1) yield resultsPager(run.id, paged, search, status);
+}
+
+/** Pages of a run's results, RESULTS_PER_PAGE each, in arrival order (a suite may span two). */
+function resultsPager(
+  runId: string,
+  { page, pageCount, matching }: PagedResults,
+  search: string | undefined,
+  status: string | undefined,
+): SafeHtml {
+  const link = (to: number, label: string) =>
+    html`<a href="${runPagePath(runId, { status, q: search, page: to })}">${label}</a>`;
+  const first = (page - 1) * RESULTS_PER_PAGE + 1;
+  const last = Math.min(page * RESULTS_PER_PAGE, matching);
+  return html`<nav class="pager"><span>${page > 1 ? link(page - 1, '← previous') : ''}</span><span class="muted">results ${formatCount(first)}–${formatCount(last)} of ${formatCount(matching)} · page ${page} of ${pageCount}</span><span>${page < pageCount ? link(page + 1, 'next →') : ''}</span></nav>`;
 }
 
 /** Nothing to send: a point where a long computation lets streamPage give the event loop a turn. */

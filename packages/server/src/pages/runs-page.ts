@@ -1,5 +1,5 @@
 import { type RunState, runState } from '../ledger/run-state.js';
-import type { RunWithCounts, StoredRun } from '../ledger/store.js';
+import type { RunWithCounts } from '../ledger/store.js';
 import { paths, runPagePath, runsPagePath } from '../paths.js';
 import { statusBar } from './charts.js';
 import { formatCount } from './format.js';
@@ -22,13 +22,24 @@ export interface RunsFilter {
   tag?: string;
 }
 
+/** What the filters offer: a short list each (the tags of recent runs, not every tag ever). */
+export interface RunsChoices {
+  project: readonly string[];
+  framework: readonly string[];
+  tag: readonly string[];
+}
+
 export interface RunsPageInput {
-  /** Every run, newest first. */
-  runs: readonly StoredRun[];
+  /** The runs on this page, newest first, with their counts. */
+  runs: readonly RunWithCounts[];
+  /** How many runs match the filter, over all pages. */
+  matching: number;
+  /** Whether the server holds any run at all (else the page says how to send some). */
+  anyRuns: boolean;
+  choices: RunsChoices;
   filter: RunsFilter;
-  /** 1-based; out of range is brought into range. */
+  /** 1-based, already in range (runsPageNumber). */
   page: number;
-  withCounts: (run: StoredRun) => RunWithCounts;
   /** A run never completed that received nothing for this long is abandoned. */
   abandonedAfterMs: number;
   now: number;
@@ -36,48 +47,48 @@ export interface RunsPageInput {
   serverUrl: string;
 }
 
+/** Which page to show: `requested` brought into range for `matching` runs. */
+export function runsPageNumber(requested: number, matching: number): number {
+  const pageCount = Math.max(1, Math.ceil(matching / RUNS_PER_PAGE));
+  return Math.min(Math.max(1, Math.trunc(requested) || 1), pageCount);
+}
+
 /**
  * GET / : the runs, newest first, RUNS_PER_PAGE a page, narrowed by project, framework
- * and tag. Only the runs on the page are summed up (from counts kept as results arrive),
- * so the page costs the same with 10 runs or 10,000. In parts, for streamPage: the filters'
- * choices (every tag any run holds) are rendered an option at a time.
+ * and tag. The database reads only the runs on the page (with counts kept as results
+ * arrive), so the page costs the same with 10 runs or 100,000. In parts, for streamPage:
+ * the filters' choices are rendered an option at a time.
  */
 export function renderRunsPage(input: RunsPageInput): Iterable<SafeHtml> {
   return pageParts('Runs', runsContent(input));
 }
 
 function* runsContent({
-  runs,
+  runs: shown,
+  matching,
+  anyRuns,
+  choices,
   filter,
-  page,
-  withCounts,
+  page: current,
   abandonedAfterMs,
   now,
   serverUrl,
 }: RunsPageInput): Generator<SafeHtml> {
-  const matching = runs.filter(
-    (run) =>
-      (filter.project === undefined || run.project === filter.project) &&
-      (filter.framework === undefined || run.framework === filter.framework) &&
-      (filter.tag === undefined || run.tags.includes(filter.tag)),
-  );
-  const pageCount = Math.max(1, Math.ceil(matching.length / RUNS_PER_PAGE));
-  const current = Math.min(Math.max(1, Math.trunc(page) || 1), pageCount);
+  const pageCount = Math.max(1, Math.ceil(matching / RUNS_PER_PAGE));
   const first = (current - 1) * RUNS_PER_PAGE;
-  const shown = matching.slice(first, first + RUNS_PER_PAGE).map(withCounts);
 
-  if (runs.length === 0) {
+  if (!anyRuns) {
     yield html`<h1>Runs</h1>${emptyState(serverUrl)}`;
     return;
   }
   yield html`<h1>Runs</h1>
 `;
-  yield* filterForm(runs, filter);
+  yield* filterForm(choices, filter);
   yield html`
 <p class="muted" id="runs-summary">${
-    matching.length === 0
+    matching === 0
       ? 'No runs match these filters.'
-      : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matching.length)}, newest first.`
+      : `Runs ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(matching)}, newest first.`
   }</p>
 <ol class="cards">
 `;
@@ -104,12 +115,7 @@ TESTRUN_API_KEY=<var>the API key this server was started with</var></code></pre>
 <p><code>testrun serve</code> printed both when it started (<code>--api-key</code> sets the key). <code>TESTRUN_PROJECT</code> names the project (by default the package name) and <code>TESTRUN_TAGS</code> adds tags; in CI the branch, commit and build are added as tags. Each run appears here as its first results arrive.</p></section>`;
 }
 
-function* filterForm(runs: readonly StoredRun[], filter: RunsFilter): Generator<SafeHtml> {
-  const choices = {
-    project: distinct(runs.map((run) => run.project)),
-    framework: distinct(runs.map((run) => run.framework)),
-    tag: distinct(runs.flatMap((run) => run.tags)),
-  };
+function* filterForm(choices: RunsChoices, filter: RunsFilter): Generator<SafeHtml> {
   function* select(name: keyof RunsFilter, label: string): Generator<SafeHtml> {
     const selected = filter[name];
     const options =
@@ -135,8 +141,4 @@ function pager(filter: RunsFilter, current: number, pageCount: number): SafeHtml
   const link = (page: number, label: string) =>
     html`<a href="${runsPagePath({ ...filter, page })}">${label}</a>`;
   return html`<nav class="pager"><span>${current > 1 ? link(current - 1, '← newer') : ''}</span><span class="muted">page ${current} of ${pageCount}</span><span>${current < pageCount ? link(current + 1, 'older →') : ''}</span></nav>`;
-}
-
-function distinct(values: readonly string[]): string[] {
-  return [...new Set(values)].sort((a, b) => a.localeCompare(b));
 }

@@ -26,8 +26,8 @@ describe('the flaky page after real runs tagged with their commit', () => {
     // a passes; b fails, then a rerun of b passes; c fails.
     const codes = [await runOn('a', false), await runOn('b', true), await runOn('b', false)];
     expect(codes).toEqual([0, 1, 0]);
-    const [project] = new Set(started.server.store.runs().map((run) => run.project));
-    expect(started.server.store.runs().map((run) => run.tags)).toEqual(
+    const [project] = new Set((await started.server.store.runs()).map((run) => run.project));
+    expect((await started.server.store.runs()).map((run) => run.tags)).toEqual(
       ['a', 'b', 'b'].map((commit) => ['ci:github', `commit:${sha(commit)}`]),
     );
     const section = async () => {
@@ -49,7 +49,7 @@ describe('the flaky page after real runs tagged with their commit', () => {
 
     expect(await runOn('c', true)).toBe(1);
     const afterC = await section();
-    const [, , , onC] = started.server.store.runs();
+    const [, , , onC] = await started.server.store.runs();
     expect(flakyNames(afterC)).toEqual([FLIPPING]);
     expect(newlyFailingNames(afterC)).toEqual([FLIPPING]);
     expect(afterC).toContain(`<a class="first-failing" href="/runs/${onC?.id}">`);

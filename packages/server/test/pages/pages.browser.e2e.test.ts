@@ -34,10 +34,7 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
   let started: TestServer;
   let browser: Browser;
   const store = () => started.server.store;
-  const runsOf = (project: string) =>
-    store()
-      .runs()
-      .filter((run) => run.project === project);
+  const runsOf = async (project: string) => (await store().runs()).filter((run) => run.project === project);
 
   beforeAll(async () => {
     started = await startTestServer();
@@ -122,14 +119,14 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
 
   it('lists the runs newest first, each with a bar in proportion to its counts, its wall clock and tests’ sum, and a failed run marked', async () => {
     const page = await openPage('/');
-    const runs = store().runs().reverse();
+    const runs = (await store().runs()).reverse();
     const items = page.locator('li.run');
     expect(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-run-id')))).toEqual(
       runs.map((run) => run.id),
     );
     for (const [index, run] of runs.entries()) {
       const item = items.nth(index);
-      const results = store().results(run.id);
+      const results = await store().results(run.id);
       await expectBarMatches(item.locator('svg.bar'), countsOf(results));
       expect(await item.locator('.count.passed').textContent()).toBe(
         `${results.filter((r) => r.status === 'passed').length} passed`,
@@ -138,7 +135,7 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       expect(await item.locator('.tests-duration').textContent()).toBe(formatDuration(testsSum));
       // A run its reporter completed shows its wall clock from creation to end; the Jest run, never
       // completed, its wall clock to the last results received.
-      const end = store().endOf(run.id);
+      const end = await store().endOf(run.id);
       const duration = item.locator('.duration');
       if (end) {
         expect(await duration.getAttribute('data-kind')).toBe('wall');
@@ -173,7 +170,7 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
         (await card.locator('.state').textContent()) ?? ''
       ).trim();
     }
-    const [passing, jest, failing] = store().runs();
+    const [passing, jest, failing] = await store().runs();
     expect(shown[passing!.id]).toBe('completed');
     expect(shown[jest!.id]).toBe('running');
     expect(shown[failing!.id]).toBe('failed');
@@ -189,23 +186,19 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     await follow(page, page.getByRole('button', { name: 'Filter' }), /project=example-vitest/);
     const shown = () =>
       page.locator('li.run').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-run-id')));
-    expect(await shown()).toEqual(
-      runsOf('example-vitest')
-        .reverse()
-        .map((run) => run.id),
-    );
+    expect(await shown()).toEqual((await runsOf('example-vitest')).reverse().map((run) => run.id));
 
     await page.selectOption('select[name=project]', '');
     await page.selectOption('select[name=tag]', HOSTILE_TAG);
     await follow(page, page.getByRole('button', { name: 'Filter' }), /tag=/);
-    expect(await shown()).toEqual(runsOf(HOSTILE_PROJECT).map((run) => run.id));
+    expect(await shown()).toEqual((await runsOf(HOSTILE_PROJECT)).map((run) => run.id));
     await page.close();
   });
 
   it('shows a run with its failed tests first, suites with counts, and a search that narrows the tests', async () => {
     const page = await openPage('/?project=example-vitest');
-    const [, failingRun] = runsOf('example-vitest');
-    const results = store().results(failingRun!.id);
+    const [, failingRun] = await runsOf('example-vitest');
+    const results = await store().results(failingRun!.id);
     await follow(page, page.locator(`li[data-run-id="${failingRun!.id}"] a.name`), /\/runs\//);
 
     await expectBarMatches(page.locator('main > svg.bar'), countsOf(results));
@@ -233,7 +226,7 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
   });
 
   it("shows a test's history: the outcome in each of its project's runs that held it", async () => {
-    const [passingRun, failingRun] = runsOf('example-vitest');
+    const [passingRun, failingRun] = await runsOf('example-vitest');
     const page = await openPage(`/runs/${failingRun!.id}`);
     await follow(page, page.locator('#failed-tests a.test-link', { hasText: FLIPPING }), /\/test\?/);
 
@@ -280,10 +273,10 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
   });
 
   it('shows hostile names as text on every page, with script enabled', async () => {
-    const [hostileRun] = runsOf(HOSTILE_PROJECT);
-    const hostileTest = store()
-      .results(hostileRun!.id)
-      .find((r) => r.testCase.includes('onmouseover'));
+    const [hostileRun] = await runsOf(HOSTILE_PROJECT);
+    const hostileTest = (await store().results(hostileRun!.id)).find((r) =>
+      r.testCase.includes('onmouseover'),
+    );
     const page = await openPage('/', { javaScript: true });
     const visits = [
       '/',
@@ -305,12 +298,7 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     await page.goto(`${started.url}/runs/${hostileRun!.id}`);
     expect(await page.getByText(HOSTILE_TAG).count()).toBeGreaterThan(0);
     const testNames = await page.locator('details.suite a.test-link').allTextContents();
-    expect(testNames.sort()).toEqual(
-      store()
-        .results(hostileRun!.id)
-        .map((r) => r.testCase)
-        .sort(),
-    );
+    expect(testNames.sort()).toEqual((await store().results(hostileRun!.id)).map((r) => r.testCase).sort());
     await page.close();
   });
 
@@ -324,10 +312,8 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
   }
 
   it('styles every page under its Content-Security-Policy, with no violation reported', async () => {
-    const [, failingRun] = runsOf('example-vitest');
-    const flipping = store()
-      .results(failingRun!.id)
-      .find((r) => r.testCase === FLIPPING);
+    const [, failingRun] = await runsOf('example-vitest');
+    const flipping = (await store().results(failingRun!.id)).find((r) => r.testCase === FLIPPING);
     const visits = [
       '/',
       '/?project=example-vitest',
@@ -405,10 +391,8 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
   });
 
   it('reads at 375 px wide: no page is wider than the screen', async () => {
-    const [, failingRun] = runsOf('example-vitest');
-    const flipping = store()
-      .results(failingRun!.id)
-      .find((r) => r.testCase === FLIPPING);
+    const [, failingRun] = await runsOf('example-vitest');
+    const flipping = (await store().results(failingRun!.id)).find((r) => r.testCase === FLIPPING);
     const pages = {
       runs: '/',
       run: `/runs/${failingRun!.id}`,
@@ -460,10 +444,8 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
         ],
       }),
     }).then((answer) => answer.json() as Promise<{ id: string }>);
-    const [, failingRun] = runsOf('example-vitest');
-    const flipping = store()
-      .results(failingRun!.id)
-      .find((r) => r.testCase === FLIPPING);
+    const [, failingRun] = await runsOf('example-vitest');
+    const flipping = (await store().results(failingRun!.id)).find((r) => r.testCase === FLIPPING);
     const visits = {
       runs: `${started.url}/`,
       run: `${started.url}/runs/${failingRun!.id}`,

@@ -1,5 +1,6 @@
+import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { type Answer, createRun, get, patch, post, result, startServer } from '../client.js';
+import { type Answer, createRun, get, patch, post, result, serverOn, startServer } from '../client.js';
 
 // The pages over HTTP, markup-level; what a browser shows is in pages.browser.e2e.test.ts.
 
@@ -25,7 +26,8 @@ function section(markup: string, id: string): string {
   return start === -1 ? '' : markup.slice(start, markup.indexOf('</table>', start));
 }
 
-describe('the runs list', () => {
+describe.each(storeEngines())('the runs list on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('shows each run with a bar whose segments carry the counts, counts by status and the duration with its unit', async () => {
     const server = await startServer();
     const runId = await runWith(server, { project: 'shop', framework: 'vitest', tags: ['branch:main'] }, [
@@ -168,6 +170,23 @@ describe('the runs list', () => {
     expect(listed(beyond)).toEqual(listed(third));
   });
 
+  it('offers in the tag filter the tags of recent runs, at most 200, not every tag ever sent', async () => {
+    const server = await startServer();
+    for (let i = 0; i < 30; i += 1) {
+      await createRun(server, {
+        project: 'shop',
+        framework: 'vitest',
+        tags: Array.from({ length: 10 }, (_, t) => `commit:${i}-${t}`),
+      });
+    }
+    const markup = (await page(server, '/')).text;
+    const tagSelect = markup.slice(
+      markup.indexOf('<select name="tag">'),
+      markup.indexOf('</select>', markup.indexOf('<select name="tag">')),
+    );
+    expect(tagSelect.match(/<option /g)).toHaveLength(201);
+  });
+
   it('says when there are no runs yet which address and variables make a reporter report here', async () => {
     const server = await startServer();
     const empty = (await page(server, '/')).text;
@@ -177,7 +196,8 @@ describe('the runs list', () => {
   });
 });
 
-describe('the run page', () => {
+describe.each(storeEngines())('the run page on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('lists failed tests first and the slowest tests, each linked to its history', async () => {
     const server = await startServer();
     const runId = await runWith(server, { project: 'shop', framework: 'vitest' }, [
@@ -282,6 +302,36 @@ describe('the run page', () => {
     expect(searched).toContain('Showing 1 of 3 results: passed matching “cart”.');
   });
 
+  it('pages a large run: 1,000 results a page with a pager, every failed test listed from any page', async () => {
+    const server = await startServer();
+    const runId = await createRun(server);
+    for (let batch = 0; batch < 3; batch += 1) {
+      const results = Array.from({ length: 900 }, (_, i) => {
+        const n = batch * 900 + i;
+        return result({
+          testCase: `test ${n}`,
+          status: n === 2500 ? 'failed' : 'passed',
+          duration: n === 2600 ? 99_999 : 1,
+        });
+      });
+      await post(server, `/api/v1/runs/${runId}/results`, { results });
+    }
+
+    const first = (await page(server, `/runs/${runId}`)).text;
+    const suiteRows = (markup: string) => markup.slice(markup.indexOf('id="suites"'));
+    expect(rowNames(suiteRows(first))).toHaveLength(1000);
+    expect(rowNames(section(first, 'failed-tests'))).toEqual(['test 2500']);
+    expect(rowNames(section(first, 'slowest-tests'))[0]).toBe('test 2600');
+    expect(first).toContain('results 1–1,000 of 2,700 · page 1 of 3');
+    expect(first).toContain(`href="/runs/${runId}?page=2"`);
+
+    const last = (await page(server, `/runs/${runId}?page=3`)).text;
+    const lastNames = rowNames(suiteRows(last));
+    expect(lastNames).toHaveLength(700);
+    expect(lastNames).toContain('test 2000');
+    expect(lastNames).not.toContain('test 1999');
+  });
+
   it('answers 404 with a page for an unknown run', async () => {
     const server = await startServer();
     const answer = await page(server, '/runs/nope');
@@ -311,7 +361,8 @@ describe('a path that is no page', () => {
   });
 });
 
-describe('the test page', () => {
+describe.each(storeEngines())('the test page on $name', (engine) => {
+  const startServer = serverOn(engine);
   it("shows the test's outcome in each of its project's runs that held it, newest first", async () => {
     const server = await startServer();
     const first = await runWith(server, { project: 'shop', framework: 'vitest' }, [result({ duration: 10 })]);
@@ -354,7 +405,8 @@ describe('the test page', () => {
   });
 });
 
-describe('the flaky tests page', () => {
+describe.each(storeEngines())('the flaky tests page on $name', (engine) => {
+  const startServer = serverOn(engine);
   /** The markup of one project's section of the flaky page. */
   const projectSection = (markup: string, project: string) => {
     const start = markup.indexOf(`data-project="${project}"`);
@@ -447,7 +499,8 @@ describe('the flaky tests page', () => {
   });
 });
 
-describe('every page', () => {
+describe.each(storeEngines())('every page on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('escapes everything a client sent and carries no script', async () => {
     const server = await startServer();
     const hostile = '<script>alert(1)</script>"onmouseover=alert(1) x="&';

@@ -1,0 +1,139 @@
+import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+
+/**
+ * The schema, as the ordered list of changes that build it. Each is applied once, in one
+ * transaction with its row in `schema_migrations`, so a server stopped half-way leaves the
+ * database at the last whole migration, and the next start carries on from there. Both
+ * engines run the same statements (types both understand: TEXT, BIGINT, DOUBLE PRECISION);
+ * a statement the two cannot share is written as `{ sqlite, postgres }`, side by side.
+ * Append new migrations; never edit one that has shipped.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  statements: readonly Statement[];
+}
+
+type Statement = string | { sqlite: string; postgres: string };
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'runs, results, counts, idempotent responses, imports',
+    statements: [
+      // Numbers handed out by the database, so two servers on one PostgreSQL never hand out
+      // the same: `run` orders runs (the keyset of every page) and numbers integer run ids.
+      `CREATE TABLE counters (name TEXT PRIMARY KEY, value BIGINT NOT NULL)`,
+      `INSERT INTO counters (name, value) VALUES ('run', 0)`,
+      // A run with what listing it needs, kept up to date on every write, so that listing
+      // runs never reads results: the total, the summed duration, when results last came.
+      `CREATE TABLE runs (
+        seq BIGINT PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        project TEXT NOT NULL,
+        framework TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_received_at TEXT NOT NULL,
+        end_status TEXT,
+        ended_at TEXT,
+        total BIGINT NOT NULL DEFAULT 0,
+        total_duration DOUBLE PRECISION NOT NULL DEFAULT 0
+      )`,
+      `CREATE INDEX runs_by_project ON runs (project, seq)`,
+      `CREATE INDEX runs_by_framework ON runs (framework, seq)`,
+      `CREATE INDEX runs_by_created_at ON runs (created_at, seq)`,
+      `CREATE TABLE run_tags (
+        tag TEXT NOT NULL,
+        run_seq BIGINT NOT NULL REFERENCES runs (seq),
+        PRIMARY KEY (tag, run_seq)
+      )`,
+      `CREATE INDEX run_tags_by_run ON run_tags (run_seq)`,
+      // Results by status, in the order each status first arrived (`first_position`).
+      `CREATE TABLE run_counts (
+        run_seq BIGINT NOT NULL REFERENCES runs (seq),
+        status TEXT NOT NULL,
+        count BIGINT NOT NULL,
+        first_position BIGINT NOT NULL,
+        PRIMARY KEY (run_seq, status)
+      )`,
+      // `position`: the order results arrived in within their run. `details`: JSON, opaque
+      // here (the failure-details extension), null for the spec's four fields alone.
+      `CREATE TABLE results (
+        run_seq BIGINT NOT NULL REFERENCES runs (seq),
+        position BIGINT NOT NULL,
+        test_suite TEXT NOT NULL,
+        test_case TEXT NOT NULL,
+        status TEXT NOT NULL,
+        duration DOUBLE PRECISION NOT NULL,
+        details TEXT,
+        PRIMARY KEY (run_seq, position)
+      )`,
+      `CREATE INDEX results_by_test ON results (test_suite, test_case, run_seq)`,
+      // A run's slowest tests without sorting all its results (the run page asks every time).
+      `CREATE INDEX results_by_duration ON results (run_seq, duration)`,
+      // The first successful answer to an Idempotency-Key, committed with its write: the same
+      // key on any server sharing this database replays it.
+      `CREATE TABLE idempotent_responses (
+        method TEXT NOT NULL,
+        path TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        headers TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (method, path, key)
+      )`,
+      `CREATE INDEX idempotent_responses_by_created_at ON idempotent_responses (created_at)`,
+      // Data files of an older testrun (ndjson) already imported: each is imported once.
+      `CREATE TABLE imports (
+        path TEXT PRIMARY KEY,
+        sha256 TEXT NOT NULL,
+        records BIGINT NOT NULL,
+        imported_at TEXT NOT NULL
+      )`,
+    ],
+  },
+];
+
+/** PostgreSQL advisory lock taken around migrations, so servers starting together take turns. */
+const MIGRATION_LOCK = 7_261_203;
+
+/** Applies every migration the database has not recorded yet, in order; answers the versions applied. */
+export async function migrate(
+  db: SqlDatabase,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
+  await db.transaction(async (tx) => {
+    if (db.dialect === 'postgres') await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`,
+    );
+  });
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    const done = await db.transaction(async (tx) => {
+      // Two servers starting on one PostgreSQL: the second waits here for the first's
+      // migration, then finds it recorded. SQLite's data folder has one server at a time.
+      if (db.dialect === 'postgres') await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+      if (await isApplied(tx, migration.version)) return false;
+      for (const statement of migration.statements) {
+        await tx.query(typeof statement === 'string' ? statement : statement[db.dialect]);
+      }
+      await tx.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      ]);
+      return true;
+    });
+    if (done) applied.push(migration.version);
+  }
+  return applied;
+}
+
+async function isApplied(tx: SqlExecutor, version: number): Promise<boolean> {
+  const rows = await tx.query('SELECT version FROM schema_migrations WHERE version = $1', [version]);
+  return rows.length > 0;
+}

@@ -1,0 +1,604 @@
+import type { SqlDatabase, SqlExecutor, SqlRow, SqlValue } from '../database/sql-database.js';
+import { type RunState, stateCondition } from './run-state.js';
+import type {
+  ResultInput,
+  RunEnd,
+  RunEndStatus,
+  RunWithCounts,
+  SavedResponse,
+  Store,
+  StoredResult,
+  StoredRun,
+} from './store.js';
+
+/** What an Idempotency-Key is scoped to: the same key on another method or path is another key. */
+export interface IdempotencyScope {
+  key: string;
+  method: string;
+  path: string;
+}
+
+export interface IdempotentResponse extends IdempotencyScope {
+  fingerprint: string;
+  response: SavedResponse;
+}
+
+export interface RunsFilter {
+  project?: string | undefined;
+  framework?: string | undefined;
+  tag?: string | undefined;
+  state?: RunState | undefined;
+}
+
+export interface ResultsFilter {
+  status?: string | undefined;
+  /** Suite or test name contains this, ignoring (ASCII) case. */
+  search?: string | undefined;
+}
+
+/** One page, and where the next starts (undefined on the last). */
+export interface Page<Item> {
+  items: Item[];
+  next: string | undefined;
+}
+
+/** 2^53 + 1: the first integer a double cannot hold. */
+const FIRST_INTEGER_ID = 9_007_199_254_740_993n;
+
+/** Rows a multi-row INSERT carries: well under both engines' limits on parameters. */
+const ROWS_PER_INSERT = 100;
+
+interface RunRow extends SqlRow {
+  seq: number | string;
+  id: string;
+  project: string;
+  framework: string;
+  tags: string;
+  created_at: string;
+  last_received_at: string;
+  end_status: string | null;
+  ended_at: string | null;
+  total: number | string;
+  total_duration: number | string;
+}
+
+interface ResultRow extends SqlRow {
+  position: number | string;
+  test_suite: string;
+  test_case: string;
+  status: string;
+  duration: number | string;
+  details: string | null;
+}
+
+const RUN_COLUMNS =
+  'seq, id, project, framework, tags, created_at, last_received_at, end_status, ended_at, total, total_duration';
+const RESULT_COLUMNS = 'position, test_suite, test_case, status, duration, details';
+
+/**
+ * The server's state in a database (SQLite or PostgreSQL, through SqlDatabase): runs, their
+ * results in arrival order, per-run counts kept on every write, how runs ended, and the saved
+ * answers to idempotent writes. Writes go through `write`, one transaction each, answered
+ * only once committed; reads page, so nothing grows in memory with what is stored.
+ */
+export class SqlStore implements Store {
+  constructor(
+    readonly db: SqlDatabase,
+    private readonly statuses: readonly string[],
+  ) {}
+
+  /** Runs `work` in one transaction; resolves once it is committed and durable. */
+  write<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => work(new StoreWriter(tx)));
+  }
+
+  // The Store interface: whole lists, for tests and small tools.
+
+  async runs(): Promise<StoredRun[]> {
+    const rows = await this.db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs ORDER BY seq`);
+    return rows.map(storedRun);
+  }
+
+  async run(id: string): Promise<StoredRun | undefined> {
+    const row = await runRow(this.db, id);
+    return row ? storedRun(row) : undefined;
+  }
+
+  async results(runId: string): Promise<StoredResult[]> {
+    const rows = await this.db.query<ResultRow>(
+      `SELECT ${RESULT_COLUMNS} FROM results WHERE run_seq = (SELECT seq FROM runs WHERE id = $1) ORDER BY position`,
+      [runId],
+    );
+    return rows.map((row) => storedResult(runId, row));
+  }
+
+  async allResults(): Promise<StoredResult[]> {
+    const rows = await this.db.query<ResultRow & { run_id: string }>(
+      `SELECT runs.id AS run_id, ${RESULT_COLUMNS} FROM results JOIN runs ON runs.seq = results.run_seq ORDER BY results.run_seq, position`,
+    );
+    return rows.map((row) => storedResult(row.run_id, row));
+  }
+
+  async endOf(runId: string): Promise<RunEnd | undefined> {
+    const row = await runRow(this.db, runId);
+    return row ? endOfRow(row) : undefined;
+  }
+
+  // Reads that page.
+
+  async runCount(): Promise<number> {
+    const rows = await this.db.query<{ n: number | string }>('SELECT count(*) AS n FROM runs');
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** One run with its counts; undefined for an unknown id. */
+  async runWithCounts(id: string): Promise<RunWithCounts | undefined> {
+    const row = await runRow(this.db, id);
+    if (!row) return undefined;
+    const [counted] = await this.#withCounts([row]);
+    return counted;
+  }
+
+  /** One run with its counts, read inside a write's transaction. */
+  async withCountsIn(writer: StoreWriter, id: string): Promise<RunWithCounts | undefined> {
+    const row = await runRow(writer.tx, id);
+    if (!row) return undefined;
+    const [counted] = await this.#withCounts([row], writer.tx);
+    return counted;
+  }
+
+  /**
+   * Runs newest first, `limit` of them from `cursor` (a page's `next`), narrowed by `filter`.
+   * `now` and `abandonedAfterMs` tell a running run from an abandoned one.
+   */
+  async runsPage(
+    filter: RunsFilter,
+    { limit, cursor }: { limit: number; cursor?: string | undefined },
+    states: { now: number; abandonedAfterMs: number },
+  ): Promise<Page<RunWithCounts>> {
+    const { where, params } = runsWhere(filter, states);
+    const before = cursor === undefined ? undefined : Number(cursor);
+    if (before !== undefined) {
+      params.push(before);
+      where.push(`seq < $${params.length}`);
+    }
+    params.push(limit + 1);
+    const rows = await this.db.query<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM runs ${whereClause(where)} ORDER BY seq DESC LIMIT $${params.length}`,
+      params,
+    );
+    const shown = rows.slice(0, limit);
+    const last = shown.at(-1);
+    return {
+      items: await this.#withCounts(shown),
+      next: rows.length > limit && last ? String(last.seq) : undefined,
+    };
+  }
+
+  /** How many runs match `filter`. */
+  async countRuns(filter: RunsFilter, states: { now: number; abandonedAfterMs: number }): Promise<number> {
+    const { where, params } = runsWhere(filter, states);
+    const counted = await this.db.query<{ n: number | string }>(
+      `SELECT count(*) AS n FROM runs ${whereClause(where)}`,
+      params,
+    );
+    return Number(counted[0]?.n ?? 0);
+  }
+
+  /** Runs newest first by offset (the pages' pager). */
+  async runsByOffset(
+    filter: RunsFilter,
+    { limit, offset }: { limit: number; offset: number },
+    states: { now: number; abandonedAfterMs: number },
+  ): Promise<RunWithCounts[]> {
+    const { where, params } = runsWhere(filter, states);
+    const rows = await this.db.query<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM runs ${whereClause(where)} ORDER BY seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, limit, offset],
+    );
+    return this.#withCounts(rows);
+  }
+
+  /** A project's last `count` runs, oldest first. */
+  async lastRuns(project: string, count: number): Promise<StoredRun[]> {
+    const rows = await this.db.query<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE project = $1 ORDER BY seq DESC LIMIT $2`,
+      [project, count],
+    );
+    return rows.reverse().map(storedRun);
+  }
+
+  /** Distinct values of a run's field, sorted, at most `limit` (the filters' choices). */
+  async choices(field: 'project' | 'framework' | 'tag', limit: number): Promise<string[]> {
+    const sql =
+      field === 'tag'
+        ? 'SELECT DISTINCT tag AS value FROM run_tags ORDER BY value LIMIT $1'
+        : `SELECT DISTINCT ${field} AS value FROM runs ORDER BY value LIMIT $1`;
+    const rows = await this.db.query<{ value: string }>(sql, [limit]);
+    return rows.map((row) => row.value);
+  }
+
+  /** The tags of a project's newest runs, most used first: the tag filter's short list. */
+  async recentTags(limit: number, lookBackRuns: number): Promise<string[]> {
+    const rows = await this.db.query<{ tag: string; n: number | string }>(
+      `SELECT tag, count(*) AS n FROM run_tags WHERE run_seq IN (SELECT seq FROM runs ORDER BY seq DESC LIMIT $1)
+       GROUP BY tag ORDER BY count(*) DESC, tag LIMIT $2`,
+      [lookBackRuns, limit],
+    );
+    return rows.map((row) => row.tag).sort((a, b) => a.localeCompare(b));
+  }
+
+  /** A run's results in arrival order, `limit` from `cursor`, narrowed by `filter`. */
+  async resultsPage(
+    runId: string,
+    filter: ResultsFilter,
+    { limit, cursor }: { limit: number; cursor?: string | undefined },
+  ): Promise<Page<StoredResult> & { matching?: number }> {
+    const { where, params } = resultsWhere(runId, filter);
+    if (cursor !== undefined) {
+      params.push(Number(cursor));
+      where.push(`position > $${params.length}`);
+    }
+    params.push(limit + 1);
+    const rows = await this.db.query<ResultRow>(
+      `SELECT ${RESULT_COLUMNS} FROM results ${whereClause(where)} ORDER BY position LIMIT $${params.length}`,
+      params,
+    );
+    const shown = rows.slice(0, limit);
+    const last = shown.at(-1);
+    return {
+      items: shown.map((row) => storedResult(runId, row)),
+      next: rows.length > limit && last ? String(last.position) : undefined,
+    };
+  }
+
+  /** A run's results in arrival order by offset (the run page's pager). */
+  async resultsByOffset(
+    runId: string,
+    filter: ResultsFilter,
+    { limit, offset }: { limit: number; offset: number },
+  ): Promise<StoredResult[]> {
+    const { where, params } = resultsWhere(runId, filter);
+    const rows = await this.db.query<ResultRow>(
+      `SELECT ${RESULT_COLUMNS} FROM results ${whereClause(where)} ORDER BY position LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, limit, offset],
+    );
+    return rows.map((row) => storedResult(runId, row));
+  }
+
+  /** How many of a run's results match `filter`. */
+  async countResults(runId: string, filter: ResultsFilter): Promise<number> {
+    const { where, params } = resultsWhere(runId, filter);
+    const rows = await this.db.query<{ n: number | string }>(
+      `SELECT count(*) AS n FROM results ${whereClause(where)}`,
+      params,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** A run's slowest results among those that ran (not `notRun` statuses), slowest first. */
+  async slowestResults(
+    runId: string,
+    filter: ResultsFilter,
+    notRun: readonly string[],
+    limit: number,
+  ): Promise<StoredResult[]> {
+    const { where, params } = resultsWhere(runId, filter);
+    for (const status of notRun) {
+      params.push(status);
+      where.push(`status <> $${params.length}`);
+    }
+    params.push(limit);
+    const rows = await this.db.query<ResultRow>(
+      `SELECT ${RESULT_COLUMNS} FROM results ${whereClause(where)} ORDER BY duration DESC, position LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((row) => storedResult(runId, row));
+  }
+
+  /**
+   * The results of these runs, by run: for the test page (one test's, with `test`) and the
+   * flaky rule (with `onlyTestsThatFailed`, only the tests that failed in at least one of them).
+   */
+  async resultsOfRuns(
+    runs: readonly StoredRun[],
+    which: { test?: { testSuite: string; testCase: string }; onlyTestsThatFailed?: boolean } = {},
+  ): Promise<Map<string, StoredResult[]>> {
+    const byRun = new Map<string, StoredResult[]>(runs.map((run) => [run.id, []]));
+    if (runs.length === 0) return byRun;
+    const params: SqlValue[] = runs.map((run) => run.id);
+    const list = runs.map((_, index) => `$${index + 1}`).join(', ');
+    const inRuns = `run_seq IN (SELECT seq FROM runs WHERE id IN (${list}))`;
+    let sql = `SELECT runs.id AS run_id, ${RESULT_COLUMNS} FROM results JOIN runs ON runs.seq = results.run_seq WHERE results.${inRuns}`;
+    if (which.test) {
+      params.push(which.test.testSuite, which.test.testCase);
+      sql += ` AND test_suite = $${params.length - 1} AND test_case = $${params.length}`;
+    }
+    if (which.onlyTestsThatFailed) {
+      sql += ` AND (test_suite, test_case) IN (SELECT test_suite, test_case FROM results WHERE ${inRuns} AND status = 'failed')`;
+    }
+    const rows = await this.db.query<ResultRow & { run_id: string }>(
+      `${sql} ORDER BY results.run_seq, position`,
+      params,
+    );
+    for (const row of rows) byRun.get(row.run_id)?.push(storedResult(row.run_id, row));
+    return byRun;
+  }
+
+  // Idempotency and retention.
+
+  async savedResponse(scope: IdempotencyScope): Promise<IdempotentResponse | undefined> {
+    const rows = await this.db.query<{ fingerprint: string; status: number; headers: string; body: string }>(
+      'SELECT fingerprint, status, headers, body FROM idempotent_responses WHERE method = $1 AND path = $2 AND key = $3',
+      [scope.method, scope.path, scope.key],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      ...scope,
+      fingerprint: row.fingerprint,
+      response: { status: Number(row.status), headers: JSON.parse(row.headers), body: JSON.parse(row.body) },
+    };
+  }
+
+  /** The oldest runs created before `before`, at most `limit`: what retention removes next. */
+  async runsCreatedBefore(before: string, limit: number): Promise<{ seq: number; total: number }[]> {
+    const rows = await this.db.query<{ seq: number | string; total: number | string }>(
+      'SELECT seq, total FROM runs WHERE created_at < $1 ORDER BY created_at, seq LIMIT $2',
+      [before, limit],
+    );
+    return rows.map((row) => ({ seq: Number(row.seq), total: Number(row.total) }));
+  }
+
+  /** The statuses the server accepts, each counted (0 when none), then any other stored one. */
+  async #withCounts(rows: readonly RunRow[], db: SqlExecutor = this.db): Promise<RunWithCounts[]> {
+    if (rows.length === 0) return [];
+    const list = rows.map((_, index) => `$${index + 1}`).join(', ');
+    const countRows = await db.query<{ run_seq: number | string; status: string; count: number | string }>(
+      `SELECT run_seq, status, count FROM run_counts WHERE run_seq IN (${list}) ORDER BY run_seq, first_position`,
+      rows.map((row) => Number(row.seq)),
+    );
+    const countsBySeq = new Map<number, Record<string, number>>();
+    for (const row of rows) {
+      countsBySeq.set(Number(row.seq), Object.fromEntries(this.statuses.map((status) => [status, 0])));
+    }
+    for (const { run_seq, status, count } of countRows) {
+      const counts = countsBySeq.get(Number(run_seq));
+      if (counts) counts[status] = (counts[status] ?? 0) + Number(count);
+    }
+    return rows.map((row) => {
+      const end = endOfRow(row);
+      return {
+        ...storedRun(row),
+        ...(end ? { end } : {}),
+        lastReceivedAt: row.last_received_at,
+        counts: countsBySeq.get(Number(row.seq)) ?? {},
+        total: Number(row.total),
+        totalDuration: Number(row.total_duration),
+      };
+    });
+  }
+}
+
+/** The writes of one transaction. */
+export class StoreWriter {
+  constructor(readonly tx: SqlExecutor) {}
+
+  async run(id: string): Promise<StoredRun | undefined> {
+    const row = await runRow(this.tx, id);
+    return row ? storedRun(row) : undefined;
+  }
+
+  async endOf(runId: string): Promise<RunEnd | undefined> {
+    const row = await runRow(this.tx, runId);
+    return row ? endOfRow(row) : undefined;
+  }
+
+  /** Creates a run; its number comes from the database, so servers sharing one never collide. */
+  async createRun(
+    input: Omit<StoredRun, 'id'>,
+    runIds: 'uuid' | 'integer',
+    uuid: () => string,
+  ): Promise<StoredRun> {
+    const seq = await this.#nextRunSeq();
+    const id = runIds === 'uuid' ? uuid() : String(FIRST_INTEGER_ID + BigInt(seq - 1));
+    const run: StoredRun = { id, ...input };
+    await this.insertRun(seq, run, run.createdAt);
+    return run;
+  }
+
+  /** Inserts a run as given (the import of an older data file keeps its ids). */
+  async insertRun(seq: number, run: StoredRun, lastReceivedAt: string): Promise<void> {
+    await this.tx.query(
+      `INSERT INTO runs (seq, id, project, framework, tags, created_at, last_received_at, total, total_duration)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0)`,
+      [seq, run.id, run.project, run.framework, JSON.stringify(run.tags), run.createdAt, lastReceivedAt],
+    );
+    for (const tag of new Set(run.tags)) {
+      await this.tx.query('INSERT INTO run_tags (tag, run_seq) VALUES ($1, $2)', [tag, seq]);
+    }
+  }
+
+  async #nextRunSeq(): Promise<number> {
+    const rows = await this.tx.query<{ value: number | string }>(
+      "UPDATE counters SET value = value + 1 WHERE name = 'run' RETURNING value",
+    );
+    return Number(rows[0]?.value);
+  }
+
+  /** The next run number for an imported run. */
+  nextRunSeq(): Promise<number> {
+    return this.#nextRunSeq();
+  }
+
+  /**
+   * Appends results to a run in arrival order and adds them to its counts; false for an
+   * unknown run. `receivedAt` undefined (older data files) leaves the last-received time.
+   */
+  async addResults(
+    runId: string,
+    results: readonly ResultInput[],
+    receivedAt: string | undefined,
+  ): Promise<boolean> {
+    let duration = 0;
+    for (const result of results) duration += result.duration;
+    // Taking the positions and updating the counts is one statement: on PostgreSQL it locks
+    // the run's row, so two servers adding to one run take turns instead of colliding.
+    const rows = await this.tx.query<{ seq: number | string; total: number | string }>(
+      `UPDATE runs SET total = total + $2, total_duration = total_duration + $3,
+         last_received_at = COALESCE($4, last_received_at)
+       WHERE id = $1 RETURNING seq, total`,
+      [runId, results.length, duration, receivedAt ?? null],
+    );
+    const row = rows[0];
+    if (!row) return false;
+    const seq = Number(row.seq);
+    const first = Number(row.total) - results.length;
+
+    for (let start = 0; start < results.length; start += ROWS_PER_INSERT) {
+      const chunk = results.slice(start, start + ROWS_PER_INSERT);
+      const params: SqlValue[] = [];
+      const values = chunk.map((result, index) => {
+        const at = params.length;
+        params.push(
+          seq,
+          first + start + index,
+          result.testSuite,
+          result.testCase,
+          result.status,
+          result.duration,
+          result.details === undefined ? null : JSON.stringify(result.details),
+        );
+        return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7})`;
+      });
+      await this.tx.query(
+        `INSERT INTO results (run_seq, position, test_suite, test_case, status, duration, details) VALUES ${values.join(', ')}`,
+        params,
+      );
+    }
+
+    const byStatus = new Map<string, { count: number; firstPosition: number }>();
+    results.forEach((result, index) => {
+      const seen = byStatus.get(result.status);
+      if (seen) seen.count += 1;
+      else byStatus.set(result.status, { count: 1, firstPosition: first + index });
+    });
+    for (const [status, { count, firstPosition }] of byStatus) {
+      await this.tx.query(
+        `INSERT INTO run_counts (run_seq, status, count, first_position) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (run_seq, status) DO UPDATE SET count = run_counts.count + excluded.count`,
+        [seq, status, count, firstPosition],
+      );
+    }
+    return true;
+  }
+
+  /** Records how the run ended; false for an unknown run. */
+  async endRun(runId: string, end: RunEnd): Promise<boolean> {
+    const rows = await this.tx.query<{ seq: number | string }>(
+      'UPDATE runs SET end_status = $2, ended_at = $3 WHERE id = $1 RETURNING seq',
+      [runId, end.status, end.endedAt],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Saves the first successful answer for an Idempotency-Key. False when one is already
+   * saved: another request with the key (on this server or another) committed first.
+   */
+  async saveResponse(record: IdempotentResponse, createdAt: string): Promise<boolean> {
+    const { status, headers, body } = record.response;
+    const rows = await this.tx.query(
+      `INSERT INTO idempotent_responses (method, path, key, fingerprint, status, headers, body, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (method, path, key) DO NOTHING RETURNING key`,
+      [
+        record.method,
+        record.path,
+        record.key,
+        record.fingerprint,
+        status,
+        JSON.stringify(headers),
+        JSON.stringify(body),
+        createdAt,
+      ],
+    );
+    return rows.length > 0;
+  }
+}
+
+async function runRow(db: SqlExecutor, id: string): Promise<RunRow | undefined> {
+  const rows = await db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`, [id]);
+  return rows[0];
+}
+
+function storedRun(row: RunRow): StoredRun {
+  return {
+    id: row.id,
+    project: row.project,
+    framework: row.framework,
+    tags: JSON.parse(row.tags) as string[],
+    createdAt: row.created_at,
+  };
+}
+
+function endOfRow(row: RunRow): RunEnd | undefined {
+  if (row.end_status === null || row.ended_at === null) return undefined;
+  return { status: row.end_status as RunEndStatus, endedAt: row.ended_at };
+}
+
+function storedResult(runId: string, row: ResultRow): StoredResult {
+  const result: StoredResult = {
+    runId,
+    testSuite: row.test_suite,
+    testCase: row.test_case,
+    status: row.status,
+    duration: Number(row.duration),
+  };
+  if (row.details !== null) result.details = JSON.parse(row.details);
+  return result;
+}
+
+function runsWhere(
+  filter: RunsFilter,
+  states: { now: number; abandonedAfterMs: number },
+): { where: string[]; params: SqlValue[] } {
+  const where: string[] = [];
+  const params: SqlValue[] = [];
+  if (filter.project !== undefined) {
+    params.push(filter.project);
+    where.push(`project = $${params.length}`);
+  }
+  if (filter.framework !== undefined) {
+    params.push(filter.framework);
+    where.push(`framework = $${params.length}`);
+  }
+  if (filter.tag !== undefined) {
+    params.push(filter.tag);
+    where.push(`seq IN (SELECT run_seq FROM run_tags WHERE tag = $${params.length})`);
+  }
+  if (filter.state !== undefined) {
+    const condition = stateCondition(filter.state, states.now, states.abandonedAfterMs, params.length + 1);
+    params.push(...condition.params);
+    where.push(condition.sql);
+  }
+  return { where, params };
+}
+
+function resultsWhere(runId: string, filter: ResultsFilter): { where: string[]; params: SqlValue[] } {
+  const params: SqlValue[] = [runId];
+  const where = ['run_seq = (SELECT seq FROM runs WHERE id = $1)'];
+  if (filter.status !== undefined) {
+    params.push(filter.status);
+    where.push(`status = $${params.length}`);
+  }
+  if (filter.search !== undefined) {
+    params.push(`%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const n = params.length;
+    where.push(`(lower(test_suite) LIKE $${n} ESCAPE '\\' OR lower(test_case) LIKE $${n} ESCAPE '\\')`);
+  }
+  return { where, params };
+}
+
+function whereClause(where: readonly string[]): string {
+  return where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
+}

@@ -60,8 +60,8 @@ describe.skipIf(missing)('the parity fixture, run under WebdriverIO’s Mocha fr
 
   afterAll(() => server?.close());
 
-  it("stores Mocha's parity results, with WebdriverIO's own verdict for a failed before hook", () => {
-    expect(identities(resultsTagged(server, 'parity')), output(outcome)).toEqual(
+  it("stores Mocha's parity results, with WebdriverIO's own verdict for a failed before hook", async () => {
+    expect(identities(await resultsTagged(server, 'parity')), output(outcome)).toEqual(
       identities(WDIO_PARITY_RESULTS),
     );
     // Where it differs from Mocha: the tests a failed `before` prevented and their files, and
@@ -94,8 +94,8 @@ describe.skipIf(missing)('the parity fixture, run under WebdriverIO’s Mocha fr
     );
   });
 
-  it('stores them in one run, created by the launcher service', () => {
-    const runs = server.server.store.runs();
+  it('stores them in one run, created by the launcher service', async () => {
+    const runs = await server.server.store.runs();
     expect(runs.map((run) => run.project)).toEqual(['parity']);
     expect(runs[0]!.framework).toBe('webdriverio');
   });
@@ -126,9 +126,9 @@ describe.skipIf(missing)('the parity fixture under WebdriverIO, the service up b
         ...parity,
         env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: JSON.stringify(options) }),
       });
-      const runs = server.server.store.runs();
+      const runs = await server.server.store.runs();
       expect(runs, output(outcome)).toHaveLength(1);
-      expect(identities(server.server.store.results(runs[0]!.id)), output(outcome)).toEqual(
+      expect(identities(await server.server.store.results(runs[0]!.id)), output(outcome)).toEqual(
         identities(WDIO_PARITY_RESULTS),
       );
       const statuses = server.server.requests.map((request) => request.status);
@@ -162,9 +162,11 @@ describe.skipIf(missing)('the parity fixture under WebdriverIO, the service up b
       faulty = false;
       const replay = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], { env: cleanEnv(env) });
       expect(replay.code, replay.stderr).toBe(0);
-      const runs = server.server.store.runs();
+      const runs = await server.server.store.runs();
       expect(runs, output(outcome)).toHaveLength(1);
-      expect(identities(server.server.store.results(runs[0]!.id))).toEqual(identities(WDIO_PARITY_RESULTS));
+      expect(identities(await server.server.store.results(runs[0]!.id))).toEqual(
+        identities(WDIO_PARITY_RESULTS),
+      );
       server.close();
     },
     AWAIT_RUNS_TIMEOUT_MS,
@@ -179,8 +181,8 @@ describe.skipIf(missing)('WebdriverIO streaming while tests run', () => {
       const outcome = await runWdio({ ...streaming, env: reporterEnv(server) });
       // last.test.js passes only if it sees the fast files' nine results on the server.
       expect(outcome.code, output(outcome)).toBe(0);
-      const [run] = server.server.store.runs();
-      const stored = server.server.store.results(run!.id);
+      const [run] = await server.server.store.runs();
+      const stored = await server.server.store.results(run!.id);
       expect(stored.find((result) => result.testSuite === 'last.test.js')).toMatchObject({
         testCase: 'sees the results of the other files on the server',
         status: 'passed',

@@ -139,7 +139,7 @@ export class EnvelopeMapping {
     const status = statusOf(attempt.worst, this.hints.strict !== false);
     const failure = status === 'failed' ? { errors: attempt.errors, attempts: attempt.number } : undefined;
     // `--retry`: a scenario that passed on a later attempt (passed on a retry).
-    const attempts = status === 'passed' ? attempt.number : undefined;
+    const attempts = status === 'passed' && (attempt.number ?? 1) > 1 ? attempt.number : undefined;
     this.emit(() => this.sink.scenario(named.uri, { ...test, status, failure, attempts }));
   }
 

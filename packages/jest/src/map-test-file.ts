@@ -34,7 +34,7 @@ function mapAssertion(assertion: AssertionResult, file: string): RawTest {
     duration: assertion.duration ?? 0,
     failure: status === 'failed' ? failureOf(assertion, file) : undefined,
     // Tries under `jest.retryTimes`: more than one on a passed test, it passed on a retry.
-    attempts: status === 'passed' ? assertion.invocations : undefined,
+    attempts: status === 'passed' && (assertion.invocations ?? 1) > 1 ? assertion.invocations : undefined,
   };
 }
 

@@ -25,7 +25,7 @@ export function mapTest(test: TestCase): MappedTest | undefined {
       duration: last.duration,
       failure: status === 'failed' ? failureOf(last) : undefined,
       // Playwright's `flaky` outcome: passed on attempt retry + 1 of the same run.
-      attempts: status === 'passed' ? last.retry + 1 : undefined,
+      attempts: status === 'passed' && last.retry > 0 ? last.retry + 1 : undefined,
     },
     flaky: outcome === 'flaky',
   };

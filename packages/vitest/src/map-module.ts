@@ -19,7 +19,7 @@ export function mapTestModule(module: TestModule, { merged = false, unfinished =
       duration: diagnostic?.duration ?? 0,
       failure: status === 'failed' ? failureOf(test) : undefined,
       // `retry` in the config or the test's options: passed on its second attempt or later.
-      attempts: status === 'passed' && diagnostic ? diagnostic.retryCount + 1 : undefined,
+      attempts: status === 'passed' && diagnostic?.retryCount ? diagnostic.retryCount + 1 : undefined,
     });
   }
   return {

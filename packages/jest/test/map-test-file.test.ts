@@ -81,7 +81,9 @@ describe(`mapTestFile on Jest ${version}'s recorded objects`, () => {
     expect(statuses(file)).toEqual([['passes on the second attempt', 'passed']]);
     expect(mapTestFile(file.test, file.testResult).tests.map((mapped) => mapped.attempts)).toEqual([2]);
     const atOnce = fileNamed(files, 'cart.test.js');
-    expect(mapTestFile(atOnce.test, atOnce.testResult).tests.filter((t) => t.attempts !== undefined)).toEqual([]);
+    expect(mapTestFile(atOnce.test, atOnce.testResult).tests.filter((t) => t.attempts !== undefined)).toEqual(
+      [],
+    );
   });
 
   it('keeps the failed tests Jest makes of a failed beforeAll, and a skipped one skipped, without failing the file', () => {

@@ -103,7 +103,8 @@ export class WdioMapping {
       }
       case 'test:start': {
         const test = payload as WdioRunnable;
-        if (typeof test.retries === 'number' && test.retries > 0) this.retryOf.set(this.keyOf(test), test.retries);
+        if (typeof test.retries === 'number' && test.retries > 0)
+          this.retryOf.set(this.keyOf(test), test.retries);
         return;
       }
       case 'test:pass':

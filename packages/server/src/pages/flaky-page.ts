@@ -63,7 +63,7 @@ ${ruleUsed(flakes)}
 
 function ruleUsed({ rule, runs, judgedRuns }: FlakyOrFailing): SafeHtml {
   if (rule === 'passed-and-failed')
-    return html`<p class="rule">No run carried a commit tag: flaky here means passed in one run and failed in another, and no test is told apart as newly failing.</p>`;
+    return html`<p class="rule">No run carried a commit tag: flaky here means passed in one run and failed in another, or passed on a retry within one run, and no test is told apart as newly failing.</p>`;
   const untaggedRuns = runs - judgedRuns;
   const leftOut =
     untaggedRuns === 0

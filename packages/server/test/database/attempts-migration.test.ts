@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from '../../src/database/migrations.js';
 import { SqliteDatabase } from '../../src/database/sqlite.js';
-import type { ResultInput, StoredRun } from '../../src/ledger/store.js';
 import { SqlStore } from '../../src/ledger/sql-store.js';
+import type { ResultInput, StoredRun } from '../../src/ledger/store.js';
 
 // Migration 2 keeps a result's `details.attempts` in a column of its own, so the flaky
 // page's query can pick the tests that passed on a retry (docs/design.md §26) without
@@ -31,7 +31,13 @@ async function runWith(store: SqlStore, results: readonly ResultInput[]): Promis
 const RESULTS: ResultInput[] = [
   { testSuite: 'a.test.ts', testCase: 'retried', status: 'passed', duration: 1, details: { attempts: 3 } },
   { testSuite: 'a.test.ts', testCase: 'at once', status: 'passed', duration: 1 },
-  { testSuite: 'a.test.ts', testCase: 'stable failure', status: 'failed', duration: 1, details: { message: 'x' } },
+  {
+    testSuite: 'a.test.ts',
+    testCase: 'stable failure',
+    status: 'failed',
+    duration: 1,
+    details: { message: 'x' },
+  },
   { testSuite: 'b.test.ts', testCase: 'at once too', status: 'passed', duration: 1 },
 ];
 

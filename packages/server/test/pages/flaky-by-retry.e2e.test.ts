@@ -25,15 +25,17 @@ describe('the flaky page after a real run whose test passed on a retry', () => {
       [RETRIED, 'passed', { attempts: 2 }],
     ]);
 
-    const markup = await (await fetch(`${started.url}/flaky?project=${encodeURIComponent(run!.project)}`)).text();
+    const markup = await (
+      await fetch(`${started.url}/flaky?project=${encodeURIComponent(run!.project)}`)
+    ).text();
     const start = markup.indexOf('<section class="project"');
     const section = markup.slice(start, markup.indexOf('</section>', start));
     // No CI, no commit tag: the older rule, and the runner's word is enough under it.
     expect(section).toContain('data-rule="passed-and-failed"');
     const flaky = section.slice(0, section.indexOf('</ol>'));
-    expect([...flaky.matchAll(/class="name test-link"[^>]*>([^<]*)</g)].map((m) => m[1]?.replaceAll('&gt;', '>'))).toEqual([
-      RETRIED,
-    ]);
+    expect(
+      [...flaky.matchAll(/class="name test-link"[^>]*>([^<]*)</g)].map((m) => m[1]?.replaceAll('&gt;', '>')),
+    ).toEqual([RETRIED]);
     expect(flaky).toContain(`data-run="${run!.id}" data-attempts="2"`);
     expect(flaky).toMatch(new RegExp(`passed on attempt 2 in <a href="/runs/${run!.id}">run ${run!.id}</a>`));
   });

@@ -419,9 +419,7 @@ describe('passed on a retry within one run', () => {
       on('c1', passOnAttempt(2, 'retried'), pass('stable'), fail('flaky')),
     );
     const kept = new Set(
-      results
-        .filter((r) => r.status === 'failed' || (r.details?.attempts ?? 1) > 1)
-        .map((r) => r.testCase),
+      results.filter((r) => r.status === 'failed' || (r.details?.attempts ?? 1) > 1).map((r) => r.testCase),
     );
     const fewer = results.filter((r) => kept.has(r.testCase));
     expect(fewer.length).toBeLessThan(results.length);

@@ -1,5 +1,6 @@
 import type { ServerOptions, TestrunServer } from '@testrun/server';
-import { startTestServer } from '@testrun/test-utils';
+import { type StoreEngine, startTestServer } from '@testrun/test-utils';
+import { onTestFinished } from 'vitest';
 
 // Real HTTP against a real server on loopback: the helpers only save typing.
 
@@ -9,6 +10,29 @@ export const KEY = 'server-test-key';
 export async function startServer(options: ServerOptions = {}): Promise<TestrunServer> {
   // Keys given replace KEY, as createServer's apiKeys do.
   return (await startTestServer(options.apiKeys ? options : { apiKey: KEY, ...options })).server;
+}
+
+/**
+ * startServer on one engine of test-utils' storeEngines(), for a store test that must hold on
+ * SQLite and PostgreSQL: `describe.each(storeEngines())('… on $name', (engine) => { const
+ * startServer = serverOn(engine); … })`. The servers of one test share one fresh database, as
+ * a restart on the same data does.
+ */
+export function serverOn(engine: StoreEngine): typeof startServer {
+  let database: ReturnType<StoreEngine['target']> | undefined;
+  return async (options = {}) => {
+    if (!database) {
+      database = engine.target();
+      try {
+        onTestFinished(() => {
+          database = undefined;
+        });
+      } catch {
+        // Started in a beforeAll: its database serves the suite.
+      }
+    }
+    return startServer({ ...(await database), ...options });
+  };
 }
 
 export interface Answer {

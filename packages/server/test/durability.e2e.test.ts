@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createServer } from '@testrun/server';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { havePostgres, type PostgresServer, startPostgres } from '@testrun/test-utils';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
 // `kill -9` and a full disk, against a server in a process of its own on a data folder:
 // whatever it acknowledged must be there after a restart, once.
@@ -97,9 +98,10 @@ function flood(url: string, runId: string, onAck: (acknowledged: number, flood: 
   };
 }
 
-/** Reads the run back in this process from the same folder, after the child is gone. */
+/** Reads the run back in this process from the same folder (or PostgreSQL URL), after the child is gone. */
 async function storedNames(data: string, runId: string): Promise<{ names: string[]; total: number }> {
-  const server = await createServer({ data, apiKeys: [KEY] });
+  const target = data.startsWith('postgres://') ? { database: data } : { data };
+  const server = await createServer({ ...target, apiKeys: [KEY] });
   try {
     const names = (await server.store.results(runId)).map((result) => result.testCase);
     const run = await server.store.runWithCounts(runId);
@@ -197,5 +199,35 @@ describe('a server on a data folder', () => {
     expect(duplicates(stored.names)).toEqual([]);
     expect(writes.state.acknowledged.filter((name) => !stored.names.includes(name))).toEqual([]);
     expect(stored.total).toBe(stored.names.length);
+  });
+});
+
+describe.skipIf(!havePostgres())('a server on PostgreSQL', () => {
+  let postgres: PostgresServer;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  });
+  afterAll(() => postgres?.stop());
+
+  it('keeps every acknowledged result, once, when killed with SIGKILL in a flood of writes', async () => {
+    const database = await postgres.createDatabase();
+    const { url, child } = await serveInChild(database);
+    const runId = await createRunAt(url);
+
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const writes = flood(url, runId, (acknowledged) => {
+      if (acknowledged >= 40 * PER_BATCH && !child.killed) child.kill('SIGKILL');
+    });
+    await exited;
+    writes.stop();
+    await writes.done;
+
+    // PostgreSQL rolls back the transactions of the connections the kill cut; the rest committed.
+    const stored = await storedNames(database, runId);
+    expect(writes.state.acknowledged.length).toBeGreaterThanOrEqual(40 * PER_BATCH);
+    expect(duplicates(stored.names)).toEqual([]);
+    expect(writes.state.acknowledged.filter((name) => !stored.names.includes(name))).toEqual([]);
+    expect(stored.total).toBe(stored.names.length);
+    expect(stored.names.length % PER_BATCH).toBe(0);
   });
 });

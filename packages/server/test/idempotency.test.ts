@@ -1,7 +1,9 @@
+import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createRun, post, result, startServer } from './client.js';
+import { createRun, post, result, serverOn } from './client.js';
 
-describe('Idempotency-Key', () => {
+describe.each(storeEngines())('Idempotency-Key on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('replays the first answer for a retry with the same key and body, storing the results once', async () => {
     const server = await startServer();
     const runId = await createRun(server);

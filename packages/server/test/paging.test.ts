@@ -1,12 +1,14 @@
+import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createRun, get, patch, post, result, startServer } from './client.js';
+import { createRun, get, patch, post, result, serverOn } from './client.js';
 
 interface RunsPage {
   runs: { id: string; project: string; state: string }[];
   next: string | null;
 }
 
-describe('the read API in pages', () => {
+describe.each(storeEngines())('the read API in pages on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('pages runs newest first, the next cursor in the body and in a Link header, until the last page', async () => {
     const server = await startServer();
     const ids: string[] = [];

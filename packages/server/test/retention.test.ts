@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createServer } from '@testrun/server';
+import { type StoreEngine, storeEngines } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { migrate } from '../src/database/migrations.js';
-import { SqliteDatabase } from '../src/database/sqlite.js';
+import { openDatabase } from '../src/database/open-database.js';
 import { Retention } from '../src/ledger/retention.js';
 import { SqlStore } from '../src/ledger/sql-store.js';
 import { createRun, KEY, result, startServer } from './client.js';
@@ -12,8 +13,12 @@ import { createRun, KEY, result, startServer } from './client.js';
 const DAY = 24 * 60 * 60_000;
 const NOW = Date.parse('2026-06-01T00:00:00.000Z');
 
-async function storeWithRuns(ages: readonly { days: number; results: number }[]): Promise<SqlStore> {
-  const db = SqliteDatabase.open(undefined);
+async function storeWithRuns(
+  engine: StoreEngine,
+  ages: readonly { days: number; results: number }[],
+): Promise<SqlStore> {
+  const { db, close } = await openDatabase(await engine.target());
+  onTestFinished(close);
   await migrate(db);
   const store = new SqlStore(db, ['passed', 'failed']);
   for (const [index, { days, results }] of ages.entries()) {
@@ -46,9 +51,9 @@ async function count(store: SqlStore, table: string): Promise<number> {
   return Number(rows[0]?.n);
 }
 
-describe('retention (--keep-days)', () => {
+describe.each(storeEngines())('retention (--keep-days) on $name', (engine) => {
   it('removes runs older than the limit with everything that hangs off them, and keeps the rest', async () => {
-    const store = await storeWithRuns([
+    const store = await storeWithRuns(engine, [
       { days: 40, results: 3 },
       { days: 31, results: 2 },
       { days: 29, results: 4 },
@@ -65,7 +70,7 @@ describe('retention (--keep-days)', () => {
   });
 
   it('removes a large run in small transactions that writes get in between', async () => {
-    const store = await storeWithRuns([{ days: 40, results: 9000 }]);
+    const store = await storeWithRuns(engine, [{ days: 40, results: 9000 }]);
     const order: string[] = [];
     const removing = Retention.paused(store, 30)
       .runOnce(NOW)
@@ -78,7 +83,9 @@ describe('retention (--keep-days)', () => {
     expect(order).toEqual(['write committed', 'retention done']);
     expect(await count(store, 'results')).toBe(0);
   });
+});
 
+describe('retention in a server', () => {
   it('runs in the background of a server started with keepDays, on what its folder already holds', async () => {
     const data = join(await mkdtemp(join(tmpdir(), 'testrun-retention-')), 'data');
     onTestFinished(() => rm(dirname(data), { recursive: true, force: true }));

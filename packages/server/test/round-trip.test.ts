@@ -1,7 +1,9 @@
+import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createRun, get, post, result, startServer } from './client.js';
+import { createRun, get, post, result, serverOn } from './client.js';
 
-describe('a run and its results', () => {
+describe.each(storeEngines())('a run and its results on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('creates a run, accepts its results and reads both back', async () => {
     const server = await startServer();
 

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createRun, get, patch, post, result, startServer } from './client.js';
+import { createRun, get, patch, post, result, serverOn } from './client.js';
 
 // How a run ended: PATCH /api/v1/runs/{id} as `completeRun: true` sends it, answered as
 // strictly as the spec's two operations, and the state every page and the read API show.
 
-describe('PATCH /api/v1/runs/{id}', () => {
+describe.each(storeEngines())('PATCH /api/v1/runs/{id} on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('completes a run: 200 with the run and its state, which the read API shows from then on', async () => {
     const server = await startServer();
     const runId = await createRun(server);
@@ -98,7 +100,8 @@ describe('PATCH /api/v1/runs/{id}', () => {
   });
 });
 
-describe('run states on the pages', () => {
+describe.each(storeEngines())('run states on the pages on $name', (engine) => {
+  const startServer = serverOn(engine);
   /** A data file of three runs created two hours ago: one completed, one still receiving results, one silent since. */
   function oldRuns(): { dataFile: string; ids: { completed: string; running: string; abandoned: string } } {
     const createdAt = new Date(Date.now() - 2 * 3_600_000).toISOString();

@@ -37,11 +37,13 @@ export {
   resultsIn,
 } from './parity-expected.js';
 export * from './playwright.js';
+export * from './postgres.js';
 export * from './process.js';
 export * from './proxy.js';
 export * from './reporter.js';
 export * from './run-framework.js';
 export * from './server.js';
+export * from './store-engines.js';
 export * from './transports.js';
 export * from './watch.js';
 export * from './webdriverio.js';

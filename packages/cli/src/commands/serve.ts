@@ -35,6 +35,11 @@ only once written to disk, and read again on the next start.
       default: DEFAULT_DATA,
       help: 'keep runs in an embedded database in this folder; an older testrun data file (.ndjson) given here is imported once into <file>.d',
     },
+    database: {
+      type: 'string',
+      value: '<url>',
+      help: 'keep runs on a PostgreSQL server instead, which several servers may share: postgres://user:password@host:5432/db (default: TESTRUN_DATABASE_URL); the password is never printed',
+    },
     memory: {
       type: 'boolean',
       help: 'keep nothing: an in-memory database, gone when the server stops (demos, tests)',
@@ -57,13 +62,20 @@ only once written to disk, and read again on the next start.
     const readKey = readKeyOf(values['read-key']);
     output.redact(readKey);
     const readKeys = readKey === undefined ? [] : [readKey];
+    const database = databaseOf(values.database);
+    for (const secret of passwordOf(database)) output.redact(secret);
+    if (database !== undefined && values.memory) {
+      throw new UsageError(
+        '--memory keeps nothing and --database keeps runs on PostgreSQL: give one of them',
+      );
+    }
     const keepDays = values['keep-days'] === undefined ? undefined : parseDays(values['keep-days']);
     const server = await createServer({
       host: values.host,
       port: parsePort(values.port),
       apiKeys: [apiKey],
       readKeys,
-      ...(values.memory ? {} : await storage(values.data)),
+      ...(database !== undefined ? { database } : values.memory ? {} : await storage(values.data)),
       ...(keepDays === undefined ? {} : { keepDays }),
       abandonedAfterMs: parseTime('--abandoned-after', values['abandoned-after']),
     });
@@ -92,6 +104,36 @@ async function storage(data: string): Promise<ServerOptions> {
   if (data.trim() === '') throw new UsageError('--data must name a folder');
   const found = await stat(data).catch(() => undefined);
   return found?.isFile() ? { dataFile: data } : { data };
+}
+
+/**
+ * --database, else TESTRUN_DATABASE_URL (a variable keeps the password out of the process
+ * list); an empty variable is unset, an empty flag a mistake.
+ */
+function databaseOf(flag: string | undefined): string | undefined {
+  const url = flag ?? (process.env.TESTRUN_DATABASE_URL?.trim() || undefined);
+  if (url === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\//i.test(url.trim())) {
+    // Nothing of it is echoed: a mistyped URL may still hold a password.
+    throw new UsageError('--database must be a PostgreSQL URL: postgres://user:password@host:5432/database');
+  }
+  return url.trim();
+}
+
+/** The URL's password, as written and decoded, for the output to redact. */
+function passwordOf(url: string | undefined): string[] {
+  let password = '';
+  try {
+    password = new URL(url ?? '').password;
+  } catch {
+    // Not a URL: the server refuses it without printing it.
+  }
+  if (password === '') return [];
+  try {
+    return [password, decodeURIComponent(password)];
+  } catch {
+    return [password];
+  }
 }
 
 function parseDays(text: string): number {

@@ -1,4 +1,5 @@
 import { claimDataFolder } from './data-folder.js';
+import { isPostgresUrl, openPostgres, redactDatabaseUrl } from './database-url.js';
 import type { SqlDatabase } from './sql-database.js';
 import { SqliteDatabase } from './sqlite.js';
 
@@ -18,22 +19,13 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
-const POSTGRES_URL = /^postgres(ql)?:\/\//i;
-
-/** PostgreSQL's module, loaded only for a postgres:// URL so its driver is never loaded otherwise. */
-const POSTGRES_MODULE = './postgres.js';
-
 export async function openDatabase({ database, data }: DatabaseTarget): Promise<OpenedDatabase> {
   if (database !== undefined) {
-    if (!POSTGRES_URL.test(database)) {
+    if (!isPostgresUrl(database)) {
       throw new TypeError('database must be a PostgreSQL URL: postgres://user:password@host:5432/database');
     }
-    // The hook the PostgreSQL store (src/database/postgres.ts) fills in.
-    const { openPostgresDatabase } = (await import(POSTGRES_MODULE)) as {
-      openPostgresDatabase: (url: string) => Promise<SqlDatabase>;
-    };
-    const db = await openPostgresDatabase(database);
-    return { db, where: database.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@'), close: () => db.close() };
+    const db = await openPostgres(database);
+    return { db, where: redactDatabaseUrl(database), close: () => db.close() };
   }
   if (data === undefined) {
     const db = SqliteDatabase.open(undefined);

@@ -1,5 +1,6 @@
+import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { type Answer, createRun, get, patch, post, result, startServer } from '../client.js';
+import { type Answer, createRun, get, patch, post, result, serverOn, startServer } from '../client.js';
 
 // The pages over HTTP, markup-level; what a browser shows is in pages.browser.e2e.test.ts.
 
@@ -25,7 +26,8 @@ function section(markup: string, id: string): string {
   return start === -1 ? '' : markup.slice(start, markup.indexOf('</table>', start));
 }
 
-describe('the runs list', () => {
+describe.each(storeEngines())('the runs list on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('shows each run with a bar whose segments carry the counts, counts by status and the duration with its unit', async () => {
     const server = await startServer();
     const runId = await runWith(server, { project: 'shop', framework: 'vitest', tags: ['branch:main'] }, [
@@ -194,7 +196,8 @@ describe('the runs list', () => {
   });
 });
 
-describe('the run page', () => {
+describe.each(storeEngines())('the run page on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('lists failed tests first and the slowest tests, each linked to its history', async () => {
     const server = await startServer();
     const runId = await runWith(server, { project: 'shop', framework: 'vitest' }, [
@@ -358,7 +361,8 @@ describe('a path that is no page', () => {
   });
 });
 
-describe('the test page', () => {
+describe.each(storeEngines())('the test page on $name', (engine) => {
+  const startServer = serverOn(engine);
   it("shows the test's outcome in each of its project's runs that held it, newest first", async () => {
     const server = await startServer();
     const first = await runWith(server, { project: 'shop', framework: 'vitest' }, [result({ duration: 10 })]);
@@ -401,7 +405,8 @@ describe('the test page', () => {
   });
 });
 
-describe('the flaky tests page', () => {
+describe.each(storeEngines())('the flaky tests page on $name', (engine) => {
+  const startServer = serverOn(engine);
   /** The markup of one project's section of the flaky page. */
   const projectSection = (markup: string, project: string) => {
     const start = markup.indexOf(`data-project="${project}"`);
@@ -494,7 +499,8 @@ describe('the flaky tests page', () => {
   });
 });
 
-describe('every page', () => {
+describe.each(storeEngines())('every page on $name', (engine) => {
+  const startServer = serverOn(engine);
   it('escapes everything a client sent and carries no script', async () => {
     const server = await startServer();
     const hostile = '<script>alert(1)</script>"onmouseover=alert(1) x="&';

@@ -1,0 +1,144 @@
+import pg from 'pg';
+import { DatabaseError, redactDatabaseUrl, scrubError, secretsOf } from './database-url.js';
+import type { SqlDatabase, SqlExecutor, SqlRow, SqlValue } from './sql-database.js';
+
+/**
+ * A team's PostgreSQL behind the SqlDatabase seam (`--database postgres://…`), over `pg`'s
+ * pool. Loaded only through `openPostgres` (database-url.ts), so `pg` stays unloaded otherwise.
+ */
+
+/** Column types answered as JavaScript numbers: the ones that always fit in a double. */
+const NUMBER_TYPES = new Set([
+  21, // int2
+  23, // int4
+  26, // oid
+  700, // float4
+  701, // float8
+]);
+const BOOL_TYPE = 16;
+
+/**
+ * SqlValue's rule, the same as SQLite's: numbers that fit a double come back as numbers,
+ * booleans as 1 and 0 (SQLite has no boolean), and everything else as PostgreSQL's text:
+ * int8 and numeric (`count(*)`, `sum(…)`, a bigserial id) because they may pass 2^53,
+ * timestamps because the schema's times are ISO text, json because it is read as text.
+ */
+const sqlValueTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number) => {
+    if (NUMBER_TYPES.has(oid)) return Number;
+    if (oid === BOOL_TYPE) return (text: string) => (text === 't' ? 1 : 0);
+    return (text: string) => text;
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export interface PostgresOptions {
+  /** Connections in the pool. Default: 10. */
+  maxConnections?: number;
+}
+
+/** Opens the pool and checks, with one round trip, that the server answers and lets us in. */
+export async function openPostgresDatabase(url: string, options: PostgresOptions = {}): Promise<SqlDatabase> {
+  const shown = redactDatabaseUrl(url);
+  const secrets = secretsOf(url);
+  try {
+    new URL(url);
+  } catch {
+    // `new URL`'s own error carries the whole URL, password included, in its `input`.
+    throw new DatabaseError(
+      'database_url_invalid',
+      `--database ${shown} is not a valid URL: write it as postgres://user:password@host:5432/database (percent-encode special characters in the password)`,
+    );
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    types: sqlValueTypes,
+    application_name: 'testrun',
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle connection the server dropped (a restart, a kill) is an 'error' event; unheard, it
+  // would end the process. The pool discards that connection; the next query opens another.
+  pool.on('error', () => {});
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end().catch(() => {});
+    const reason = scrubError(error instanceof Error ? error : new Error(String(error)), secrets).message;
+    throw new DatabaseError(
+      'database_unreachable',
+      `cannot open PostgreSQL at ${shown}: ${reason}. Check that the server is running and the URL's host, port, user, password and database.`,
+    );
+  }
+  return new PostgresDatabase(pool, secrets);
+}
+
+class PostgresDatabase implements SqlDatabase {
+  readonly dialect = 'postgres';
+  readonly #pool: pg.Pool;
+  readonly #secrets: readonly string[];
+  /** Work under way, which close() waits for. */
+  readonly #pending = new Set<Promise<unknown>>();
+  #closed: Promise<void> | undefined;
+
+  constructor(pool: pg.Pool, secrets: readonly string[]) {
+    this.#pool = pool;
+    this.#secrets = secrets;
+  }
+
+  query<Row extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
+    return this.#track(async () => (await this.#pool.query<Row>(sql, [...params])).rows);
+  }
+
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.#track(async () => {
+      const client = await this.#pool.connect();
+      let open = true;
+      const tx: SqlExecutor = {
+        query: async <Row extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []) => {
+          // A query after the end would run outside the transaction, on a connection another owns.
+          if (!open) throw new Error('this transaction has ended: run its queries inside the work function');
+          return (await client.query<Row>(sql, [...params])).rows;
+        },
+      };
+      try {
+        await client.query('BEGIN');
+        const result = await work(tx);
+        // With synchronous_commit on (PostgreSQL's default), COMMIT answers once the WAL is flushed.
+        await client.query('COMMIT');
+        open = false;
+        client.release();
+        return result;
+      } catch (error) {
+        open = false;
+        try {
+          await client.query('ROLLBACK');
+          client.release();
+        } catch (rollbackError) {
+          // A connection that cannot roll back is not handed to the next transaction.
+          client.release(rollbackError instanceof Error ? rollbackError : true);
+        }
+        throw error;
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      await Promise.allSettled(this.#pending);
+      await this.#pool.end();
+    })();
+    return this.#closed;
+  }
+
+  /** Runs one piece of work, counted until it settles; its error loses the URL's password. */
+  #track<T>(run: () => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new Error('the PostgreSQL database is closed'));
+    const promise = run().catch((error: unknown) => {
+      throw scrubError(error, this.#secrets);
+    });
+    this.#pending.add(promise);
+    const forget = () => this.#pending.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+}

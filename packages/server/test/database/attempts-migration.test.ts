@@ -1,17 +1,25 @@
-import { describe, expect, it } from 'vitest';
+import { storeEngines } from '@testrun/test-utils';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { MIGRATIONS, migrate } from '../../src/database/migrations.js';
-import { SqliteDatabase } from '../../src/database/sqlite.js';
+import { openDatabase } from '../../src/database/open-database.js';
+import type { SqlDatabase } from '../../src/database/sql-database.js';
 import { SqlStore } from '../../src/ledger/sql-store.js';
 import type { ResultInput, StoredRun } from '../../src/ledger/store.js';
 
 // Migration 2 keeps a result's `details.attempts` in a column of its own, so the flaky
 // page's query can pick the tests that passed on a retry (docs/design.md §26) without
-// parsing JSON in SQL. A database made before it gets the column filled once, at start.
+// parsing JSON in SQL. A database made before it gets the column filled once, at start:
+// each engine its own statement, so both run here (PostgreSQL where it is installed).
 
 const CREATED_AT = '2026-06-01T00:00:00.000Z';
 
-async function storeAt(migrations = MIGRATIONS): Promise<{ db: SqliteDatabase; store: SqlStore }> {
-  const db = SqliteDatabase.open(undefined);
+async function storeAt(
+  engine: (typeof ENGINES)[number],
+  migrations = MIGRATIONS,
+): Promise<{ db: SqlDatabase; store: SqlStore }> {
+  const opened = await openDatabase(await engine.target());
+  onTestFinished(() => opened.close());
+  const { db } = opened;
   await migrate(db, migrations);
   return { db, store: new SqlStore(db, ['passed', 'failed', 'skipped']) };
 }
@@ -28,6 +36,8 @@ async function runWith(store: SqlStore, results: readonly ResultInput[]): Promis
   });
 }
 
+const ENGINES = storeEngines();
+
 const RESULTS: ResultInput[] = [
   { testSuite: 'a.test.ts', testCase: 'retried', status: 'passed', duration: 1, details: { attempts: 3 } },
   { testSuite: 'a.test.ts', testCase: 'at once', status: 'passed', duration: 1 },
@@ -41,9 +51,9 @@ const RESULTS: ResultInput[] = [
   { testSuite: 'b.test.ts', testCase: 'at once too', status: 'passed', duration: 1 },
 ];
 
-describe('results.attempts', () => {
+describe.each(ENGINES)('results.attempts on $name', (engine) => {
   it('is written with each result, and feeds the flaky rule the tests that failed or passed on a retry only', async () => {
-    const { db, store } = await storeAt();
+    const { db, store } = await storeAt(engine);
     const run = await runWith(store, RESULTS);
     const rows = await db.query<{ test_case: string; attempts: number | null }>(
       'SELECT test_case, attempts FROM results ORDER BY position',
@@ -59,7 +69,10 @@ describe('results.attempts', () => {
   });
 
   it('is filled once from the details of results stored before the migration', async () => {
-    const { db } = await storeAt(MIGRATIONS.filter((migration) => migration.version === 1));
+    const { db } = await storeAt(
+      engine,
+      MIGRATIONS.filter((migration) => migration.version === 1),
+    );
     // Written as a server before the column wrote it.
     await db.query(
       `INSERT INTO runs (seq, id, project, framework, tags, created_at, last_received_at, total, total_duration)

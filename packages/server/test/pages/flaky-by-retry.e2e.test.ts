@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const RETRIED = 'retried > passes on the second attempt';
 
 describe('the flaky page after a real run whose test passed on a retry', () => {
-  it('lists the test as flaky, passed on attempt 2 in that run, with a link to the run', async () => {
+  it('lists the test as flaky, passed on attempt 2 in that run, with a link to the run; its test page says the attempt', async () => {
     const started = await startTestServer();
     const outcome = await runVitest({
       cwd: path.join(FIXTURES_DIR, 'odd-names'),
@@ -38,5 +38,11 @@ describe('the flaky page after a real run whose test passed on a retry', () => {
     ).toEqual([RETRIED]);
     expect(flaky).toContain(`data-run="${run!.id}" data-attempts="2"`);
     expect(flaky).toMatch(new RegExp(`passed on attempt 2 in <a href="/runs/${run!.id}">run ${run!.id}</a>`));
+
+    // The test's own page says it too, beside the run.
+    const testPage = /class="name test-link" href="([^"]*)"/.exec(flaky)?.[1]?.replaceAll('&amp;', '&');
+    const history = await (await fetch(`${started.url}${testPage}`)).text();
+    expect(history).toContain(`data-run-id="${run!.id}" data-status="passed"`);
+    expect(history).toContain('passed <span class="muted retried-pass">on attempt 2</span>');
   });
 });

@@ -27,6 +27,8 @@ export interface RunsFilter {
   project?: string | undefined;
   framework?: string | undefined;
   tag?: string | undefined;
+  /** A branch (the `branch:` tag core adds in CI): its name, or a pattern with `*` (`release/*`). */
+  branch?: string | undefined;
   state?: RunState | undefined;
 }
 
@@ -226,6 +228,16 @@ export class SqlStore implements Store {
       [lookBackRuns, limit],
     );
     return rows.map((row) => row.tag).sort((a, b) => a.localeCompare(b));
+  }
+
+  /** The branches of the newest runs (their `branch:` tags), most used first, then sorted: the branch filter's suggestions. */
+  async recentBranches(limit: number, lookBackRuns: number): Promise<string[]> {
+    const rows = await this.db.query<{ tag: string }>(
+      `SELECT tag FROM run_tags WHERE tag LIKE 'branch:%' AND run_seq IN (SELECT seq FROM runs ORDER BY seq DESC LIMIT $1)
+       GROUP BY tag ORDER BY count(*) DESC, tag LIMIT $2`,
+      [lookBackRuns, limit],
+    );
+    return rows.map((row) => row.tag.slice('branch:'.length)).sort((a, b) => a.localeCompare(b));
   }
 
   /** A run's results in arrival order, `limit` from `cursor`, narrowed by `filter`. */
@@ -578,12 +590,21 @@ function runsWhere(
     params.push(filter.tag);
     where.push(`seq IN (SELECT run_seq FROM run_tags WHERE tag = $${params.length})`);
   }
+  if (filter.branch !== undefined) {
+    params.push(`branch:${likePattern(filter.branch)}`);
+    where.push(`seq IN (SELECT run_seq FROM run_tags WHERE tag LIKE $${params.length} ESCAPE '\\')`);
+  }
   if (filter.state !== undefined) {
     const condition = stateCondition(filter.state, states.now, states.abandonedAfterMs, params.length + 1);
     params.push(...condition.params);
     where.push(condition.sql);
   }
   return { where, params };
+}
+
+/** A branch name as a LIKE pattern: itself, with `*` matching any run of characters. */
+export function likePattern(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 }
 
 function resultsWhere(runId: string, filter: ResultsFilter): { where: string[]; params: SqlValue[] } {

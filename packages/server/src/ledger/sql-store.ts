@@ -310,7 +310,8 @@ export class SqlStore implements Store {
 
   /**
    * The results of these runs, by run: for the test page (one test's, with `test`) and the
-   * flaky rule (with `onlyTestsThatFailed`, only the tests that failed in at least one of them).
+   * flaky rule (with `onlyTestsThatFailed`, only the tests that failed in at least one of them
+   * or passed there after more than one attempt: the only tests either of its lists can hold).
    */
   async resultsOfRuns(
     runs: readonly StoredRun[],
@@ -327,7 +328,7 @@ export class SqlStore implements Store {
       sql += ` AND test_suite = $${params.length - 1} AND test_case = $${params.length}`;
     }
     if (which.onlyTestsThatFailed) {
-      sql += ` AND (test_suite, test_case) IN (SELECT test_suite, test_case FROM results WHERE ${inRuns} AND status = 'failed')`;
+      sql += ` AND (test_suite, test_case) IN (SELECT test_suite, test_case FROM results WHERE ${inRuns} AND (status = 'failed' OR attempts > 1))`;
     }
     const rows = await this.db.query<ResultRow & { run_id: string }>(
       `${sql} ORDER BY results.run_seq, position`,
@@ -480,11 +481,12 @@ export class StoreWriter {
           result.status,
           result.duration,
           result.details === undefined ? null : JSON.stringify(result.details),
+          result.details?.attempts ?? null,
         );
-        return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7})`;
+        return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7}, $${at + 8})`;
       });
       await this.tx.query(
-        `INSERT INTO results (run_seq, position, test_suite, test_case, status, duration, details) VALUES ${values.join(', ')}`,
+        `INSERT INTO results (run_seq, position, test_suite, test_case, status, duration, details, attempts) VALUES ${values.join(', ')}`,
         params,
       );
     }

@@ -127,5 +127,6 @@ describe('the API key', () => {
     expect(deadSpools.length).toBeGreaterThan(0);
     expect(everything).toContain('answered 400');
     for (const form of FORMS_OF_THE_KEY) expect(everything).not.toContain(form);
-  });
+    // 35 framework runs, 3 servers' CLI commands and the replays: minutes on a loaded 2-core machine.
+  }, 360_000);
 });

@@ -215,11 +215,13 @@ describe('the monorepo example', () => {
 
   afterAll(() => server?.close());
 
-  it('stores the same results from Vitest and Jest, each file once per project that ran it', () => {
-    const [vitest, jest] = ['vitest', 'jest'].map(async (framework) => {
-      const [run] = (await server.server.store.runs()).filter((stored) => stored.framework === framework);
-      return identities(await server.server.store.results(run!.id));
-    });
+  it('stores the same results from Vitest and Jest, each file once per project that ran it', async () => {
+    const [vitest, jest] = await Promise.all(
+      ['vitest', 'jest'].map(async (framework) => {
+        const [run] = (await server.server.store.runs()).filter((stored) => stored.framework === framework);
+        return identities(await server.server.store.results(run!.id));
+      }),
+    );
     // The example is a package of this repository's workspace: its files are named from the repository.
     const slug = (project: string) =>
       resultsIn(`[${project}] examples/monorepo/packages/text/src/slug.test.js`, [

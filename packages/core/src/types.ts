@@ -15,8 +15,9 @@ export interface TestResult {
   status: string;
   duration: number;
   /**
-   * Why a failed test failed: sent only to a service that accepts the `failure-details`
-   * extension (docs/design.md, "Why a test failed"); stripped for every other service.
+   * Why a failed test failed, or how many attempts a passed test needed when it needed more
+   * than one: sent only to a service that accepts the `failure-details` extension
+   * (docs/design.md, "Why a test failed"); stripped for every other service.
    */
   details?: FailureDetails;
 }
@@ -29,7 +30,11 @@ export interface FailureDetails {
   stack?: string;
   /** Where it failed: `file:line[:column]`, the file relative to the root like testSuite. */
   location?: string;
-  /** How many times the test ran in this result (1 + retries). */
+  /**
+   * How many times the test ran in this result (1 + retries). On a failed result, with the
+   * rest; on a passed result it is the only field, and only there when it is 2 or more: the
+   * runner retried the test and it passed on that attempt (a flaky test, docs/design.md §26).
+   */
   attempts?: number;
 }
 
@@ -57,6 +62,12 @@ export interface RawResult {
   duration?: unknown;
   /** Why it failed, as the runner said; shaped by core (failure-details.ts), kept only on a failed result. */
   failure?: RawFailure | undefined;
+  /**
+   * How many times the test ran (1 + retries), as the runner said: on a passed result of 2 or
+   * more, core sends `details: { attempts }` (passed on a retry). A failed result's attempts
+   * are `failure.attempts`.
+   */
+  attempts?: unknown;
 }
 
 /** The framework's project a file ran in: a Vitest or Playwright project, a Jest project. */
@@ -76,6 +87,8 @@ export interface RawTest {
   duration?: unknown;
   /** Why it failed, as the runner said: only read when status is failed. */
   failure?: RawFailure | undefined;
+  /** How many times it ran (1 + retries): only read when status is passed (see RawResult.attempts). */
+  attempts?: unknown;
 }
 
 /** Everything one test file produced, handed to core when the file ends. */
@@ -157,7 +170,8 @@ export interface TestrunOptions {
   /** `[project] ` before testSuite: 'auto' (default: when the configuration has several projects), 'always', 'never'. */
   projectLabel?: ProjectLabel;
   /**
-   * Send why a test failed (message, stack, location, attempts): 'auto' (default) when the
+   * Send why a test failed (message, stack, location, attempts), and how many attempts a test
+   * that passed on a retry needed: 'auto' (default) when the
    * service's create-run answer announces the `failure-details` extension; 'always' also into
    * a shared run (`runId`) whose service accepts it; 'never' sends the spec's four fields only.
    */

@@ -138,7 +138,9 @@ export class EnvelopeMapping {
     }
     const status = statusOf(attempt.worst, this.hints.strict !== false);
     const failure = status === 'failed' ? { errors: attempt.errors, attempts: attempt.number } : undefined;
-    this.emit(() => this.sink.scenario(named.uri, { ...test, status, failure }));
+    // `--retry`: a scenario that passed on a later attempt (passed on a retry).
+    const attempts = status === 'passed' && (attempt.number ?? 1) > 1 ? attempt.number : undefined;
+    this.emit(() => this.sink.scenario(named.uri, { ...test, status, failure, attempts }));
   }
 
   private finishRun(finished: NonNullable<Envelope['testRunFinished']>): RunEnd {

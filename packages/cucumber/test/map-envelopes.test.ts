@@ -69,6 +69,11 @@ describe('a recorded serial run', () => {
     const { durations } = replay(envelopes);
     expect(durations.get('features/cart.feature | Cart > passes on its retry')).toBe(expected);
   });
+
+  it('says a scenario passed on its retry took two attempts, and no other scenario did', () => {
+    const { attempts } = replay(envelopes);
+    expect([...attempts]).toEqual([['features/cart.feature | Cart > passes on its retry', 2]]);
+  });
 });
 
 describe('a recorded --parallel run', () => {
@@ -85,6 +90,7 @@ describe('a recorded --dry-run', () => {
     expect(replay(envelopes)).toEqual({
       results: [],
       durations: new Map(),
+      attempts: new Map(),
       failures: new Map(),
       end: { dryRun: true, results: 0 },
     });

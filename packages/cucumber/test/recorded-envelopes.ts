@@ -25,6 +25,8 @@ export interface Replayed {
   durations: Map<string, unknown>;
   /** Why each failed scenario failed, as handed to core. */
   failures: Map<string, RawTest['failure']>;
+  /** How many attempts each scenario that passed on a retry took, as handed to core. */
+  attempts: Map<string, unknown>;
   end: RunEnd | undefined;
 }
 
@@ -36,6 +38,7 @@ export function replay(
   const results: string[] = [];
   const durations = new Map<string, unknown>();
   const failures = new Map<string, RawTest['failure']>();
+  const attempts = new Map<string, unknown>();
   let end: RunEnd | undefined;
   const mapping = new EnvelopeMapping(
     {
@@ -44,6 +47,7 @@ export function replay(
         results.push(`${name} | ${test.status}`);
         durations.set(name, test.duration);
         if (test.failure) failures.set(name, test.failure);
+        if (test.attempts !== undefined) attempts.set(name, test.attempts);
       },
       fileFailed: (uri) => results.push(`${uri} | (file failed to run)`),
       runError: (message) => results.push(`(run) | ${message}`),
@@ -52,5 +56,5 @@ export function replay(
   );
   for (const envelope of envelopes.slice(0, stopAfter)) end = mapping.add(envelope) ?? end;
   if (flush) mapping.flush();
-  return { results, durations, failures, end };
+  return { results, durations, failures, attempts, end };
 }

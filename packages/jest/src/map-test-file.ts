@@ -33,6 +33,8 @@ function mapAssertion(assertion: AssertionResult, file: string): RawTest {
     status,
     duration: assertion.duration ?? 0,
     failure: status === 'failed' ? failureOf(assertion, file) : undefined,
+    // Tries under `jest.retryTimes`: more than one on a passed test, it passed on a retry.
+    attempts: status === 'passed' && (assertion.invocations ?? 1) > 1 ? assertion.invocations : undefined,
   };
 }
 

@@ -75,10 +75,15 @@ describe(`mapTestFile on Jest ${version}'s recorded objects`, () => {
     expect(durations).not.toContain(null);
   });
 
-  it('reports a test that passed on a retry once, passed', () => {
+  it('reports a test that passed on a retry once, passed, with its attempts', () => {
     const file = fileNamed(files, 'retried.test.js');
     expect(file.testResult.testResults[0]?.invocations).toBe(2);
     expect(statuses(file)).toEqual([['passes on the second attempt', 'passed']]);
+    expect(mapTestFile(file.test, file.testResult).tests.map((mapped) => mapped.attempts)).toEqual([2]);
+    const atOnce = fileNamed(files, 'cart.test.js');
+    expect(mapTestFile(atOnce.test, atOnce.testResult).tests.filter((t) => t.attempts !== undefined)).toEqual(
+      [],
+    );
   });
 
   it('keeps the failed tests Jest makes of a failed beforeAll, and a skipped one skipped, without failing the file', () => {

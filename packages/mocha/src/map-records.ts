@@ -56,7 +56,13 @@ export function mapRecords(records: readonly MochaRecord[], specFiles: readonly 
       if (!test.file) continue;
       const failure =
         outcome === 'failed' ? { errors: [record.error], attempts: attemptOf(test) } : undefined;
-      fileEntry(test.file).tests.set(keyOf(test), rawTest(test, statusOf(outcome), failure));
+      const raw = rawTest(test, statusOf(outcome), failure);
+      // Under `retries`: a test that passed on a later attempt (passed on a retry).
+      const attempts = outcome === 'passed' ? attemptOf(test) : undefined;
+      fileEntry(test.file).tests.set(
+        keyOf(test),
+        attempts !== undefined && attempts > 1 ? { ...raw, attempts } : raw,
+      );
     } else if (record.kind === 'hook') {
       for (const test of record.prevented) {
         if (!test.file) continue;

@@ -173,6 +173,8 @@ describe.each([recording('serial'), recording('parallel')])(
       );
       expect(new Set(started.map(({ test }) => test!.id ?? test!.__mocha_id__)).size).toBe(2);
       expect(statuses('retried.test.js')).toEqual([['retried > passes on the second attempt', 'passed']]);
+      expect(fileNamed('retried.test.js').tests.map((test) => test.attempts)).toEqual([2]);
+      expect(fileNamed('cart.test.js').tests.filter((test) => test.attempts !== undefined)).toEqual([]);
     });
 
     it('fails the tests a failed before hook kept from running, and keeps a skipped one skipped', () => {

@@ -24,6 +24,8 @@ export function mapTest(test: TestCase): MappedTest | undefined {
       // The final attempt's time: what the test took when it got its verdict.
       duration: last.duration,
       failure: status === 'failed' ? failureOf(last) : undefined,
+      // Playwright's `flaky` outcome: passed on attempt retry + 1 of the same run.
+      attempts: status === 'passed' && last.retry > 0 ? last.retry + 1 : undefined,
     },
     flaky: outcome === 'flaky',
   };

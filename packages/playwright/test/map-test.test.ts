@@ -67,6 +67,7 @@ describe(`mapTest on Playwright ${run.version}'s recorded objects`, () => {
         titles: ['passes on the second attempt'],
         status: 'passed',
         duration: flaky!.results[1]!.duration,
+        attempts: 2,
       },
       flaky: true,
     });

@@ -12,11 +12,14 @@ export function mapTestModule(module: TestModule, { merged = false, unfinished =
   for (const test of module.children.allTests()) {
     if (unfinished && test.result().state === 'pending') continue;
     const status = statusOf(test, merged);
+    const diagnostic = test.diagnostic();
     tests.push({
       titles: [...describeTitles(test), test.name],
       status,
-      duration: test.diagnostic()?.duration ?? 0,
+      duration: diagnostic?.duration ?? 0,
       failure: status === 'failed' ? failureOf(test) : undefined,
+      // `retry` in the config or the test's options: passed on its second attempt or later.
+      attempts: status === 'passed' && diagnostic?.retryCount ? diagnostic.retryCount + 1 : undefined,
     });
   }
   return {

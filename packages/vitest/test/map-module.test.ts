@@ -56,7 +56,7 @@ describe(`mapTestModule on Vitest ${run.version}'s recorded objects`, () => {
     expect(durations['supports gift cards']).toBe(0);
   });
 
-  it('reports a test that passed on a retry once, passed, with the duration Vitest gives it', () => {
+  it('reports a test that passed on a retry once, passed, with the duration Vitest gives it and its attempts', () => {
     const module = moduleNamed(run.modules, 'retried.test.js');
     const [test] = module.children.allTests();
     expect(test!.diagnostic()?.retryCount).toBe(1);
@@ -65,8 +65,11 @@ describe(`mapTestModule on Vitest ${run.version}'s recorded objects`, () => {
         titles: ['passes on the second attempt'],
         status: 'passed',
         duration: measured(module, 'passes on the second attempt'),
+        attempts: 2,
       },
     ]);
+    const atOnce = mapTestModule(moduleNamed(run.modules, 'cart.test.js')).tests;
+    expect(atOnce.filter((test) => test.attempts !== undefined)).toEqual([]);
   });
 
   it('hands core why a test failed: its errors and how many times it ran; core finds the line in the test file', () => {

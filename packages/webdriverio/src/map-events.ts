@@ -39,6 +39,8 @@ export class WdioMapping {
   private readonly outcomes = new Map<string, Outcome>();
   private scenario: Scenario | undefined;
   private readonly failedFiles = new Set<string>();
+  /** Per test attempt (its uid), the Mocha retry it is, as test:start said. */
+  private readonly retryOf = new Map<string, number>();
   /** Whether any test or hook of this worker failed: failures beyond them fail the spec files. */
   private sawFailure = false;
 
@@ -99,6 +101,12 @@ export class WdioMapping {
         } else this.failedFiles.add(this.fileOf(hook));
         return;
       }
+      case 'test:start': {
+        const test = payload as WdioRunnable;
+        if (typeof test.retries === 'number' && test.retries > 0)
+          this.retryOf.set(this.keyOf(test), test.retries);
+        return;
+      }
       case 'test:pass':
       case 'test:fail':
       case 'test:skip':
@@ -120,7 +128,17 @@ export class WdioMapping {
     }
     const titles = this.titles(test.title);
     const outcome: Outcome = { titles, status, duration, file: this.fileOf(test), failure };
-    this.outcomes.set(test.uid ?? titles.join('\n'), outcome);
+    // Passed on a Mocha retry within the worker. A spec file run again (specFileRetries) is
+    // not counted: the file failed, not necessarily this test, and an earlier worker's attempt is not known here.
+    const retry = this.retryOf.get(this.keyOf(test));
+    this.retryOf.delete(this.keyOf(test));
+    if (status === 'passed' && retry !== undefined) outcome.attempts = retry + 1;
+    this.outcomes.set(this.keyOf(test), outcome);
+  }
+
+  /** A test attempt's identity from its start to its end: WebdriverIO's uid, else its titles. */
+  private keyOf(test: WdioRunnable): string {
+    return test.uid ?? this.titles(test.title).join('\n');
   }
 
   private scenarioEnded(scenario: Scenario): void {

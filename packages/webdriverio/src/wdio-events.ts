@@ -14,6 +14,8 @@ export interface WdioRunnable {
   duration?: number;
   error?: { message?: string; stack?: string } | undefined;
   errors?: unknown[];
+  /** Mocha, on test:start: which retry under `this.retries` this attempt is (0 on the first). */
+  retries?: number;
 }
 
 /** runner:start's payload: one worker's spec files and capability. */

@@ -34,6 +34,16 @@ describe('the Mocha framework’s events', () => {
     ]);
   });
 
+  it('say a test passed on its Mocha retry took two attempts, and no other test did', () => {
+    const [cart] = mapWorker(workers['0-0']!);
+    expect(cart!.tests.map((test) => [test.titles.at(-1), test.attempts])).toEqual([
+      ['opens a blank page', undefined],
+      ['fails on purpose', undefined],
+      ['is skipped', undefined],
+      ['passes on its retry', 2],
+    ]);
+  });
+
   it('hand core why a test failed: its error, and its line in the spec file', () => {
     const [cart] = mapWorker(workers['0-0']!);
     const failed = cart!.tests.find((test) => test.status === 'failed')!;

@@ -75,6 +75,16 @@ export function toFailureDetails(
 }
 
 /**
+ * The extension's fields for a passed test: `{ attempts }` when the runner says it ran more
+ * than once (it passed on a retry, which makes it flaky: docs/design.md §26); undefined for
+ * a test that passed at once, so a passed result without retries is the spec's four fields.
+ */
+export function retriedPassDetails(attempts: unknown): FailureDetails | undefined {
+  if (typeof attempts !== 'number' || !Number.isInteger(attempts) || attempts < 2) return undefined;
+  return { attempts: Math.min(attempts, FAILURE_DETAIL_LIMITS.attempts) };
+}
+
+/**
  * An error as message and stack. Text (Jest's failureMessages, a JUnit failure's body) is
  * the message up to its first stack frame, and the stack whole. A stack that does not
  * start with the message (V8's do) keeps it anyway: the message is shown apart.

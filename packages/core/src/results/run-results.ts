@@ -1,6 +1,6 @@
 import type { SecretPattern } from '../output/redact.js';
 import type { FileReport, ProjectLabel, RawResult, TestResult } from '../types.js';
-import { toFailureDetails } from './failure-details.js';
+import { retriedPassDetails, toFailureDetails } from './failure-details.js';
 import type { ResultMapper, ResultSource } from './map-result.js';
 import {
   FILE_FAILURE_CASE,
@@ -62,12 +62,13 @@ export class RunResults {
     const label = this.labelProjects ? project?.name : undefined;
     const path = withVariant(toTestSuite(file, this.naming.rootDir, project?.root), report.variant);
     const testSuite = withProjectLabel(path, label);
-    const results: RawResult[] = tests.map(({ titles, status, duration, failure }) => ({
+    const results: RawResult[] = tests.map(({ titles, status, duration, failure, attempts }) => ({
       testSuite,
       testCase: toTestCase(titles),
       status,
       duration,
       failure,
+      attempts,
     }));
     const hasFailure = this.failedSuites.has(testSuite) || results.some((r) => r.status === 'failed');
     if (report.failedOutsideTests && !hasFailure) {
@@ -113,7 +114,8 @@ export class RunResults {
 
   /**
    * Results already named (an adapter's own, or core's `(run)` ones): cleaned and mapped,
-   * then a failed one given why it failed. The details are not mapResult's to see or change:
+   * then a failed one given why it failed, a passed one that needed retries how many attempts
+   * it took (retriedPassDetails). The details are not mapResult's to see or change:
    * they follow the result it returns, and go only where the run accepts them (delivery).
    */
   ofNamed(results: readonly RawResult[], source: ResultSource): TestResult[] {
@@ -122,13 +124,17 @@ export class RunResults {
       const result = this.map(raw, source);
       if (result === null) continue;
       const details =
-        raw.status === 'failed' && this.naming.failureDetails !== false
-          ? toFailureDetails(raw.failure, {
-              file: source.file,
-              rootDir: this.naming.rootDir,
-              secrets: this.naming.secrets,
-            })
-          : undefined;
+        this.naming.failureDetails === false
+          ? undefined
+          : raw.status === 'failed'
+            ? toFailureDetails(raw.failure, {
+                file: source.file,
+                rootDir: this.naming.rootDir,
+                secrets: this.naming.secrets,
+              })
+            : raw.status === 'passed'
+              ? retriedPassDetails(raw.attempts)
+              : undefined;
       named.push(details ? { ...result, details } : result);
     }
     return named;

@@ -268,6 +268,28 @@ describe('why a test failed', () => {
     expect(passed).not.toHaveProperty('details');
   });
 
+  it('goes with a test that passed on a retry as its attempts alone, and not with one that passed at once', () => {
+    const [retried, atOnce, skipped] = runResults().ofFile({
+      file,
+      tests: [
+        { titles: ['retried'], status: 'passed', attempts: 3 },
+        { titles: ['at once'], status: 'passed', attempts: 1 },
+        { titles: ['skipped'], status: 'skipped', attempts: 2 },
+      ],
+    });
+    expect(retried!.details).toEqual({ attempts: 3 });
+    expect(atOnce).not.toHaveProperty('details');
+    expect(skipped).not.toHaveProperty('details');
+  });
+
+  it("stays home for a passed test with failureDetails 'never'", () => {
+    const [retried] = runResults({ failureDetails: false }).ofFile({
+      file,
+      tests: [{ titles: ['retried'], status: 'passed', attempts: 3 }],
+    });
+    expect(retried).not.toHaveProperty('details');
+  });
+
   it('follows what mapResult returns, and goes when it drops the result', () => {
     const mapped = runResults({}, (result) =>
       result.testCase === 'b' ? null : { ...result, testCase: 'A' },

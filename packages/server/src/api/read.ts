@@ -17,7 +17,7 @@ type Query = Record<string, string | string[] | undefined>;
 /**
  * The read endpoints for people and tests: runs newest first with counts, one run, its results.
  *
- * Paged when asked: with `limit` or `cursor`, the runs (`?project=&framework=&tag=&state=`)
+ * Paged when asked: with `limit` or `cursor`, the runs (`?project=&framework=&tag=&branch=&state=`)
  * and a run's results answer `{ runs | results, next }`, `next` being the cursor of the next
  * page (null on the last) and the same URL in a `Link: <…>; rel="next"` header. Without
  * either they answer the whole list as a bare array, as before paging existed: the tests,
@@ -110,6 +110,7 @@ function runsFilter(query: Query): RunsFilter {
     project: single(query, 'project'),
     framework: single(query, 'framework'),
     tag: single(query, 'tag'),
+    branch: single(query, 'branch'),
     state: state as RunState | undefined,
   };
 }

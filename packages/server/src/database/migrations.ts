@@ -95,6 +95,21 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: 'results.attempts: a test that passed on a retry',
+    statements: [
+      // `details.attempts` in a column of its own: the flaky rule reads the results that
+      // passed after more than one attempt (docs/design.md §26) with one plain condition
+      // that both engines run alike, instead of parsing JSON in SQL on every page.
+      `ALTER TABLE results ADD COLUMN attempts BIGINT`,
+      // Results stored before this migration: parsed once, here, each engine its own way.
+      {
+        sqlite: `UPDATE results SET attempts = json_extract(details, '$.attempts') WHERE details LIKE '%"attempts"%'`,
+        postgres: `UPDATE results SET attempts = (details::json ->> 'attempts')::bigint WHERE details LIKE '%"attempts"%'`,
+      },
+    ],
+  },
 ];
 
 /** PostgreSQL advisory lock taken around migrations, so servers starting together take turns. */

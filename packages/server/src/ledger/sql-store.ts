@@ -27,6 +27,8 @@ export interface RunsFilter {
   project?: string | undefined;
   framework?: string | undefined;
   tag?: string | undefined;
+  /** A branch (the `branch:` tag core adds in CI): its name, or a pattern with `*` (`release/*`). */
+  branch?: string | undefined;
   state?: RunState | undefined;
 }
 
@@ -228,6 +230,16 @@ export class SqlStore implements Store {
     return rows.map((row) => row.tag).sort((a, b) => a.localeCompare(b));
   }
 
+  /** The branches of the newest runs (their `branch:` tags), most used first, then sorted: the branch filter's suggestions. */
+  async recentBranches(limit: number, lookBackRuns: number): Promise<string[]> {
+    const rows = await this.db.query<{ tag: string }>(
+      `SELECT tag FROM run_tags WHERE tag LIKE 'branch:%' AND run_seq IN (SELECT seq FROM runs ORDER BY seq DESC LIMIT $1)
+       GROUP BY tag ORDER BY count(*) DESC, tag LIMIT $2`,
+      [lookBackRuns, limit],
+    );
+    return rows.map((row) => row.tag.slice('branch:'.length)).sort((a, b) => a.localeCompare(b));
+  }
+
   /** A run's results in arrival order, `limit` from `cursor`, narrowed by `filter`. */
   async resultsPage(
     runId: string,
@@ -298,7 +310,8 @@ export class SqlStore implements Store {
 
   /**
    * The results of these runs, by run: for the test page (one test's, with `test`) and the
-   * flaky rule (with `onlyTestsThatFailed`, only the tests that failed in at least one of them).
+   * flaky rule (with `onlyTestsThatFailed`, only the tests that failed in at least one of them
+   * or passed there after more than one attempt: the only tests either of its lists can hold).
    */
   async resultsOfRuns(
     runs: readonly StoredRun[],
@@ -324,7 +337,7 @@ export class SqlStore implements Store {
       sql += ` AND test_suite = $${params.length - 1} AND test_case = $${params.length}`;
     }
     if (which.onlyTestsThatFailed) {
-      sql += ` AND (test_suite, test_case) IN (SELECT test_suite, test_case FROM results WHERE ${inRuns} AND status = 'failed')`;
+      sql += ` AND (test_suite, test_case) IN (SELECT test_suite, test_case FROM results WHERE ${inRuns} AND (status = 'failed' OR attempts > 1))`;
     }
     const rows = await this.db.query<ResultRow & { run_seq: number | string }>(
       `${sql} ORDER BY run_seq, position`,
@@ -480,11 +493,12 @@ export class StoreWriter {
           result.status,
           result.duration,
           result.details === undefined ? null : JSON.stringify(result.details),
+          result.details?.attempts ?? null,
         );
-        return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7})`;
+        return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7}, $${at + 8})`;
       });
       await this.tx.query(
-        `INSERT INTO results (run_seq, position, test_suite, test_case, status, duration, details) VALUES ${values.join(', ')}`,
+        `INSERT INTO results (run_seq, position, test_suite, test_case, status, duration, details, attempts) VALUES ${values.join(', ')}`,
         params,
       );
     }
@@ -588,12 +602,21 @@ function runsWhere(
     params.push(filter.tag);
     where.push(`seq IN (SELECT run_seq FROM run_tags WHERE tag = $${params.length})`);
   }
+  if (filter.branch !== undefined) {
+    params.push(`branch:${likePattern(filter.branch)}`);
+    where.push(`seq IN (SELECT run_seq FROM run_tags WHERE tag LIKE $${params.length} ESCAPE '\\')`);
+  }
   if (filter.state !== undefined) {
     const condition = stateCondition(filter.state, states.now, states.abandonedAfterMs, params.length + 1);
     params.push(...condition.params);
     where.push(condition.sql);
   }
   return { where, params };
+}
+
+/** A branch name as a LIKE pattern: itself, with `*` matching any run of characters. */
+export function likePattern(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 }
 
 function resultsWhere(runId: string, filter: ResultsFilter): { where: string[]; params: SqlValue[] } {

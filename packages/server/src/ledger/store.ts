@@ -13,7 +13,10 @@ export interface ResultInput {
   testCase: string;
   status: string;
   duration: number;
-  /** Why it failed: the `failure-details` extension, validated by the results route, stored as it came. */
+  /**
+   * Why it failed, or, on a passed result, how many attempts it needed (a pass on a retry):
+   * the `failure-details` extension, validated by the results route, stored as it came.
+   */
   details?: FailureDetails;
 }
 
@@ -23,6 +26,7 @@ export interface FailureDetails {
   stack?: string;
   /** `file:line[:column]`. */
   location?: string;
+  /** How many times the test ran in this result: on a passed result, 2 or more means it passed on a retry. */
   attempts?: number;
 }
 

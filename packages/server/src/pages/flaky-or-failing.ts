@@ -16,6 +16,8 @@ export const FLAKY_WINDOW = 20;
  *   and failed it, and newly failing when it failed on every commit since one that passed it.
  * - `passed-and-failed`: no run carried one; a test is flaky when it passed in one run and
  *   failed in another (which a regression does too), and nothing is called newly failing.
+ * Under both, a test is also flaky when it passed on a retry within one run, where the runner
+ * said so (a passed result's `details.attempts` of 2 or more): that needs no commit.
  */
 export type FlakyRule = 'same-commit' | 'passed-and-failed';
 
@@ -26,6 +28,12 @@ export interface BothOutcomes {
   failedIn: StoredRun;
 }
 
+/** A run in which the test passed on a retry: on attempt `attempts`, as its runner said. */
+export interface RetriedPass {
+  run: StoredRun;
+  attempts: number;
+}
+
 /** Flips, passed and failed runs: under `same-commit`, of the runs that carry a commit only. */
 export interface FlakyTest extends Flips {
   testSuite: string;
@@ -34,6 +42,8 @@ export interface FlakyTest extends Flips {
   outcomes: Outcome[];
   /** Under `same-commit`: the commits that both passed and failed it, oldest first; else empty. */
   bothOutcomes: BothOutcomes[];
+  /** The runs of the window (with a commit or not) in which it passed on a retry, oldest first. */
+  retriedPasses: RetriedPass[];
 }
 
 export interface NewFailure {
@@ -63,7 +73,7 @@ export interface FlakyOrFailing {
   runs: number;
   /** Runs the rule judged: under `same-commit` those with a commit tag (the others are left out), else all. */
   judgedRuns: number;
-  /** Most commits with both outcomes first (`same-commit`), else most flips first. */
+  /** Most commits with both outcomes and runs passed on a retry first, then most flips. */
   flaky: FlakyTest[];
   /** Newest streak first; always empty under `passed-and-failed`. */
   newlyFailing: NewFailure[];
@@ -90,8 +100,9 @@ export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<Sto
   const indexOf = new Map(runs.map((run, index) => [run.id, index]));
   // Per test, its outcome in each run that held it, at the run's index: memory grows with
   // tests × runs in the window, not with results. Only a test with a failed outcome can be on
-  // either list, so a store may send only the results of tests that failed at least once in
-  // the window (one more condition in its query); the verdicts are the same.
+  // either list, or a test that passed on a retry, so a store may send only the results of
+  // tests that failed at least once in the window or passed there after more than one attempt
+  // (one more condition in its query); the verdicts are the same.
   // Keyed by suite, then name: no key string built per result.
   const bySuite = new Map<string, Map<string, TestInWindow>>();
   for (const result of results) {
@@ -132,17 +143,28 @@ export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<Sto
       (outcome) => rule === 'passed-and-failed' || commits.get(outcome.run) !== undefined,
     );
     const flips = countFlips(held);
+    // The runner's own word, within one run: no commit needed, so every run of the window counts.
+    const retriedPasses = sparse.flatMap((outcome) =>
+      outcome.passedOnAttempt ? [{ run: outcome.run, attempts: outcome.passedOnAttempt }] : [],
+    );
     if (rule === 'passed-and-failed') {
-      if (flips.passed > 0 && flips.failed > 0)
-        flaky.push({ testSuite, testCase, ...flips, outcomes: everyRun(sparse), bothOutcomes: [] });
+      if ((flips.passed > 0 && flips.failed > 0) || retriedPasses.length > 0)
+        flaky.push({
+          testSuite,
+          testCase,
+          ...flips,
+          outcomes: everyRun(sparse),
+          bothOutcomes: [],
+          retriedPasses,
+        });
       continue;
     }
     const onCommits = byCommit(held, commits);
     const bothOutcomes = onCommits.flatMap(({ commit, passedIn, failedIn }) =>
       passedIn && failedIn ? [{ commit, passedIn, failedIn }] : [],
     );
-    if (bothOutcomes.length > 0)
-      flaky.push({ testSuite, testCase, ...flips, outcomes: everyRun(sparse), bothOutcomes });
+    if (bothOutcomes.length > 0 || retriedPasses.length > 0)
+      flaky.push({ testSuite, testCase, ...flips, outcomes: everyRun(sparse), bothOutcomes, retriedPasses });
     // A streak is a line of commits: one branch's. Another branch (a pull request that broke
     // the test, main still passing it) neither starts nor ends it.
     for (const [branch, onBranch] of byBranch(held, branches)) {
@@ -155,7 +177,7 @@ export function flakyOrFailing(runs: readonly StoredRun[], results: Iterable<Sto
     a.testSuite.localeCompare(b.testSuite) || a.testCase.localeCompare(b.testCase);
   flaky.sort(
     (a, b) =>
-      b.bothOutcomes.length - a.bothOutcomes.length ||
+      b.bothOutcomes.length + b.retriedPasses.length - (a.bothOutcomes.length + a.retriedPasses.length) ||
       b.flips - a.flips ||
       b.failed - a.failed ||
       byName(a, b),

@@ -28,7 +28,7 @@ function* flakyContent(
   selected: string | undefined,
 ): Generator<SafeHtml> {
   yield html`<h1>Flaky tests</h1>
-<p id="flaky-rule">Where runs carry the commit they built (the <code>commit:</code> tag the reporters add in CI), a test is <strong>flaky</strong> when one commit both passed and failed it (a rerun, a retried job, another shard), and <strong>newly failing</strong> when it failed on every commit of a branch since one that passed it. Where no run carries a commit, a test (its project, suite and name) is flaky when, within its project's last ${FLAKY_WINDOW} runs, it passed in at least one run and failed in at least one other, which a regression does too. Each project says which rule it was judged by. <strong>Flips</strong> count how often a test's outcome changed between passed and failed from one run that held it to the next; runs where it was skipped or absent are left out.</p>
+<p id="flaky-rule">Where runs carry the commit they built (the <code>commit:</code> tag the reporters add in CI), a test is <strong>flaky</strong> when one commit both passed and failed it (a rerun, a retried job, another shard), and <strong>newly failing</strong> when it failed on every commit of a branch since one that passed it. Where no run carries a commit, a test (its project, suite and name) is flaky when, within its project's last ${FLAKY_WINDOW} runs, it passed in at least one run and failed in at least one other, which a regression does too. Under either rule, a test is also flaky when it <strong>passed on a retry</strong> within one run, where the runner retried it and its reporter said so (on attempt 2 or later). Each project says which rule it was judged by. <strong>Flips</strong> count how often a test's outcome changed between passed and failed from one run that held it to the next; runs where it was skipped or absent are left out.</p>
 <form method="get" action="${paths.flakyPage}"><label>Project<select name="project"><option value="">all</option>${allProjects.map(
     (project) =>
       html`<option value="${project}"${project === selected ? html` selected` : ''}>${project}</option>`,
@@ -63,7 +63,7 @@ ${ruleUsed(flakes)}
 
 function ruleUsed({ rule, runs, judgedRuns }: FlakyOrFailing): SafeHtml {
   if (rule === 'passed-and-failed')
-    return html`<p class="rule">No run carried a commit tag: flaky here means passed in one run and failed in another, and no test is told apart as newly failing.</p>`;
+    return html`<p class="rule">No run carried a commit tag: flaky here means passed in one run and failed in another, or passed on a retry within one run, and no test is told apart as newly failing.</p>`;
   const untaggedRuns = runs - judgedRuns;
   const leftOut =
     untaggedRuns === 0
@@ -79,6 +79,10 @@ function flakyCard(project: string, judged: number, test: FlakyTest): SafeHtml {
 ${test.bothOutcomes.map(
   ({ commit, passedIn, failedIn }) =>
     html`<div class="line both-outcomes" data-commit="${commit}"><span>commit ${commitCode(commit)}:</span><a href="${runPagePath(passedIn.id)}">passed (${absoluteTime(passedIn.createdAt)})</a><a href="${runPagePath(failedIn.id)}">failed (${absoluteTime(failedIn.createdAt)})</a></div>
+`,
+)}${test.retriedPasses.map(
+  ({ run, attempts }) =>
+    html`<div class="line retried-pass" data-run="${run.id}" data-attempts="${attempts}"><span>passed on attempt ${attempts} in <a href="${runPagePath(run.id)}">run ${run.id}</a> (${absoluteTime(run.createdAt)})</span></div>
 `,
 )}${outcomeStrip(test.outcomes)}</li>
 `;

@@ -18,6 +18,11 @@ export interface Outcome {
   duration: number;
   /** Why it failed in that run (the first failed result's `failure-details`), when the reporter said. */
   details?: FailureDetails;
+  /**
+   * The attempt it passed on in that run, when the runner retried it and said so (a passed
+   * result's `details.attempts`, 2 or more; the most of them): it passed on a retry.
+   */
+  passedOnAttempt?: number;
 }
 
 type ResultsOf = (runId: string) => readonly StoredResult[];
@@ -74,7 +79,17 @@ export function addResult(
       : outcome.status === 'passed' || result.status === 'passed'
         ? 'passed'
         : (outcome.status ?? result.status);
-  const counted = { run: outcome.run, status, duration: outcome.duration + result.duration };
+  const counted: Outcome = { run: outcome.run, status, duration: outcome.duration + result.duration };
   const details = outcome.details ?? (result.status === 'failed' ? result.details : undefined);
-  return details ? { ...counted, details } : counted;
+  if (details) counted.details = details;
+  const attempts = result.status === 'passed' ? retriedAttempts(result.details) : undefined;
+  const passedOnAttempt = Math.max(outcome.passedOnAttempt ?? 0, attempts ?? 0);
+  if (passedOnAttempt > 1) counted.passedOnAttempt = passedOnAttempt;
+  return counted;
+}
+
+/** A passed result's attempts when it needed more than one; undefined otherwise. */
+function retriedAttempts(details: FailureDetails | undefined): number | undefined {
+  const attempts = details?.attempts;
+  return typeof attempts === 'number' && Number.isInteger(attempts) && attempts > 1 ? attempts : undefined;
 }

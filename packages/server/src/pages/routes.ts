@@ -41,6 +41,7 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
       project: filterValue(query.project),
       framework: filterValue(query.framework),
       tag: filterValue(query.tag),
+      branch: filterValue(query.branch)?.trim() || undefined,
     };
     const matching = await store.countRuns(filter, states);
     const page = runsPageNumber(Number(first(query.page) ?? 1), matching);
@@ -54,6 +55,7 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
       project: await store.choices('project', MAX_CHOICES),
       framework: await store.choices('framework', MAX_CHOICES),
       tag: await store.recentTags(MAX_CHOICES, TAGS_FROM_RUNS),
+      branch: await store.recentBranches(MAX_CHOICES, TAGS_FROM_RUNS),
     };
     return send(
       reply,

@@ -20,6 +20,8 @@ export interface RunsFilter {
   project?: string;
   framework?: string;
   tag?: string;
+  /** A branch name, or a pattern with `*`. */
+  branch?: string;
 }
 
 /** What the filters offer: a short list each (the tags of recent runs, not every tag ever). */
@@ -27,6 +29,8 @@ export interface RunsChoices {
   project: readonly string[];
   framework: readonly string[];
   tag: readonly string[];
+  /** Branches of recent runs: suggestions, since any name or pattern may be typed. */
+  branch: readonly string[];
 }
 
 export interface RunsPageInput {
@@ -128,11 +132,20 @@ function* filterForm(choices: RunsChoices, filter: RunsFilter): Generator<SafeHt
     }
     yield html`</select></label>`;
   }
-  const filtered = filter.project !== undefined || filter.framework !== undefined || filter.tag !== undefined;
+  const filtered =
+    filter.project !== undefined ||
+    filter.framework !== undefined ||
+    filter.tag !== undefined ||
+    filter.branch !== undefined;
   yield html`<form class="filters" method="get" action="${paths.runsPage}">`;
   yield* select('project', 'Project');
   yield* select('framework', 'Framework');
   yield* select('tag', 'Tag');
+  // A text box with the recent branches as suggestions (a datalist, no script): pick one, or
+  // type any branch, or a pattern such as `release/*`.
+  yield html`<label>Branch<input name="branch" list="branch-choices" value="${filter.branch ?? ''}" placeholder="any, or release/*" autocomplete="off"></label><datalist id="branch-choices">`;
+  for (const branch of choices.branch) yield html`<option value="${branch}"></option>`;
+  yield html`</datalist>`;
   yield html`<button type="submit">Filter</button>${filtered ? html`<a href="${runsPagePath()}">clear</a>` : ''}</form>`;
 }
 

@@ -36,8 +36,8 @@ ${
     ? html`<p>None of the project's last ${outcomes.length} runs held this test.</p>`
     : html`<div class="table-wrap"><table id="history"><thead><tr><th>Run</th><th>Outcome</th><th class="num">Duration</th></tr></thead><tbody>
 ${[...held].reverse().map(
-  ({ run, status, duration, details }) =>
-    html`<tr class="outcome" data-run-id="${run.id}" data-status="${status}"><td><a href="${runPagePath(run.id)}">${createdAt(run.createdAt, now)}</a></td><td class="status ${statusClass(status)}">${status}</td><td class="num" title="${duration} ms">${formatDuration(duration)}</td></tr>
+  ({ run, status, duration, details, passedOnAttempt }) =>
+    html`<tr class="outcome" data-run-id="${run.id}" data-status="${status}"><td><a href="${runPagePath(run.id)}">${createdAt(run.createdAt, now)}</a></td><td class="status ${statusClass(status)}">${status}${passedOnAttempt === undefined ? '' : html` <span class="muted retried-pass">on attempt ${passedOnAttempt}</span>`}</td><td class="num" title="${duration} ms">${formatDuration(duration)}</td></tr>
 ${details ? html`<tr class="outcome-failure"><td colspan="3">${failureDetailsBlock(details)}</td></tr>\n` : ''}`,
 )}</tbody></table></div>`
 }`;

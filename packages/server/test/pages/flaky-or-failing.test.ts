@@ -34,6 +34,12 @@ const onBranch = (
 const pass = (testCase = 't') => ({ testCase, status: 'passed' });
 const fail = (testCase = 't') => ({ testCase, status: 'failed' });
 const skip = (testCase = 't') => ({ testCase, status: 'skipped' });
+/** Passed on attempt `attempts` of one run, as the runner said (the failure-details extension). */
+const passOnAttempt = (attempts: number, testCase = 't') => ({
+  testCase,
+  status: 'passed',
+  details: { attempts },
+});
 
 function project(...specs: RunSpec[]) {
   const runs: StoredRun[] = specs.map((spec, index) => ({
@@ -359,6 +365,67 @@ describe('without commit tags: the older rule', () => {
   it('is the rule for a project none of whose runs in the window carried a commit', () => {
     expect(judge().rule).toBe('passed-and-failed');
     expect(judge(on(undefined, pass()), on('c1', pass())).rule).toBe('same-commit');
+  });
+});
+
+describe('passed on a retry within one run', () => {
+  it('calls flaky a test that passed on a later attempt, with the run and the attempt, by commit', () => {
+    const verdicts = judge(on('c1', pass('t'), pass('stable')), on('c2', passOnAttempt(3), pass('stable')));
+    expect(verdicts.rule).toBe('same-commit');
+    expect(names(verdicts.flaky)).toEqual(['t']);
+    expect(verdicts.flaky[0]?.bothOutcomes).toEqual([]);
+    expect(verdicts.flaky[0]?.retriedPasses).toEqual([
+      { run: expect.objectContaining({ id: 'run-1' }), attempts: 3 },
+    ]);
+    expect(verdicts.newlyFailing).toEqual([]);
+  });
+
+  it('calls it flaky without commit tags too, where nothing failed in any run', () => {
+    const verdicts = judge(on(undefined, pass()), on(undefined, passOnAttempt(2)));
+    expect(verdicts.rule).toBe('passed-and-failed');
+    expect(verdicts.flaky.map((test) => [test.testCase, test.failed, test.flips])).toEqual([['t', 0, 0]]);
+    expect(verdicts.flaky[0]?.retriedPasses.map((r) => [r.run.id, r.attempts])).toEqual([['run-1', 2]]);
+  });
+
+  it('counts a run without a commit tag among runs that carry one: the runner said it, not the commit', () => {
+    const verdicts = judge(on('c1', pass()), on(undefined, passOnAttempt(2)));
+    expect(verdicts.rule).toBe('same-commit');
+    expect(verdicts.flaky[0]?.retriedPasses.map((r) => r.run.id)).toEqual(['run-1']);
+  });
+
+  it('does not call flaky a test that passed at its first attempt, or failed after several', () => {
+    const verdicts = judge(
+      on('c1', passOnAttempt(1, 'first'), { testCase: 'failed', status: 'failed', details: { attempts: 3 } }),
+      on('c2', pass('first'), { testCase: 'failed', status: 'failed', details: { attempts: 3 } }),
+    );
+    expect(verdicts.flaky).toEqual([]);
+  });
+
+  it('lists a test passed on retries in more runs first', () => {
+    const verdicts = judge(
+      on('c1', passOnAttempt(2, 'once'), passOnAttempt(2, 'twice')),
+      on('c2', pass('once'), passOnAttempt(4, 'twice')),
+    );
+    expect(names(verdicts.flaky)).toEqual(['twice', 'once']);
+    expect(verdicts.flaky[0]?.retriedPasses.map((r) => [r.run.id, r.attempts])).toEqual([
+      ['run-0', 2],
+      ['run-1', 4],
+    ]);
+  });
+
+  it('gives the same verdicts from only the results of tests that failed or passed after retries in the window', () => {
+    const { runs, results } = project(
+      on('c1', pass('retried'), pass('stable'), pass('flaky')),
+      on('c1', passOnAttempt(2, 'retried'), pass('stable'), fail('flaky')),
+    );
+    const kept = new Set(
+      results.filter((r) => r.status === 'failed' || (r.details?.attempts ?? 1) > 1).map((r) => r.testCase),
+    );
+    const fewer = results.filter((r) => kept.has(r.testCase));
+    expect(fewer.length).toBeLessThan(results.length);
+    const all = flakyOrFailing(runs, results);
+    expect(flakyOrFailing(runs, fewer)).toEqual(all);
+    expect(names(all.flaky)).toEqual(['flaky', 'retried']);
   });
 });
 

@@ -78,4 +78,15 @@ describe('addResult', () => {
     expect(folded).toEqual({ run, status: 'failed', duration: 9 });
     expect(addResult({ run, status: 'todo', duration: 0 }, skip()).status).toBe('todo');
   });
+
+  it('keeps the attempt a passed result needed when it was more than one, the most of them', () => {
+    const { runs } = project([]);
+    const run = runs[0]!;
+    const start = { run, status: undefined, duration: 0 };
+    const retried = (attempts: number) => ({ ...pass(), details: { attempts } });
+    expect(addResult(start, retried(3))).toEqual({ run, status: 'passed', duration: 1, passedOnAttempt: 3 });
+    expect([retried(2), retried(4), pass()].reduce(addResult, start).passedOnAttempt).toBe(4);
+    expect(addResult(start, retried(1))).not.toHaveProperty('passedOnAttempt');
+    expect(addResult(start, { ...fail(), details: { attempts: 3 } })).not.toHaveProperty('passedOnAttempt');
+  });
 });

@@ -150,6 +150,46 @@ describe.each(storeEngines())('the runs list on $name', (engine) => {
     );
   });
 
+  it('narrows the runs by branch, picked from recent branches or typed, a `*` matching any text', async () => {
+    const server = await startServer();
+    const main = await runWith(server, { project: 'web', framework: 'vitest', tags: ['branch:main'] }, []);
+    const fix = await runWith(
+      server,
+      { project: 'web', framework: 'vitest', tags: ['branch:release/1.2'] },
+      [],
+    );
+    const next = await runWith(
+      server,
+      { project: 'web', framework: 'vitest', tags: ['branch:release/2.0'] },
+      [],
+    );
+    const odd = await runWith(server, { project: 'web', framework: 'vitest', tags: ['branch:50%_off'] }, []);
+    await runWith(server, { project: 'web', framework: 'vitest', tags: ['mainline'] }, []);
+    const listed = async (query: string) =>
+      [...(await page(server, `/${query}`)).text.matchAll(/data-run-id="([^"]+)"/g)].map((m) => m[1]);
+
+    expect(await listed('?branch=main')).toEqual([main]);
+    expect(await listed('?branch=release%2F*')).toEqual([next, fix]);
+    expect(await listed('?branch=*1*')).toEqual([fix]);
+    expect(await listed('?branch=release')).toEqual([]);
+    // % and _ are the branch's own characters, not patterns.
+    expect(await listed('?branch=50%25_off')).toEqual([odd]);
+    expect(await listed('?branch=50%25')).toEqual([]);
+
+    const markup = (await page(server, '/?branch=release%2F*')).text;
+    expect(markup).toContain('<input name="branch" list="branch-choices" value="release/*"');
+    const suggestions = markup.slice(
+      markup.indexOf('<datalist id="branch-choices">'),
+      markup.indexOf('</datalist>'),
+    );
+    expect([...suggestions.matchAll(/<option value="([^"]*)">/g)].map((m) => m[1])).toEqual([
+      '50%_off',
+      'main',
+      'release/1.2',
+      'release/2.0',
+    ]);
+  });
+
   it('pages the runs, newest first, 50 a page, keeping the filters in its links', async () => {
     const server = await startServer();
     const ids: string[] = [];

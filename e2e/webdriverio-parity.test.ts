@@ -1,0 +1,195 @@
+import {
+  AWAIT_RUNS_TIMEOUT_MS,
+  cleanEnv,
+  type ExpectedResult,
+  identities,
+  MOCHA_PARITY_RESULTS,
+  missingBrowser,
+  PARITY_REPORTER_OPTIONS,
+  REPORTER_OPTIONS_VAR,
+  type RunOutcome,
+  readSpoolLines,
+  reporterEnv,
+  resultsIn,
+  resultsTagged,
+  runCli,
+  runWdio,
+  seededFaults,
+  startTestServer,
+  type TestServer,
+  testrunLines,
+  WDIO_PARITY_RESULTS,
+  webdriverioFixtures,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The shared fixtures' Mocha files (the parity fixture, the streaming fixture) through real
+// `wdio run`s of WebdriverIO's Mocha framework against a real server. WebdriverIO starts a
+// browser session in every worker even for tests that need none: the configs
+// (fixtures/webdriverio/shared) put the files that can share a worker in one.
+
+const missing = missingBrowser();
+if (missing) console.warn(`skipping the WebdriverIO parity tests: ${missing}`);
+
+/**
+ * A run's output, for a failed assertion's message, without the stack frames WebdriverIO
+ * prints: Vitest reads a message's frames for source maps, and one of WebdriverIO's files
+ * has a map it cannot parse, which hides the assertion behind an error of its own.
+ */
+const output = (run: RunOutcome) => `${run.stdout}\n${run.stderr}`.replace(/^\s+at .*$/gm, '');
+const { parity, streaming } = webdriverioFixtures;
+
+const key = (result: { testSuite: string; testCase: string; status: string }) =>
+  `${result.testSuite}\n${result.testCase}\n${result.status}`;
+
+describe.skipIf(missing)('the parity fixture, run under WebdriverIO’s Mocha framework', () => {
+  let server: TestServer;
+  let outcome: RunOutcome;
+  let alone: RunOutcome;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    [outcome, alone] = await Promise.all([
+      runWdio({
+        ...parity,
+        env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS, TESTRUN_TAGS: 'parity' }),
+      }),
+      runWdio({ ...parity, env: { FIXTURE_WITHOUT_REPORTER: '1' } }),
+    ]);
+  }, AWAIT_RUNS_TIMEOUT_MS);
+
+  afterAll(() => server?.close());
+
+  it("stores Mocha's parity results, with WebdriverIO's own verdict for a failed before hook", async () => {
+    expect(identities(await resultsTagged(server, 'parity')), output(outcome)).toEqual(
+      identities(WDIO_PARITY_RESULTS),
+    );
+    // Where it differs from Mocha: the tests a failed `before` prevented and their files, and
+    // the test declared before a describe body threw.
+    const notIn = (list: readonly ExpectedResult[], others: readonly ExpectedResult[]) => {
+      const kept = new Set(others.map(key));
+      return identities(list.filter((result) => !kept.has(key(result))));
+    };
+    expect(notIn(MOCHA_PARITY_RESULTS, WDIO_PARITY_RESULTS)).toEqual(
+      identities(
+        resultsIn('setup-fails.test.js', [
+          ['database > reads a row', 'failed'],
+          ['database > writes a row', 'failed'],
+        ]).concat(
+          resultsIn('setup-fails-at-top.test.js', [
+            ['needs the setup', 'failed'],
+            ['a block > needs it too', 'failed'],
+          ]),
+        ),
+      ),
+    );
+    expect(notIn(WDIO_PARITY_RESULTS, MOCHA_PARITY_RESULTS)).toEqual(
+      identities([
+        ...resultsIn('describe-throws.test.js', [
+          ['a describe whose body throws > is declared before the throw', 'passed'],
+        ]),
+        ...resultsIn('setup-fails.test.js', [['(file failed to run)', 'failed']]),
+        ...resultsIn('setup-fails-at-top.test.js', [['(file failed to run)', 'failed']]),
+      ]),
+    );
+  });
+
+  it('stores them in one run, created by the launcher service', async () => {
+    const runs = await server.server.store.runs();
+    expect(runs.map((run) => run.project)).toEqual(['parity']);
+    expect(runs[0]!.framework).toBe('webdriverio');
+  });
+
+  it('leaves the exit code as without the reporter, and never prints the key', () => {
+    expect(outcome.code).toBe(alone.code);
+    expect(outcome.code).toBe(1);
+    expect(output(outcome)).not.toContain(server.apiKey);
+  });
+});
+
+describe.skipIf(missing)('the parity fixture under WebdriverIO, the service up but misbehaving', () => {
+  it(
+    'stores every result once through 5xx, dropped connections and a 429, exit code unchanged',
+    async () => {
+      const flaky = seededFaults({ seed: 7, rates: { status5xx: 0.25, drop: 0.1 } });
+      const server = await startTestServer({
+        faults: (request) => {
+          if (request.route === 'submitResults' && request.n === 0) {
+            return { status: 429, headers: { 'retry-after': '1' } };
+          }
+          return flaky(request);
+        },
+        maxResultsPerRequest: 5,
+      });
+      const options = { maxRetries: 12, requestTimeout: 400, batchSize: 5 };
+      const outcome = await runWdio({
+        ...parity,
+        env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: JSON.stringify(options) }),
+      });
+      const runs = await server.server.store.runs();
+      expect(runs, output(outcome)).toHaveLength(1);
+      expect(identities(await server.server.store.results(runs[0]!.id)), output(outcome)).toEqual(
+        identities(WDIO_PARITY_RESULTS),
+      );
+      const statuses = server.server.requests.map((request) => request.status);
+      expect(statuses).toContain(429);
+      expect(statuses.some((status) => typeof status === 'number' && status >= 500)).toBe(true);
+      expect(outcome.code).toBe(1);
+      server.close();
+    },
+    AWAIT_RUNS_TIMEOUT_MS,
+  );
+
+  it(
+    'spools what it could not deliver without retries, and a replay stores every result once',
+    async () => {
+      // Faults until the run is over, none for the replay: results lost on the way in (a drop
+      // after the server stored them) and results never sent both reach the run exactly once.
+      let faulty = true;
+      const flaky = seededFaults({ seed: 11, rates: { status5xx: 0.4, drop: 0.3 } });
+      const server = await startTestServer({
+        faults: (request) => (faulty ? flaky(request) : undefined),
+        maxResultsPerRequest: 5,
+      });
+      const options = { maxRetries: 0, requestTimeout: 400, batchSize: 5 };
+      const env = reporterEnv(server, { [REPORTER_OPTIONS_VAR]: JSON.stringify(options) });
+      const outcome = await runWdio({ ...parity, env });
+      expect(outcome.code, output(outcome)).toBe(1);
+      const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!).filter((line) => line.type === 'batch');
+      expect(spooled.length, output(outcome)).toBeGreaterThan(0);
+      expect(testrunLines(output(outcome))).toContainEqual(expect.stringMatching(/spooled to /));
+
+      faulty = false;
+      const replay = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], { env: cleanEnv(env) });
+      expect(replay.code, replay.stderr).toBe(0);
+      const runs = await server.server.store.runs();
+      expect(runs, output(outcome)).toHaveLength(1);
+      expect(identities(await server.server.store.results(runs[0]!.id))).toEqual(
+        identities(WDIO_PARITY_RESULTS),
+      );
+      server.close();
+    },
+    AWAIT_RUNS_TIMEOUT_MS,
+  );
+});
+
+describe.skipIf(missing)('WebdriverIO streaming while tests run', () => {
+  it(
+    'delivers the results of a finished worker while another worker still runs',
+    async () => {
+      const server = await startTestServer();
+      const outcome = await runWdio({ ...streaming, env: reporterEnv(server) });
+      // last.test.js passes only if it sees the fast files' nine results on the server.
+      expect(outcome.code, output(outcome)).toBe(0);
+      const [run] = await server.server.store.runs();
+      const stored = await server.server.store.results(run!.id);
+      expect(stored.find((result) => result.testSuite === 'last.test.js')).toMatchObject({
+        testCase: 'sees the results of the other files on the server',
+        status: 'passed',
+      });
+      expect(stored).toHaveLength(10);
+      server.close();
+    },
+    AWAIT_RUNS_TIMEOUT_MS,
+  );
+});

@@ -126,29 +126,38 @@ async function tempFolder(): Promise<string> {
   return dir;
 }
 
+/**
+ * Floods a server in a child process on `data` (a folder or a PostgreSQL URL) from several
+ * clients, kills it with SIGKILL mid-flood, and checks what it stored against what it
+ * acknowledged: every acknowledged result once, and counts that agree. Answers the run's id.
+ */
+async function killInAFlood(data: string): Promise<string> {
+  const { url, child } = await serveInChild(data);
+  const runId = await createRunAt(url);
+
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const writes = flood(url, runId, (acknowledged) => {
+    // Mid-flood: every client has a batch in flight when the kill lands.
+    if (acknowledged >= 40 * PER_BATCH && !child.killed) child.kill('SIGKILL');
+  });
+  await exited;
+  writes.stop();
+  await writes.done;
+
+  const stored = await storedNames(data, runId);
+  expect(writes.state.acknowledged.length).toBeGreaterThanOrEqual(40 * PER_BATCH);
+  expect(duplicates(stored.names)).toEqual([]);
+  expect(writes.state.acknowledged.filter((name) => !stored.names.includes(name))).toEqual([]);
+  // The counts kept on write agree with the results: the kill left no half-applied batch.
+  expect(stored.total).toBe(stored.names.length);
+  expect(stored.names.length % PER_BATCH).toBe(0);
+  return runId;
+}
+
 describe('a server on a data folder', () => {
   it('keeps every acknowledged result, once, when killed with SIGKILL in a flood of writes', async () => {
     const data = join(await tempFolder(), 'data');
-    const { url, child } = await serveInChild(data);
-    const runId = await createRunAt(url);
-
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    const writes = flood(url, runId, (acknowledged) => {
-      // Mid-flood: every client has a batch in flight when the kill lands.
-      if (acknowledged >= 40 * PER_BATCH && !child.killed) child.kill('SIGKILL');
-    });
-    await exited;
-    writes.stop();
-    await writes.done;
-
-    const stored = await storedNames(data, runId);
-    expect(writes.state.acknowledged.length).toBeGreaterThanOrEqual(40 * PER_BATCH);
-    expect(duplicates(stored.names)).toEqual([]);
-    const missing = writes.state.acknowledged.filter((name) => !stored.names.includes(name));
-    expect(missing).toEqual([]);
-    // The counts kept on write agree with the results: the kill left no half-applied batch.
-    expect(stored.total).toBe(stored.names.length);
-    expect(stored.names.length % PER_BATCH).toBe(0);
+    const runId = await killInAFlood(data);
 
     // And the folder serves again, in a new process, where the killed one left it.
     const again = await serveInChild(data);
@@ -210,24 +219,7 @@ describe.skipIf(!havePostgres())('a server on PostgreSQL', () => {
   afterAll(() => postgres?.stop());
 
   it('keeps every acknowledged result, once, when killed with SIGKILL in a flood of writes', async () => {
-    const database = await postgres.createDatabase();
-    const { url, child } = await serveInChild(database);
-    const runId = await createRunAt(url);
-
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    const writes = flood(url, runId, (acknowledged) => {
-      if (acknowledged >= 40 * PER_BATCH && !child.killed) child.kill('SIGKILL');
-    });
-    await exited;
-    writes.stop();
-    await writes.done;
-
     // PostgreSQL rolls back the transactions of the connections the kill cut; the rest committed.
-    const stored = await storedNames(database, runId);
-    expect(writes.state.acknowledged.length).toBeGreaterThanOrEqual(40 * PER_BATCH);
-    expect(duplicates(stored.names)).toEqual([]);
-    expect(writes.state.acknowledged.filter((name) => !stored.names.includes(name))).toEqual([]);
-    expect(stored.total).toBe(stored.names.length);
-    expect(stored.names.length % PER_BATCH).toBe(0);
+    await killInAFlood(await postgres.createDatabase());
   });
 });

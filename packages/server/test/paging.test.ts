@@ -85,6 +85,22 @@ describe.each(storeEngines())('the read API in pages on $name', (engine) => {
     expect((await get(server, `/api/v1/runs/${runId}/results`)).body).toHaveLength(2);
   });
 
+  it('streams a bare array longer than one database read, in order, as valid JSON', async () => {
+    const server = await startServer({ maxResultsPerRequest: 1000 });
+    const runId = await createRun(server);
+    const names = Array.from({ length: 2500 }, (_, i) => `test ${i}`);
+    for (let start = 0; start < names.length; start += 1000) {
+      const results = names.slice(start, start + 1000).map((testCase) => result({ testCase }));
+      expect((await post(server, `/api/v1/runs/${runId}/results`, { results })).status).toBe(201);
+    }
+    const answer = await get(server, `/api/v1/runs/${runId}/results`);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect((answer.body as { testCase: string }[]).map((stored) => stored.testCase)).toEqual(names);
+    const empty = await createRun(server);
+    expect((await get(server, `/api/v1/runs/${empty}/results`)).body).toEqual([]);
+    expect((await get(server, '/api/v1/runs?project=nobody')).body).toEqual([]);
+  });
+
   it('refuses a limit out of range, a cursor it did not make and an unknown state, with 400', async () => {
     const server = await startServer();
     for (const query of [

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, runNotFound } from '../errors.js';
 import { RUN_STATES, type RunState, runState } from '../ledger/run-state.js';
@@ -35,8 +36,11 @@ export function registerReadApi(app: FastifyInstance, store: SqlStore, abandoned
     const states = { now, abandonedAfterMs };
     const paging = pagingOf(request.query);
     if (!paging) {
-      const all = await readAll((cursor) => store.runsPage(filter, { limit: UNPAGED_CHUNK, cursor }, states));
-      return all.map((run) => withState(run, now));
+      return sendAll(
+        reply,
+        (cursor) => store.runsPage(filter, { limit: UNPAGED_CHUNK, cursor }, states),
+        (run) => withState(run, now),
+      );
     }
     const page = await store.runsPage(filter, paging, states);
     return sendPage(reply, request.url, 'runs', page, (run) => withState(run, now));
@@ -52,21 +56,43 @@ export function registerReadApi(app: FastifyInstance, store: SqlStore, abandoned
     const runId = request.params.id;
     if (!(await store.run(runId))) throw runNotFound(runId);
     const paging = pagingOf(request.query);
-    if (!paging) return readAll((cursor) => store.resultsPage(runId, {}, { limit: UNPAGED_CHUNK, cursor }));
+    if (!paging) {
+      return sendAll(
+        reply,
+        (cursor) => store.resultsPage(runId, {}, { limit: UNPAGED_CHUNK, cursor }),
+        (result) => result,
+      );
+    }
     const page = await store.resultsPage(runId, {}, paging);
     return sendPage(reply, request.url, 'results', page, (result) => result);
   });
 }
 
-async function readAll<Item>(page: (cursor: string | undefined) => Promise<Page<Item>>): Promise<Item[]> {
-  const all: Item[] = [];
-  let cursor: string | undefined;
-  do {
-    const next = await page(cursor);
-    all.push(...next.items);
-    cursor = next.next;
-  } while (cursor !== undefined);
-  return all;
+/**
+ * The whole list as one JSON array, read from the database UNPAGED_CHUNK items at a time and
+ * written as it is read: memory holds one chunk, however much is stored (the filters were
+ * checked before, so what fails here is the database, and the client sees a cut answer).
+ */
+function sendAll<Item, Shown>(
+  reply: FastifyReply,
+  page: (cursor: string | undefined) => Promise<Page<Item>>,
+  show: (item: Item) => Shown,
+): FastifyReply {
+  async function* chunks(): AsyncGenerator<string> {
+    let cursor: string | undefined;
+    let first = true;
+    yield '[';
+    do {
+      const next = await page(cursor);
+      for (const item of next.items) {
+        yield `${first ? '' : ','}${JSON.stringify(show(item))}`;
+        first = false;
+      }
+      cursor = next.next;
+    } while (cursor !== undefined);
+    yield ']';
+  }
+  return reply.type('application/json; charset=utf-8').send(Readable.from(chunks()));
 }
 
 function sendPage<Item, Shown>(

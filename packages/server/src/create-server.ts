@@ -30,7 +30,7 @@ export interface TestrunServer {
   dataLocation: string;
   /** What the older data file (`dataFile`) gave on this start; undefined without one. */
   imported: ImportOutcome | undefined;
-  /** Every request received, in arrival order. */
+  /** The requests received, in arrival order: at least the latest `requestLogSize`, at most twice that. */
   requests: RequestRecord[];
   /** Replaces the fault hook; undefined removes it. */
   setFaults(hook: FaultHook | undefined): void;
@@ -43,7 +43,7 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
   let retention: Retention | undefined;
   let store: SqlStore;
   let imported: ImportOutcome | undefined;
-  const log = new RequestLog();
+  const log = new RequestLog(options.requestLogSize);
   const faults = { current: options.faults };
   const closing = new AbortController();
   let app: FastifyInstance;

@@ -57,6 +57,12 @@ export interface ServerOptions {
    * false makes a server that knows only the spec's four fields, and refuses `details`.
    */
   failureDetails?: boolean;
+  /**
+   * How many of the latest requests `TestrunServer.requests` keeps at least (tests and benches
+   * read it; never twice as many). Default: 10,000, so a server that runs for months does not
+   * grow with its traffic.
+   */
+  requestLogSize?: number;
 }
 
 export interface HttpsOptions {
@@ -66,6 +72,7 @@ export interface HttpsOptions {
   clientCa?: string;
 }
 
+export const DEFAULT_REQUEST_LOG_SIZE = 10_000;
 export const DEFAULT_API_KEY = 'testrun-local-key';
 export const DEFAULT_STATUSES: readonly string[] = ['passed', 'failed', 'skipped', 'todo'];
 
@@ -87,6 +94,7 @@ export interface ResolvedOptions {
   pageAccess: PageAccess;
   abandonedAfterMs: number;
   failureDetails: boolean;
+  requestLogSize: number;
 }
 
 export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
@@ -123,6 +131,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
       1,
     ),
     failureDetails: options.failureDetails ?? true,
+    requestLogSize: requireInteger('requestLogSize', options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, 1),
   };
 }
 

@@ -25,15 +25,20 @@ export interface RequestRecord {
   resultCount?: number;
 }
 
+/** The latest requests: at least `size` of them, never twice as many (the oldest go first). */
 export class RequestLog {
   readonly records: RequestRecord[] = [];
   readonly #countByRoute = new Map<RouteName, number>();
+
+  constructor(private readonly size: number) {}
 
   /** Records a new request and returns it with the number of earlier requests to its route. */
   add(record: RequestRecord): { record: RequestRecord; n: number } {
     const n = this.#countByRoute.get(record.route) ?? 0;
     this.#countByRoute.set(record.route, n + 1);
     this.records.push(record);
+    // In place (the array is handed out as `requests`), and rarely: a splice per request would copy the log each time.
+    if (this.records.length >= this.size * 2) this.records.splice(0, this.records.length - this.size);
     return { record, n };
   }
 }

@@ -60,6 +60,18 @@ describe('requests log', () => {
     expect(server.requests.map((request) => request.connection)).toEqual([1, 1, 2]);
   });
 
+  it('keeps the latest requests only, at least requestLogSize and never twice as many', async () => {
+    const server = await startServer({ requestLogSize: 3 });
+    for (let n = 0; n < 10; n += 1) await get(server, `/api/v1/runs/run-${n}`);
+    const paths = server.requests.map((request) => request.path);
+    expect(paths.length).toBeGreaterThanOrEqual(3);
+    expect(paths.length).toBeLessThan(6);
+    expect(paths.at(-1)).toBe('/api/v1/runs/run-9');
+    expect(paths).toEqual(
+      Array.from({ length: paths.length }, (_, i) => `/api/v1/runs/run-${10 - paths.length + i}`),
+    );
+  });
+
   it('never records the API key', async () => {
     const server = await startServer();
     await createRun(server);

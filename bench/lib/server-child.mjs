@@ -11,7 +11,12 @@ const recordSuites = ({ route, headers, body }) => {
   suitesByKey.set(headers['idempotency-key'], new Set(body.results.map((r) => r.testSuite)));
 };
 // Every request of a figure is counted, however many: the default log keeps the latest 10,000.
-const server = await createServer({ apiKeys: [apiKey], port: 0, faults: recordSuites, requestLogSize: 10_000_000 });
+const server = await createServer({
+  apiKeys: [apiKey],
+  port: 0,
+  faults: recordSuites,
+  requestLogSize: 10_000_000,
+});
 
 /** Per test file (testSuite) of run `runId`: when the last 2xx answer that carried its results was sent. */
 function acks(runId) {

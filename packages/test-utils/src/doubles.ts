@@ -23,6 +23,7 @@ export const DOUBLES_BEFORE_THE_REPORTER = [
  * What a WebdriverIO worker can have installed by its mochaOpts.require file: not what takes
  * WebdriverIO's own connection to its browser (`stubs` replaces net.connect and fetch, mitm
  * takes every socket, a fake clock stops its waits), which fails the session before any test.
+ * Its tests may have DOUBLES_IN_A_TEST but fake-timers, with which a worker never ends.
  */
 export const WDIO_DOUBLES = ['nock13', 'nock14', 'msw', 'http-request'] as const;
 

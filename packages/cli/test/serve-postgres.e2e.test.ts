@@ -35,12 +35,14 @@ describe.skipIf(!havePostgres())('testrun serve --database postgres://…', () =
     const second = startCli(['serve', '--api-key', 'k'], { env: { TESTRUN_DATABASE_URL: database } });
     const [, secondUrl] = await second.waitForStdout(listening);
     const listed = await fetch(`${secondUrl}/api/v1/runs`, { headers: { authorization: 'Bearer k' } });
+    // Read before stopping the server: the list is streamed, and a stopped server cuts it.
+    const projects = ((await listed.json()) as { project: string }[]).map((run) => run.project);
     second.child.kill('SIGTERM');
     expect(await second.exited()).toBe(0);
 
     expect(first.stdout()).toContain(`Data: ${shown} (0 runs).`);
     expect(second.stdout()).toContain(`Data: ${shown} (1 run).`);
-    expect(((await listed.json()) as { project: string }[]).map((run) => run.project)).toEqual(['kept']);
+    expect(projects).toEqual(['kept']);
     for (const cli of [first, second]) expect(cli.stdout() + cli.stderr()).not.toContain(postgres.password);
   });
 

@@ -107,13 +107,15 @@ describe('testrun serve', () => {
     const second = startCli(args, { cwd });
     const [, url] = await second.waitForStdout(listening);
     const listed = await fetch(`${url}/api/v1/runs`, { headers: { authorization: 'Bearer k' } });
+    // Read before stopping the server: the list is streamed, and a stopped server cuts it.
+    const listedIds = ((await listed.json()) as { id: string }[]).map((stored) => stored.id);
     second.child.kill('SIGTERM');
 
     expect(first.stdout()).toContain(
       `Data: ${file}.d (1 run); imported 1 runs and 0 results from the older data file.`,
     );
     expect(second.stdout()).toContain(`Data: ${file}.d (1 run).`);
-    expect(((await listed.json()) as { id: string }[]).map((stored) => stored.id)).toEqual(['old-run']);
+    expect(listedIds).toEqual(['old-run']);
     expect(await second.exited()).toBe(0);
   });
 

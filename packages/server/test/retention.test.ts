@@ -80,7 +80,11 @@ describe.each(storeEngines())('retention (--keep-days) on $name', (engine) => {
     await store.write((tx) => tx.tx.query('SELECT 1')).then(() => order.push('write committed'));
     await removing;
 
-    expect(order).toEqual(['write committed', 'retention done']);
+    // SQLite has one connection, so a write waits for whole transactions: it must get in
+    // between the removal's small ones. PostgreSQL writes on another pooled connection and
+    // never waits for retention (MVCC), so which finishes first there says nothing.
+    if (engine.name === 'sqlite') expect(order).toEqual(['write committed', 'retention done']);
+    expect(order).toHaveLength(2);
     expect(await count(store, 'results')).toBe(0);
   });
 });

@@ -7,12 +7,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createServer } from '@testrun/server';
+import { PROJECTS, RESULTS_PER_RUN, resultsOf, runBody } from './lib/bench-runs.mjs';
 import { int, max, mb, median, ms } from './lib/stats.mjs';
 
 export const RUNS = 10_000;
-export const RESULTS_PER_RUN = 100;
-const PROJECTS = 10;
-const SUITES = 20;
+export { RESULTS_PER_RUN } from './lib/bench-runs.mjs';
+
 const ROUNDS = 15;
 const WARM_UP = 3;
 const API_KEY = 'bench-pages-key';
@@ -85,39 +85,19 @@ export async function run({ log = () => {} } = {}) {
   return { loadMs, heapGrowth, fileBytes: fs.statSync(dataFile).size, stored, rows, problems };
 }
 
-/**
- * 10 projects, 3 frameworks, a tag on every 7th run; each run 20 suites × 5 tests, about
- * 1 % failed, some skipped, and one test per project that fails in every third run (so the
- * flaky page has work to do). Deterministic: the same file every time.
- */
+/** The runs of lib/bench-runs.mjs as an older server's data file, a minute apart: the same file every time. */
 function writeDataFile(file) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const partial = `${file}.partial`;
   const fd = fs.openSync(partial, 'w');
   const start = Date.UTC(2026, 0, 1);
   for (let i = 0; i < RUNS; i++) {
-    const project = i % PROJECTS;
     const run = {
       id: `run-${String(i).padStart(5, '0')}`,
-      project: `project-${project}`,
-      framework: ['vitest', 'jest', 'playwright'][project % 3],
-      tags: i % 7 === 0 ? ['branch:main', 'nightly'] : ['branch:main'],
+      ...runBody(i),
       createdAt: new Date(start + i * 60_000).toISOString(),
     };
-    const results = [];
-    for (let suite = 0; suite < SUITES; suite++) {
-      for (let test = 0; test < RESULTS_PER_RUN / SUITES; test++) {
-        let status = test === 4 && suite % 5 === 0 ? 'skipped' : 'passed';
-        if ((i * 31 + suite * 7 + test) % 97 === 0) status = 'failed';
-        if (suite === 0 && test === 0) status = Math.floor(i / PROJECTS) % 3 === 0 ? 'failed' : 'passed';
-        results.push({
-          testSuite: `src/module-${suite}.test.ts`,
-          testCase: `module ${suite} > case ${test}`,
-          status,
-          duration: 1 + ((i + suite * 5 + test) % 50) * 3.7,
-        });
-      }
-    }
+    const results = resultsOf(i);
     fs.writeSync(
       fd,
       `${JSON.stringify({ type: 'run', run })}\n${JSON.stringify({ type: 'results', runId: run.id, results })}\n`,

@@ -13,13 +13,13 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { PROJECTS, RESULTS_PER_RUN, resultsOf, runBody } from './lib/bench-runs.mjs';
 import { postgresBinDir, startPostgres } from './lib/postgres.mjs';
 import { int, max, mb, median, ms } from './lib/stats.mjs';
 
 export const FULL_RUNS = 100_000;
-export const RESULTS_PER_RUN = 100;
-const PROJECTS = 10;
-const SUITES = 20;
+export { RESULTS_PER_RUN } from './lib/bench-runs.mjs';
+
 let CLIENTS = 16;
 const ROUNDS = 15;
 const WARM_UP = 3;
@@ -194,35 +194,6 @@ async function ingestRuns(server, runs, problems) {
   const elapsed = performance.now() - started;
   if (failures > 0) problems.push(`ingest: ${failures} requests not answered 201`);
   return { ms: elapsed, resultsPerSecond: (runs * RESULTS_PER_RUN) / (elapsed / 1000), requests: runs * 2 };
-}
-
-/** 10 projects, 3 frameworks, a tag on every 7th run: the pages figure's data (runs-page.mjs). */
-function runBody(i) {
-  const project = i % PROJECTS;
-  return {
-    project: `project-${project}`,
-    framework: ['vitest', 'jest', 'playwright'][project % 3],
-    tags: i % 7 === 0 ? ['branch:main', 'nightly'] : ['branch:main'],
-  };
-}
-
-/** 20 suites × 5 tests, ~1 % failed, some skipped, one test per project failing every third run. */
-function resultsOf(i) {
-  const results = [];
-  for (let suite = 0; suite < SUITES; suite++) {
-    for (let test = 0; test < RESULTS_PER_RUN / SUITES; test++) {
-      let status = test === 4 && suite % 5 === 0 ? 'skipped' : 'passed';
-      if ((i * 31 + suite * 7 + test) % 97 === 0) status = 'failed';
-      if (suite === 0 && test === 0) status = Math.floor(i / PROJECTS) % 3 === 0 ? 'failed' : 'passed';
-      results.push({
-        testSuite: `src/module-${suite}.test.ts`,
-        testCase: `module ${suite} > case ${test}`,
-        status,
-        duration: 1 + ((i + suite * 5 + test) % 50) * 3.7,
-      });
-    }
-  }
-  return results;
 }
 
 /** Every page and read-API call: warm up, then ROUNDS timed fetches of each, one at a time. */

@@ -614,9 +614,14 @@ function runsWhere(
   return { where, params };
 }
 
+/** Text that LIKE matches as written: its own `%`, `_` and backslash escaped (the queries say `ESCAPE` backslash). */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** A branch name as a LIKE pattern: itself, with `*` matching any run of characters. */
-export function likePattern(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+function likePattern(text: string): string {
+  return likeLiteral(text).replace(/\*/g, '%');
 }
 
 function resultsWhere(runId: string, filter: ResultsFilter): { where: string[]; params: SqlValue[] } {
@@ -627,7 +632,7 @@ function resultsWhere(runId: string, filter: ResultsFilter): { where: string[]; 
     where.push(`status = $${params.length}`);
   }
   if (filter.search !== undefined) {
-    params.push(`%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    params.push(`%${likeLiteral(filter.search.toLowerCase())}%`);
     const n = params.length;
     where.push(`(lower(test_suite) LIKE $${n} ESCAPE '\\' OR lower(test_case) LIKE $${n} ESCAPE '\\')`);
   }

@@ -110,6 +110,21 @@ export const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    version: 4,
+    name: 'run numbers from a sequence on PostgreSQL',
+    statements: [
+      // Taking a number from the `counters` row locked it until the create-run's COMMIT, so on
+      // PostgreSQL every create-run waited for the one before to reach the disk (issue 30's
+      // ingest figure). A sequence hands numbers out without a lock; it goes on from the
+      // counter. SQLite, one writer, keeps the counter.
+      { sqlite: 'SELECT 1', postgres: 'CREATE SEQUENCE run_numbers MINVALUE 0 START WITH 1' },
+      {
+        sqlite: 'SELECT 1',
+        postgres: "SELECT setval('run_numbers', value, true) FROM counters WHERE name = 'run'",
+      },
+    ],
+  },
 ];
 
 /** PostgreSQL advisory lock taken around migrations, so servers starting together take turns. */

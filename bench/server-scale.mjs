@@ -63,10 +63,12 @@ async function measureEngine(engine, runs, log, problems, ingestOnly) {
     // ── ingest ──
     let server = await startChild(target);
     const load = os.loadavg()[0];
+    const databaseCpuAtStart = postgres?.cpuMs();
     const ingest = await ingestRuns(server, runs, problems);
+    if (postgres) ingest.databaseCpuMs = postgres.cpuMs() - databaseCpuAtStart;
     const afterIngest = server.memory();
     log(
-      `    ingest: ${int(ingest.resultsPerSecond)} results/s (${(ingest.ms / 1000).toFixed(1)} s), peak RSS ${mb(afterIngest.peak)}; CPU: server ${pct(ingest.serverCpuMs, ingest.ms)}, clients ${pct(ingest.clientCpuMs, ingest.ms)} of one core`,
+      `    ingest: ${int(ingest.resultsPerSecond)} results/s (${(ingest.ms / 1000).toFixed(1)} s), peak RSS ${mb(afterIngest.peak)}; CPU: server ${pct(ingest.serverCpuMs, ingest.ms)}, clients ${pct(ingest.clientCpuMs, ingest.ms)} of one core; server CPU ${perThousand(ingest.serverCpuMs, runs)}${ingest.databaseCpuMs === undefined ? '' : `, PostgreSQL CPU ${perThousand(ingest.databaseCpuMs, runs)}`} ms per 1,000 results`,
     );
     await server.close();
     if (ingestOnly)
@@ -318,6 +320,11 @@ async function analyze(url) {
   } finally {
     await client.end();
   }
+}
+
+/** CPU time per 1,000 results stored. */
+function perThousand(cpuMs, runs) {
+  return ((cpuMs / (runs * RESULTS_PER_RUN)) * 1000).toFixed(1);
 }
 
 /** CPU time as a share of one core over the elapsed time. */

@@ -22,11 +22,10 @@ const { Database: WasmDatabase } = createRequire(import.meta.url)(
  * The commit's fsync is ours, not SQLite's: with `synchronous=FULL` the VFS fsyncs through
  * Node's `fsyncSync`, which holds the event loop for the whole flush (31 % of the server's
  * time under ingest). SQLite runs with `synchronous=NORMAL` instead — the same WAL, and the
- * WAL still synced before every checkpoint and the database after it — and a transaction
+ * WAL still synced before every checkpoint and the database after it — and a group commit
  * resolves only after an fdatasync of the WAL, started after its COMMIT, has completed on
  * libuv's thread pool. So nothing is answered before it is on disk, as with FULL, while the
- * event loop reads the next requests and runs the next group during the flush; groups that
- * commit during one flush share the next.
+ * event loop reads, parses and validates the requests of the next group during the flush.
  *
  * The engine is synchronous and has one connection, so every statement and transaction runs
  * in turn through one queue: a transaction's statements never interleave with another's.
@@ -40,13 +39,8 @@ export class SqliteDatabase implements SqlDatabase {
   /** Transactions waiting for the next group commit. */
   #waiting: PendingTransaction[] = [];
   #groupScheduled = false;
-  /** Groups committed so far, and how many of them are known to be on disk. */
-  #committed = 0;
-  #syncedThrough = 0;
-  #syncing: Promise<void> | undefined;
+  /** The `-wal` file, opened for the fdatasync that makes each group commit durable. */
   #wal: FileHandle | undefined;
-  /** Groups committed but not yet answered (their fsync is under way): close() waits for them. */
-  readonly #unsynced = new Set<Promise<unknown>>();
 
   private constructor(
     db: Database,
@@ -63,8 +57,12 @@ export class SqliteDatabase implements SqlDatabase {
         db.exec('PRAGMA locking_mode=EXCLUSIVE');
         const mode = db.get('PRAGMA journal_mode=WAL') as { journal_mode?: string } | null;
         if (mode?.journal_mode !== 'wal') throw new Error(`${path}: SQLite refused journal_mode=WAL`);
-        // NORMAL: SQLite no longer fsyncs the WAL at COMMIT; `#durable` does, off the event loop.
+        // NORMAL: SQLite no longer fsyncs the WAL at COMMIT; `#commitGroup` does, off the event loop.
         db.exec('PRAGMA synchronous=NORMAL');
+        // A checkpoint (WAL into the database, two fsyncs, on the event loop) every 10,000
+        // pages of WAL (~40 MB) instead of 1,000: the hot pages of results' indexes, written
+        // again by every commit, are copied once per checkpoint (ingest: 37,000 → 45,000 results/s).
+        db.exec('PRAGMA wal_autocheckpoint=10000');
       }
       db.exec('PRAGMA foreign_keys=ON');
       return new SqliteDatabase(db, path);
@@ -150,50 +148,36 @@ export class SqliteDatabase implements SqlDatabase {
         if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
       }
     }
-    const settle = () => {
-      for (const [index, item] of group.entries()) {
-        const outcome = done[index];
-        if (outcome && 'error' in outcome) item.reject(outcome.error);
-        else if (failed !== undefined) item.reject(failed);
-        else item.resolve(outcome?.value);
+    if (failed === undefined && this.path !== undefined) {
+      // Answered once the WAL holding this COMMIT is on disk. The next group waits for the
+      // flush too (it is still this turn of the queue), but the event loop does not: it reads,
+      // parses and validates the requests that will make that group, which grows meanwhile.
+      try {
+        await this.#syncWal();
+      } catch (error) {
+        failed = await this.#explained(error);
       }
-    };
-    if (failed !== undefined || this.path === undefined) return settle();
-    // Answered once the WAL holding this COMMIT is on disk; the queue moves on meanwhile.
-    this.#committed += 1;
-    const synced = this.#durable(this.#committed).then(settle, async (error: unknown) => {
-      failed = await this.#explained(error);
-      settle();
-    });
-    this.#unsynced.add(synced);
-    synced.finally(() => this.#unsynced.delete(synced));
-  }
-
-  /**
-   * Resolves once everything up to the `generation`th committed group is on disk: an
-   * fdatasync of the WAL that started after that group's COMMIT. One flush at a time; the
-   * groups committed while it runs wait for the next one, which covers them all.
-   */
-  async #durable(generation: number): Promise<void> {
-    while (this.#syncedThrough < generation) {
-      if (!this.#syncing) {
-        const through = this.#committed;
-        this.#syncing = this.#syncWal()
-          .then(() => {
-            this.#syncedThrough = Math.max(this.#syncedThrough, through);
-          })
-          .finally(() => {
-            this.#syncing = undefined;
-          });
-      }
-      await this.#syncing;
+    }
+    for (const [index, item] of group.entries()) {
+      const outcome = done[index];
+      if (outcome && 'error' in outcome) item.reject(outcome.error);
+      else if (failed !== undefined) item.reject(failed);
+      else item.resolve(outcome?.value);
     }
   }
 
   async #syncWal(): Promise<void> {
     // The WAL lives as long as the connection in exclusive mode (a checkpoint rewinds it, never
     // removes it), so one handle serves every flush; fsync is per file, whichever handle asks.
-    this.#wal ??= await openFile(`${this.path}-wal`, 'r');
+    if (!this.#wal) {
+      try {
+        this.#wal = await openFile(`${this.path}-wal`, 'r');
+      } catch (error) {
+        // No WAL yet: nothing was written through one, so nothing waits to be flushed.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+    }
     await this.#wal.datasync();
   }
 
@@ -218,7 +202,6 @@ export class SqliteDatabase implements SqlDatabase {
     if (this.#closed) return;
     this.#closed = true;
     await this.#queue.catch(() => {});
-    await Promise.allSettled([...this.#unsynced]);
     await this.#wal?.close().catch(() => {});
     for (const statement of this.#statements.values()) statement.finalize();
     this.#statements.clear();

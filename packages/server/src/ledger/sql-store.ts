@@ -246,8 +246,8 @@ export class SqlStore implements Store {
   /** The tags of the newest runs, most used first, then sorted: the tag filter's short list. */
   async recentTags(limit: number, lookBackRuns: number): Promise<string[]> {
     const rows = await this.db.query<{ tag: string }>(
-      `SELECT tag FROM run_tags WHERE run_seq >= $1 GROUP BY tag ORDER BY count(*) DESC, tag LIMIT $2`,
-      [await this.#oldestOfNewest(lookBackRuns), limit],
+      `SELECT tag FROM run_tags WHERE run_seq BETWEEN $1 AND $2 GROUP BY tag ORDER BY count(*) DESC, tag LIMIT $3`,
+      [...(await this.#newestRuns(lookBackRuns)), limit],
     );
     return rows.map((row) => row.tag).sort((a, b) => a.localeCompare(b));
   }
@@ -255,25 +255,27 @@ export class SqlStore implements Store {
   /** The branches of the newest runs (their `branch:` tags), most used first, then sorted: the branch filter's suggestions. */
   async recentBranches(limit: number, lookBackRuns: number): Promise<string[]> {
     const rows = await this.db.query<{ tag: string }>(
-      `SELECT tag FROM run_tags WHERE tag LIKE 'branch:%' AND run_seq >= $1
-       GROUP BY tag ORDER BY count(*) DESC, tag LIMIT $2`,
-      [await this.#oldestOfNewest(lookBackRuns), limit],
+      `SELECT tag FROM run_tags WHERE tag LIKE 'branch:%' AND run_seq BETWEEN $1 AND $2
+       GROUP BY tag ORDER BY count(*) DESC, tag LIMIT $3`,
+      [...(await this.#newestRuns(lookBackRuns)), limit],
     );
     return rows.map((row) => row.tag.slice('branch:'.length)).sort((a, b) => a.localeCompare(b));
   }
 
   /**
-   * The seq of the oldest of the newest `runs` runs (0 with fewer): their tags are then a
-   * range of run_tags_by_run. Looked up first and bound as a value, because with `run_seq IN
-   * (the newest runs)` or a subquery bound PostgreSQL's planner, not knowing how few rows
-   * follow, read all of run_tags (~15 ms at 100,000 runs).
+   * The seqs of the oldest and the newest of the newest `runs` runs ([0, 0] with none): their
+   * tags are then a range of run_tags_by_run. Looked up first and bound as values: with
+   * `run_seq IN (the newest runs)` PostgreSQL's planner, not knowing how few rows that is,
+   * read all of run_tags (~15 ms at 100,000 runs), and a range open at one end let SQLite,
+   * without statistics, scan all of run_tags' primary key instead.
    */
-  async #oldestOfNewest(runs: number): Promise<number> {
-    const rows = await this.db.query<{ seq: number | string }>(
-      'SELECT seq FROM runs ORDER BY seq DESC LIMIT 1 OFFSET $1',
+  async #newestRuns(runs: number): Promise<[oldest: number, newest: number]> {
+    const rows = await this.db.query<{ oldest: number | string | null; newest: number | string | null }>(
+      `SELECT (SELECT seq FROM runs ORDER BY seq DESC LIMIT 1 OFFSET $1) AS oldest,
+              (SELECT seq FROM runs ORDER BY seq DESC LIMIT 1) AS newest`,
       [runs - 1],
     );
-    return rows[0] === undefined ? 0 : Number(rows[0].seq);
+    return [Number(rows[0]?.oldest ?? 0), Number(rows[0]?.newest ?? 0)];
   }
 
   /** A run's results in arrival order, `limit` from `cursor`, narrowed by `filter`. */

@@ -55,6 +55,10 @@ only once written to disk, and read again on the next start.
       default: '1h',
       help: 'a run never completed that received nothing for this long is shown as abandoned: 90s, 30m, 2h',
     },
+    'no-failure-details': {
+      type: 'boolean',
+      help: 'accept only the spec\'s four fields: do not announce the failure-details extension, refuse `details`',
+    },
   },
   run: async ({ values, output }) => {
     const apiKey = values['api-key'] ?? generateApiKey();
@@ -78,6 +82,7 @@ only once written to disk, and read again on the next start.
       ...(database !== undefined ? { database } : values.memory ? {} : await storage(values.data)),
       ...(keepDays === undefined ? {} : { keepDays }),
       abandonedAfterMs: parseTime('--abandoned-after', values['abandoned-after']),
+      failureDetails: !values['no-failure-details'],
     });
     // The API key is printed on purpose: it is this server's own, made up for it. The
     // read key is handed to people by whoever chose it, never printed.

@@ -57,7 +57,7 @@ only once written to disk, and read again on the next start.
     },
     'no-failure-details': {
       type: 'boolean',
-      help: 'accept only the spec\'s four fields: do not announce the failure-details extension, refuse `details`',
+      help: "accept only the spec's four fields: do not announce the failure-details extension, refuse `details`",
     },
   },
   run: async ({ values, output }) => {

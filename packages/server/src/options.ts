@@ -63,6 +63,11 @@ export interface ServerOptions {
    * grow with its traffic.
    */
   requestLogSize?: number;
+  /**
+   * How long close() lets answers under way finish (a long list streaming out, a write
+   * committing) before it cuts their connections. Default: 5,000 ms.
+   */
+  closeTimeoutMs?: number;
 }
 
 export interface HttpsOptions {
@@ -73,6 +78,7 @@ export interface HttpsOptions {
 }
 
 export const DEFAULT_REQUEST_LOG_SIZE = 10_000;
+export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 export const DEFAULT_API_KEY = 'testrun-local-key';
 export const DEFAULT_STATUSES: readonly string[] = ['passed', 'failed', 'skipped', 'todo'];
 
@@ -95,6 +101,7 @@ export interface ResolvedOptions {
   abandonedAfterMs: number;
   failureDetails: boolean;
   requestLogSize: number;
+  closeTimeoutMs: number;
 }
 
 export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
@@ -132,6 +139,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     ),
     failureDetails: options.failureDetails ?? true,
     requestLogSize: requireInteger('requestLogSize', options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, 1),
+    closeTimeoutMs: requireInteger('closeTimeoutMs', options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS, 0),
   };
 }
 

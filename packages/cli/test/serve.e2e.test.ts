@@ -243,6 +243,16 @@ describe('testrun serve', () => {
     ]);
   });
 
+  it('exits 2 for a --trust-proxy that is not an address or a CIDR range', async () => {
+    const cli = startCli(['serve', '--memory', '--trust-proxy', '10.0.0.1,proxy.internal'], {
+      cwd: await tempDir(),
+    });
+    expect(await cli.exited()).toBe(2);
+    expect(cli.stderr()).toContain(
+      'testrun serve: --trust-proxy must list IP addresses or CIDR ranges, e.g. 10.0.0.5,10.1.0.0/16, got "proxy.internal"',
+    );
+  });
+
   it('shows a run abandoned once it received nothing for --abandoned-after', async () => {
     const cli = startCli(['serve', '--api-key', 'k', '--abandoned-after', '1s'], { cwd: await tempDir() });
     const [, url = ''] = await cli.waitForStdout(listening);

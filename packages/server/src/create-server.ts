@@ -123,6 +123,8 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
     bodyLimit: options.maxBodyBytes,
     // Idle keep-alive connections close at once; answers under way finish (closeGracefully).
     forceCloseConnections: 'idle',
+    // request.ip: the client a trusted proxy names in X-Forwarded-For (the sign-in limiter's key).
+    ...(options.trustProxy.length > 0 ? { trustProxy: [...options.trustProxy] } : {}),
     ajv: {
       // Fastify's defaults coerce types and silently strip unknown fields: a strict
       // server must reject both.

@@ -111,7 +111,7 @@ async function measureEngine(engine, runs, log, problems, ingestOnly) {
 }
 
 /** The server in its own process; `readyMs` from fork to listening (its start, migrations included). */
-async function startChild(target) {
+export async function startChild(target) {
   const apiKey = `bench-${randomBytes(12).toString('hex')}`;
   const forked = performance.now();
   const child = fork(childScript, [], {
@@ -253,7 +253,7 @@ async function ingestRuns(server, runs, problems) {
 }
 
 /** Every page and read-API call: warm up, then ROUNDS timed fetches of each, one at a time. */
-async function readEverything(server, runs, problems, log) {
+export async function readEverything(server, runs, problems, log) {
   const first = JSON.parse((await server.request('GET', '/api/v1/runs?limit=1')).body.toString());
   const newest = first.runs[0].id;
   // A cursor half-way down the list, reached as a client would: following `next`.

@@ -25,13 +25,13 @@ async function post(env) {
     timeoutMs: 10_000,
     signal: new AbortController().signal,
   });
-  const created = await http.post(
+  const created = await http.send(
     '/api/v1/runs',
     JSON.stringify({ project: 'bench', framework: 'vitest', tags: [] }),
     options(),
   );
   const { id } = JSON.parse(created.body);
-  await http.post(
+  await http.send(
     `/api/v1/runs/${id}/results`,
     JSON.stringify({ results: [{ testSuite: 'a.test.js', testCase: 'one', status: 'passed', duration: 1 }] }),
     options(),

@@ -31,6 +31,23 @@ describe('testrun create-run', () => {
     expect(run).toMatchObject({ project: 'web', framework: 'vitest', tags: ['nightly', 'e2e'] });
   });
 
+  it('prints dotenv lines with --env, saying failure details go to a service that takes them', async () => {
+    const printed: string[] = [];
+    for (const failureDetails of [true, false]) {
+      started = await startTestServer({ failureDetails });
+      const { code, stdout } = await runCli(['create-run', '--framework', 'vitest', '--env'], {
+        env: envFor(started),
+      });
+      expect(code).toBe(0);
+      const [run] = await started.server.store.runs();
+      printed.push(stdout.replace(run!.id, '<id>'));
+    }
+    expect(printed).toEqual([
+      'TESTRUN_RUN_ID=<id>\nTESTRUN_FAILURE_DETAILS=always\n',
+      'TESTRUN_RUN_ID=<id>\n',
+    ]);
+  });
+
   it('adds the CI provider tags unless --no-ci-tags is given', async () => {
     started = await startTestServer();
     const ci = {

@@ -218,6 +218,41 @@ describe('testrun serve', () => {
     );
   });
 
+  it('announces the failure-details extension unless started with --no-failure-details, which refuses details', async () => {
+    const result = {
+      testSuite: 'a.test.ts',
+      testCase: 'fails',
+      status: 'failed',
+      duration: 3,
+      details: { message: 'expected 1 to be 2' },
+    };
+    const answers: { extensions: unknown; resultsStatus: number }[] = [];
+    for (const flags of [[], ['--no-failure-details']]) {
+      const cli = startCli(['serve', '--api-key', 'k', '--memory', ...flags], { cwd: await tempDir() });
+      const [, url = ''] = await cli.waitForStdout(listening);
+      const created = await postJson(`${url}/api/v1/runs`, 'k', { project: 'p', framework: 'vitest' });
+      const { id, extensions } = (await created.json()) as { id: string; extensions?: unknown };
+      const submitted = await postJson(`${url}/api/v1/runs/${id}/results`, 'k', { results: [result] });
+      answers.push({ extensions, resultsStatus: submitted.status });
+      cli.child.kill('SIGTERM');
+      expect(await cli.exited()).toBe(0);
+    }
+    expect(answers).toEqual([
+      { extensions: ['failure-details'], resultsStatus: 201 },
+      { extensions: undefined, resultsStatus: 400 },
+    ]);
+  });
+
+  it('exits 2 for a --trust-proxy that is not an address or a CIDR range', async () => {
+    const cli = startCli(['serve', '--memory', '--trust-proxy', '10.0.0.1,proxy.internal'], {
+      cwd: await tempDir(),
+    });
+    expect(await cli.exited()).toBe(2);
+    expect(cli.stderr()).toContain(
+      'testrun serve: --trust-proxy must list IP addresses or CIDR ranges, e.g. 10.0.0.5,10.1.0.0/16, got "proxy.internal"',
+    );
+  });
+
   it('shows a run abandoned once it received nothing for --abandoned-after', async () => {
     const cli = startCli(['serve', '--api-key', 'k', '--abandoned-after', '1s'], { cwd: await tempDir() });
     const [, url = ''] = await cli.waitForStdout(listening);

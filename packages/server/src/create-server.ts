@@ -64,7 +64,7 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
     // Aborting ends fault delays, so a delayed request cannot outlive the server.
     closing.abort();
     await retention?.stop();
-    await app.close();
+    await closeGracefully(app, options.closeTimeoutMs);
     // Every write was answered after its commit; this waits for any still under way.
     await database.close();
   };
@@ -83,6 +83,23 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
       faults.current = hook;
     },
   };
+}
+
+/**
+ * Stops listening and lets answers under way finish for up to `timeoutMs`, then cuts what is
+ * left: a service stopped for a deploy should not cut a list half streamed or a write's answer.
+ * A keep-alive connection whose answer finished stays open until its client hangs up, so idle
+ * connections are swept while it waits.
+ */
+async function closeGracefully(app: FastifyInstance, timeoutMs: number): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  const cut = setTimeout(() => app.server.closeAllConnections(), timeoutMs);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(cut);
+  }
 }
 
 interface AppParts {
@@ -104,8 +121,10 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
     logger: false,
     ...(options.https ? { https: tlsOptions(options.https) } : {}),
     bodyLimit: options.maxBodyBytes,
-    // Without it, close() would wait for idle keep-alive clients to hang up.
-    forceCloseConnections: true,
+    // Idle keep-alive connections close at once; answers under way finish (closeGracefully).
+    forceCloseConnections: 'idle',
+    // request.ip: the client a trusted proxy names in X-Forwarded-For (the sign-in limiter's key).
+    ...(options.trustProxy.length > 0 ? { trustProxy: [...options.trustProxy] } : {}),
     ajv: {
       // Fastify's defaults coerce types and silently strip unknown fields: a strict
       // server must reject both.

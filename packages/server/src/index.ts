@@ -11,7 +11,13 @@ export type {
   StoredResult,
   StoredRun,
 } from './ledger/store.js';
-export { DEFAULT_API_KEY, DEFAULT_STATUSES, type HttpsOptions, type ServerOptions } from './options.js';
+export {
+  DEFAULT_API_KEY,
+  DEFAULT_STATUSES,
+  type HttpsOptions,
+  isProxyAddress,
+  type ServerOptions,
+} from './options.js';
 export { defaultPageAccess, isLoopbackHost, type PageAccess } from './pages/access.js';
 export type { RouteName } from './paths.js';
 export type { RequestRecord } from './request-log.js';

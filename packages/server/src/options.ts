@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { FaultHook } from './faults.js';
 import { DEFAULT_ABANDONED_AFTER_MS } from './ledger/run-state.js';
 import { defaultPageAccess, type PageAccess } from './pages/access.js';
@@ -63,6 +64,17 @@ export interface ServerOptions {
    * grow with its traffic.
    */
   requestLogSize?: number;
+  /**
+   * How long close() lets answers under way finish (a long list streaming out, a write
+   * committing) before it cuts their connections. Default: 5,000 ms.
+   */
+  closeTimeoutMs?: number;
+  /**
+   * Proxies whose X-Forwarded-For names the client: addresses or CIDR ranges. Behind a reverse
+   * proxy every request comes from the proxy, so without it the sign-in limiter counts everyone's
+   * wrong keys as one address's. Default: none (X-Forwarded-For is ignored).
+   */
+  trustProxy?: string[];
 }
 
 export interface HttpsOptions {
@@ -73,6 +85,7 @@ export interface HttpsOptions {
 }
 
 export const DEFAULT_REQUEST_LOG_SIZE = 10_000;
+export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 export const DEFAULT_API_KEY = 'testrun-local-key';
 export const DEFAULT_STATUSES: readonly string[] = ['passed', 'failed', 'skipped', 'todo'];
 
@@ -95,6 +108,8 @@ export interface ResolvedOptions {
   abandonedAfterMs: number;
   failureDetails: boolean;
   requestLogSize: number;
+  closeTimeoutMs: number;
+  trustProxy: readonly string[];
 }
 
 export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
@@ -132,6 +147,8 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     ),
     failureDetails: options.failureDetails ?? true,
     requestLogSize: requireInteger('requestLogSize', options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, 1),
+    closeTimeoutMs: requireInteger('closeTimeoutMs', options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS, 0),
+    trustProxy: requireProxyAddresses(options.trustProxy ?? []),
   };
 }
 
@@ -139,6 +156,25 @@ function requireNonEmptyStrings(name: string, values: readonly string[]): void {
   if (values.length === 0 || values.some((value) => typeof value !== 'string' || value === '')) {
     throw new TypeError(`${name} must be a non-empty array of non-empty strings`);
   }
+}
+
+/** An IP address or a CIDR range, as Fastify's trustProxy takes them. */
+export function isProxyAddress(value: string): boolean {
+  const [address = '', prefix, ...rest] = String(value).split('/');
+  const bits = isIP(address) === 4 ? 32 : isIP(address) === 6 ? 128 : 0;
+  const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+  return bits > 0 && prefixOk && rest.length === 0;
+}
+
+/** Named here, not deep inside Fastify's proxy-addr. */
+function requireProxyAddresses(values: readonly string[]): string[] {
+  const wrong = values.find((value) => !isProxyAddress(value));
+  if (wrong !== undefined) {
+    throw new TypeError(
+      `trustProxy must list IP addresses or CIDR ranges, e.g. ['10.0.0.5', '10.1.0.0/16'], got "${String(wrong)}"`,
+    );
+  }
+  return [...values];
 }
 
 function requirePositive(name: string, value: number): number {

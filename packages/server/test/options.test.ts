@@ -25,6 +25,9 @@ describe('options', () => {
     [{ statuses: [''] }, 'statuses must be a non-empty array of non-empty strings'],
     [{ maxResultsPerRequest: 0 }, 'maxResultsPerRequest must be an integer >= 1, got 0'],
     [{ port: 1.5 }, 'port must be an integer >= 0, got 1.5'],
+    [{ closeTimeoutMs: -1 }, 'closeTimeoutMs must be an integer >= 0, got -1'],
+    [{ trustProxy: ['proxy.internal'] }, 'trustProxy must list IP addresses or CIDR ranges'],
+    [{ trustProxy: ['10.0.0.0/33'] }, 'got "10.0.0.0/33"'],
   ])('refuses %o', async (options, message) => {
     await expect(createServer(options)).rejects.toThrow(message);
   });

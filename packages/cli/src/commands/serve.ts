@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { createServer, defaultPageAccess, type ServerOptions, type TestrunServer } from '@testrun/server';
+import {
+  createServer,
+  defaultPageAccess,
+  isProxyAddress,
+  type ServerOptions,
+  type TestrunServer,
+} from '@testrun/server';
 import { defineCommand, UsageError } from '../command.js';
 import { nextSignal } from '../signals.js';
 
@@ -55,6 +61,15 @@ only once written to disk, and read again on the next start.
       default: '1h',
       help: 'a run never completed that received nothing for this long is shown as abandoned: 90s, 30m, 2h',
     },
+    'trust-proxy': {
+      type: 'string',
+      value: '<a,b>',
+      help: 'reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client, so wrong keys are counted per person',
+    },
+    'no-failure-details': {
+      type: 'boolean',
+      help: "accept only the spec's four fields: do not announce the failure-details extension, refuse `details`",
+    },
   },
   run: async ({ values, output }) => {
     const apiKey = values['api-key'] ?? generateApiKey();
@@ -78,6 +93,8 @@ only once written to disk, and read again on the next start.
       ...(database !== undefined ? { database } : values.memory ? {} : await storage(values.data)),
       ...(keepDays === undefined ? {} : { keepDays }),
       abandonedAfterMs: parseTime('--abandoned-after', values['abandoned-after']),
+      failureDetails: !values['no-failure-details'],
+      ...(values['trust-proxy'] === undefined ? {} : { trustProxy: proxiesOf(values['trust-proxy']) }),
     });
     // The API key is printed on purpose: it is this server's own, made up for it. The
     // read key is handed to people by whoever chose it, never printed.
@@ -94,6 +111,21 @@ only once written to disk, and read again on the next start.
     return 0;
   },
 });
+
+/** `--trust-proxy`: addresses or CIDR ranges, comma-separated. */
+function proxiesOf(text: string): string[] {
+  const proxies = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  const wrong = proxies.find((proxy) => !isProxyAddress(proxy));
+  if (proxies.length === 0 || wrong !== undefined) {
+    throw new UsageError(
+      `--trust-proxy must list IP addresses or CIDR ranges, e.g. 10.0.0.5,10.1.0.0/16, got "${wrong ?? text}"`,
+    );
+  }
+  return proxies;
+}
 
 /**
  * `--data`: a folder for the database; an existing file is a data file an older testrun

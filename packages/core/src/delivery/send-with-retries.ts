@@ -50,14 +50,16 @@ export async function sendWithRetries(
 ): Promise<SendOutcome> {
   const url = http.displayUrl(path);
   let retriedAtOnce = false;
-  for (let attempt = 0; ; attempt += 1) {
+  // Attempts after the first that the retry budget paid for.
+  let retries = 0;
+  for (;;) {
     if (deadline.passed)
       return gaveUp(`${method} ${url} was not sent: the flush deadline (flushTimeout) passed`);
     const timeoutMs = Math.max(1, Math.min(policy.requestTimeout, deadline.remaining()));
     let waitMs: number | undefined;
     let failure: HttpError | NetworkError;
     try {
-      const response = await http.post(path, body, {
+      const response = await http.send(path, body, {
         method,
         idempotencyKey,
         timeoutMs,
@@ -80,13 +82,13 @@ export async function sendWithRetries(
     // attempt says nothing about the service, so it costs neither a backoff nor a retry.
     if (failure instanceof NetworkError && failure.retryAtOnce && !retriedAtOnce) {
       retriedAtOnce = true;
-      attempt -= 1;
       continue;
     }
-    if (attempt >= policy.maxRetries) {
-      return gaveUp(`${failure.message} (gave up after ${attempt + 1} attempts)`, failure);
+    if (retries >= policy.maxRetries) {
+      return gaveUp(`${failure.message} (gave up after ${retries + 1} attempts)`, failure);
     }
-    const delay = waitMs ?? backoffDelay(attempt + 1, policy.random);
+    retries += 1;
+    const delay = waitMs ?? backoffDelay(retries, policy.random);
     if (!(await deadline.sleep(delay))) {
       return gaveUp(`${failure.message} (the next attempt would fall after the flush deadline)`, failure);
     }

@@ -33,7 +33,7 @@ export interface HttpClientInit {
   transport?: Transport;
 }
 
-export interface PostOptions {
+export interface SendOptions {
   /** POST when absent. */
   method?: string;
   idempotencyKey: string;
@@ -42,7 +42,7 @@ export interface PostOptions {
 }
 
 /**
- * Sends JSON to the service (POST; completing a run may use another method), one attempt at a time: the headers the spec asks for, a
+ * Sends JSON to the service (POST, or what completing a run asks for), one attempt at a time: the headers the spec asks for, a
  * timeout held here, TLS failures told from dropped connections, the key kept out of
  * everything it says, and a line per attempt for debug logging. The transport moves the
  * bytes (transport.ts).
@@ -75,7 +75,7 @@ export class HttpClient {
    * `AbortSignal.timeout()` can be garbage-collected before it fires on Node 20, which
    * left a hung request waiting for the flush deadline instead of being retried.
    */
-  async post(path: string, body: string, options: PostOptions): Promise<HttpResponse> {
+  async send(path: string, body: string, options: SendOptions): Promise<HttpResponse> {
     const method = options.method ?? 'POST';
     const shownRequest = `${method} ${this.displayUrl(path)}`;
     // While a test holds fake task queues, Node's HTTP stack cannot complete a request.
@@ -91,7 +91,7 @@ export class HttpClient {
     const unstrand = onRealTaskQueuesRestored(() => attempt.abort(STRANDED));
     try {
       const response = await settledByAbort(
-        this.transport.post(new URL(this.baseUrl + path), {
+        this.transport.send(new URL(this.baseUrl + path), {
           method,
           headers: { ...this.headers, 'idempotency-key': options.idempotencyKey },
           body,

@@ -67,7 +67,7 @@ export class NodeTransport implements Transport {
     });
   }
 
-  post(url: URL, { method = 'POST', headers, body, signal }: TransportRequest): Promise<TransportResponse> {
+  send(url: URL, { method = 'POST', headers, body, signal }: TransportRequest): Promise<TransportResponse> {
     return new Promise((resolve, reject) => {
       let answered = false;
       const request = new ClientRequest(

@@ -9,7 +9,7 @@ import { UndiciTransport } from './undici-transport.js';
  * posts a body and reads the answer, at most a bounded prefix of it.
  */
 export interface Transport {
-  post(url: URL, request: TransportRequest): Promise<TransportResponse>;
+  send(url: URL, request: TransportRequest): Promise<TransportResponse>;
   /** Closes idle keep-alive connections, so the test process can exit at once. */
   close(): Promise<void>;
 }

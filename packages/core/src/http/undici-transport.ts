@@ -33,7 +33,7 @@ export class UndiciTransport implements Transport {
     this.undici.catch(() => {});
   }
 
-  async post(
+  async send(
     url: URL,
     { method = 'POST', headers, body, signal }: TransportRequest,
   ): Promise<TransportResponse> {

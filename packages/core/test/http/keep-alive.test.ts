@@ -67,7 +67,7 @@ describe('idle connections, over node:http', () => {
   async function postOnce(url: URL): Promise<NodeTransport> {
     const transport = new NodeTransport(url, undefined);
     onTestFinished(() => transport.close());
-    const answer = await transport.post(url, {
+    const answer = await transport.send(url, {
       headers: {},
       body: '{}',
       signal: new AbortController().signal,

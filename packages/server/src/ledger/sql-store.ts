@@ -89,6 +89,15 @@ const RUN_COLUMNS =
   'seq, id, project, framework, tags, created_at, last_received_at, end_status, ended_at, total, total_duration';
 const RESULT_COLUMNS = 'position, test_suite, test_case, status, duration, details';
 
+/** Which results the flaky rule reads; the same words as results_failed_or_retried's (migrations.ts). */
+export const FAILED_OR_RETRIED = "(status = 'failed' OR attempts > 1)";
+
+/** Which of the runs' results resultsOfRuns reads: one test's, or the tests that failed or were retried. */
+export interface ResultsOfRuns {
+  test?: { testSuite: string; testCase: string };
+  onlyTestsThatFailed?: boolean;
+}
+
 /**
  * The server's state in a database (SQLite or PostgreSQL, through SqlDatabase): runs, their
  * results in arrival order, per-run counts kept on every write, how runs ended, and the saved
@@ -192,52 +201,65 @@ export class SqlStore implements Store {
   /** How many runs match `filter`. */
   async countRuns(filter: RunsFilter, states: { now: number; abandonedAfterMs: number }): Promise<number> {
     const { where, params } = runsWhere(filter, states);
-    const counted = await this.db.query<{ n: number | string }>(
-      `SELECT count(*) AS n FROM runs ${whereClause(where)}`,
-      params,
-    );
+    const counted = await this.db.query<{ n: number | string }>(countRunsSql(filter, where), params);
     return Number(counted[0]?.n ?? 0);
   }
 
-  /** Runs newest first by offset (the pages' pager). */
+  /** Whether any run is stored (the runs list's empty state), without counting them. */
+  async anyRuns(): Promise<boolean> {
+    return (await this.db.query('SELECT seq FROM runs LIMIT 1')).length > 0;
+  }
+
+  /**
+   * Runs newest first by offset (the pages' pager). Given `matching` (countRuns of the same
+   * filter), a page in the older half is read from the oldest end, so that the last page
+   * walks as few rows as the first: an OFFSET reads every row it skips (on PostgreSQL 100,000
+   * heap rows for the last of 100,000 runs).
+   */
   async runsByOffset(
     filter: RunsFilter,
-    { limit, offset }: { limit: number; offset: number },
+    { limit, offset, matching }: { limit: number; offset: number; matching?: number | undefined },
     states: { now: number; abandonedAfterMs: number },
   ): Promise<RunWithCounts[]> {
     const { where, params } = runsWhere(filter, states);
+    const fromOldest = matching !== undefined && offset > matching / 2;
+    const [order, rowsLimit, rowsOffset] = fromOldest
+      ? ['ASC', Math.max(0, Math.min(limit, matching - offset)), Math.max(0, matching - offset - limit)]
+      : ['DESC', limit, offset];
+    if (rowsLimit === 0) return [];
     const rows = await this.db.query<RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM runs ${whereClause(where)} ORDER BY seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, limit, offset],
+      `SELECT ${RUN_COLUMNS} FROM runs ${whereClause(where)} ORDER BY seq ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, rowsLimit, rowsOffset],
     );
-    return this.#withCounts(rows);
+    return this.#withCounts(fromOldest ? rows.reverse() : rows);
   }
 
-  /** A project's last `count` runs, oldest first. */
-  async lastRuns(project: string, count: number): Promise<StoredRun[]> {
-    const rows = await this.db.query<RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM runs WHERE project = $1 ORDER BY seq DESC LIMIT $2`,
-      [project, count],
-    );
-    return rows.reverse().map(storedRun);
-  }
-
-  /** Distinct values of a run's field, sorted, at most `limit` (the filters' choices). */
+  /**
+   * Distinct values of a run's field, sorted, at most `limit` (the filters' choices). Read as
+   * a skip through the field's index, one probe per value (`> the last one found`): a
+   * `DISTINCT` reads every run's entry, 100,000 of them for 10 projects, which PostgreSQL
+   * does in ~15 ms on every list page.
+   */
   async choices(field: 'project' | 'framework' | 'tag', limit: number): Promise<string[]> {
-    const sql =
-      field === 'tag'
-        ? 'SELECT DISTINCT tag AS value FROM run_tags ORDER BY value LIMIT $1'
-        : `SELECT DISTINCT ${field} AS value FROM runs ORDER BY value LIMIT $1`;
-    const rows = await this.db.query<{ value: string }>(sql, [limit]);
+    const [table, column] = field === 'tag' ? ['run_tags', 'tag'] : ['runs', field];
+    const rows = await this.db.query<{ value: string }>(
+      `WITH RECURSIVE found (value) AS (
+         SELECT (SELECT ${column} FROM ${table} ORDER BY ${column} LIMIT 1)
+         UNION ALL
+         SELECT (SELECT ${column} FROM ${table} WHERE ${column} > found.value ORDER BY ${column} LIMIT 1)
+           FROM found WHERE found.value IS NOT NULL
+       )
+       SELECT value FROM found WHERE value IS NOT NULL LIMIT $1`,
+      [limit],
+    );
     return rows.map((row) => row.value);
   }
 
-  /** The tags of a project's newest runs, most used first: the tag filter's short list. */
+  /** The tags of the newest runs, most used first, then sorted: the tag filter's short list. */
   async recentTags(limit: number, lookBackRuns: number): Promise<string[]> {
-    const rows = await this.db.query<{ tag: string; n: number | string }>(
-      `SELECT tag, count(*) AS n FROM run_tags WHERE run_seq IN (SELECT seq FROM runs ORDER BY seq DESC LIMIT $1)
-       GROUP BY tag ORDER BY count(*) DESC, tag LIMIT $2`,
-      [lookBackRuns, limit],
+    const rows = await this.db.query<{ tag: string }>(
+      `SELECT tag FROM run_tags WHERE run_seq BETWEEN $1 AND $2 GROUP BY tag ORDER BY count(*) DESC, tag LIMIT $3`,
+      [...(await this.#newestRuns(lookBackRuns)), limit],
     );
     return rows.map((row) => row.tag).sort((a, b) => a.localeCompare(b));
   }
@@ -245,11 +267,27 @@ export class SqlStore implements Store {
   /** The branches of the newest runs (their `branch:` tags), most used first, then sorted: the branch filter's suggestions. */
   async recentBranches(limit: number, lookBackRuns: number): Promise<string[]> {
     const rows = await this.db.query<{ tag: string }>(
-      `SELECT tag FROM run_tags WHERE tag LIKE 'branch:%' AND run_seq IN (SELECT seq FROM runs ORDER BY seq DESC LIMIT $1)
-       GROUP BY tag ORDER BY count(*) DESC, tag LIMIT $2`,
-      [lookBackRuns, limit],
+      `SELECT tag FROM run_tags WHERE tag LIKE 'branch:%' AND run_seq BETWEEN $1 AND $2
+       GROUP BY tag ORDER BY count(*) DESC, tag LIMIT $3`,
+      [...(await this.#newestRuns(lookBackRuns)), limit],
     );
     return rows.map((row) => row.tag.slice('branch:'.length)).sort((a, b) => a.localeCompare(b));
+  }
+
+  /**
+   * The seqs of the oldest and the newest of the newest `runs` runs ([0, 0] with none): their
+   * tags are then a range of run_tags_by_run. Looked up first and bound as values: with
+   * `run_seq IN (the newest runs)` PostgreSQL's planner, not knowing how few rows that is,
+   * read all of run_tags (~15 ms at 100,000 runs), and a range open at one end let SQLite,
+   * without statistics, scan all of run_tags' primary key instead.
+   */
+  async #newestRuns(runs: number): Promise<[oldest: number, newest: number]> {
+    const rows = await this.db.query<{ oldest: number | string | null; newest: number | string | null }>(
+      `SELECT (SELECT seq FROM runs ORDER BY seq DESC LIMIT 1 OFFSET $1) AS oldest,
+              (SELECT seq FROM runs ORDER BY seq DESC LIMIT 1) AS newest`,
+      [runs - 1],
+    );
+    return [Number(rows[0]?.oldest ?? 0), Number(rows[0]?.newest ?? 0)];
   }
 
   /** A run's results in arrival order, `limit` from `cursor`, narrowed by `filter`. */
@@ -321,27 +359,60 @@ export class SqlStore implements Store {
   }
 
   /**
+   * A project's last `count` runs, oldest first, with their results (narrowed as in
+   * resultsOfRuns): the test and flaky pages. The runs' seqs come with them, so the results
+   * are read without looking the runs up again by id.
+   */
+  async lastRunsWithResults(
+    project: string,
+    count: number,
+    which: ResultsOfRuns = {},
+  ): Promise<{ runs: StoredRun[]; results: Map<string, StoredResult[]> }> {
+    const rows = await this.db.query<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE project = $1 ORDER BY seq DESC LIMIT $2`,
+      [project, count],
+    );
+    const runs = rows.reverse().map(storedRun);
+    const results = await this.#resultsOfSeqs(
+      rows.map((row) => [Number(row.seq), row.id]),
+      which,
+    );
+    return { runs, results };
+  }
+
+  /**
    * The results of these runs, by run: for the test page (one test's, with `test`) and the
    * flaky rule (with `onlyTestsThatFailed`, only the tests that failed in at least one of them
    * or passed there after more than one attempt: the only tests either of its lists can hold).
    */
   async resultsOfRuns(
     runs: readonly StoredRun[],
-    which: { test?: { testSuite: string; testCase: string }; onlyTestsThatFailed?: boolean } = {},
+    which: ResultsOfRuns = {},
   ): Promise<Map<string, StoredResult[]>> {
-    const byRun = new Map<string, StoredResult[]>(runs.map((run) => [run.id, []]));
-    if (runs.length === 0) return byRun;
-    // The runs' seqs first, then every scan by results' primary key (run_seq, position): a
-    // subquery on ids let PostgreSQL's planner reach results through a status filter over the
-    // whole table or through results_by_test across every run, growing with what is stored.
+    if (runs.length === 0) return new Map();
     const ids = runs.map((run) => run.id);
     const found = await this.db.query<{ seq: number | string; id: string }>(
       `SELECT seq, id FROM runs WHERE id IN (${ids.map((_, index) => `$${index + 1}`).join(', ')})`,
       ids,
     );
-    if (found.length === 0) return byRun;
-    const idOf = new Map(found.map((row) => [Number(row.seq), row.id]));
-    const params: SqlValue[] = found.map((row) => Number(row.seq));
+    const byRun = await this.#resultsOfSeqs(
+      found.map((row) => [Number(row.seq), row.id]),
+      which,
+    );
+    return new Map(runs.map((run) => [run.id, byRun.get(run.id) ?? []]));
+  }
+
+  async #resultsOfSeqs(
+    runs: readonly (readonly [seq: number, id: string])[],
+    which: ResultsOfRuns,
+  ): Promise<Map<string, StoredResult[]>> {
+    const byRun = new Map<string, StoredResult[]>(runs.map(([, id]) => [id, []]));
+    if (runs.length === 0) return byRun;
+    // Every scan by results' seq, never a subquery on ids: that let PostgreSQL's planner reach
+    // results through a status filter over the whole table or through results_by_test across
+    // every run, growing with what is stored.
+    const idOf = new Map(runs);
+    const params: SqlValue[] = runs.map(([seq]) => seq);
     const inRuns = `run_seq IN (${params.map((_, index) => `$${index + 1}`).join(', ')})`;
     let sql = `SELECT run_seq, ${RESULT_COLUMNS} FROM results WHERE ${inRuns}`;
     if (which.test) {
@@ -349,7 +420,9 @@ export class SqlStore implements Store {
       sql += ` AND test_suite = $${params.length - 1} AND test_case = $${params.length}`;
     }
     if (which.onlyTestsThatFailed) {
-      sql += ` AND (test_suite, test_case) IN (SELECT test_suite, test_case FROM results WHERE ${inRuns} AND (status = 'failed' OR attempts > 1))`;
+      // Written as results_failed_or_retried's condition, so that both engines read the tests
+      // from that small index (migration 3) rather than every result of the runs.
+      sql += ` AND (test_suite, test_case) IN (SELECT test_suite, test_case FROM results WHERE ${inRuns} AND ${FAILED_OR_RETRIED})`;
     }
     const rows = await this.db.query<ResultRow & { run_seq: number | string }>(
       `${sql} ORDER BY run_seq, position`,
@@ -672,6 +745,21 @@ function runsWhere(
     where.push(condition.sql);
   }
   return { where, params };
+}
+
+/**
+ * Counting runs by a tag or a branch alone counts their run_tags rows (each is one stored
+ * run's): through `seq IN (…)` PostgreSQL merge-joined every run's key (~15 ms for a tag, 250 ms
+ * for a branch every run has, at 100,000 runs). Any other filter counts the runs themselves.
+ */
+function countRunsSql(filter: RunsFilter, where: readonly string[]): string {
+  const given = (Object.keys(filter) as (keyof RunsFilter)[]).filter((key) => filter[key] !== undefined);
+  if (given.length === 1 && given[0] === 'tag') return 'SELECT count(*) AS n FROM run_tags WHERE tag = $1';
+  if (given.length === 1 && given[0] === 'branch') {
+    // A run may carry two branch tags that one pattern matches: count it once.
+    return "SELECT count(DISTINCT run_seq) AS n FROM run_tags WHERE tag LIKE $1 ESCAPE '\\'";
+  }
+  return `SELECT count(*) AS n FROM runs ${whereClause(where)}`;
 }
 
 /** Text that LIKE matches as written: its own `%`, `_` and backslash escaped (the queries say `ESCAPE` backslash). */

@@ -34,6 +34,11 @@ const entities: Record<string, string> = {
   "'": '&#39;',
 };
 
+const needsEscaping = /[&<>"']/;
+
 export function escapeHtml(text: string): string {
+  // Most of what a page interpolates (names, ids, numbers, paths) has nothing to escape: a
+  // test first is cheaper than a replace that calls back (a tenth of the flaky page's time).
+  if (!needsEscaping.test(text)) return text;
   return text.replace(/[&<>"']/g, (char) => entities[char] ?? char);
 }

@@ -47,10 +47,10 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
     const page = runsPageNumber(Number(first(query.page) ?? 1), matching);
     const runs = await store.runsByOffset(
       filter,
-      { limit: RUNS_PER_PAGE, offset: (page - 1) * RUNS_PER_PAGE },
+      { limit: RUNS_PER_PAGE, offset: (page - 1) * RUNS_PER_PAGE, matching },
       states,
     );
-    const anyRuns = matching > 0 || (await store.countRuns({}, states)) > 0;
+    const anyRuns = matching > 0 || (await store.anyRuns());
     const choices = {
       project: await store.choices('project', MAX_CHOICES),
       framework: await store.choices('framework', MAX_CHOICES),
@@ -117,8 +117,7 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
       return send(reply, layout('Which test?', message), 400);
     }
     const test = { project, testSuite, testCase };
-    const runs = await store.lastRuns(project, HISTORY_RUNS);
-    const held = await store.resultsOfRuns(runs, { test });
+    const { runs, results: held } = await store.lastRunsWithResults(project, HISTORY_RUNS, { test });
     const outcomes = testHistory(runs, (id) => held.get(id) ?? [], test);
     return send(reply, renderTestPage(test, outcomes, Date.now()));
   });
@@ -128,9 +127,10 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
     const selected = filterValue(request.query.project);
     const projects: ProjectFlakes[] = [];
     for (const project of selected === undefined ? allProjects : [selected]) {
-      const runs = await store.lastRuns(project, FLAKY_WINDOW);
       // Only a test that failed in the window can be flaky or newly failing: the rest stay in the database.
-      const results = await store.resultsOfRuns(runs, { onlyTestsThatFailed: true });
+      const { runs, results } = await store.lastRunsWithResults(project, FLAKY_WINDOW, {
+        onlyTestsThatFailed: true,
+      });
       projects.push({ project, ...flakyOrFailing(runs, [...results.values()].flat()) });
     }
     return send(reply, renderFlakyPage(projects, allProjects, selected));

@@ -223,6 +223,26 @@ describe('pages that ask for a key', () => {
     expect(waiting.headers.get('set-cookie')).toBeNull();
   });
 
+  it('count wrong keys per client behind a trusted proxy (trustProxy), and per proxy without it', async () => {
+    const fromClient = (server: Server, client: string, key: string) =>
+      sendRaw(server, '/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': client },
+        body: new URLSearchParams({ key, next: '/' }).toString(),
+      });
+    const otherClientAfterAFlood = async (server: Server) => {
+      for (let attempt = 1; attempt <= MAX_WRONG_KEYS; attempt += 1) {
+        expect((await fromClient(server, '203.0.113.7', `guess-${attempt}`)).status).toBe(401);
+      }
+      expect((await fromClient(server, '203.0.113.7', READ_KEY)).status).toBe(429);
+      return (await fromClient(server, '198.51.100.2', READ_KEY)).status;
+    };
+    const behindProxy = await startServer({ readKeys: [READ_KEY], trustProxy: ['127.0.0.1'] });
+    const notTrusted = await startServer({ readKeys: [READ_KEY] });
+    expect(await otherClientAfterAFlood(behindProxy)).toBe(303);
+    expect(await otherClientAfterAFlood(notTrusted)).toBe(429);
+  });
+
   it('refuse a sign-in form that another site made the browser send', async () => {
     const server = await startServer({ readKeys: [READ_KEY] });
     const host = new URL(server.url).host;

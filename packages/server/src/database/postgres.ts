@@ -17,6 +17,9 @@ const NUMBER_TYPES = new Set([
 ]);
 const BOOL_TYPE = 16;
 
+/** Distinct statement texts prepared by name on each connection; any more run unnamed. */
+const MAX_NAMED = 200;
+
 /**
  * SqlValue's rule, the same as SQLite's: numbers that fit a double come back as numbers,
  * booleans as 1 and 0 (SQLite has no boolean), and everything else as PostgreSQL's text:
@@ -78,6 +81,8 @@ class PostgresDatabase implements SqlDatabase {
   readonly #secrets: readonly string[];
   /** Work under way, which close() waits for. */
   readonly #pending = new Set<Promise<unknown>>();
+  /** Prepared statements' names by their text, the same on every connection of the pool. */
+  readonly #statementNames = new Map<string, string>();
   #closed: Promise<void> | undefined;
 
   constructor(pool: pg.Pool, secrets: readonly string[]) {
@@ -97,7 +102,7 @@ class PostgresDatabase implements SqlDatabase {
         query: async <Row extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []) => {
           // A query after the end would run outside the transaction, on a connection another owns.
           if (!open) throw new Error('this transaction has ended: run its queries inside the work function');
-          return (await client.query<Row>(sql, [...params])).rows;
+          return (await client.query<Row>(this.#prepared(sql, params))).rows;
         },
       };
       try {
@@ -120,6 +125,24 @@ class PostgresDatabase implements SqlDatabase {
         throw error;
       }
     });
+  }
+
+  /**
+   * A write's statement as a named prepared statement, parsed and planned once per connection
+   * instead of on every request: ingest runs the same handful over and over, and naming them
+   * took 15–30 % off the cluster's CPU a result (docs/design.md §21b). Only statements with
+   * parameters inside transactions — writes and the key lookups they make: the pages' reads
+   * stay unnamed, so PostgreSQL plans them for their values every time, never with a generic
+   * plan. At most MAX_NAMED texts get a name, so the backends' memory stays bounded.
+   */
+  #prepared(sql: string, params: readonly SqlValue[]): pg.QueryConfig {
+    if (params.length === 0) return { text: sql };
+    let name = this.#statementNames.get(sql);
+    if (name === undefined && this.#statementNames.size < MAX_NAMED) {
+      name = `testrun_${this.#statementNames.size + 1}`;
+      this.#statementNames.set(sql, name);
+    }
+    return name === undefined ? { text: sql, values: [...params] } : { name, text: sql, values: [...params] };
   }
 
   close(): Promise<void> {

@@ -10,6 +10,13 @@ export interface ProjectFlakes extends FlakyOrFailing {
 }
 
 /**
+ * Cards per list on the page for all projects: an overview, each project's worst first, the rest
+ * on the project's own page. Ten projects of 80 flaky tests each had made a 1.3 MB page nobody
+ * reads to the end.
+ */
+export const OVERVIEW_CARDS = 10;
+
+/**
  * GET /flaky, /flaky?project=… : per project, its flaky tests and, apart, its newly failing ones
  * (flaky-or-failing.ts). In parts, a card each, for streamPage: a large project's list is
  * rendered as it is sent.
@@ -35,10 +42,11 @@ function* flakyContent(
   )}</select></label><button type="submit">Show</button></form>
 ${allProjects.length === 0 ? html`<p>No runs yet: <a href="${runsPagePath()}">the runs page</a> says how to report here.</p>` : ''}
 `;
-  for (const project of projects) yield* projectSection(project);
+  const shown = selected === undefined ? OVERVIEW_CARDS : Number.POSITIVE_INFINITY;
+  for (const project of projects) yield* projectSection(project, shown);
 }
 
-function* projectSection(flakes: ProjectFlakes): Generator<SafeHtml> {
+function* projectSection(flakes: ProjectFlakes, shown: number): Generator<SafeHtml> {
   const { project, runs, rule, flaky } = flakes;
   yield html`<section class="project" data-project="${project}" data-rule="${rule}">
 <h2><a class="name" href="${flakyPagePath(project)}">${project}</a> <span class="muted">· last ${runs} ${runs === 1 ? 'run' : 'runs'}</span></h2>
@@ -50,12 +58,12 @@ ${ruleUsed(flakes)}
   } else {
     yield html`<ol class="cards">
 `;
-    for (const test of flaky) yield flakyCard(project, flakes.judgedRuns, test);
-    yield html`</ol>`;
+    for (const test of flaky.slice(0, shown)) yield flakyCard(project, flakes.judgedRuns, test);
+    yield html`</ol>${more(project, flaky.length - shown, 'flaky')}`;
   }
   yield html`
 `;
-  if (rule === 'same-commit') yield* newlyFailing(project, flakes.newlyFailing);
+  if (rule === 'same-commit') yield* newlyFailing(project, flakes.newlyFailing, shown);
   yield html`
 </section>
 `;
@@ -88,7 +96,13 @@ ${test.bothOutcomes.map(
 `;
 }
 
-function* newlyFailing(project: string, tests: readonly NewFailure[]): Generator<SafeHtml> {
+/** The link to the rest of a list the overview cut. */
+function more(project: string, hidden: number, list: 'flaky' | 'newly failing'): SafeHtml | string {
+  if (hidden <= 0) return '';
+  return html`<p class="more"><a href="${flakyPagePath(project)}">${hidden} more ${list} ${hidden === 1 ? 'test' : 'tests'} in ${project}</a></p>`;
+}
+
+function* newlyFailing(project: string, tests: readonly NewFailure[], shown: number): Generator<SafeHtml> {
   yield html`<h3>Newly failing</h3>
 `;
   if (tests.length === 0) {
@@ -97,13 +111,13 @@ function* newlyFailing(project: string, tests: readonly NewFailure[]): Generator
   }
   yield html`<ol class="cards">
 `;
-  for (const test of tests) {
+  for (const test of tests.slice(0, shown)) {
     yield html`<li class="card new-failure" data-commit="${test.commit}"${test.branch === undefined ? '' : html` data-branch="${test.branch}"`}><div class="line">${testLink({ project, ...test })}<span class="muted name">${test.testSuite}</span></div>
 <div class="line"><span>failing${test.branch === undefined ? '' : html` on <span class="branch name">${test.branch}</span>`} since commit ${commitCode(test.commit)}: <a class="first-failing" href="${runPagePath(test.firstFailingRun.id)}">first failing run (${absoluteTime(test.firstFailingRun.createdAt)})</a></span><span class="failed">failed in ${test.failedRuns} ${test.failedRuns === 1 ? 'run' : 'runs'} on ${test.failingCommits} ${test.failingCommits === 1 ? 'commit' : 'commits'}</span><a class="last-passing" href="${runPagePath(test.lastPassingRun.id)}">last passed (${absoluteTime(test.lastPassingRun.createdAt)})</a></div>
 ${outcomeStrip(test.outcomes)}</li>
 `;
   }
-  yield html`</ol>`;
+  yield html`</ol>${more(project, tests.length - shown, 'newly failing')}`;
 }
 
 /** A commit as people read it: a full hex SHA shortened to 7, the whole of it on hover. */

@@ -484,6 +484,31 @@ describe.each(storeEngines())('the flaky tests page on $name', (engine) => {
     expect(calm.text).toContain('No flaky tests.');
   });
 
+  it('shows ten tests a list on the page for all projects, worst first, and links to the rest on the project page', async () => {
+    const server = await startServer();
+    const names = Array.from({ length: 12 }, (_, i) => `flaky ${String(i).padStart(2, '0')}`);
+    // Test n fails in runs 1 to n + 1 and passes around them: two flips each, and the most failures last.
+    for (let run = 0; run < 14; run += 1) {
+      await runWith(
+        server,
+        { project: 'shop', framework: 'vitest' },
+        names.map((testCase, n) =>
+          result({ testCase, status: run >= 1 && run <= n + 1 ? 'failed' : 'passed' }),
+        ),
+      );
+    }
+
+    const overview = projectSection((await page(server, '/flaky')).text, 'shop');
+    const own = projectSection((await page(server, '/flaky?project=shop')).text, 'shop');
+
+    expect(lists(overview).flaky).toEqual(names.slice(2).reverse());
+    expect(overview).toContain(
+      '<p class="more"><a href="/flaky?project=shop">2 more flaky tests in shop</a></p>',
+    );
+    expect(lists(own).flaky).toEqual([...names].reverse());
+    expect(own).not.toContain('class="more"');
+  });
+
   it('with commit tags, lists apart the tests one commit both passed and failed and those failing since a commit, each linked to its runs', async () => {
     const server = await startServer();
     const sha = (n: number) => `${n}`.repeat(40);

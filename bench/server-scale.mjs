@@ -4,7 +4,7 @@
 // stored and every page and read-API call is timed. `scale` shrinks the number of runs
 // (0.1: 10,000 runs, 1,000,000 results) so the figure can be run quickly.
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -165,9 +165,15 @@ function request(agent, url, apiKey, method, pathAndQuery, body) {
         path: pathAndQuery,
         headers: {
           authorization: `Bearer ${apiKey}`,
+          // Every write with an Idempotency-Key, as the reporters send them: the server looks the
+          // key up, hashes the body and saves its answer in the write's transaction.
           ...(body === undefined
             ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+            : {
+                'content-type': 'application/json',
+                'content-length': Buffer.byteLength(body),
+                'idempotency-key': randomUUID(),
+              }),
         },
       },
       (res) => {

@@ -378,7 +378,7 @@ export function section(out) {
   const md = [
     `## 10. The local server at scale: ${int(out.runs)} runs × ${RESULTS_PER_RUN} results = ${int(out.results)}`,
     '',
-    `The server in its own process on a fresh data folder (embedded SQLite) or a fresh PostgreSQL cluster (durable defaults: fsync on); ${CLIENTS} clients over loopback HTTP with keep-alive, each creating a run and sending its ${RESULTS_PER_RUN} results in one request, every write answered after commit. Then the server is stopped, restarted on what it stored (restart: fork to listening), and each page and read-API call is fetched ${WARM_UP} times to warm up, then ${ROUNDS} times. RSS from /proc (VmHWM = peak). Disk: the data folder, or the cluster's data directory, less its size when empty. PostgreSQL: \`ANALYZE\` after the load (what autovacuum does on a database that grew over time).`,
+    `The server in its own process on a fresh data folder (embedded SQLite) or a fresh PostgreSQL cluster (durable defaults: fsync on); ${CLIENTS} clients over loopback HTTP with keep-alive, each creating a run and sending its ${RESULTS_PER_RUN} results in one request, each write with an Idempotency-Key as the reporters send it and answered after commit. Then the server is stopped, restarted on what it stored (restart: fork to listening), and each page and read-API call is fetched ${WARM_UP} times to warm up, then ${ROUNDS} times. RSS from /proc (VmHWM = peak). Disk: the data folder, or the cluster's data directory, less its size when empty. PostgreSQL: \`ANALYZE\` after the load (what autovacuum does on a database that grew over time).`,
     '',
   ];
   for (const line of out.skipped) md.push(`- ${line}`, '');

@@ -71,15 +71,14 @@ async function measureEngine(engine, runs, log, problems, ingestOnly) {
       `    ingest: ${int(ingest.resultsPerSecond)} results/s (${(ingest.ms / 1000).toFixed(1)} s), peak RSS ${mb(afterIngest.peak)}; CPU: server ${pct(ingest.serverCpuMs, ingest.ms)}, clients ${pct(ingest.clientCpuMs, ingest.ms)} of one core; server CPU ${perThousand(ingest.serverCpuMs, runs)}${ingest.databaseCpuMs === undefined ? '' : `, PostgreSQL CPU ${perThousand(ingest.databaseCpuMs, runs)}`} ms per 1,000 results`,
     );
     await server.close();
-    if (ingestOnly)
-      return {
-        engine,
-        load,
-        ingest,
-        peakRssIngest: afterIngest.peak,
-        rssAfterIngest: afterIngest.now,
-        rows: [],
-      };
+    const measured = {
+      engine,
+      load,
+      ingest,
+      peakRssIngest: afterIngest.peak,
+      rssAfterIngest: afterIngest.now,
+    };
+    if (ingestOnly) return { ...measured, rows: [] };
     // PostgreSQL plans from statistics that autovacuum refreshes about once a minute after
     // 10 % of a table changed; a bulk load from empty in a few minutes can leave them stale,
     // which a team's long-lived database does not have. The embedded SQLite plans without them.
@@ -93,11 +92,7 @@ async function measureEngine(engine, runs, log, problems, ingestOnly) {
     const afterReads = server.memory();
     await server.close();
     return {
-      engine,
-      load,
-      ingest,
-      peakRssIngest: afterIngest.peak,
-      rssAfterIngest: afterIngest.now,
+      ...measured,
       peakRssReads: afterReads.peak,
       rssAfterReads: afterReads.now,
       diskBytes: disk,

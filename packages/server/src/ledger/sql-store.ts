@@ -578,15 +578,7 @@ export class StoreWriter {
     const first = Number(row.total) - results.length;
 
     if (this.dialect === 'postgres') {
-      const batch = results.map((result) => [
-        result.testSuite,
-        result.testCase,
-        result.status,
-        result.duration,
-        result.details === undefined ? null : JSON.stringify(result.details),
-        result.details?.attempts ?? null,
-      ]);
-      await this.tx.query(INSERT_RESULTS_POSTGRES, [seq, first, JSON.stringify(batch)]);
+      await this.tx.query(INSERT_RESULTS_POSTGRES, [seq, first, JSON.stringify(results.map(resultColumns))]);
     } else {
       await this.#insertResultRows(seq, first, results);
     }
@@ -618,16 +610,7 @@ export class StoreWriter {
       const params: SqlValue[] = [];
       for (let index = start; index < end; index++) {
         const result = results[index] as ResultInput;
-        params.push(
-          seq,
-          first + index,
-          result.testSuite,
-          result.testCase,
-          result.status,
-          result.duration,
-          result.details === undefined ? null : JSON.stringify(result.details),
-          result.details?.attempts ?? null,
-        );
+        params.push(seq, first + index, ...resultColumns(result));
       }
       await this.tx.query(insertResultRowsSql(end - start), params);
     }
@@ -683,6 +666,18 @@ function insertResultRowsSql(rows: number): string {
     insertResultRowsSqls.set(rows, sql);
   }
   return sql;
+}
+
+/** A result's stored columns after run_seq and position, in the INSERTs' order. */
+function resultColumns(result: ResultInput): SqlValue[] {
+  return [
+    result.testSuite,
+    result.testCase,
+    result.status,
+    result.duration,
+    result.details === undefined ? null : JSON.stringify(result.details),
+    result.details?.attempts ?? null,
+  ];
 }
 
 async function runRow(db: SqlExecutor, id: string): Promise<RunRow | undefined> {

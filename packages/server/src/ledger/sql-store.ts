@@ -92,7 +92,7 @@ const RESULT_COLUMNS = 'position, test_suite, test_case, status, duration, detai
 /** Which results the flaky rule reads; the same words as results_failed_or_retried's (migrations.ts). */
 export const FAILED_OR_RETRIED = "(status = 'failed' OR attempts > 1)";
 
-/** Which of the runs' results resultsOfRuns reads: one test's, or the tests that failed or were retried. */
+/** Which of the runs' results lastRunsWithResults reads: one test's, or the tests that failed or were retried. */
 export interface ResultsOfRuns {
   test?: { testSuite: string; testCase: string };
   onlyTestsThatFailed?: boolean;
@@ -359,8 +359,8 @@ export class SqlStore implements Store {
   }
 
   /**
-   * A project's last `count` runs, oldest first, with their results (narrowed as in
-   * resultsOfRuns): the test and flaky pages. The runs' seqs come with them, so the results
+   * A project's last `count` runs, oldest first, with their results (narrowed by `which`):
+   * the test and flaky pages. The runs' seqs come with them, so the results
    * are read without looking the runs up again by id.
    */
   async lastRunsWithResults(
@@ -381,27 +381,10 @@ export class SqlStore implements Store {
   }
 
   /**
-   * The results of these runs, by run: for the test page (one test's, with `test`) and the
-   * flaky rule (with `onlyTestsThatFailed`, only the tests that failed in at least one of them
-   * or passed there after more than one attempt: the only tests either of its lists can hold).
+   * The results of these runs (by seq), by run id: for the test page one test's (`test`), for
+   * the flaky rule (`onlyTestsThatFailed`) only the tests that failed in at least one of them
+   * or passed there after more than one attempt: the only tests either of its lists can hold.
    */
-  async resultsOfRuns(
-    runs: readonly StoredRun[],
-    which: ResultsOfRuns = {},
-  ): Promise<Map<string, StoredResult[]>> {
-    if (runs.length === 0) return new Map();
-    const ids = runs.map((run) => run.id);
-    const found = await this.db.query<{ seq: number | string; id: string }>(
-      `SELECT seq, id FROM runs WHERE id IN (${ids.map((_, index) => `$${index + 1}`).join(', ')})`,
-      ids,
-    );
-    const byRun = await this.#resultsOfSeqs(
-      found.map((row) => [Number(row.seq), row.id]),
-      which,
-    );
-    return new Map(runs.map((run) => [run.id, byRun.get(run.id) ?? []]));
-  }
-
   async #resultsOfSeqs(
     runs: readonly (readonly [seq: number, id: string])[],
     which: ResultsOfRuns,

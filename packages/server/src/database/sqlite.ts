@@ -108,7 +108,8 @@ export class SqliteDatabase implements SqlDatabase {
       for (const item of group) item.reject(explained);
       return;
     }
-    const done: { item: PendingTransaction; value?: unknown; error?: unknown }[] = [];
+    // Each transaction's outcome, in the group's order.
+    const done: ({ value: unknown } | { error: unknown })[] = [];
     for (const item of group) {
       let open = true;
       const tx: SqlExecutor = {
@@ -122,10 +123,10 @@ export class SqliteDatabase implements SqlDatabase {
         const value = await item.work(tx);
         open = false;
         this.#db.exec('RELEASE tx');
-        done.push({ item, value });
+        done.push({ value });
       } catch (error) {
         open = false;
-        done.push({ item, error: await this.#explained(error) });
+        done.push({ error: await this.#explained(error) });
         if (!this.#db.inTransaction) break;
         try {
           this.#db.exec('ROLLBACK TO tx');
@@ -138,7 +139,8 @@ export class SqliteDatabase implements SqlDatabase {
     let failed: unknown;
     if (!this.#db.inTransaction || done.length < group.length) {
       // The engine ended the whole transaction (a failed write can): nothing of the group is kept.
-      failed = done.at(-1)?.error ?? new Error('the transaction was rolled back');
+      const last = done.at(-1);
+      failed = last && 'error' in last ? last.error : new Error('the transaction was rolled back');
       if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
     } else {
       try {

@@ -5,8 +5,9 @@ import type { SqlDatabase, SqlExecutor } from './sql-database.js';
  * transaction with its row in `schema_migrations`, so a server stopped half-way leaves the
  * database at the last whole migration, and the next start carries on from there. Both
  * engines run the same statements (types both understand: TEXT, BIGINT, DOUBLE PRECISION);
- * a statement the two cannot share is written as `{ sqlite, postgres }`, side by side.
- * Append new migrations; never edit one that has shipped.
+ * a statement the two cannot share is written as `{ sqlite, postgres }`, side by side, and
+ * one that only one engine needs names that engine alone. Append new migrations; never edit
+ * one that has shipped.
  */
 export interface Migration {
   version: number;
@@ -14,7 +15,7 @@ export interface Migration {
   statements: readonly Statement[];
 }
 
-type Statement = string | { sqlite: string; postgres: string };
+type Statement = string | { sqlite?: string; postgres?: string };
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -133,11 +134,8 @@ export const MIGRATIONS: readonly Migration[] = [
       // PostgreSQL every create-run waited for the one before to reach the disk (issue 30's
       // ingest figure). A sequence hands numbers out without a lock; it goes on from the
       // counter. SQLite, one writer, keeps the counter.
-      { sqlite: 'SELECT 1', postgres: 'CREATE SEQUENCE run_numbers MINVALUE 0 START WITH 1' },
-      {
-        sqlite: 'SELECT 1',
-        postgres: "SELECT setval('run_numbers', value, true) FROM counters WHERE name = 'run'",
-      },
+      { postgres: 'CREATE SEQUENCE run_numbers MINVALUE 0 START WITH 1' },
+      { postgres: "SELECT setval('run_numbers', value, true) FROM counters WHERE name = 'run'" },
     ],
   },
 ];
@@ -164,7 +162,8 @@ export async function migrate(
       if (db.dialect === 'postgres') await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
       if (await isApplied(tx, migration.version)) return false;
       for (const statement of migration.statements) {
-        await tx.query(typeof statement === 'string' ? statement : statement[db.dialect]);
+        const sql = typeof statement === 'string' ? statement : statement[db.dialect];
+        if (sql !== undefined) await tx.query(sql);
       }
       await tx.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
         migration.version,

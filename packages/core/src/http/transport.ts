@@ -6,7 +6,7 @@ import { UndiciTransport } from './undici-transport.js';
 /**
  * What moves a request's bytes to the service and back (docs/design.md, "HTTP"). The client
  * keeps what is ours: timeouts, redaction, TLS failures, the attempt log; a transport only
- * posts a body and reads the answer, at most a bounded prefix of it.
+ * sends a body and reads the answer, at most a bounded prefix of it.
  */
 export interface Transport {
   send(url: URL, request: TransportRequest): Promise<TransportResponse>;

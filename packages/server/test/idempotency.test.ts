@@ -1,6 +1,6 @@
 import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createRun, post, result, serverOn } from './client.js';
+import { createRun, patch, post, result, serverOn } from './client.js';
 
 describe.each(storeEngines())('Idempotency-Key on $name', (engine) => {
   const startServer = serverOn(engine);
@@ -76,6 +76,25 @@ describe.each(storeEngines())('Idempotency-Key on $name', (engine) => {
 
     expect(failed.status).toBe(404);
     expect(otherBody.status).toBe(404);
+  });
+
+  it('replays a run completion for its retry, and answers 422 when the key comes back to end the run another way', async () => {
+    const server = await startServer();
+    const runId = await createRun(server);
+    const headers = { 'idempotency-key': 'end-1' };
+
+    const first = await patch(server, `/api/v1/runs/${runId}`, { status: 'completed' }, { headers });
+    const retry = await patch(server, `/api/v1/runs/${runId}`, { status: 'completed' }, { headers });
+    // The run's end now refuses `failed` (409); the key's saved answer is found all the same.
+    const otherEnd = await patch(server, `/api/v1/runs/${runId}`, { status: 'failed' }, { headers });
+
+    expect(first.status).toBe(200);
+    expect(retry.status).toBe(200);
+    expect(retry.text).toBe(first.text);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(otherEnd.status).toBe(422);
+    expect(otherEnd.body).toMatchObject({ error: { code: 'idempotency_key_reused' } });
+    expect(await server.store.endOf(runId)).toMatchObject({ status: 'completed' });
   });
 
   it('answers 400 for a key that is not 1 to 255 visible characters', async () => {

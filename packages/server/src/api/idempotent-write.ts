@@ -34,11 +34,12 @@ class AnsweredElsewhere extends Error {}
  * Commits a write and answers it, honouring Idempotency-Key: the first successful answer
  * for (key, method, path) is saved in the database in the write's own transaction and
  * replayed for a retry with the same body; a different body is 422, a retry while the
- * first is handled on this server 409. The saved answer is the database's, so the same key
+ * first is handled on this server 409. A retry is found when its own write comes to save
+ * its answer and finds the key taken (or when the write is refused): the write is rolled
+ * back and the saved answer replayed. The saved answer is the database's, so the same key
  * sent to two servers sharing one database writes once: the second to commit finds the
- * first's answer (on PostgreSQL its insert waits for the first's transaction), rolls its
- * own write back and replays that answer. Failed answers are not saved, so a retry after
- * one is handled afresh.
+ * first's answer (on PostgreSQL its insert waits for the first's transaction). Failed
+ * answers are not saved, so a retry after one is handled afresh.
  */
 export async function handleWrite(
   request: FastifyRequest,
@@ -60,8 +61,6 @@ export async function handleWrite(
     );
   }
   try {
-    const saved = await store.savedResponse(scope);
-    if (saved) return replay(reply, saved, fingerprint);
     try {
       const outcome = await store.write(async (tx) => {
         const answer = await decide(tx);
@@ -73,8 +72,12 @@ export async function handleWrite(
       });
       return send(reply, outcome);
     } catch (error) {
-      if (!(error instanceof AnsweredElsewhere)) throw error;
-      const first = await store.savedResponse(scope);
+      // A retry of a request already answered (or answered meanwhile by another server) lands
+      // here: its write found the key saved and was rolled back, or was refused (the run has
+      // gone since). The saved answer is looked up only now, not before every write: nearly
+      // every request is a first one, and the lookup was one more statement each.
+      // A database that failed the write may fail the lookup too: then the write's error is the answer.
+      const first = await store.savedResponse(scope).catch(() => undefined);
       if (!first) throw error;
       return replay(reply, first, fingerprint);
     }

@@ -51,6 +51,19 @@ describe.each(storeEngines())('the read API in pages on $name', (engine) => {
     expect(await ids('project=shop&state=completed')).toEqual([]);
   });
 
+  it('stores a tag a run carries twice once, and keeps the run as sent', async () => {
+    const server = await startServer();
+    const tags = ['nightly', 'nightly', 'ünïcode ✓'];
+    const twice = await createRun(server, { project: 'shop', framework: 'vitest', tags });
+    const ids = async (query: string) =>
+      ((await get(server, `/api/v1/runs?limit=10&${query}`)).body as RunsPage).runs.map((run) => run.id);
+
+    expect(await ids('tag=nightly')).toEqual([twice]);
+    expect(await ids(`tag=${encodeURIComponent('ünïcode ✓')}`)).toEqual([twice]);
+    expect(await server.store.countRuns({ tag: 'nightly' }, { now: Date.now(), abandonedAfterMs: 3_600_000 })).toBe(1);
+    expect((await server.store.run(twice))?.tags).toEqual(tags);
+  });
+
   it("pages a run's results in arrival order, the link keeping the query", async () => {
     const server = await startServer();
     const runId = await createRun(server);

@@ -51,16 +51,50 @@ const FIRST_INTEGER_ID = 9_007_199_254_740_993n;
 const ROWS_PER_INSERT = 100;
 
 /**
- * PostgreSQL takes a batch of results as ONE parameter, a JSON array of rows that it takes
- * apart itself, instead of a statement of 8 parameters a result: the driver sends and the
- * server parses and plans one value, not 800 (measured: 25 % less of the server process's
- * CPU a result). Each row is `[suite, case, status, duration, details (JSON text) or null,
- * attempts or null]`. SQLite keeps the multi-row VALUES: its `json_each` took more CPU than
- * binding each value into the WebAssembly engine (docs/design.md §21b).
+ * On PostgreSQL a write is one statement where SQLite runs several: every statement is a round
+ * trip to a backend, parsed, bound and answered, and at ingest those trips, not the rows, were
+ * most of the cluster's CPU (docs/design.md §21b). SQLite, in the process, keeps the plain
+ * statements, which it runs without a trip.
+ *
+ * Appending results: the run's totals move on, the results are inserted at the positions that
+ * frees, and the counts by status are upserted, as one statement. The batch is ONE parameter,
+ * a JSON array of rows that PostgreSQL takes apart itself, instead of 8 parameters a result
+ * (measured: 25 % less of the server process's CPU a result). Each row is `[suite, case,
+ * status, duration, details (JSON text) or null, attempts or null]`. SQLite keeps the
+ * multi-row VALUES: its `json_each` took more CPU than binding each value into the WebAssembly
+ * engine. No row answered: the run is unknown.
  */
-const INSERT_RESULTS_POSTGRES = `INSERT INTO results (run_seq, position, test_suite, test_case, status, duration, details, attempts)
-  SELECT $1::bigint, $2::bigint + ordinality - 1, r ->> 0, r ->> 1, r ->> 2, (r ->> 3)::double precision, r ->> 4, (r ->> 5)::bigint
-  FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS t(r, ordinality)`;
+const ADD_RESULTS_POSTGRES = `WITH run AS (
+    UPDATE runs SET total = total + $2::bigint, total_duration = total_duration + $3::double precision,
+      last_received_at = COALESCE($4::text, last_received_at)
+    WHERE id = $1 RETURNING seq, total - $2::bigint AS first
+  ), batch AS (
+    SELECT run.seq, run.first + ordinality - 1 AS position, r
+    FROM run, jsonb_array_elements($5::jsonb) WITH ORDINALITY AS t(r, ordinality)
+  ), inserted AS (
+    INSERT INTO results (run_seq, position, test_suite, test_case, status, duration, details, attempts)
+    SELECT seq, position, r ->> 0, r ->> 1, r ->> 2, (r ->> 3)::double precision, r ->> 4, (r ->> 5)::bigint FROM batch
+  ), counted AS (
+    INSERT INTO run_counts (run_seq, status, count, first_position)
+    SELECT seq, r ->> 2, count(*), min(position) FROM batch GROUP BY seq, r ->> 2
+    ON CONFLICT (run_seq, status) DO UPDATE SET count = run_counts.count + excluded.count
+  )
+  SELECT seq FROM run`;
+
+/**
+ * Creating a run: its number from the sequence, the run, and its tags, as one statement. An
+ * id not given (integer run ids) is the number's: 2^53 + seq, as FIRST_INTEGER_ID + seq - 1.
+ */
+const CREATE_RUN_POSTGRES = `WITH numbered AS (
+    SELECT nextval('run_numbers') AS seq
+  ), created AS (
+    INSERT INTO runs (seq, id, project, framework, tags, created_at, last_received_at, total, total_duration)
+    SELECT seq, COALESCE($1::text, (seq + 9007199254740992)::text), $2, $3, $4::text, $5, $5, 0, 0 FROM numbered
+    RETURNING id
+  ), tagged AS (
+    INSERT INTO run_tags (tag, run_seq) SELECT DISTINCT jsonb_array_elements_text($4::text::jsonb), seq FROM numbered
+  )
+  SELECT id FROM created`;
 
 interface RunRow extends SqlRow {
   seq: number | string;
@@ -496,6 +530,16 @@ export class StoreWriter {
     runIds: 'uuid' | 'integer',
     uuid: () => string,
   ): Promise<StoredRun> {
+    if (this.dialect === 'postgres') {
+      const rows = await this.tx.query<{ id: string }>(CREATE_RUN_POSTGRES, [
+        runIds === 'uuid' ? uuid() : null,
+        input.project,
+        input.framework,
+        JSON.stringify(input.tags),
+        input.createdAt,
+      ]);
+      return { id: (rows[0] as { id: string }).id, ...input };
+    }
     const seq = await this.#nextRunSeq();
     const id = runIds === 'uuid' ? uuid() : String(FIRST_INTEGER_ID + BigInt(seq - 1));
     const run: StoredRun = { id, ...input };
@@ -547,8 +591,17 @@ export class StoreWriter {
   ): Promise<boolean> {
     let duration = 0;
     for (const result of results) duration += result.duration;
-    // Taking the positions and updating the counts is one statement: on PostgreSQL it locks
-    // the run's row, so two servers adding to one run take turns instead of colliding.
+    if (this.dialect === 'postgres') {
+      const rows = await this.tx.query(ADD_RESULTS_POSTGRES, [
+        runId,
+        results.length,
+        duration,
+        receivedAt ?? null,
+        JSON.stringify(results.map(resultColumns)),
+      ]);
+      return rows.length > 0;
+    }
+    // Taking the positions and updating the counts is one statement.
     const rows = await this.tx.query<{ seq: number | string; total: number | string }>(
       `UPDATE runs SET total = total + $2, total_duration = total_duration + $3,
          last_received_at = COALESCE($4, last_received_at)
@@ -559,12 +612,7 @@ export class StoreWriter {
     if (!row) return false;
     const seq = Number(row.seq);
     const first = Number(row.total) - results.length;
-
-    if (this.dialect === 'postgres') {
-      await this.tx.query(INSERT_RESULTS_POSTGRES, [seq, first, JSON.stringify(results.map(resultColumns))]);
-    } else {
-      await this.#insertResultRows(seq, first, results);
-    }
+    await this.#insertResultRows(seq, first, results);
 
     // The counts, one row per status, in one statement.
     const byStatus = new Map<string, { count: number; firstPosition: number }>();

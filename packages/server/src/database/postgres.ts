@@ -58,7 +58,10 @@ export async function openPostgresDatabase(url: string, options: PostgresOptions
     types: sqlValueTypes,
     application_name: 'testrun',
     connectionTimeoutMillis: 10_000,
-  });
+    // Each connection writes a query without waiting for the answer to the one before (pg 8.23):
+    // a transaction's BEGIN and first statement go out together (PostgresDatabase.transaction).
+    pipeline: true,
+  } as pg.PoolConfig);
   // An idle connection the server dropped (a restart, a kill) is an 'error' event; unheard, it
   // would end the process. The pool discards that connection; the next query opens another.
   pool.on('error', () => {});
@@ -105,9 +108,15 @@ class PostgresDatabase implements SqlDatabase {
           return (await client.query<Row>(this.#prepared(sql, params))).rows;
         },
       };
+      // BEGIN goes out with the transaction's first statement instead of a round trip ahead
+      // of it: the pool's connections pipeline (pg's `pipeline`), so queries are written
+      // without waiting for the answers before them and run in the order written. Its answer
+      // is awaited before COMMIT; a BEGIN that failed (a dropped connection) fails them all.
+      const begun = client.query('BEGIN');
+      begun.catch(() => {});
       try {
-        await client.query('BEGIN');
         const result = await work(tx);
+        await begun;
         // With synchronous_commit on (PostgreSQL's default), COMMIT answers once the WAL is flushed.
         await client.query('COMMIT');
         open = false;

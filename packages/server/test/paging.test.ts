@@ -60,7 +60,9 @@ describe.each(storeEngines())('the read API in pages on $name', (engine) => {
 
     expect(await ids('tag=nightly')).toEqual([twice]);
     expect(await ids(`tag=${encodeURIComponent('ünïcode ✓')}`)).toEqual([twice]);
-    expect(await server.store.countRuns({ tag: 'nightly' }, { now: Date.now(), abandonedAfterMs: 3_600_000 })).toBe(1);
+    expect(
+      await server.store.countRuns({ tag: 'nightly' }, { now: Date.now(), abandonedAfterMs: 3_600_000 }),
+    ).toBe(1);
     expect((await server.store.run(twice))?.tags).toEqual(tags);
   });
 

@@ -154,7 +154,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 6,
-    name: "results without a foreign key to runs on PostgreSQL",
+    name: 'results without a foreign key to runs on PostgreSQL',
     statements: [
       // PostgreSQL checks a foreign key with a trigger and a query per inserted row: 100 of
       // them for every batch of results, ~10-15 % of the cluster's CPU at ingest. A result is

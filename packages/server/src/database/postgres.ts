@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { DatabaseError, redactDatabaseUrl, scrubError, secretsOf } from './database-url.js';
-import type { SqlDatabase, SqlExecutor, SqlRow, SqlValue } from './sql-database.js';
+import type { SqlDatabase, SqlRow, SqlTransaction, SqlValue } from './sql-database.js';
 
 /**
  * A team's PostgreSQL behind the SqlDatabase seam (`--database postgres://…`), over `pg`'s
@@ -97,15 +97,31 @@ class PostgresDatabase implements SqlDatabase {
     return this.#track(async () => (await this.#pool.query<Row>(sql, [...params])).rows);
   }
 
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
     return this.#track(async () => {
       const client = await this.#pool.connect();
       let open = true;
-      const tx: SqlExecutor = {
-        query: async <Row extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []) => {
-          // A query after the end would run outside the transaction, on a connection another owns.
-          if (!open) throw new Error('this transaction has ended: run its queries inside the work function');
-          return (await client.query<Row>(this.#prepared(sql, params))).rows;
+      /** The COMMIT sent with the last statement (queryLast), once there is one. */
+      let committed: Promise<void> | undefined;
+      const query = async <Row extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []) => {
+        // A query after the end would run outside the transaction, on a connection another owns.
+        if (!open) throw new Error('this transaction has ended: run its queries inside the work function');
+        return (await client.query<Row>(this.#prepared(sql, params))).rows;
+      };
+      const tx: SqlTransaction = {
+        query,
+        queryLast: async <Row extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []) => {
+          const rows = query<Row>(sql, params);
+          open = false;
+          // Written right behind the statement. After a failed statement PostgreSQL answers
+          // this COMMIT by rolling back (its command tag says ROLLBACK): nothing is kept.
+          committed = client.query('COMMIT').then((answer) => {
+            if (answer.command !== 'COMMIT') throw new Error('the transaction was rolled back');
+          });
+          committed.catch(() => {});
+          const answered = await rows;
+          await committed;
+          return answered;
         },
       };
       // BEGIN goes out with the transaction's first statement instead of a round trip ahead
@@ -118,13 +134,15 @@ class PostgresDatabase implements SqlDatabase {
         const result = await work(tx);
         await begun;
         // With synchronous_commit on (PostgreSQL's default), COMMIT answers once the WAL is flushed.
-        await client.query('COMMIT');
+        await (committed ?? client.query('COMMIT'));
         open = false;
         client.release();
         return result;
       } catch (error) {
         open = false;
         try {
+          // After a COMMIT sent with the last statement there is no transaction left: PostgreSQL
+          // answers this with a warning, not an error.
           await client.query('ROLLBACK');
           client.release();
         } catch (rollbackError) {

@@ -18,6 +18,16 @@ export interface SqlExecutor {
   query<Row extends SqlRow = SqlRow>(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
 }
 
+/** One transaction's statements, inside `SqlDatabase.transaction`. */
+export interface SqlTransaction extends SqlExecutor {
+  /**
+   * Runs the transaction's last statement: nothing runs in it after this one. On PostgreSQL
+   * the COMMIT goes out with it instead of a round trip later; a statement that fails there
+   * rolls the whole transaction back, whatever the work does with its error.
+   */
+  queryLast<Row extends SqlRow = SqlRow>(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
+}
+
 export interface SqlDatabase extends SqlExecutor {
   /** Which engine: for the few statements the two cannot share (written beside each other). */
   readonly dialect: 'sqlite' | 'postgres';
@@ -25,7 +35,16 @@ export interface SqlDatabase extends SqlExecutor {
    * Runs `work` in one transaction and resolves only once it is committed and durable:
    * the server answers a write only after this resolves. A throw rolls everything back.
    */
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
   /** Waits for work under way, then releases the engine (file handles, connections). */
   close(): Promise<void>;
+}
+
+/** Whether a statement failed on a UNIQUE or PRIMARY KEY constraint, on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  // PostgreSQL's SQLSTATE 23505; SQLite's message (node-sqlite3-wasm's errors carry no code).
+  return (
+    (error as { code?: unknown } | null)?.code === '23505' ||
+    /^UNIQUE constraint failed/.test(String((error as Error | null)?.message))
+  );
 }

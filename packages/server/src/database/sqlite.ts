@@ -2,7 +2,7 @@ import { type FileHandle, open as openFile, statfs } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
-import type { SqlDatabase, SqlExecutor, SqlRow, SqlValue } from './sql-database.js';
+import type { SqlDatabase, SqlExecutor, SqlRow, SqlTransaction, SqlValue } from './sql-database.js';
 
 // node-sqlite3-wasm is CommonJS; loaded this way it works from the ESM build and from source.
 const { Database: WasmDatabase } = createRequire(import.meta.url)(
@@ -83,7 +83,7 @@ export class SqliteDatabase implements SqlDatabase {
    * one each. A transaction that throws is rolled back to its savepoint alone; a COMMIT that
    * fails fails every transaction of the group, so nothing is answered before it is durable.
    */
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new Error('the database is closed'));
     return new Promise<T>((resolve, reject) => {
       this.#waiting.push({ work, resolve, reject } as PendingTransaction);
@@ -112,15 +112,30 @@ export class SqliteDatabase implements SqlDatabase {
     const done: ({ value: unknown } | { error: unknown })[] = [];
     for (const item of group) {
       let open = true;
-      const tx: SqlExecutor = {
-        query: async <Row extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []) => {
-          if (!open) throw new Error('a statement ran after its transaction ended');
-          return this.#run<Row>(sql, params);
+      const query = async <Row extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []) => {
+        if (!open) throw new Error('a statement ran after its transaction ended');
+        return this.#run<Row>(sql, params);
+      };
+      // The group's COMMIT comes after every transaction of it, so the last statement is run
+      // as any other; one that fails rolls its transaction back, as on PostgreSQL.
+      let lastFailed: { error: unknown } | undefined;
+      const tx: SqlTransaction = {
+        query,
+        queryLast: async <Row extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []) => {
+          try {
+            return await query<Row>(sql, params);
+          } catch (error) {
+            lastFailed = { error };
+            throw error;
+          } finally {
+            open = false;
+          }
         },
       };
       this.#db.exec('SAVEPOINT tx');
       try {
         const value = await item.work(tx);
+        if (lastFailed) throw lastFailed.error;
         open = false;
         this.#db.exec('RELEASE tx');
         done.push({ value });
@@ -254,7 +269,7 @@ export class SqliteDatabase implements SqlDatabase {
 }
 
 interface PendingTransaction {
-  work: (tx: SqlExecutor) => Promise<unknown>;
+  work: (tx: SqlTransaction) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }

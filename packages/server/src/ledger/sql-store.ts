@@ -1,4 +1,11 @@
-import type { SqlDatabase, SqlExecutor, SqlRow, SqlValue } from '../database/sql-database.js';
+import {
+  isUniqueViolation,
+  type SqlDatabase,
+  type SqlExecutor,
+  type SqlRow,
+  type SqlTransaction,
+  type SqlValue,
+} from '../database/sql-database.js';
 import { type RunState, stateCondition } from './run-state.js';
 import type {
   ResultInput,
@@ -510,7 +517,7 @@ export class SqlStore implements Store {
 /** The writes of one transaction. */
 export class StoreWriter {
   constructor(
-    readonly tx: SqlExecutor,
+    readonly tx: SqlTransaction,
     private readonly dialect: SqlDatabase['dialect'],
   ) {}
 
@@ -657,26 +664,33 @@ export class StoreWriter {
   }
 
   /**
-   * Saves the first successful answer for an Idempotency-Key. False when one is already
-   * saved: another request with the key (on this server or another) committed first.
+   * Saves the first successful answer for an Idempotency-Key, as the transaction's last
+   * statement (on PostgreSQL its COMMIT goes with it). False when one is already saved:
+   * another request with the key (on this server or another) committed first; the caller
+   * throws, so that the write is rolled back (on PostgreSQL the failed insert already did).
    */
   async saveResponse(record: IdempotentResponse, createdAt: string): Promise<boolean> {
     const { status, headers, body } = record.response;
-    const rows = await this.tx.query(
-      `INSERT INTO idempotent_responses (method, path, key, fingerprint, status, headers, body, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (method, path, key) DO NOTHING RETURNING key`,
-      [
-        record.method,
-        record.path,
-        record.key,
-        record.fingerprint,
-        status,
-        JSON.stringify(headers),
-        JSON.stringify(body),
-        createdAt,
-      ],
-    );
-    return rows.length > 0;
+    try {
+      await this.tx.queryLast(
+        `INSERT INTO idempotent_responses (method, path, key, fingerprint, status, headers, body, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          record.method,
+          record.path,
+          record.key,
+          record.fingerprint,
+          status,
+          JSON.stringify(headers),
+          JSON.stringify(body),
+          createdAt,
+        ],
+      );
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
   }
 }
 

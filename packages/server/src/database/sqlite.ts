@@ -2,7 +2,7 @@ import { type FileHandle, open as openFile, statfs } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
-import type { SqlDatabase, SqlExecutor, SqlRow, SqlTransaction, SqlValue } from './sql-database.js';
+import type { SqlDatabase, SqlRow, SqlTransaction, SqlValue } from './sql-database.js';
 
 // node-sqlite3-wasm is CommonJS; loaded this way it works from the ESM build and from source.
 const { Database: WasmDatabase } = createRequire(import.meta.url)(

@@ -77,7 +77,12 @@ export async function startPostgres() {
   process.once('exit', stopNow);
   const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
-    url: `postgres://testrun@127.0.0.1:${port}/postgres`,
+    // Through the cluster's Unix socket, as a PostgreSQL on the server's own machine is reached
+    // (psql's default): over TCP loopback the same ingest took ~15 % more CPU on both sides
+    // (bench/README.md, figure 10). BENCH_POSTGRES_TCP=1 measures over TCP instead.
+    url: process.env.BENCH_POSTGRES_TCP
+      ? `postgres://testrun@127.0.0.1:${port}/postgres`
+      : `postgres://testrun@localhost:${port}/postgres?host=${encodeURIComponent(root)}`,
     dataDir,
     /**
      * CPU time (ms) the cluster has used so far: the postmaster, its live processes (backends,

@@ -138,6 +138,22 @@ describe.skipIf(!havePostgres())('the PostgreSQL SqlDatabase, against a real ser
     expect(await db.query<{ n: number }>('SELECT 2::int AS n')).toEqual([{ n: 2 }]);
   });
 
+  it('reaches a server on this machine through its Unix socket, the folder given as `host`', async () => {
+    // The form a team uses for a PostgreSQL beside the server (bench/README.md, figure 10).
+    const tcp = new URL(url);
+    const socketUrl = `postgres://${tcp.username}:${tcp.password}@localhost:${tcp.port}${tcp.pathname}?host=${encodeURIComponent(server.directory)}`;
+    const local = await openPostgres(socketUrl);
+    try {
+      // No server address: the connection did not go over TCP.
+      expect(await local.query('SELECT inet_server_addr() AS address, current_database() AS name')).toEqual([
+        { address: null, name: tcp.pathname.slice(1) },
+      ]);
+      expect(await db.query('SELECT inet_server_addr() AS address')).toEqual([{ address: '127.0.0.1' }]);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('close() waits for a transaction under way to commit, then refuses new work', async () => {
     const other = await openPostgres(url);
     const slow = other.transaction(async (tx) => {

@@ -22,8 +22,9 @@ export interface SqlExecutor {
 export interface SqlTransaction extends SqlExecutor {
   /**
    * Runs the transaction's last statement: nothing runs in it after this one. On PostgreSQL
-   * the COMMIT goes out with it instead of a round trip later; a statement that fails there
-   * rolls the whole transaction back, whatever the work does with its error.
+   * the COMMIT goes out with it instead of a round trip later, so once this answers the
+   * transaction is committed and the work must not fail after it. A statement that fails
+   * rolls the whole transaction back on both engines, whatever the work does with its error.
    */
   queryLast<Row extends SqlRow = SqlRow>(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
 }

@@ -50,6 +50,8 @@ interface Flood {
   acknowledged: string[];
   /** Answers other than 201 that arrived (a full disk's 507). */
   refusals: { status: number; code: string }[];
+  /** Batches sent and never answered (the kill cut them): what a reporter sends again. */
+  unanswered: { key: string; body: string; names: string[] }[];
 }
 
 /**
@@ -57,7 +59,7 @@ interface Flood {
  * until `stop()` says so or the server stops answering. `onAck` sees each acknowledged count.
  */
 function flood(url: string, runId: string, onAck: (acknowledged: number, flood: Flood) => void) {
-  const state: Flood = { acknowledged: [], refusals: [] };
+  const state: Flood = { acknowledged: [], refusals: [], unanswered: [] };
   let stopped = false;
   const client = async (c: number) => {
     for (let batch = 0; !stopped; batch += 1) {
@@ -68,15 +70,20 @@ function flood(url: string, runId: string, onAck: (acknowledged: number, flood: 
         status: 'passed',
         duration: 1,
       }));
+      // Each batch with its own Idempotency-Key, as the reporters send them.
+      const key = `flood-${c}-${batch}`;
+      const body = JSON.stringify({ results });
       let answer: Response;
       try {
         answer = await fetch(`${url}/api/v1/runs/${runId}/results`, {
           method: 'POST',
-          headers,
-          body: JSON.stringify({ results }),
+          headers: { ...headers, 'idempotency-key': key },
+          body,
         });
       } catch {
-        return; // The server is gone: this batch was never acknowledged.
+        // The server is gone: this batch was never acknowledged, and may or may not be stored.
+        state.unanswered.push({ key, body, names });
+        return;
       }
       if (answer.status === 201) {
         state.acknowledged.push(...names);
@@ -151,11 +158,46 @@ async function killInAFlood(data: string): Promise<string> {
   // The counts kept on write agree with the results: the kill left no half-applied batch.
   expect(stored.total).toBe(stored.names.length);
   expect(stored.names.length % PER_BATCH).toBe(0);
+
+  // The batches the kill cut, sent again with their keys to a restarted server, as a reporter's
+  // retry does: each is stored once, whether its first commit made it or not.
+  expect(writes.state.unanswered.length).toBeGreaterThan(0);
+  const retried = await retryAfterRestart(data, runId, writes.state.unanswered);
+  expect(retried.every((status) => status === 201)).toBe(true);
+  const afterRetry = await storedNames(data, runId);
+  expect(duplicates(afterRetry.names)).toEqual([]);
+  const sent = [...writes.state.acknowledged, ...writes.state.unanswered.flatMap((batch) => batch.names)];
+  expect(afterRetry.names.toSorted()).toEqual(sent.toSorted());
+  expect(afterRetry.total).toBe(afterRetry.names.length);
   return runId;
 }
 
+/** Sends each batch again with its Idempotency-Key to a server restarted on `data`; answers the statuses. */
+async function retryAfterRestart(
+  data: string,
+  runId: string,
+  batches: Flood['unanswered'],
+): Promise<number[]> {
+  const target = data.startsWith('postgres://') ? { database: data } : { data };
+  const server = await createServer({ ...target, apiKeys: [KEY] });
+  try {
+    const statuses: number[] = [];
+    for (const { key, body } of batches) {
+      const answer = await fetch(`${server.url}/api/v1/runs/${runId}/results`, {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': key },
+        body,
+      });
+      statuses.push(answer.status);
+    }
+    return statuses;
+  } finally {
+    await server.close();
+  }
+}
+
 describe('a server on a data folder', () => {
-  it('keeps every acknowledged result, once, when killed with SIGKILL in a flood of writes', async () => {
+  it('keeps every acknowledged result, once, when killed with SIGKILL in a flood of writes, and stores each batch the kill cut once when it is retried', async () => {
     const data = join(await tempFolder(), 'data');
     const runId = await killInAFlood(data);
 
@@ -218,7 +260,7 @@ describe.skipIf(!havePostgres())('a server on PostgreSQL', () => {
   });
   afterAll(() => postgres?.stop());
 
-  it('keeps every acknowledged result, once, when killed with SIGKILL in a flood of writes', async () => {
+  it('keeps every acknowledged result, once, when killed with SIGKILL in a flood of writes, and stores each batch the kill cut once when it is retried', async () => {
     // PostgreSQL rolls back the transactions of the connections the kill cut; the rest committed.
     await killInAFlood(await postgres.createDatabase());
   });

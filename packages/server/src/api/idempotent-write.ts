@@ -66,7 +66,7 @@ export async function handleWrite(
         const answer = await decide(tx);
         if (isSuccess(answer.status)) {
           const record = { ...scope, fingerprint, response: answer };
-          if (!(await tx.saveResponse(record, new Date().toISOString()))) throw new AnsweredElsewhere();
+          if (!(await tx.saveResponseLast(record, new Date().toISOString()))) throw new AnsweredElsewhere();
         }
         return answer;
       });

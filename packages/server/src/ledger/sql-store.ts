@@ -664,27 +664,18 @@ export class StoreWriter {
   }
 
   /**
-   * Saves the first successful answer for an Idempotency-Key, as the transaction's last
-   * statement (on PostgreSQL its COMMIT goes with it). False when one is already saved:
-   * another request with the key (on this server or another) committed first; the caller
-   * throws, so that the write is rolled back (on PostgreSQL the failed insert already did).
+   * Saves the first successful answer for an Idempotency-Key as the transaction's last
+   * statement (on PostgreSQL its COMMIT goes with it): what a write request does. False when
+   * one is already saved: another request with the key (on this server or another) committed
+   * first; the caller throws, so that the write is rolled back (on PostgreSQL the failed
+   * insert already did).
    */
-  async saveResponse(record: IdempotentResponse, createdAt: string): Promise<boolean> {
-    const { status, headers, body } = record.response;
+  async saveResponseLast(record: IdempotentResponse, createdAt: string): Promise<boolean> {
     try {
       await this.tx.queryLast(
         `INSERT INTO idempotent_responses (method, path, key, fingerprint, status, headers, body, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          record.method,
-          record.path,
-          record.key,
-          record.fingerprint,
-          status,
-          JSON.stringify(headers),
-          JSON.stringify(body),
-          createdAt,
-        ],
+        responseValues(record, createdAt),
       );
       return true;
     } catch (error) {
@@ -692,6 +683,30 @@ export class StoreWriter {
       throw error;
     }
   }
+
+  /** Saves an answer among other statements (an import); one already saved for the key is kept. */
+  async saveResponse(record: IdempotentResponse, createdAt: string): Promise<void> {
+    await this.tx.query(
+      `INSERT INTO idempotent_responses (method, path, key, fingerprint, status, headers, body, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (method, path, key) DO NOTHING`,
+      responseValues(record, createdAt),
+    );
+  }
+}
+
+/** An idempotent answer's columns, in the INSERTs' order. */
+function responseValues(record: IdempotentResponse, createdAt: string): SqlValue[] {
+  const { status, headers, body } = record.response;
+  return [
+    record.method,
+    record.path,
+    record.key,
+    record.fingerprint,
+    status,
+    JSON.stringify(headers),
+    JSON.stringify(body),
+    createdAt,
+  ];
 }
 
 const insertResultRowsSqls = new Map<number, string>();

@@ -672,11 +672,7 @@ export class StoreWriter {
    */
   async saveResponseLast(record: IdempotentResponse, createdAt: string): Promise<boolean> {
     try {
-      await this.tx.queryLast(
-        `INSERT INTO idempotent_responses (method, path, key, fingerprint, status, headers, body, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        responseValues(record, createdAt),
-      );
+      await this.tx.queryLast(INSERT_RESPONSE, responseValues(record, createdAt));
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -687,14 +683,16 @@ export class StoreWriter {
   /** Saves an answer among other statements (an import); one already saved for the key is kept. */
   async saveResponse(record: IdempotentResponse, createdAt: string): Promise<void> {
     await this.tx.query(
-      `INSERT INTO idempotent_responses (method, path, key, fingerprint, status, headers, body, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (method, path, key) DO NOTHING`,
+      `${INSERT_RESPONSE} ON CONFLICT (method, path, key) DO NOTHING`,
       responseValues(record, createdAt),
     );
   }
 }
 
-/** An idempotent answer's columns, in the INSERTs' order. */
+const INSERT_RESPONSE = `INSERT INTO idempotent_responses (method, path, key, fingerprint, status, headers, body, created_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`;
+
+/** An idempotent answer's columns, in INSERT_RESPONSE's order. */
 function responseValues(record: IdempotentResponse, createdAt: string): SqlValue[] {
   const { status, headers, body } = record.response;
   return [

@@ -166,6 +166,26 @@ export const MIGRATIONS: readonly Migration[] = [
       { postgres: 'ALTER TABLE results DROP CONSTRAINT results_run_seq_fkey' },
     ],
   },
+  {
+    version: 7,
+    name: "less work a write on PostgreSQL: no foreign keys on a run's tags and counts, no results_by_duration",
+    statements: [
+      // A write's fixed cost, measured on its own (a run of one result): ~1 ms of the cluster's
+      // CPU a run, of which the foreign-key checks of run_tags and run_counts (a trigger and a
+      // query a row, 3-4 rows a run) were 10-15 %. Both are written only by the statement that
+      // has just created or found the run (CREATE_RUN_POSTGRES, ADD_RESULTS_POSTGRES in
+      // sql-store.ts), and retention removes them before the run, as migration 6 argued for
+      // results. SQLite keeps them (a B-tree probe in the process).
+      { postgres: 'ALTER TABLE run_tags DROP CONSTRAINT run_tags_run_seq_fkey' },
+      { postgres: 'ALTER TABLE run_counts DROP CONSTRAINT run_counts_run_seq_fkey' },
+      // One of the three index entries every result cost (~6 % of the cluster's CPU at ingest).
+      // It served a run's slowest tests; PostgreSQL finds them by reading the run's results
+      // through the primary key and keeping the slowest few as it goes (a top-N sort: a run
+      // of 100,000 results in tens of milliseconds). SQLite, whose sort runs in WebAssembly on
+      // the event loop, keeps it.
+      { postgres: 'DROP INDEX results_by_duration' },
+    ],
+  },
 ];
 
 /** PostgreSQL advisory lock taken around migrations, so servers starting together take turns. */

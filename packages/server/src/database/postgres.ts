@@ -214,8 +214,9 @@ class PostgresDatabase implements SqlDatabase {
  * messages the same way; its socket is not public API, so without it the queries go as they are.
  */
 function together<T>(client: pg.PoolClient, write: () => T): T {
-  const stream = (client as unknown as { connection?: { stream?: Partial<Pick<Writable, 'cork' | 'uncork'>> } })
-    .connection?.stream;
+  const stream = (
+    client as unknown as { connection?: { stream?: Partial<Pick<Writable, 'cork' | 'uncork'>> } }
+  ).connection?.stream;
   stream?.cork?.();
   try {
     return write();

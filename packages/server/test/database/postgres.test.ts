@@ -112,6 +112,26 @@ describe.skipIf(!havePostgres())('the PostgreSQL SqlDatabase, against a real ser
     }
   });
 
+  it('leaves its connection outside any transaction when the work sends nothing, or throws before its first statement', async () => {
+    // BEGIN goes out with the first statement: a work without one opens nothing to close.
+    const single = await openPostgresDatabase(url, { maxConnections: 1 });
+    try {
+      expect(await single.transaction(async () => 'nothing sent')).toBe('nothing sent');
+      const thrown = new Error('refused before writing');
+      await expect(
+        single.transaction(async () => {
+          throw thrown;
+        }),
+      ).rejects.toBe(thrown);
+      // Same one connection: SAVEPOINT outside a transaction block is an error (25P01).
+      await expect(single.query('SAVEPOINT probe')).rejects.toMatchObject({ code: '25P01' });
+      await single.transaction((tx) => tx.query('INSERT INTO items (name) VALUES ($1)', ['kept']));
+      expect(await db.query('SELECT name FROM items')).toEqual([{ name: 'kept' }]);
+    } finally {
+      await single.close();
+    }
+  });
+
   it('refuses a query on a transaction that has ended', async () => {
     let leaked: Parameters<Parameters<SqlDatabase['transaction']>[0]>[0] | undefined;
     await db.transaction(async (tx) => {

@@ -109,7 +109,7 @@ class PostgresDatabase implements SqlDatabase {
       // The pool's connections pipeline (pg's `pipeline`): queries are written without waiting
       // for the answers before them and run in the order written. BEGIN goes out with the
       // transaction's first statement, and COMMIT behind its last (queryLast), each pair in one
-      // write (together): a round trip fewer each, and one wake-up of the backend instead of two.
+      // socket write (together), so the backend wakes once for the pair instead of once each.
       // A BEGIN that failed (a dropped connection) fails the statements behind it.
       const send = <Row extends SqlRow>(sql: string, params: readonly SqlValue[]) => {
         // A query after the end would run outside the transaction, on a connection another owns.

@@ -9,13 +9,26 @@ import {
 } from '@testrun/server';
 import { onTestFinished } from 'vitest';
 
-/** A URL on which nothing listens, for a server that is down: a port that was free a moment ago. */
+/**
+ * A URL on which nothing listens, for a server that is down. The port is a free one below the
+ * ephemeral ranges (Linux 32768+, macOS and Windows 49152+), where listen(0) never lands: a
+ * port that was merely free a moment ago could be handed to another test's server meanwhile,
+ * which then answered (401) where ECONNREFUSED was expected.
+ */
 export async function closedPortUrl(): Promise<string> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await isFree(port)) return `http://127.0.0.1:${port}`;
+  }
+  throw new Error('closedPortUrl: no free port found between 20000 and 32000 on 127.0.0.1');
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 }
 
 /** The key every test server accepts unless a test asks for another. */

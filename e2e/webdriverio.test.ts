@@ -231,8 +231,16 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
     });
     const running = runWdio({ cwd: webdriverioFixtures.mocha, env });
     const marker = path.join(state, 'waiting');
-    await vi.waitFor(() => expect(fs.existsSync(marker)).toBe(true), { timeout: 60_000, interval: 100 });
-    const workerPid = Number(fs.readFileSync(marker, 'utf8'));
+    // Only a real pid: process.kill(0) would end this test's own process group, vitest and
+    // pnpm with it (a CI run ended so, exit 143, when the file was read before its pid was in it).
+    const workerPid = await vi.waitFor(
+      () => {
+        const pid = fs.existsSync(marker) ? Number(fs.readFileSync(marker, 'utf8')) : Number.NaN;
+        expect(Number.isInteger(pid) && pid > 1, `a pid in ${marker}`).toBe(true);
+        return pid;
+      },
+      { timeout: 60_000, interval: 100 },
+    );
     // A cancelled job's signal reaches the whole process group; here only the worker gets it,
     // so its chromedriver would outlive the test: it is ended once the run is over.
     const driverPids = childrenOf(workerPid);

@@ -20,6 +20,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    setupFiles: ['packages/test-utils/src/one-process-signals.ts'],
     projects: [
       {
         extends: true,

@@ -1,5 +1,4 @@
 import {
-  AWAIT_RUNS_TIMEOUT_MS,
   cleanEnv,
   type ExpectedResult,
   identities,
@@ -18,6 +17,7 @@ import {
   startTestServer,
   type TestServer,
   testrunLines,
+  WDIO_AWAIT_RUNS_TIMEOUT_MS,
   WDIO_PARITY_RESULTS,
   webdriverioFixtures,
 } from '@testrun/test-utils';
@@ -56,7 +56,7 @@ describe.skipIf(missing)('the parity fixture, run under WebdriverIO’s Mocha fr
       }),
       runWdio({ ...parity, env: { FIXTURE_WITHOUT_REPORTER: '1' } }),
     ]);
-  }, AWAIT_RUNS_TIMEOUT_MS);
+  }, WDIO_AWAIT_RUNS_TIMEOUT_MS);
 
   afterAll(() => server?.close());
 
@@ -137,7 +137,7 @@ describe.skipIf(missing)('the parity fixture under WebdriverIO, the service up b
       expect(outcome.code).toBe(1);
       server.close();
     },
-    AWAIT_RUNS_TIMEOUT_MS,
+    WDIO_AWAIT_RUNS_TIMEOUT_MS,
   );
 
   it(
@@ -169,7 +169,7 @@ describe.skipIf(missing)('the parity fixture under WebdriverIO, the service up b
       );
       server.close();
     },
-    AWAIT_RUNS_TIMEOUT_MS,
+    WDIO_AWAIT_RUNS_TIMEOUT_MS,
   );
 });
 
@@ -190,6 +190,6 @@ describe.skipIf(missing)('WebdriverIO streaming while tests run', () => {
       expect(stored).toHaveLength(10);
       server.close();
     },
-    AWAIT_RUNS_TIMEOUT_MS,
+    WDIO_AWAIT_RUNS_TIMEOUT_MS,
   );
 });

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  AWAIT_RUNS_TIMEOUT_MS,
   cleanEnv,
   closedPortUrl,
   identities,
@@ -16,6 +15,7 @@ import {
   startTestServer,
   type TestServer,
   testrunLines,
+  WDIO_AWAIT_RUNS_TIMEOUT_MS,
   wdioMochaResults,
   webdriverioFixtures,
 } from '@testrun/test-utils';
@@ -92,7 +92,7 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
       }),
     ]);
     Object.assign(runs, { mocha, retried, shared, jasmine, cucumber, sessionFails, readme });
-  }, 2 * AWAIT_RUNS_TIMEOUT_MS);
+  }, 2 * WDIO_AWAIT_RUNS_TIMEOUT_MS);
 
   afterAll(() => server?.close());
 
@@ -220,62 +220,66 @@ function childrenOf(pid: number): number[] {
 }
 
 describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)', () => {
-  it('spools the finished tests into the run, for testrun replay, and WebdriverIO exits as it does', async () => {
-    const server = await startTestServer();
-    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-state-'));
-    const env = reporterEnv(server, {
-      TESTRUN_TAGS: 'cancelled',
-      FIXTURE_ONE_CAPABILITY: '1',
-      FIXTURE_SPECS: './cancelled/*.spec.js',
-      FIXTURE_STATE_DIR: state,
-    });
-    const running = runWdio({ cwd: webdriverioFixtures.mocha, env });
-    const marker = path.join(state, 'waiting');
-    // Only a real pid: process.kill(0) would end this test's own process group, vitest and
-    // pnpm with it (a CI run ended so, exit 143, when the file was read before its pid was in it).
-    const workerPid = await vi.waitFor(
-      () => {
-        const pid = fs.existsSync(marker) ? Number(fs.readFileSync(marker, 'utf8')) : Number.NaN;
-        expect(Number.isInteger(pid) && pid > 1, `a pid in ${marker}`).toBe(true);
-        return pid;
-      },
-      { timeout: 60_000, interval: 100 },
-    );
-    // A cancelled job's signal reaches the whole process group; here only the worker gets it,
-    // so its chromedriver would outlive the test: it is ended once the run is over.
-    const driverPids = childrenOf(workerPid);
-    process.kill(workerPid, 'SIGTERM');
-    const outcome = await running;
-    for (const pid of driverPids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {}
-    }
+  it(
+    'spools the finished tests into the run, for testrun replay, and WebdriverIO exits as it does',
+    async () => {
+      const server = await startTestServer();
+      const state = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-state-'));
+      const env = reporterEnv(server, {
+        TESTRUN_TAGS: 'cancelled',
+        FIXTURE_ONE_CAPABILITY: '1',
+        FIXTURE_SPECS: './cancelled/*.spec.js',
+        FIXTURE_STATE_DIR: state,
+      });
+      const running = runWdio({ cwd: webdriverioFixtures.mocha, env });
+      const marker = path.join(state, 'waiting');
+      // Only a real pid: process.kill(0) would end this test's own process group, vitest and
+      // pnpm with it (a CI run ended so, exit 143, when the file was read before its pid was in it).
+      const workerPid = await vi.waitFor(
+        () => {
+          const pid = fs.existsSync(marker) ? Number(fs.readFileSync(marker, 'utf8')) : Number.NaN;
+          expect(Number.isInteger(pid) && pid > 1, `a pid in ${marker}`).toBe(true);
+          return pid;
+        },
+        { timeout: 60_000, interval: 100 },
+      );
+      // A cancelled job's signal reaches the whole process group; here only the worker gets it,
+      // so its chromedriver would outlive the test: it is ended once the run is over.
+      const driverPids = childrenOf(workerPid);
+      process.kill(workerPid, 'SIGTERM');
+      const outcome = await running;
+      for (const pid of driverPids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {}
+      }
 
-    const { run, results } = await theRun(server, 'cancelled');
-    expect(results, output(outcome)).toEqual([]);
-    const batches = readSpoolLines(env.TESTRUN_SPOOL_DIR!).filter((line) => line.type === 'batch');
-    expect(
-      batches.flatMap((batch) => batch.results as { testCase: string }[]).map((r) => r.testCase),
-    ).toEqual(['a cancelled file > passes before the job is cancelled']);
-    expect(testrunLines(output(outcome))).toContainEqual(
-      expect.stringMatching(
-        /^testrun: the process received SIGTERM before the run's results were delivered: 1 result spooled to /,
-      ),
-    );
-    // WebdriverIO's own code for a worker ended by a signal, with or without the reporter.
-    expect(outcome.code).toBe(1);
+      const { run, results } = await theRun(server, 'cancelled');
+      expect(results, output(outcome)).toEqual([]);
+      const batches = readSpoolLines(env.TESTRUN_SPOOL_DIR!).filter((line) => line.type === 'batch');
+      expect(
+        batches.flatMap((batch) => batch.results as { testCase: string }[]).map((r) => r.testCase),
+      ).toEqual(['a cancelled file > passes before the job is cancelled']);
+      expect(testrunLines(output(outcome))).toContainEqual(
+        expect.stringMatching(
+          /^testrun: the process received SIGTERM before the run's results were delivered: 1 result spooled to /,
+        ),
+      );
+      // WebdriverIO's own code for a worker ended by a signal, with or without the reporter.
+      expect(outcome.code).toBe(1);
 
-    const replay = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], { env: cleanEnv(env) });
-    expect(replay.code, replay.stderr).toBe(0);
-    expect(identities(await server.server.store.results(run.id))).toEqual(
-      identities(
-        resultsIn('cancelled/slow.spec.js', [
-          ['a cancelled file > passes before the job is cancelled', 'passed'],
-        ]),
-      ),
-    );
-  });
+      const replay = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], { env: cleanEnv(env) });
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(identities(await server.server.store.results(run.id))).toEqual(
+        identities(
+          resultsIn('cancelled/slow.spec.js', [
+            ['a cancelled file > passes before the job is cancelled', 'passed'],
+          ]),
+        ),
+      );
+    },
+    WDIO_AWAIT_RUNS_TIMEOUT_MS,
+  );
 });
 
 // The launcher's TESTRUN_RUN_KEY: the workers' create-runs, spooled, name one run at replay.
@@ -320,6 +324,6 @@ describe.skipIf(missing)('wdio run while the service is down', () => {
       }));
       expect(identities(results)).toEqual(identities(unlabelled));
     },
-    AWAIT_RUNS_TIMEOUT_MS,
+    WDIO_AWAIT_RUNS_TIMEOUT_MS,
   );
 });

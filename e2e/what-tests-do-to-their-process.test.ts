@@ -19,6 +19,7 @@ import {
   runWdio,
   startTestServer,
   type TestServer,
+  WDIO_AWAIT_RUNS_TIMEOUT_MS,
   WDIO_DOUBLES,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,7 +188,7 @@ describe.skipIf(missingBrowser())(
           ),
         );
       }
-    }, 3 * AWAIT_RUNS_TIMEOUT_MS);
+    }, 3 * WDIO_AWAIT_RUNS_TIMEOUT_MS);
 
     afterAll(() => server?.close());
 

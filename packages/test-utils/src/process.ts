@@ -62,11 +62,11 @@ export function runProcess(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       const what = `${path.basename(command)} ${args.join(' ')}`;
-      reject(
-        new Error(
-          `${what} timed out after ${timeoutMs} ms in ${cwd ?? process.cwd()}\n${output.stdout()}\n${output.stderr()}`,
-        ),
-      );
+      // Every line of the output behind a bar: Vitest reads a message's `at …` lines as the
+      // error's own stack and looks up their source maps, and one it cannot parse (WebdriverIO
+      // has such a file) replaced this error with its own.
+      const printed = `${output.stdout()}\n${output.stderr()}`.replace(/^/gm, '│ ');
+      reject(new Error(`${what} timed out after ${timeoutMs} ms in ${cwd ?? process.cwd()}\n${printed}`));
     }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { cleanEnv } from './environment.js';
 import { FIXTURES_DIR } from './fixtures.js';
 import { type ExpectedResult, MOCHA_PARITY_RESULTS, resultsIn } from './parity-expected.js';
-import { type RunOutcome, runProcess } from './process.js';
+import { RUN_TIMEOUT_MS, type RunOutcome, runProcess } from './process.js';
 
 // WebdriverIO's fixture projects (fixtures/webdriverio): each config names @testrun/webdriverio
 // as a reporter and its launcher service, and runs Debian's chromium through chromedriver
@@ -53,6 +53,14 @@ export function missingBrowser(): string | undefined {
 }
 
 /**
+ * A `wdio run` starts a Chromium in every worker: on two cores shared with another test file's
+ * runs, one took over RUN_TIMEOUT_MS (a CI run saw the parity fixture's, at a load of 18).
+ */
+export const WDIO_RUN_TIMEOUT_MS = 2 * RUN_TIMEOUT_MS;
+/** For a test or hook that awaits `wdio run`s at once: long enough for one to time out with its output first. */
+export const WDIO_AWAIT_RUNS_TIMEOUT_MS = WDIO_RUN_TIMEOUT_MS + 15_000;
+
+/**
  * `wdio run <config>` in `cwd`, as a real child process. WebdriverIO puts each worker's id in
  * front of every line the worker writes (`[0-1] testrun: …`); the outcome has them taken off,
  * so that testrunLines finds the reporters' lines.
@@ -69,7 +77,11 @@ export async function runWdio({
   // @wdio/cli's exports map hides its package.json, which frameworkBin reads: the bin is beside its build.
   const main = createRequire(import.meta.url).resolve('@wdio/cli');
   const bin = path.join(path.dirname(main), '..', 'bin', 'wdio.js');
-  const outcome = await runProcess(process.execPath, [bin, 'run', config], { cwd, env: cleanEnv(env) });
+  const outcome = await runProcess(process.execPath, [bin, 'run', config], {
+    cwd,
+    env: cleanEnv(env),
+    timeoutMs: WDIO_RUN_TIMEOUT_MS,
+  });
   const unprefixed = (text: string) => text.replace(/^\[\d+-\d+\] /gm, '');
   return { ...outcome, stdout: unprefixed(outcome.stdout), stderr: unprefixed(outcome.stderr) };
 }

@@ -93,6 +93,18 @@ describe.each(LEGS)('the Cucumber fixture under $label', (leg) => {
     ).toEqual(identities(CUCUMBER_RESULTS));
   });
 
+  it('says where a scenario failed: its failed step’s line in the feature file, else its own line', async () => {
+    const serialResults = await resultsTagged(server, 'serial');
+    const where = (testSuite: string, testCase: string) =>
+      serialResults.find((result) => result.testSuite === testSuite && result.testCase === testCase)?.details
+        ?.location;
+    expect([
+      where('features/cart.feature', 'cart > fails on purpose'),
+      where('features/cart.feature', 'cart > has an undefined step'),
+      where('features/hooks.feature', 'hooks > has a Before hook that fails'),
+    ]).toEqual(['features/cart.feature:5', 'features/cart.feature:7', 'features/hooks.feature:4']);
+  });
+
   it('leaves the exit code as Cucumber sets it (1, for the fixture fails on purpose) and its console output', () => {
     expect([serial.code, parallel.code]).toEqual([1, 1]);
     // Progress's line of dots, one per step; Cucumber 13 words its summary its own way.

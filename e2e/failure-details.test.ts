@@ -143,7 +143,7 @@ describe('Jasmine and Cucumber', () => {
     expect(failed?.details?.location).toMatch(/cart\.(test|spec)\.js:\d+:\d+$/);
   });
 
-  it('store a failed scenario with its failed step’s message and stack', async () => {
+  it('store a failed scenario with its failed step’s message, stack and line in the feature file', async () => {
     const server = await startTestServer();
     await runCucumber({ env: reporterEnv(server) });
     const failed = (await resultsOfFramework(server, 'cucumber')).find(
@@ -151,6 +151,8 @@ describe('Jasmine and Cucumber', () => {
     );
     expect(failed?.details?.message).toMatch(/\S/);
     expect(failed?.details?.stack).toMatch(/steps?\.[cm]?js:\d+/);
+    // `Then the cart holds 2 items`, the step that failed, not the step definition's JavaScript.
+    expect(failed?.details?.location).toBe('features/cart.feature:5');
     expect(failed?.details?.attempts).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { guardEndHook, guardHook, line, RunReporter } from '@testrun/core';
+import { guardEndHook, guardHook, line, type RawFailure, type RawTest, RunReporter } from '@testrun/core';
 import { EnvelopeMapping, type RunEnd } from './map-envelopes.js';
 import type { Envelope } from './messages.js';
 import { hintsFromArgv, splitOptions, type TestrunCucumberOptions } from './options.js';
@@ -66,7 +66,7 @@ export class TestrunFormatter {
     // Scenarios are handed to core one by one: core names each by its file (result-name.ts).
     this.mapping = new EnvelopeMapping(
       {
-        scenario: (uri, test) => run.addFile({ file: path.resolve(cwd, uri), tests: [test] }),
+        scenario: (uri, test) => run.addFile({ file: path.resolve(cwd, uri), tests: [inFolder(test, cwd)] }),
         fileFailed: (uri) =>
           run.addFile({ file: path.resolve(cwd, uri), tests: [], failedOutsideTests: true }),
         runError: (message) => run.addRunErrors([message]),
@@ -235,5 +235,20 @@ function cucumberVersion(options: CucumberFormatterOptions): string {
 export function createFormatter(options: TestrunCucumberOptions): typeof TestrunFormatter {
   return class extends TestrunFormatter {
     static override defaults = options;
+  };
+}
+
+/**
+ * A failure's feature file lines with the file as an absolute path, as the scenario's file is
+ * handed to core: core names both alike (relative to the run's base folder, a monorepo's root).
+ */
+function inFolder(test: RawTest, cwd: string): RawTest {
+  const { failure } = test;
+  if (!failure) return test;
+  const absolute = (at: RawFailure['location']) =>
+    typeof at?.file === 'string' ? { ...at, file: path.resolve(cwd, at.file) } : at;
+  return {
+    ...test,
+    failure: { ...failure, location: absolute(failure.location), declaredAt: absolute(failure.declaredAt) },
   };
 }

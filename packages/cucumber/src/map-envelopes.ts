@@ -1,4 +1,5 @@
 import type { CanonicalStatus, RawTest } from '@testrun/core';
+import { FeatureLines } from './feature-lines.js';
 import { type Envelope, millisOf, type StepStatus, type TestStepResult } from './messages.js';
 import { ScenarioNames } from './scenario-names.js';
 
@@ -51,10 +52,13 @@ interface Attempt {
   number: number | undefined;
   /** What the failed (or ambiguous) steps and hooks said. */
   errors: unknown[];
+  /** The feature file line of the first step that failed (none when a hook failed). */
+  failedLine: number | undefined;
 }
 
 export class EnvelopeMapping {
   private readonly names = new ScenarioNames();
+  private readonly lines = new FeatureLines();
   private readonly pickleOf = new Map<string, string>();
   private readonly attempts = new Map<string, Attempt>();
   /**
@@ -77,10 +81,16 @@ export class EnvelopeMapping {
 
   add(envelope: Envelope): RunEnd | undefined {
     const e = envelope;
-    if (e.gherkinDocument) this.names.addDocument(e.gherkinDocument);
-    else if (e.pickle) this.names.addPickle(e.pickle);
-    else if (e.testCase?.id && e.testCase.pickleId) this.pickleOf.set(e.testCase.id, e.testCase.pickleId);
-    else if (e.testCaseStarted?.id && e.testCaseStarted.testCaseId) {
+    if (e.gherkinDocument) {
+      this.names.addDocument(e.gherkinDocument);
+      this.lines.addDocument(e.gherkinDocument);
+    } else if (e.pickle) {
+      this.names.addPickle(e.pickle);
+      this.lines.addPickle(e.pickle);
+    } else if (e.testCase?.id && e.testCase.pickleId) {
+      this.pickleOf.set(e.testCase.id, e.testCase.pickleId);
+      this.lines.addTestCase(e.testCase);
+    } else if (e.testCaseStarted?.id && e.testCaseStarted.testCaseId) {
       this.attempts.set(e.testCaseStarted.id, {
         testCaseId: e.testCaseStarted.testCaseId,
         started: millisOf(e.testCaseStarted.timestamp),
@@ -88,10 +98,11 @@ export class EnvelopeMapping {
         executed: false,
         number: typeof e.testCaseStarted.attempt === 'number' ? e.testCaseStarted.attempt + 1 : undefined,
         errors: [],
+        failedLine: undefined,
       });
     } else if (e.testStepFinished) {
       const attempt = this.attempts.get(e.testStepFinished.testCaseStartedId ?? '');
-      if (attempt) this.addStep(attempt, e.testStepFinished.testStepResult);
+      if (attempt) this.addStep(attempt, e.testStepFinished);
     } else if (e.testCaseFinished) this.finishAttempt(e.testCaseFinished);
     else if (e.parseError?.source?.uri) {
       const uri = e.parseError.source.uri;
@@ -109,12 +120,16 @@ export class EnvelopeMapping {
       this.sink.scenario(uri, { ...test, status: 'failed' });
   }
 
-  private addStep(attempt: Attempt, result: TestStepResult | undefined): void {
+  private addStep(attempt: Attempt, finished: NonNullable<Envelope['testStepFinished']>): void {
+    const result = finished.testStepResult;
     const status = (result?.status ?? 'UNKNOWN') as StepStatus;
     if (SEVERITY.indexOf(status) > SEVERITY.indexOf(attempt.worst)) attempt.worst = status;
     const ran = millisOf(result?.duration) > 0 || ['PASSED', 'FAILED', 'PENDING'].includes(status);
     if (ran) attempt.executed = true;
-    if ((status === 'FAILED' || status === 'AMBIGUOUS') && result) attempt.errors.push(errorOf(result));
+    if ((status === 'FAILED' || status === 'AMBIGUOUS') && result) {
+      attempt.errors.push(errorOf(result));
+      attempt.failedLine ??= this.lines.stepLine(finished.testStepId);
+    }
   }
 
   private finishAttempt(finished: NonNullable<Envelope['testCaseFinished']>): void {
@@ -125,7 +140,8 @@ export class EnvelopeMapping {
     // An attempt Cucumber retries is no result: the last attempt's outcome is (a scenario
     // that passes on its retry is passed).
     if (finished.willBeRetried) return;
-    const named = this.names.of(this.pickleOf.get(attempt.testCaseId));
+    const pickleId = this.pickleOf.get(attempt.testCaseId);
+    const named = this.names.of(pickleId);
     if (!named) return;
     const test: RawTest = {
       titles: named.titles,
@@ -137,7 +153,17 @@ export class EnvelopeMapping {
       return;
     }
     const status = statusOf(attempt.worst, this.hints.strict !== false);
-    const failure = status === 'failed' ? { errors: attempt.errors, attempts: attempt.number } : undefined;
+    // Where: the step that failed, else (a hook, an undefined step) where the scenario is declared.
+    const at = (line: number | undefined) => (line ? { file: named.uri, line } : undefined);
+    const failure =
+      status === 'failed'
+        ? {
+            errors: attempt.errors,
+            attempts: attempt.number,
+            location: at(attempt.failedLine),
+            declaredAt: at(this.lines.declaredLine(pickleId)),
+          }
+        : undefined;
     // `--retry`: a scenario that passed on a later attempt (passed on a retry).
     const attempts = status === 'passed' && (attempt.number ?? 1) > 1 ? attempt.number : undefined;
     this.emit(() => this.sink.scenario(named.uri, { ...test, status, failure, attempts }));

@@ -8,14 +8,27 @@ export interface Timestamp {
   nanos?: number;
 }
 
+export interface Location {
+  line?: number;
+  column?: number;
+}
+
+export interface GherkinStep {
+  id?: string;
+  location?: Location;
+}
+
 export interface GherkinScenario {
   id?: string;
+  location?: Location;
   name?: string;
   keyword?: string;
-  examples?: { id?: string; name?: string; tableBody?: { id?: string }[] }[];
+  steps?: GherkinStep[];
+  examples?: { id?: string; name?: string; tableBody?: { id?: string; location?: Location }[] }[];
 }
 
 export interface GherkinChild {
+  background?: { steps?: GherkinStep[] };
   scenario?: GherkinScenario;
   rule?: { id?: string; name?: string; children?: GherkinChild[] };
 }
@@ -31,6 +44,17 @@ export interface Pickle {
   name?: string;
   /** The scenario's id, then the example row's id for a Scenario Outline's example. */
   astNodeIds?: string[];
+  /** The scenario's line, or the example row's (Cucumber 10+). */
+  location?: Location;
+  /** Each step: the feature file step's id first in astNodeIds. */
+  steps?: { id?: string; astNodeIds?: string[] }[];
+}
+
+export interface TestCase {
+  id?: string;
+  pickleId?: string;
+  /** The steps it runs: a pickle step's, or a hook's (no pickleStepId). */
+  testSteps?: { id?: string; pickleStepId?: string }[];
 }
 
 export type StepStatus = 'UNKNOWN' | 'PASSED' | 'SKIPPED' | 'PENDING' | 'UNDEFINED' | 'AMBIGUOUS' | 'FAILED';
@@ -48,9 +72,9 @@ export interface Envelope {
   gherkinDocument?: GherkinDocument;
   pickle?: Pickle;
   parseError?: { source?: { uri?: string }; message?: string };
-  testCase?: { id?: string; pickleId?: string };
+  testCase?: TestCase;
   testCaseStarted?: { id?: string; testCaseId?: string; attempt?: number; timestamp?: Timestamp };
-  testStepFinished?: { testCaseStartedId?: string; testStepResult?: TestStepResult };
+  testStepFinished?: { testCaseStartedId?: string; testStepId?: string; testStepResult?: TestStepResult };
   testCaseFinished?: { testCaseStartedId?: string; timestamp?: Timestamp; willBeRetried?: boolean };
   testRunHookFinished?: { result?: TestStepResult };
   testRunStarted?: object;

@@ -54,6 +54,24 @@ describe('a recorded serial run', () => {
     expect(failures.has('features/cart.feature | Cart > adds an item')).toBe(false);
   });
 
+  it('says where in the feature file: the failed step’s line, else the scenario’s or the example row’s', () => {
+    const { failures } = replay(envelopes);
+    const where = (name: string) => {
+      const failure = failures.get(`features/cart.feature | Cart > ${name}`);
+      return toFailureDetails(failure, { rootDir: '/', secrets: undefined })?.location;
+    };
+    expect(where('fails on purpose')).toBe('features/cart.feature:10');
+    // An outline's step is one line for every example; the example is its row.
+    expect(where('adds 3 items > Example #2.1')).toBe('features/cart.feature:28');
+    expect(failures.get('features/cart.feature | Cart > adds 3 items > Example #2.1')?.declaredAt).toEqual({
+      file: 'features/cart.feature',
+      line: 37,
+    });
+    // No step failed: a hook did, or a step had no definition.
+    expect(where('has a Before hook that fails')).toBe('features/cart.feature:47');
+    expect(where('has an undefined step')).toBe('features/cart.feature:12');
+  });
+
   it('times a scenario from Cucumber’s timestamps of its last attempt', () => {
     const testCaseOf = new Map<string, string>();
     for (const e of envelopes) {

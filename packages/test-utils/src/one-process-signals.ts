@@ -1,13 +1,28 @@
-// A setup file of every test project (vitest.config.ts): process.kill(0) or a negative pid
-// signals a whole process group, and a test's is vitest's and pnpm's own. A pid read from a
-// file before its writer had put it there is Number('') = 0: a CI run ended so, every test
-// with it (exit 143). Here that is an error in the one test that did it.
+import fs from 'node:fs';
+
+// A setup file of every test project (vitest.config.ts): process.kill(0) signals the caller's
+// whole process group, vitest's and pnpm's own, and -1 every process it may signal. A pid read
+// from a file before its writer had put it there is Number('') = 0: a CI run ended so, every
+// test with it (exit 143). Here that is an error in the one test that did it. A negative pid
+// naming another group (Playwright ends the browser it started detached so) goes through.
+
+/** This process's group (field 5 of /proc/self/stat), where Linux says it. */
+function ownGroup(): number | undefined {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return undefined;
+  }
+}
+
+const group = ownGroup();
 const killOneProcess = process.kill.bind(process);
 
 process.kill = ((pid: number, signal?: NodeJS.Signals | number) => {
-  if (!Number.isInteger(pid) || pid <= 0) {
+  if (!Number.isInteger(pid) || pid === 0 || pid === -1 || (group !== undefined && pid === -group)) {
     throw new Error(
-      `process.kill(${pid}): tests signal one process, never a process group (pid 0 or below); was the pid read before it was written?`,
+      `process.kill(${pid}): that signals this test's own process group (vitest's) or every process; was the pid read before it was written?`,
     );
   }
   return killOneProcess(pid, signal);

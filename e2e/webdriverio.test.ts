@@ -6,6 +6,7 @@ import {
   closedPortUrl,
   identities,
   missingBrowser,
+  procStat,
   type RunOutcome,
   readSpoolLines,
   reporterEnv,
@@ -207,16 +208,11 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
 
 /** The processes whose parent is `pid` (Linux's /proc). */
 function childrenOf(pid: number): number[] {
-  return fs.readdirSync('/proc').flatMap((entry) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The fields after the command's closing parenthesis: state, then the parent's pid.
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return parent === pid ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((entry) => Number(procStat(entry)?.[1]) === pid);
 }
 
 describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)', () => {

@@ -38,6 +38,7 @@ export {
 } from './parity-expected.js';
 export * from './playwright.js';
 export * from './postgres.js';
+export * from './proc-stat.js';
 export * from './process.js';
 export * from './proxy.js';
 export * from './reporter.js';

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { procStat } from './proc-stat.js';
 
 // A setup file of every test project (vitest.config.ts): process.kill(0) signals the caller's
 // whole process group, vitest's and pnpm's own, and -1 every process it may signal. A pid read
@@ -6,17 +6,9 @@ import fs from 'node:fs';
 // test with it (exit 143). Here that is an error in the one test that did it. A negative pid
 // naming another group (Playwright ends the browser it started detached so) goes through.
 
-/** This process's group (field 5 of /proc/self/stat), where Linux says it. */
-function ownGroup(): number | undefined {
-  try {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-  } catch {
-    return undefined;
-  }
-}
-
-const group = ownGroup();
+// This process's group (field 5), where Linux says it.
+const ownGroup = procStat('self')?.[2];
+const group = ownGroup === undefined ? undefined : Number(ownGroup);
 const killOneProcess = process.kill.bind(process);
 
 process.kill = ((pid: number, signal?: NodeJS.Signals | number) => {

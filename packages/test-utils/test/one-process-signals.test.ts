@@ -1,11 +1,10 @@
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { procStat } from '../src/proc-stat.js';
 
 // The guard is loaded by vitest.config.ts's setupFiles, as for every test.
 describe('signals in a test process', () => {
   it('refuses pid 0, -1 and this process’s own group, which would end vitest with the test', () => {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    const group = Number(procStat('self')?.[2]);
     expect(() => process.kill(Number(''), 'SIGTERM')).toThrow(
       /process\.kill\(0\): that signals this test's own process group/,
     );

@@ -124,7 +124,12 @@ describe.skipIf(missing)('the parity fixture under WebdriverIO, the service up b
       const options = { maxRetries: 12, requestTimeout: 400, batchSize: 5 };
       const outcome = await runWdio({
         ...parity,
-        env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: JSON.stringify(options) }),
+        // Retries through 5xx, drops and a 429 outlast WebdriverIO's default 5 s wait for a
+        // worker's reporters on a loaded machine (a CI run saw the worker spool 5 results).
+        env: reporterEnv(server, {
+          [REPORTER_OPTIONS_VAR]: JSON.stringify(options),
+          FIXTURE_REPORTER_SYNC_TIMEOUT: '60000',
+        }),
       });
       const runs = await server.server.store.runs();
       expect(runs, output(outcome)).toHaveLength(1);

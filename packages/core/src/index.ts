@@ -1,6 +1,7 @@
 // What the adapters, the CLI and users build on. Everything else in src/ is internal.
 
 export {
+  type CompleteRunChoice,
   type CompleteRunRequest,
   completeRun,
   DEFAULT_COMPLETE_RUN,
@@ -9,6 +10,15 @@ export {
 } from './delivery/complete-run.js';
 export type { CreateRunOutcome } from './delivery/create-run.js';
 export type { Deadline } from './delivery/deadline.js';
+export {
+  COMPLETE_RUN_EXTENSION,
+  type Extension,
+  FAILURE_DETAILS_EXTENSION,
+  formatRunHandle,
+  KNOWN_EXTENSIONS,
+  parseRunHandle,
+  type RunHandle,
+} from './delivery/extensions.js';
 export { openService, type Service, type ServiceInit } from './delivery/service.js';
 export {
   ConfigError,

@@ -1,6 +1,7 @@
 import { wallClockNow } from './clock.js';
 import { completeRun } from './delivery/complete-run.js';
 import { deliverBatch, makeBatch, resultsOf } from './delivery/deliver-batch.js';
+import { COMPLETE_RUN_EXTENSION, FAILURE_DETAILS_EXTENSION } from './delivery/extensions.js';
 import { openService, type Service } from './delivery/service.js';
 import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './delivery/spool.js';
 import { OPTION_SPECS } from './options/option-specs.js';
@@ -164,7 +165,13 @@ async function replayFile(
       return;
     }
     spool.run.runId = outcome.runId;
-    spool.run.failureDetails ??= outcome.acceptsFailureDetails;
+    spool.run.failureDetails ??= outcome.extensions.includes(FAILURE_DETAILS_EXTENSION);
+    // An end spooled for a run never created, with completeRun 'auto': sent only where this
+    // answer announces it, and so decided for good should the file go back to the spool.
+    if (spool.complete?.ifAnnounced) {
+      const { ifAnnounced: _, ...end } = spool.complete;
+      spool.complete = outcome.extensions.includes(COMPLETE_RUN_EXTENSION) ? end : undefined;
+    }
   }
   // Batches keep why tests failed; they go out only to a run whose service takes them.
   const acceptsDetails = spool.run.failureDetails === true;

@@ -13,7 +13,7 @@ import { countOf, formatCount, formatSummary, replayCommand } from './output/sum
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
 import { runErrorResult } from './results/result-name.js';
 import { RunResults } from './results/run-results.js';
-import type { DeliverySummary, FileReport, RawResult, TestResult } from './types.js';
+import type { DeliverySummary, FileReport, RawResult, RunnerVerdict, TestResult } from './types.js';
 import { userAgent } from './version.js';
 
 export interface RunReporterInit {
@@ -189,9 +189,14 @@ export class RunReporter {
 
   /**
    * Delivers what is left within flushTimeout and prints the summary line; with
-   * failOnError, also the reason the run is failed. Never rejects.
+   * failOnError, also the reason the run is failed. `verdict`: what the runner says of the
+   * run beside its results (it failed outside every test, it was interrupted), for how the
+   * run ends (`completeRun`). Never rejects.
    */
-  async endRun(notes: readonly string[] = []): Promise<DeliverySummary | undefined> {
+  async endRun(
+    notes: readonly string[] = [],
+    verdict: RunnerVerdict = {},
+  ): Promise<DeliverySummary | undefined> {
     const run = this.run;
     let summary: DeliverySummary | undefined;
     if (run && this.config) {
@@ -201,7 +206,7 @@ export class RunReporter {
       const config = this.config;
       // A test may have faked the task queues and never restored them: the run's last
       // requests are made with the real ones (clock.ts).
-      run.ending ??= withRealTaskQueues(() => this.end(run, config, notes));
+      run.ending ??= withRealTaskQueues(() => this.end(run, config, notes, verdict));
       summary = await run.ending;
     }
     if (this.lastError && !this.lastErrorPrinted) {
@@ -211,7 +216,13 @@ export class RunReporter {
     return summary;
   }
 
-  private async end(run: ActiveRun, config: ResolvedConfig, notes: readonly string[]) {
+  private async end(
+    run: ActiveRun,
+    config: ResolvedConfig,
+    notes: readonly string[],
+    verdict: RunnerVerdict,
+  ) {
+    this.guard(() => run.session.runnerSaid(verdict));
     // Before `ending` is set: this result still goes through the batcher.
     this.guard(() => {
       const uncounted = run.results.ofUncountedRunErrors();

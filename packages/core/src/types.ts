@@ -151,8 +151,12 @@ export interface TestrunOptions {
   requestTimeout?: number;
   flushTimeout?: number;
   maxRetries?: number;
-  /** Complete the run once every batch is delivered: `true` for `PATCH /api/v1/runs/{runId}`, or the request's form. */
-  completeRun?: boolean | { method?: string; path?: string; body?: unknown };
+  /**
+   * Complete the run once every batch is delivered: `'auto'` (the default) where create-run's
+   * answer announced `complete-run`; `true` for `PATCH /api/v1/runs/{runId}` always; the
+   * request's form; `false` never.
+   */
+  completeRun?: 'auto' | boolean | { method?: string; path?: string; body?: unknown };
   spoolDir?: string;
   failOnError?: boolean;
   debug?: boolean;
@@ -206,6 +210,16 @@ export interface DeliverySummary {
     | undefined;
   /** One line per distinct problem, already printed once. */
   errors: string[];
+}
+
+/**
+ * What a runner says of its run beside the results (an adapter hands it to `endRun`): the run
+ * failed where no result says so (a failed coverage threshold, an error outside every test),
+ * or was interrupted (Vitest's and Playwright's own verdicts). The run's end says so (`completeRun`).
+ */
+export interface RunnerVerdict {
+  failed?: boolean;
+  interrupted?: boolean;
 }
 
 /**

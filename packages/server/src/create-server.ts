@@ -2,7 +2,13 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { InFlightWrites } from './api/idempotent-write.js';
 import { registerReadApi } from './api/read.js';
-import { registerCompleteRun, registerCreateRun, registerSubmitResults, type Writes } from './api/write.js';
+import {
+  announcedExtensions,
+  registerCompleteRun,
+  registerCreateRun,
+  registerSubmitResults,
+  type Writes,
+} from './api/write.js';
 import { registerCompression } from './compression.js';
 import { migrate } from './database/migrations.js';
 import { openDatabase } from './database/open-database.js';
@@ -147,7 +153,7 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
   registerFaultInjection(app, faults, closing);
 
   const writes: Writes = { store, inFlight: new InFlightWrites() };
-  registerCreateRun(app, writes, options.runIds, options.failureDetails);
+  registerCreateRun(app, writes, options.runIds, announcedExtensions(options));
   registerSubmitResults(app, writes, options);
   registerCompleteRun(app, writes, options.abandonedAfterMs);
   registerReadApi(app, store, options.abandonedAfterMs);

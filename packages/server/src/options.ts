@@ -59,6 +59,12 @@ export interface ServerOptions {
    */
   failureDetails?: boolean;
   /**
+   * Announce the `complete-run` extension, so that reporters complete the runs they create
+   * (`PATCH /api/v1/runs/{id}`, which this server answers either way). Default: true; false
+   * makes a server that announces nothing of it, as a spec-only service.
+   */
+  completeRun?: boolean;
+  /**
    * How many of the latest requests `TestrunServer.requests` keeps at least (tests and benches
    * read it; never twice as many). Default: 10,000, so a server that runs for months does not
    * grow with its traffic.
@@ -107,6 +113,7 @@ export interface ResolvedOptions {
   pageAccess: PageAccess;
   abandonedAfterMs: number;
   failureDetails: boolean;
+  completeRun: boolean;
   requestLogSize: number;
   closeTimeoutMs: number;
   trustProxy: readonly string[];
@@ -146,6 +153,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
       1,
     ),
     failureDetails: options.failureDetails ?? true,
+    completeRun: options.completeRun ?? true,
     requestLogSize: requireInteger('requestLogSize', options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, 1),
     closeTimeoutMs: requireInteger('closeTimeoutMs', options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS, 0),
     trustProxy: requireProxyAddresses(options.trustProxy ?? []),

@@ -8,16 +8,20 @@ const failed = (details: object, overrides: object = {}) =>
   result({ status: 'failed', testCase: 'cart > adds', details, ...overrides });
 
 describe('create-run', () => {
-  it('announces the extension in its answer', async () => {
+  it('announces the extensions in its answer: why a test failed, and completing the run', async () => {
     const server = await startServer();
     const answer = await post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
-    expect(answer.body).toMatchObject({ extensions: ['failure-details'] });
+    expect(answer.body).toMatchObject({ extensions: ['failure-details', 'complete-run'] });
   });
 
-  it('says nothing about it when the server is started without it', async () => {
-    const server = await startServer({ failureDetails: false });
-    const answer = await post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
-    expect(answer.body).not.toHaveProperty('extensions');
+  it('announces each only when the server is started with it, and nothing without either', async () => {
+    const withoutDetails = await startServer({ failureDetails: false });
+    const withoutEnd = await startServer({ completeRun: false });
+    const specOnly = await startServer({ failureDetails: false, completeRun: false });
+    const create = (server: typeof specOnly) => post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
+    expect((await create(withoutDetails)).body).toMatchObject({ extensions: ['complete-run'] });
+    expect((await create(withoutEnd)).body).toMatchObject({ extensions: ['failure-details'] });
+    expect((await create(specOnly)).body).not.toHaveProperty('extensions');
   });
 });
 

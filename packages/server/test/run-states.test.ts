@@ -137,7 +137,7 @@ describe.each(storeEngines())('run states on the pages on $name', (engine) => {
       [ids.abandoned]: 'abandoned',
     });
     // Said in words, not by colour alone.
-    expect(list).toContain('<span class="state state-abandoned" title="run state">abandoned</span>');
+    expect(list).toContain('<span class="state state-abandoned" tabindex="0">abandoned<span class="tip" role="tooltip">Abandoned: never completed');
   });
 
   it('takes the time after which a run is abandoned from abandonedAfterMs', async () => {
@@ -159,7 +159,7 @@ describe.each(storeEngines())('run states on the pages on $name', (engine) => {
     await post(server, `/api/v1/runs/${fresh}/results`, { results: [result({ status: 'failed' })] });
     await patch(server, `/api/v1/runs/${fresh}`, { status: 'failed' });
     expect((await get(server, `/runs/${fresh}`, { key: null })).text).toContain(
-      '<span class="state state-failed" title="run state">failed</span>',
+      '<span class="state state-failed" tabindex="0">failed<span class="tip" role="tooltip">Failed: the run ended, and a test (or the runner itself) failed.</span></span>',
     );
   });
 });

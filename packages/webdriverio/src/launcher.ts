@@ -3,8 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  COMPLETE_RUN_EXTENSION,
+  type CompleteRunRequest,
   ciTags,
   completeRun,
+  DEFAULT_COMPLETE_RUN,
+  formatRunHandle,
   Logger,
   openService,
   type ResolvedConfig,
@@ -37,10 +41,12 @@ export function reporterOptionsIn(config: unknown): Record<string, unknown> {
 /**
  * The launcher service (`services: ['@testrun/webdriverio/service']`): runs in the `wdio`
  * process, once per `wdio run`, around every worker. `onPrepare` creates the run and hands
- * its id to the workers as TESTRUN_RUN_ID in the environment they are started with, as
- * `testrun create-run` does for shards; with it, the labels of the capabilities, so that each
- * worker names its results by its capability when there are several. `onComplete` completes
- * the run it created when `completeRun` is set. Options: the reporter's (from `reporters`),
+ * it to the workers as TESTRUN_RUN_ID in the environment they are started with, as
+ * `testrun create-run` does for shards: its id and what the service announced, so every
+ * worker sends why its tests failed where the service takes it; with it, the labels of the
+ * capabilities, so that each worker names its results by its capability when there are
+ * several. `onComplete` completes the run it created, after the last worker, where the
+ * service announced it (`completeRun: 'auto'`) or `completeRun` asks. Options: the reporter's (from `reporters`),
  * then the service's own. A run id already set (a CI job's `testrun create-run`) is used as
  * it is, and left to whoever created it to complete. Before all that, it sets TESTRUN_RUN_KEY,
  * create-run's idempotency key, for itself and the workers: when it could not create the run,
@@ -49,7 +55,10 @@ export function reporterOptionsIn(config: unknown): Record<string, unknown> {
  */
 export class TestrunLauncher {
   private readonly options: Record<string, unknown>;
-  private created: { runId: string; config: ResolvedConfig } | undefined;
+  /** The run this service created, and the request that completes it, if it is to be completed. */
+  private created:
+    | { runId: string; config: ResolvedConfig; completion: CompleteRunRequest | undefined }
+    | undefined;
   /** The service's lines, with the API key redacted once the options are read (the environment's from the start). */
   private readonly logger = new Logger();
 
@@ -81,8 +90,12 @@ export class TestrunLauncher {
         // The workers' key: were this request stored and its answer lost, they still find this run.
         const outcome = await service.createRun(run, config.runKey ?? randomUUID(), { moreTags });
         if (outcome.kind === 'ok') {
-          process.env.TESTRUN_RUN_ID = outcome.runId;
-          this.created = { runId: outcome.runId, config };
+          process.env.TESTRUN_RUN_ID = formatRunHandle(outcome.runId, outcome.extensions);
+          const announced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
+          const choice = config.completeRun;
+          const completion =
+            choice === 'auto' ? (announced ? DEFAULT_COMPLETE_RUN : undefined) : choice || undefined;
+          this.created = { runId: outcome.runId, config, completion };
         } else {
           this.logger.line(
             `the run could not be created before the workers started (${outcome.error.message}): the workers create it under one key (TESTRUN_RUN_KEY), or spool it for \`npx @testrun/cli replay\`: still one run.`,
@@ -135,14 +148,14 @@ export class TestrunLauncher {
     }
   }
 
-  /** Completes the run this service created, with `completeRun` set: `failed` when the run's exit code says so. */
+  /** Completes the run this service created, where it is to be completed: `failed` when the run's exit code says so. */
   async onComplete(exitCode: number): Promise<void> {
     const marks = process.env[STARTED_WORKERS_VAR];
     if (marks) fs.rmSync(marks, { recursive: true, force: true });
     const created = this.created;
-    if (!created?.config.completeRun) return;
+    if (!created?.completion) return;
     try {
-      const { runId, config } = created;
+      const { runId, config, completion } = created;
       const service = openService({ ...config, userAgent: userAgent('webdriverio'), env: process.env });
       service.deadline.start(config.flushTimeout);
       try {
@@ -150,7 +163,7 @@ export class TestrunLauncher {
         const outcome = await completeRun(
           service.http,
           runId,
-          config.completeRun as Exclude<ResolvedConfig['completeRun'], false>,
+          completion,
           status,
           randomUUID(),
           config,

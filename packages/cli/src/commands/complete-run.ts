@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
+  COMPLETE_RUN_EXTENSION,
   DEFAULT_COMPLETE_RUN,
   openService,
+  parseRunHandle,
   RUN_END_STATUSES,
   type RunEndStatus,
   completeRun as sendRunEnd,
@@ -14,13 +16,15 @@ export const completeRun = defineCommand({
   name: 'complete-run',
   about: `
 Completes a run that shards or parallel jobs shared (TESTRUN_RUN_ID): reporters never
-complete a run they did not create, so the job that created it completes it once every
+complete a run they did not create, so a job after the shards completes it once every
 shard has reported:
 
-  npx @testrun/cli complete-run --run-id "$TESTRUN_RUN_ID" --status failed
+  npx @testrun/cli complete-run --status failed     # the run in TESTRUN_RUN_ID
 
 Sends PATCH {base}/api/v1/runs/{runId} with {"status":"…"}, or the request that
-TESTRUN_COMPLETE_RUN describes as JSON ({ "method", "path", "body" }).
+TESTRUN_COMPLETE_RUN describes as JSON ({ "method", "path", "body" }). Given the run as
+\`testrun create-run\` prints it, it sends nothing to a service that did not announce
+completing runs (one line says so, exit code 0).
 Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
 `,
   flags: {
@@ -40,9 +44,19 @@ Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
     }
     const config = resolveCliConfig(options, output);
     if (!config) return 1;
-    const runId = values['run-id']?.trim() || config.runId;
+    const given = values['run-id']?.trim();
+    const { runId, extensions } = given
+      ? parseRunHandle(given)
+      : { runId: config.runId, extensions: config.runExtensions };
     if (!runId) throw new UsageError('--run-id is required (or TESTRUN_RUN_ID): the run to complete');
-    const request = config.completeRun || DEFAULT_COMPLETE_RUN;
+    const request = typeof config.completeRun === 'object' ? config.completeRun : DEFAULT_COMPLETE_RUN;
+    // The handle says what the service announced: one that does not complete runs is not asked to.
+    if (request === DEFAULT_COMPLETE_RUN && extensions && !extensions.includes(COMPLETE_RUN_EXTENSION)) {
+      output.out(
+        `testrun complete-run: the service did not announce completing runs when run ${runId} was created; nothing was sent\n`,
+      );
+      return 0;
+    }
     const service = openService({ ...config, userAgent: userAgent('cli'), env: process.env });
     service.deadline.start(config.flushTimeout);
     try {

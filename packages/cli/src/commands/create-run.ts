@@ -1,19 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { ciTags, openService, type ResolvedConfig, userAgent } from '@testrun/core';
+import {
+  ciTags,
+  type Extension,
+  formatRunHandle,
+  openService,
+  type ResolvedConfig,
+  userAgent,
+} from '@testrun/core';
 import { resolveCliConfig, TLS_FLAGS } from '../cli-config.js';
 import { defineCommand, type Output } from '../command.js';
 
 export const createRun = defineCommand({
   name: 'create-run',
   about: `
-Creates a run and prints only its id on stdout, so shards and parallel jobs can
-report into one run:
+Creates a run for shards and parallel jobs to report into, and prints it on stdout: its id,
+and what the service announced it takes (why a test failed, completing the run), so every
+shard given it sends what the service takes, as the process that created the run would:
 
   export TESTRUN_RUN_ID=$(npx @testrun/cli create-run --project web --framework vitest)
+  # 8f3c1a2b-…;extensions=failure-details,complete-run
 
-With --env it prints variable lines instead, for a dotenv file ($GITHUB_ENV, GitLab's
-dotenv artifact): TESTRUN_RUN_ID, and TESTRUN_FAILURE_DETAILS=always when the service
-takes why a test failed (shards that join a run never see create-run's answer).
+The id alone is everything before the first ";". With --env it prints TESTRUN_RUN_ID=… for
+a dotenv file ($GITHUB_ENV, GitLab's dotenv artifact). Complete the run once every shard
+has reported: npx @testrun/cli complete-run --status failed.
 
 Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
 `,
@@ -29,7 +38,7 @@ Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
     'no-ci-tags': { type: 'boolean', negates: 'ciTags', help: 'do not add CI tags' },
     env: {
       type: 'boolean',
-      help: 'print TESTRUN_RUN_ID=… (and TESTRUN_FAILURE_DETAILS=always when the service takes it) for a dotenv file',
+      help: 'print TESTRUN_RUN_ID=… for a dotenv file ($GITHUB_ENV, GitLab)',
     },
     ...TLS_FLAGS,
   },
@@ -38,29 +47,17 @@ Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
     if (!config) return 1;
     const created = await createRunAndGetId(config, values.framework.trim(), output);
     if (created === undefined) return 1;
-    output.out(values.env ? envLines(created) : `${created.runId}\n`);
+    const handle = formatRunHandle(created.runId, created.extensions);
+    output.out(values.env ? `TESTRUN_RUN_ID=${handle}\n` : `${handle}\n`);
     return 0;
   },
 });
-
-interface CreatedRun {
-  runId: string;
-  acceptsFailureDetails: boolean;
-}
-
-/**
- * A shard given TESTRUN_RUN_ID creates no run, so it never reads the answer that announces the
- * failure-details extension; 'always' carries what the answer said to it.
- */
-function envLines({ runId, acceptsFailureDetails }: CreatedRun): string {
-  return `TESTRUN_RUN_ID=${runId}\n${acceptsFailureDetails ? 'TESTRUN_FAILURE_DETAILS=always\n' : ''}`;
-}
 
 async function createRunAndGetId(
   config: ResolvedConfig,
   framework: string,
   output: Output,
-): Promise<CreatedRun | undefined> {
+): Promise<{ runId: string; extensions: Extension[] } | undefined> {
   const service = openService({ ...config, userAgent: userAgent('cli'), env: process.env });
   service.deadline.start(config.flushTimeout);
   try {

@@ -70,6 +70,10 @@ only once written to disk, and read again on the next start.
       type: 'boolean',
       help: "accept only the spec's four fields: do not announce the failure-details extension, refuse `details`",
     },
+    'no-complete-run': {
+      type: 'boolean',
+      help: 'do not announce the complete-run extension: reporters then leave their runs running (PATCH still answers)',
+    },
   },
   run: async ({ values, output }) => {
     const apiKey = values['api-key'] ?? generateApiKey();
@@ -94,6 +98,7 @@ only once written to disk, and read again on the next start.
       ...(keepDays === undefined ? {} : { keepDays }),
       abandonedAfterMs: parseTime('--abandoned-after', values['abandoned-after']),
       failureDetails: !values['no-failure-details'],
+      completeRun: !values['no-complete-run'],
       ...(values['trust-proxy'] === undefined ? {} : { trustProxy: proxiesOf(values['trust-proxy']) }),
     });
     // The API key is printed on purpose: it is this server's own, made up for it. The

@@ -3,8 +3,9 @@ import type { Deadline } from './deadline.js';
 import { type RetryPolicy, type SendOutcome, sendWithRetries } from './send-with-retries.js';
 
 // Completing a run: the one request that tells the service a run has ended, and how
-// (docs/design.md, "The run's end"). The spec shows no such operation, so it is sent only
-// when the `completeRun` option asks for it, in the form that option gives.
+// (docs/design.md, "The run's end"). The spec shows no such operation, so it is sent where
+// the service announced it (`complete-run`, the default `'auto'`), or where the
+// `completeRun` option asks for it, in the form that option gives.
 
 /**
  * How a run ended: `completed` when it ended normally and no result failed, `failed` when
@@ -33,17 +34,21 @@ export const DEFAULT_COMPLETE_RUN: Readonly<CompleteRunRequest> = {
 };
 
 /**
- * The completeRun option's value as a request, or the problem with it: `true` is the
- * default request, `false` none, an object `{ method, path, body }` replaces the default's
- * fields it names (`body` as JSON text or as a value, written as JSON).
+ * How a run is completed: `'auto'`, with the default request where create-run's answer
+ * announced `complete-run` and not at all elsewhere; a request, always; or false, never.
  */
-export function readCompleteRun(
-  value: unknown,
-): { request: CompleteRunRequest | false } | { problem: string } {
-  if (value === false) return { request: false };
+export type CompleteRunChoice = CompleteRunRequest | 'auto' | false;
+
+/**
+ * The completeRun option's value as a choice, or the problem with it: `'auto'` as it is,
+ * `true` the default request, `false` none, an object `{ method, path, body }` replaces the
+ * default's fields it names (`body` as JSON text or as a value, written as JSON).
+ */
+export function readCompleteRun(value: unknown): { request: CompleteRunChoice } | { problem: string } {
+  if (value === false || value === 'auto') return { request: value };
   if (value === true) return { request: { ...DEFAULT_COMPLETE_RUN } };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { problem: 'must be true, false or an object { method, path, body }' };
+    return { problem: "must be 'auto', true, false or an object { method, path, body }" };
   }
   const given = value as Record<string, unknown>;
   const unknown = Object.keys(given).find((key) => !['method', 'path', 'body'].includes(key));

@@ -2,14 +2,15 @@ import { RunIdError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { RunPayload } from '../types.js';
 import type { Deadline } from './deadline.js';
+import { type Extension, KNOWN_EXTENSIONS } from './extensions.js';
 import { type RetryPolicy, type SendOutcome, sendWithRetries } from './send-with-retries.js';
 
 export type CreateRunOutcome =
   /**
    * `pageUrl`: the run's page, when the answer links one (see runPageUrl);
-   * `acceptsFailureDetails`: the answer announces the `failure-details` extension.
+   * `extensions`: what the answer announces the service takes beyond the spec (extensions.ts).
    */
-  | { kind: 'ok'; runId: string; pageUrl: string | undefined; acceptsFailureDetails: boolean }
+  | { kind: 'ok'; runId: string; pageUrl: string | undefined; extensions: Extension[] }
   | Exclude<SendOutcome, { kind: 'ok' }>
   /** Created, but the answer did not say which id the run has. */
   | { kind: 'no-id'; error: RunIdError };
@@ -40,30 +41,24 @@ export async function createRun(
     kind: 'ok',
     runId,
     pageUrl: runPageUrl(response.headers.link, http.baseUrl),
-    acceptsFailureDetails: announcesExtension(
-      FAILURE_DETAILS_EXTENSION,
-      response.body,
-      response.headers['testrun-extensions'],
-    ),
+    extensions: announcedExtensions(response.body, response.headers['testrun-extensions']),
   };
 }
 
-/** The extension that lets a failed result carry why it failed (docs/design.md, "Why a test failed"). */
-export const FAILURE_DETAILS_EXTENSION = 'failure-details';
-
 /**
- * Whether create-run's answer says the service accepts `extension`: an `extensions` array
- * in its JSON body (at the top, or beside the id under `data` or `run`), or a
- * `Testrun-Extensions` header listing it (comma-separated). A service that says nothing
- * accepts nothing beyond the spec: it gets the spec's four fields, as before.
+ * The extensions create-run's answer announces that this client knows (extensions.ts): an
+ * `extensions` array in its JSON body (at the top, or beside the id under `data` or `run`),
+ * or a `Testrun-Extensions` header listing them (comma-separated). A service that says
+ * nothing accepts nothing beyond the spec: it gets the spec's four fields and no other request.
  */
-export function announcesExtension(extension: string, bodyText: string, header: string | undefined): boolean {
-  if (header?.split(',').some((name) => name.trim().toLowerCase() === extension)) return true;
+export function announcedExtensions(bodyText: string, header: string | undefined): Extension[] {
+  const named = new Set(header?.split(',').map((name) => name.trim().toLowerCase()));
   const body = readJson(bodyText);
-  return [body, field(body, 'data'), field(body, 'run')].some((holder) => {
+  for (const holder of [body, field(body, 'data'), field(body, 'run')]) {
     const listed = field(holder, 'extensions');
-    return Array.isArray(listed) && listed.includes(extension);
-  });
+    if (Array.isArray(listed)) for (const name of listed) if (typeof name === 'string') named.add(name);
+  }
+  return KNOWN_EXTENSIONS.filter((extension) => named.has(extension));
 }
 
 /**

@@ -4,10 +4,16 @@ import { clearTimeout, monotonicNow, setTimeout, wallClockIso } from '../clock.j
 import type { HttpClient } from '../http/client.js';
 import type { ResolvedConfig } from '../options/config.js';
 import { countOf } from '../output/summary.js';
-import type { Batch, DeliverySummary, RunPayload, TestResult } from '../types.js';
-import { type CompleteRunRequest, completeRun, type RunEndStatus } from './complete-run.js';
+import type { Batch, DeliverySummary, RunnerVerdict, RunPayload, TestResult } from '../types.js';
+import {
+  type CompleteRunRequest,
+  completeRun,
+  DEFAULT_COMPLETE_RUN,
+  type RunEndStatus,
+} from './complete-run.js';
 import type { Deadline } from './deadline.js';
 import { deliverBatch, makeBatch } from './deliver-batch.js';
+import { COMPLETE_RUN_EXTENSION, FAILURE_DETAILS_EXTENSION } from './extensions.js';
 import { Overflow } from './overflow.js';
 import type { SendFailure } from './send-with-retries.js';
 import { type Service, withTags } from './service.js';
@@ -63,9 +69,11 @@ export class RunSession {
   private pageUrl: string | undefined;
   /**
    * Failed results go out with why they failed (`failureDetails`): 'always' sends them, 'auto'
-   * once create-run's answer announced the extension; a shared run's answer is not ours to see.
+   * once create-run's answer announced the extension, or a shared run's handle says it did.
    */
   private acceptsDetails: boolean;
+  /** create-run's answer announced `complete-run` (completeRun 'auto'); unknown until it came. */
+  private completionAnnounced: boolean | undefined;
   /** Set when the key was refused or TLS failed: nothing more is sent. */
   private stopped: DeliverySummary['stopped'];
   private finishing: Promise<DeliverySummary> | undefined;
@@ -80,7 +88,10 @@ export class RunSession {
     this.queue = new PQueue({ concurrency: this.config.concurrency });
     this.run = init.run;
     this.createKey = this.config.runKey ?? randomUUID();
-    this.acceptsDetails = this.config.failureDetails === 'always';
+    this.acceptsDetails =
+      this.config.failureDetails === 'always' ||
+      (this.config.failureDetails === 'auto' &&
+        this.config.runExtensions?.includes(FAILURE_DETAILS_EXTENSION) === true);
     this.spool = new SpoolWriter(this.config.spoolDir, () => ({
       type: 'run',
       runId: this.runId ?? null,
@@ -131,6 +142,15 @@ export class RunSession {
     }
   }
 
+  /**
+   * What the runner itself says of the run beside its results: it failed (an error outside
+   * every test, a failed coverage threshold) or was interrupted. The run then ends so.
+   */
+  runnerSaid({ failed = false, interrupted = false }: RunnerVerdict): void {
+    this.failedSeen ||= failed;
+    this.interrupted ||= interrupted;
+  }
+
   /** Waits for delivery up to flushTimeout, spools the rest. Resolves once. */
   finish(): Promise<DeliverySummary> {
     this.finishing ??= this.drain();
@@ -169,8 +189,10 @@ export class RunSession {
     grace.abort();
     this.closed = true;
     // Every result is delivered here, or some wait for replay, which then completes the run.
-    const request = this.completionRequest();
-    if (request && this.everythingDelivered()) await this.sendRunEnd(request);
+    const completion = this.completion();
+    if (completion && !completion.ifAnnounced && this.everythingDelivered()) {
+      await this.sendRunEnd(completion.request);
+    }
     this.deadline.expire();
     this.spoolEverything();
     await this.service.close();
@@ -197,14 +219,20 @@ export class RunSession {
   }
 
   /**
-   * The request that completes this run, when `completeRun` asks for one. A run shared by
-   * shards (`runId` given) is never completed by a reporter: `testrun complete-run` does that
-   * once every shard has reported. Nor is a run shared by its key (`runKey`): the first of
-   * its processes to end would complete it while the others still report.
+   * The request that completes this run, when it is this process's to send: the one
+   * `completeRun` gives, or with 'auto' the default one where create-run's answer announced
+   * `complete-run`. A run never created is created by replay, whose answer decides then
+   * (`ifAnnounced`). A run shared by shards (`runId` given) is never completed by a reporter:
+   * `testrun complete-run` does that once every shard has reported. Nor is a run shared by
+   * its key (`runKey`): the first of its processes to end would complete it while the others
+   * still report.
    */
-  private completionRequest(): CompleteRunRequest | undefined {
-    const shared = this.config.runId || this.config.runKey;
-    return this.config.completeRun && !shared ? this.config.completeRun : undefined;
+  private completion(): { request: CompleteRunRequest; ifAnnounced: boolean } | undefined {
+    const choice = this.config.completeRun;
+    if (this.config.runId || this.config.runKey || choice === false) return undefined;
+    if (choice !== 'auto') return { request: choice, ifAnnounced: false };
+    if (this.runId === undefined) return { request: DEFAULT_COMPLETE_RUN, ifAnnounced: true };
+    return this.completionAnnounced ? { request: DEFAULT_COMPLETE_RUN, ifAnnounced: false } : undefined;
   }
 
   /**
@@ -254,11 +282,17 @@ export class RunSession {
 
   /** The run's end waits in the spool for replay, which sends it after the batches. */
   private spoolRunEnd(): void {
-    const request = this.completionRequest();
-    if (!request || this.runEnd) return;
+    const completion = this.completion();
+    if (!completion || this.runEnd) return;
+    const { request, ifAnnounced } = completion;
     const status = this.endStatus();
     try {
-      this.spool.writeComplete({ status, idempotencyKey: this.completeKey, request });
+      this.spool.writeComplete({
+        status,
+        idempotencyKey: this.completeKey,
+        request,
+        ...(ifAnnounced ? { ifAnnounced } : {}),
+      });
       this.runEnd = { status, state: 'spooled' };
     } catch (error) {
       this.fail((error as Error).message);
@@ -322,7 +356,10 @@ export class RunSession {
       const outcome = await this.service.createRun(this.run, this.createKey);
       if (outcome.kind === 'ok') {
         this.pageUrl = outcome.pageUrl;
-        if (this.config.failureDetails === 'auto') this.acceptsDetails = outcome.acceptsFailureDetails;
+        if (this.config.failureDetails === 'auto') {
+          this.acceptsDetails = outcome.extensions.includes(FAILURE_DETAILS_EXTENSION);
+        }
+        this.completionAnnounced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
         return outcome.runId;
       }
       this.handleFailure(outcome);

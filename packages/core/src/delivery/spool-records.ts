@@ -49,6 +49,11 @@ export interface SpoolCompleteRecord {
   status: RunEndStatus;
   idempotencyKey: string;
   request: CompleteRunRequest;
+  /**
+   * Sent only if the service announces `complete-run` (completeRun 'auto' for a run that was
+   * never created): replay's own create-run answer decides.
+   */
+  ifAnnounced?: true;
 }
 
 type Check = [path: string, holds: (value: unknown) => boolean, expected: string];
@@ -82,6 +87,7 @@ const COMPLETE_RECORD: Check[] = [
   ],
   ['request.path', isText, 'a non-empty string'],
   ['request.body', isString, 'a string'],
+  ['ifAnnounced', (value) => value === undefined || value === true, 'true when present'],
 ];
 const RESULT: Check[] = [
   ['testSuite', isString, 'a string'],

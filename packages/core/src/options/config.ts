@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { type CompleteRunRequest, readCompleteRun } from '../delivery/complete-run.js';
+import { type CompleteRunChoice, readCompleteRun } from '../delivery/complete-run.js';
+import { type Extension, parseRunHandle } from '../delivery/extensions.js';
 import { ConfigError } from '../errors.js';
 import { startDir } from '../start-dir.js';
 import type { CanonicalStatus, TestrunOptions } from '../types.js';
@@ -24,8 +25,13 @@ export type ResolvedConfig = Required<Omit<TestrunOptions, WithoutDefault | 'sta
   [K in WithoutDefault]: TestrunOptions[K] | undefined;
 } & {
   statusMap: Record<CanonicalStatus, string>;
-  /** The request that completes the run, or false: not completed (the default). */
-  completeRun: CompleteRunRequest | false;
+  /** How the run is completed: 'auto' (the default) where the service announced it, a request always, false never. */
+  completeRun: CompleteRunChoice;
+  /**
+   * What the service announced when the run given by `runId` was created, when the id came as
+   * a handle that says it (extensions.ts); undefined when the run is created here or the id is bare.
+   */
+  runExtensions: Extension[] | undefined;
   /** The PEM text `ca`, `clientCert` and `clientKey` name, read and checked. */
   tls: TlsMaterial | undefined;
 };
@@ -68,6 +74,10 @@ export function resolveConfig({
   const apiKey = values.apiKey as string | undefined;
 
   config.apiKey = apiKey ?? '';
+  // TESTRUN_RUN_ID as `testrun create-run` and the WebdriverIO launcher hand it: the id, and what the service announced.
+  const handle = config.runId === undefined ? undefined : parseRunHandle(config.runId);
+  config.runId = handle?.runId;
+  config.runExtensions = handle?.extensions;
   checkRunKey(config.runKey, options, errors);
   config.project ??= defaultProject(rootDir);
   // One place for every adapter and the CLI: where the command was started, not the

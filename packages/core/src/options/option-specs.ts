@@ -146,10 +146,10 @@ export const OPTION_SPECS = {
   completeRun: {
     kind: 'completeRun',
     env: 'TESTRUN_COMPLETE_RUN',
-    envNote: '(`1`, or JSON)',
-    default: false,
-    defaultText: '`false`',
-    doc: 'Tell the service the run ended: `true`, or `{ method, path, body }` (see below).',
+    envNote: '(`auto`, `1`, `0`, or JSON)',
+    default: 'auto',
+    defaultText: "`'auto'`",
+    doc: "Tell the service the run ended: `'auto'` (if the service takes it), `true`, `false`, or `{ method, path, body }` (see below).",
   },
   failureDetails: {
     kind: 'choice',

@@ -37,6 +37,7 @@ export function optionFromText(name: OptionName, text: string): unknown {
     case 'completeRun': {
       if (trimmed.startsWith('{')) return jsonOr(trimmed, text);
       const word = trimmed.toLowerCase();
+      if (word === 'auto') return 'auto';
       if (TRUE_WORDS.includes(word)) return true;
       if (FALSE_WORDS.includes(word)) return false;
       return text;

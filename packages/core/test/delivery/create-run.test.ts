@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { announcesExtension, extractRunId } from '../../src/delivery/create-run.js';
+import { announcedExtensions, extractRunId } from '../../src/delivery/create-run.js';
 
 describe('extractRunId', () => {
   it.each([
@@ -71,24 +71,32 @@ describe('extractRunId', () => {
   });
 });
 
-describe('announcesExtension', () => {
+describe('announcedExtensions', () => {
   it('reads an extensions array in the answer, at the top or beside the id under data or run', () => {
     for (const body of [
-      { id: 'r', extensions: ['failure-details'] },
-      { data: { id: 'r', extensions: ['other', 'failure-details'] } },
-      { run: { id: 'r', extensions: ['failure-details'] } },
+      { id: 'r', extensions: ['failure-details', 'complete-run'] },
+      { data: { id: 'r', extensions: ['other', 'complete-run', 'failure-details'] } },
+      { run: { id: 'r', extensions: ['failure-details', 'complete-run'] } },
     ]) {
-      expect(announcesExtension('failure-details', JSON.stringify(body), undefined)).toBe(true);
+      expect(announcedExtensions(JSON.stringify(body), undefined)).toEqual([
+        'failure-details',
+        'complete-run',
+      ]);
     }
   });
 
-  it('reads a Testrun-Extensions header, a comma-separated list', () => {
-    expect(announcesExtension('failure-details', '', 'other, Failure-Details')).toBe(true);
+  it('reads a Testrun-Extensions header, a comma-separated list in any case', () => {
+    expect(announcedExtensions('', 'other, Failure-Details')).toEqual(['failure-details']);
+    expect(announcedExtensions('{"extensions":["complete-run"]}', 'failure-details')).toEqual([
+      'failure-details',
+      'complete-run',
+    ]);
   });
 
-  it('is false for a service that says nothing, or something else', () => {
-    expect(announcesExtension('failure-details', '{"id":"r"}', undefined)).toBe(false);
-    expect(announcesExtension('failure-details', '{"extensions":"failure-details"}', undefined)).toBe(false);
-    expect(announcesExtension('failure-details', 'not json', 'failure-detailsx')).toBe(false);
+  it('is empty for a service that says nothing, or something else', () => {
+    expect(announcedExtensions('{"id":"r"}', undefined)).toEqual([]);
+    expect(announcedExtensions('{"extensions":"failure-details"}', undefined)).toEqual([]);
+    expect(announcedExtensions('{"extensions":[1,null,"future-thing"]}', undefined)).toEqual([]);
+    expect(announcedExtensions('not json', 'failure-detailsx')).toEqual([]);
   });
 });

@@ -19,7 +19,9 @@ describe('RunSession against the local server', () => {
 
     const [run] = await server.store.runs();
     expect(run).toMatchObject({ project: 'core-tests', framework: 'vitest', tags: ['nightly'] });
-    expect(summary).toMatchObject({ runId: run!.id, delivered: 3, spooled: 0, failed: 0, requests: 2 });
+    // create-run, the batch, and the run's end: the local server announces `complete-run`.
+    expect(summary).toMatchObject({ runId: run!.id, delivered: 3, spooled: 0, failed: 0, requests: 3 });
+    expect(summary!.runEnd).toEqual({ status: 'failed', state: 'sent' });
     expect((await server.store.results(run!.id)).map(({ runId: _, ...result }) => result)).toEqual([
       { testSuite: 'a.test.ts', testCase: 'adds', status: 'passed', duration: 12.5 },
       { testSuite: 'a.test.ts', testCase: 'fails', status: 'failed', duration: 3 },
@@ -37,7 +39,7 @@ describe('RunSession against the local server', () => {
 
     const submits = server.requests.filter((r) => r.route === 'submitResults');
     expect(submits).toHaveLength(13);
-    expect(summary?.requests).toBe(14);
+    expect(summary?.requests).toBe(15);
     const stored = await server.store.results(summary!.runId!);
     expect(stripDurations(stored).sort(byCase)).toEqual(stripDurations(sent as never).sort(byCase));
   });
@@ -85,14 +87,19 @@ describe('RunSession against the local server', () => {
     reporter.startRun();
     reporter.addResults(makeResults(4));
     await reporter.endRun();
-    expect(server.requests).toHaveLength(3);
+    expect(server.requests.map((request) => request.route)).toEqual([
+      'createRun',
+      'submitResults',
+      'submitResults',
+      'completeRun',
+    ]);
     for (const request of server.requests) {
       expect(request.authorized).toBe(true);
       expect(request.userAgent).toMatch(/^testrun\/\d+\.\d+\.\d+ \(vitest\/4\.0\.0; node\/\d+\.\d+\.\d+\)$/);
       expect(request.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     }
     const keys = new Set(server.requests.map((r) => r.idempotencyKey));
-    expect(keys.size).toBe(3);
+    expect(keys.size).toBe(4);
   });
 
   it('delivers into a run whose id is past 2^53 when create-run answers it only as a JSON number', async () => {
@@ -124,7 +131,7 @@ describe('RunSession against the local server', () => {
     expect(lines).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^testrun: 1,500 results → run ${summary!.runId} \\(4 requests, \\d+\\.\\d\\d s\\) ${url}/runs/${summary!.runId}$`,
+          `^testrun: 1,500 results → run ${summary!.runId} \\(5 requests, \\d+\\.\\d\\d s\\) ${url}/runs/${summary!.runId}; run marked completed$`,
         ),
       ),
     ]);

@@ -214,10 +214,13 @@ describe('defaultProject', () => {
 describe('completeRun', () => {
   const DEFAULT = { method: 'PATCH', path: '/api/v1/runs/{runId}', body: '{"status":"{status}"}' };
 
-  it('is off by default, and true is PATCH /api/v1/runs/{runId} with {"status":…}', () => {
-    expect(enabled(undefined).completeRun).toBe(false);
+  it('is \'auto\' by default; true is PATCH /api/v1/runs/{runId} with {"status":…}; false is off', () => {
+    expect(enabled(undefined).completeRun).toBe('auto');
     expect(enabled({ completeRun: true }).completeRun).toEqual(DEFAULT);
     expect(enabled(undefined, { ...keyEnv, TESTRUN_COMPLETE_RUN: 'yes' }).completeRun).toEqual(DEFAULT);
+    expect(enabled({ completeRun: false }).completeRun).toBe(false);
+    expect(enabled(undefined, { ...keyEnv, TESTRUN_COMPLETE_RUN: '0' }).completeRun).toBe(false);
+    expect(enabled(undefined, { ...keyEnv, TESTRUN_COMPLETE_RUN: ' Auto ' }).completeRun).toBe('auto');
   });
 
   it("takes an object's fields over the default's, its body as JSON text or as a value", () => {
@@ -241,7 +244,7 @@ describe('completeRun', () => {
   it.each([
     [
       { completeRun: 'yes' },
-      'completeRun: option completeRun must be true, false or an object { method, path, body }, got "yes".',
+      `completeRun: option completeRun must be 'auto', true, false or an object { method, path, body }, got "yes".`,
     ],
     [
       { completeRun: { method: 'GET' } },
@@ -265,7 +268,25 @@ describe('completeRun', () => {
 
   it('names the variable when it is the variable that is wrong', () => {
     expect(problems(undefined, { ...keyEnv, TESTRUN_COMPLETE_RUN: 'maybe' })).toEqual([
-      'TESTRUN_COMPLETE_RUN: option TESTRUN_COMPLETE_RUN must be true, false or an object { method, path, body }, got "maybe".',
+      `TESTRUN_COMPLETE_RUN: option TESTRUN_COMPLETE_RUN must be 'auto', true, false or an object { method, path, body }, got "maybe".`,
     ]);
+  });
+});
+
+describe('runId as testrun create-run hands it', () => {
+  it('reads the id and what the service announced from TESTRUN_RUN_ID', () => {
+    const config = enabled(undefined, {
+      ...keyEnv,
+      TESTRUN_RUN_ID: '8f3c1a2b;extensions=failure-details,complete-run',
+    });
+    expect(config.runId).toBe('8f3c1a2b');
+    expect(config.runExtensions).toEqual(['failure-details', 'complete-run']);
+  });
+
+  it('knows nothing of the service from a bare id, nor when it creates the run itself', () => {
+    const bare = enabled({ runId: '8f3c1a2b' });
+    expect([bare.runId, bare.runExtensions]).toEqual(['8f3c1a2b', undefined]);
+    const own = enabled(undefined);
+    expect([own.runId, own.runExtensions]).toEqual([undefined, undefined]);
   });
 });

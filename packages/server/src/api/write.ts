@@ -35,6 +35,16 @@ interface Limits {
 
 /** The extension create-run announces when the server accepts why a test failed. */
 export const FAILURE_DETAILS_EXTENSION = 'failure-details';
+/** The extension create-run announces so that reporters complete the runs they create (PATCH, below). */
+export const COMPLETE_RUN_EXTENSION = 'complete-run';
+
+/** What create-run's answer announces, by the server's options. */
+export function announcedExtensions(options: { failureDetails: boolean; completeRun: boolean }): string[] {
+  return [
+    ...(options.failureDetails ? [FAILURE_DETAILS_EXTENSION] : []),
+    ...(options.completeRun ? [COMPLETE_RUN_EXTENSION] : []),
+  ];
+}
 
 /**
  * A failed result's `details`, as strictly as the four fields: each field's type and size
@@ -56,10 +66,11 @@ export function registerCreateRun(
   app: FastifyInstance,
   writes: Writes,
   runIds: 'uuid' | 'integer',
-  failureDetails: boolean,
+  announced: readonly string[],
 ): void {
-  // Said in the answer's body, beside the id: a reporter sends `details` only to a run whose answer says so.
-  const extensions = failureDetails ? { extensions: [FAILURE_DETAILS_EXTENSION] } : {};
+  // Said in the answer's body, beside the id: a reporter sends `details`, and completes the
+  // run, only where the answer says so. A server that announces nothing answers the spec alone.
+  const extensions = announced.length > 0 ? { extensions: announced } : {};
   app.post<{ Body: RunBody }>(paths.runs, { schema: { body: runBodySchema } }, (request, reply) =>
     handleWrite(request, reply, writes.store, writes.inFlight, async (tx) => {
       const { project, framework, tags = [] } = request.body;

@@ -78,6 +78,9 @@ details.suite table { border-top: 1px solid var(--line); }
 .state { display: inline-block; font-size: 0.8rem; font-weight: 600; border: 1px solid currentColor; border-radius: 3px; padding: 0 0.35rem; vertical-align: middle; }
 .state-running { color: var(--running); } .state-completed { color: var(--completed); } .state-failed { color: var(--ended-failed); }
 .state-interrupted { color: var(--interrupted); } .state-abandoned { color: var(--muted); border-style: dashed; }
+.state { position: relative; cursor: help; }
+.state .tip { display: none; position: absolute; left: 0; top: 1.6em; z-index: 2; width: max-content; max-width: min(20rem, 80vw); white-space: normal; background: var(--card); color: var(--text); border: 1px solid var(--line); border-radius: 4px; padding: 0.3rem 0.5rem; font-weight: 400; font-size: 0.85rem; }
+.state:hover .tip, .state:focus .tip { display: block; }
 .pager { display: flex; justify-content: space-between; gap: 1rem; margin: 1rem 0; }
 `;
 
@@ -109,9 +112,22 @@ export function* pageParts(title: string, content: Iterable<SafeHtml>): Generato
 `;
 }
 
-/** A run's state as a word in a box, coloured too, never by colour alone. */
+/**
+ * What each state means, as the badge says it when hovered, focused or tapped (docs/design.md,
+ * "The run's end"). No script: the explanation is the badge's own text, shown by CSS.
+ */
+export const STATE_MEANINGS: Readonly<Record<RunState, string>> = {
+  running: 'Running: receiving results, or waiting for more. Not completed yet.',
+  completed: 'Completed: the run ended and no test failed.',
+  failed: 'Failed: the run ended, and a test (or the runner itself) failed.',
+  interrupted: 'Interrupted: the run ended before its tests did (a cancelled job, a stopped process).',
+  abandoned:
+    'Abandoned: never completed, and nothing received for a long time: its job was killed, or nothing completes it (a run shared by shards needs testrun complete-run).',
+};
+
+/** A run's state as a word in a box, coloured too, never by colour alone; it explains itself where it is hovered or tapped. */
 export function stateBadge(state: RunState): SafeHtml {
-  return html`<span class="state state-${state}" title="run state">${state}</span>`;
+  return html`<span class="state state-${state}" tabindex="0">${state}<span class="tip" role="tooltip">${STATE_MEANINGS[state]}</span></span>`;
 }
 
 /** The statuses with a colour of their own. */

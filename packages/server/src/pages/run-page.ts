@@ -220,9 +220,9 @@ function stateSentence(run: RunWithCounts, state: RunState, abandonedAfterMs: nu
   if (run.end) return html`Ended ${state} ${createdAt(run.end.endedAt, now)}.`;
   const last = html`Last results received ${createdAt(run.lastReceivedAt, now)}`;
   if (state === 'abandoned') {
-    return html`Never completed, and nothing received for ${formatDuration(abandonedAfterMs)}: abandoned. ${last}.`;
+    return html`Never completed, and nothing received for ${formatDuration(abandonedAfterMs)}: abandoned. ${last}. Its job was probably stopped before its reporter completed it: <code>npx @testrun/cli replay</code> where it ran sends what it spooled, its end included; a run that shards shared is completed with <code>testrun complete-run</code>.`;
   }
-  return html`Running: not completed yet. ${last}.`;
+  return html`Running: not completed yet. ${last}. The reporter that created it completes it once its tests end; a run that shards share, <code>testrun complete-run</code> after the last shard.`;
 }
 
 export function renderRunNotFoundPage(runId: string): string {

@@ -18,7 +18,8 @@ describe('create-run', () => {
     const withoutDetails = await startServer({ failureDetails: false });
     const withoutEnd = await startServer({ completeRun: false });
     const specOnly = await startServer({ failureDetails: false, completeRun: false });
-    const create = (server: typeof specOnly) => post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
+    const create = (server: typeof specOnly) =>
+      post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
     expect((await create(withoutDetails)).body).toMatchObject({ extensions: ['complete-run'] });
     expect((await create(withoutEnd)).body).toMatchObject({ extensions: ['failure-details'] });
     expect((await create(specOnly)).body).not.toHaveProperty('extensions');

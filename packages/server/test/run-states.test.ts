@@ -137,7 +137,9 @@ describe.each(storeEngines())('run states on the pages on $name', (engine) => {
       [ids.abandoned]: 'abandoned',
     });
     // Said in words, not by colour alone.
-    expect(list).toContain('<span class="state state-abandoned" tabindex="0">abandoned<span class="tip" role="tooltip">Abandoned: never completed');
+    expect(list).toContain(
+      '<span class="state state-abandoned" tabindex="0">abandoned<span class="tip" role="tooltip">Abandoned: never completed',
+    );
   });
 
   it('takes the time after which a run is abandoned from abandonedAfterMs', async () => {

@@ -10,6 +10,7 @@ import {
   resultsIn,
   resultsTagged,
   runCucumber as runCucumberWith,
+  shownState,
   startTestServer,
   type TestServer,
   testrunLines,
@@ -49,7 +50,8 @@ describe('cucumber-js with @testrun/cucumber as a formatter', () => {
   const runs: Record<string, RunOutcome> = {};
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // A run nobody completed reads abandoned at once: one that reads failed was ended by its reporter.
+    server = await startTestServer({ abandonedAfterMs: 1 });
     const env = (tag: string) => reporterEnv(server, { TESTRUN_TAGS: tag });
     const [serial, alone, parallel, dryRun, tagged, unparsable, commandLine, none] = await Promise.all([
       runCucumber([], env('serial')),
@@ -86,6 +88,8 @@ describe('cucumber-js with @testrun/cucumber as a formatter', () => {
       identities(CUCUMBER_RESULTS),
     );
     expect(testrunLines(serial!.stderr)).toEqual([expect.stringMatching(/^testrun: 20 results → run /)]);
+    const [run] = (await server.server.store.runs()).filter((stored) => stored.tags.includes('serial'));
+    expect(await shownState(server, run!.id)).toEqual({ api: 'failed', page: 'failed' });
   });
 
   it('keeps Cucumber’s exit code and its console output', () => {

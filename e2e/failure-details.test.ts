@@ -68,13 +68,14 @@ describe('a server that announces failure-details', () => {
   );
 });
 
-describe('a server that does not announce it', () => {
+describe('a server that announces nothing beyond the spec', () => {
   let server: TestServer;
   const seen: FaultRequest[] = [];
 
   beforeAll(async () => {
     server = await startTestServer({
       failureDetails: false,
+      completeRun: false,
       faults: (request) => {
         seen.push(request);
       },
@@ -93,6 +94,15 @@ describe('a server that does not announce it', () => {
     expect(
       server.server.requests.filter((request) => request.route === 'submitResults').map((r) => r.status),
     ).toEqual(bodies.map(() => 201));
+  });
+
+  it("gets the spec's two operations alone: no request completes a run", () => {
+    const runIds = new Set(seen.filter((r) => r.route === 'submitResults').map((r) => r.path.split('/')[4]));
+    expect(runIds.size).toBe(2);
+    expect([...new Set(seen.map((request) => `${request.method} ${request.route}`))].sort()).toEqual([
+      'POST createRun',
+      'POST submitResults',
+    ]);
   });
 });
 

@@ -20,6 +20,7 @@ import {
   runCli,
   runJasmine,
   seededFaults,
+  shownState,
   startTestServer,
   type TestServer,
   testrunLines,
@@ -42,7 +43,8 @@ describe('jasmine with @testrun/jasmine/register in jasmine.json', () => {
   let alone: RunOutcome;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // A run nobody completed reads abandoned at once: one that reads failed was ended by its reporter.
+    server = await startTestServer({ abandonedAfterMs: 1 });
     [withReporter, alone] = await Promise.all([
       runJasmine({ cwd: jasmineFixtures.mapping, env: reporterEnv(server) }),
       runJasmine({ cwd: jasmineFixtures.mapping, withoutReporter: true }),
@@ -55,6 +57,7 @@ describe('jasmine with @testrun/jasmine/register in jasmine.json', () => {
     const output = withReporter.stdout + withReporter.stderr;
     expect(runs.map((run) => run.framework)).toEqual(['jasmine']);
     expect(identities(results), output).toEqual(identities(JASMINE_MAPPING_RESULTS));
+    expect(await shownState(server, runs[0]!.id)).toEqual({ api: 'failed', page: 'failed' });
   });
 
   it("keeps Jasmine's exit code and console output, and adds one summary line", () => {

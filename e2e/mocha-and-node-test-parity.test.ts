@@ -14,6 +14,7 @@ import {
   resultsTagged,
   runMocha,
   runNodeTest,
+  shownState,
   startTestServer,
   type TestServer,
 } from '@testrun/test-utils';
@@ -40,7 +41,8 @@ describe('the parity fixture, run under Mocha', () => {
   let parallelAlone: RunOutcome;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // A run nobody completed reads abandoned at once: one that reads failed was ended by its reporter.
+    server = await startTestServer({ abandonedAfterMs: 1 });
     const env = (tag: string) =>
       reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS, TESTRUN_TAGS: tag });
     const cwd = mochaFixtures.parity;
@@ -70,6 +72,12 @@ describe('the parity fixture, run under Mocha', () => {
     expect(identities(await resultsTagged(server, 'serial')), serial.stderr).toEqual(identities(expected));
   });
 
+  it('ends both runs as failed, serial and --parallel: a test failed', async () => {
+    for (const run of await server.server.store.runs()) {
+      expect(await shownState(server, run.id), run.tags.join()).toEqual({ api: 'failed', page: 'failed' });
+    }
+  });
+
   it('leaves the exit code as without the reporter', () => {
     expect(parallel.code).toBe(parallelAlone.code);
     expect(parallel.code).not.toBe(0);
@@ -83,7 +91,7 @@ describe('the parity fixture, run under node --test', () => {
   let alone: RunOutcome;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ abandonedAfterMs: 1 });
     const env = (tag: string) =>
       reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS, TESTRUN_TAGS: tag });
     const cwd = nodeTestFixtures.parity;
@@ -115,6 +123,12 @@ describe('the parity fixture, run under node --test', () => {
     expect(identities(await resultsTagged(server, 'concurrent'))).toEqual(
       identities(NODE_TEST_PARITY_RESULTS),
     );
+  });
+
+  it('ends its runs as failed: a test failed', async () => {
+    for (const run of await server.server.store.runs()) {
+      expect(await shownState(server, run.id), run.tags.join()).toEqual({ api: 'failed', page: 'failed' });
+    }
   });
 
   it('leaves the exit code at 1, as without the reporter', () => {

@@ -11,6 +11,7 @@ import {
   resultsOfFramework,
   runJest,
   runVitest,
+  shownState,
   startTestServer,
   type TestServer,
 } from '@testrun/test-utils';
@@ -27,7 +28,8 @@ describe('the parity fixture, run under Vitest and under Jest', () => {
   let jestAlone: RunOutcome;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // A run nobody completed reads abandoned at once: one that reads failed was ended by its reporter.
+    server = await startTestServer({ abandonedAfterMs: 1 });
     const env = () => reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS });
     const cwd = fixtures.parity;
     [vitest, jest, vitestAlone, jestAlone] = await Promise.all([
@@ -59,6 +61,12 @@ describe('the parity fixture, run under Vitest and under Jest', () => {
       (result) => result.duration,
     );
     expect(durations.filter((duration) => !(Number.isFinite(duration) && duration >= 0))).toEqual([]);
+  });
+
+  it('ends each run as failed: a test failed', async () => {
+    for (const run of await server.server.store.runs()) {
+      expect(await shownState(server, run.id), run.framework).toEqual({ api: 'failed', page: 'failed' });
+    }
   });
 
   it('leaves both exit codes at 1, as without the reporter', () => {

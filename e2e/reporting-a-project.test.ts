@@ -6,17 +6,22 @@ import {
   REPORTER_OPTIONS_VAR,
   type RunOutcome,
   reporterEnv,
+  shownState,
   startTestServer,
   type TestServer,
   testrunLines,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-/** A fresh server for each describe block, so every block sees only its own requests. */
+/**
+ * A fresh server for each describe block, so every block sees only its own requests. It shows
+ * a run nobody completed as abandoned at once (abandonedAfterMs: 1), so a run that reads
+ * completed was ended by its reporter.
+ */
 function useServer(): () => TestServer {
   let server: TestServer | undefined;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ abandonedAfterMs: 1 });
   });
   afterAll(() => server?.close());
   return () => server!;
@@ -46,13 +51,20 @@ describe.each(FRAMEWORKS)('$name reporting a project', (framework) => {
       );
     });
 
-    it('prints one summary line naming the run', async () => {
+    it('prints one summary line naming the run and how it ended', async () => {
       const runId = (await server().server.store.runs())[0]?.id;
       expect(testrunLines(outcome.stderr)).toEqual([
         expect.stringMatching(
-          new RegExp(`^testrun: 7 results → run ${runId} \\(\\d+ requests?, [\\d.]+ s\\)`),
+          new RegExp(
+            `^testrun: 7 results → run ${runId} \\(\\d+ requests?, [\\d.]+ s\\) .*; run marked completed$`,
+          ),
         ),
       ]);
+    });
+
+    it('ends the run it created, configured as its quick start says: completed in the read API and on the runs page', async () => {
+      const [run] = await server().server.store.runs();
+      expect(await shownState(server(), run!.id)).toEqual({ api: 'completed', page: 'completed' });
     });
 
     it('names the framework and its version in the User-Agent', () => {

@@ -99,7 +99,8 @@ export class TestrunFormatter {
       // A run is created at the first result (a dry run must create none); a run in which
       // no scenario ran (a --tags that selects none) is still a run, as under every adapter.
       run.startRun();
-      await run.endRun();
+      // Cucumber's verdict ends the run too: a run it failed where no scenario says so is failed.
+      await run.endRun([], { failed: this.end?.success === false });
     });
     // Set only with failOnError; core has printed the reason. Cucumber sets its exit code
     // after its formatters finished: a run that passed is failed on the way out.

@@ -29,6 +29,8 @@ export interface RunEnd {
   dryRun: boolean;
   /** Results handed to the sink. */
   results: number;
+  /** Cucumber's verdict on the run. */
+  success: boolean;
 }
 
 /** Cucumber's own order of step statuses, the worst last: a scenario's status is its worst step's. */
@@ -174,7 +176,7 @@ export class EnvelopeMapping {
     if (this.waiting && this.waiting.length > 0 && success) {
       this.waiting = undefined;
       this.pending = [];
-      return { dryRun: true, results: 0 };
+      return { dryRun: true, results: 0, success };
     }
     this.release();
     // A run with pending steps fails only in strict mode (Cucumber's default): a run that
@@ -186,7 +188,7 @@ export class EnvelopeMapping {
     if (!success && finished.exception?.message && this.runErrors === 0) {
       this.emitRunError(finished.exception.message);
     }
-    return { dryRun: false, results: this.results };
+    return { dryRun: false, results: this.results, success };
   }
 
   private emitRunError(message: string): void {

@@ -29,7 +29,7 @@ describe('a recorded serial run', () => {
   it('is one result per scenario and outline example, with its last attempt’s outcome', () => {
     const { results, end } = replay(envelopes);
     expect(results.toSorted()).toEqual(PROJECT_RESULTS.toSorted());
-    expect(end).toEqual({ dryRun: false, results: 15 });
+    expect(end).toEqual({ dryRun: false, results: 15, success: false });
   });
 
   it('hands each scenario on as it finishes, except a pending one, which waits for the run’s verdict on it', () => {
@@ -110,7 +110,7 @@ describe('a recorded --dry-run', () => {
       durations: new Map(),
       attempts: new Map(),
       failures: new Map(),
-      end: { dryRun: true, results: 0 },
+      end: { dryRun: true, results: 0, success: true },
     });
   });
 

@@ -83,7 +83,8 @@ export class TestrunJasmineReporter implements JasmineReporter {
     this.keep({ name: 'jasmineDone', info });
     this.flush(true);
     await guardEndHook(async () => {
-      await run.endRun();
+      // Jasmine's verdict ends the run too: an afterAll that failed at the top fails it.
+      await run.endRun([], { failed: info?.overallStatus === 'failed' });
       if (run.error && info?.overallStatus === 'passed') failTheExit();
     });
   }

@@ -108,7 +108,12 @@ export class TestrunReporter implements Reporter {
       const runExecError = results?.runExecError;
       if (runExecError) guardHook(() => run.addRunErrors([runExecError.message]));
       // Jest fails the run on getLastError() but prints nothing about it: core prints the reason.
-      await run.endRun();
+      // Jest's own verdict ends the run too: failed where no result says so (an obsolete
+      // snapshot under --ci), interrupted where Jest was (watch mode's rerun, a signal).
+      await run.endRun([], {
+        failed: results?.success === false,
+        interrupted: results?.wasInterrupted === true,
+      });
     });
   }
 

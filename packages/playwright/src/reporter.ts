@@ -130,8 +130,8 @@ export class TestrunReporter implements Reporter {
   }
 
   /** Playwright awaits this before it exits: delivery finishes here, within flushTimeout. */
-  async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
-    this.ending ??= this.end();
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    this.ending ??= this.end(result);
     await this.ending;
     // Set only with failOnError; core has printed the reason.
     return this.run?.error ? { status: 'failed' } : undefined;
@@ -143,14 +143,18 @@ export class TestrunReporter implements Reporter {
     await this.ending;
   }
 
-  private async end(): Promise<void> {
+  /** `result`: Playwright's verdict (absent when onEnd never came), which ends the run too: a `globalTimeout` fails it. */
+  private async end(result?: FullResult): Promise<void> {
     await guardEndHook(async () => {
       if (this.config && this.mergedProjects) await this.startMergedRun(this.config, this.mergedProjects);
       const run = this.run;
       if (!run) return;
       const notRun = this.reportOpenFiles();
       run.addRunErrors(this.runErrors);
-      await run.endRun(this.notes(notRun));
+      await run.endRun(this.notes(notRun), {
+        failed: result?.status === 'failed' || result?.status === 'timedout',
+        interrupted: result?.status === 'interrupted',
+      });
     });
   }
 

@@ -119,3 +119,27 @@ function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * A run's state as the server shows it, in the read API (`GET /api/v1/runs/{id}`) and on the
+ * runs page (its card's `data-state`; undefined when the first page does not list the run).
+ * Started with `abandonedAfterMs: 1`, a server shows every run that was not completed as
+ * abandoned at once: a test then need not wait out the hour to tell an ended run from one
+ * that will never end.
+ */
+export async function shownState(
+  server: Pick<TestServer, 'url' | 'apiKey'>,
+  runId: string,
+): Promise<{ api: string; page: string | undefined }> {
+  const answer = await fetch(`${server.url}/api/v1/runs/${encodeURIComponent(runId)}`, {
+    headers: { authorization: `Bearer ${server.apiKey}` },
+  });
+  const { state } = (await answer.json()) as { state: string };
+  const page = await (
+    await fetch(`${server.url}/`, { headers: { authorization: `Bearer ${server.apiKey}` } })
+  ).text();
+  const card = [...page.matchAll(/data-run-id="([^"]+)" data-state="([^"]+)"/g)].find(
+    ([, id]) => id === runId.replace(/&/g, '&amp;').replace(/"/g, '&quot;'),
+  );
+  return { api: state, page: card?.[2] };
+}

@@ -110,7 +110,9 @@ export class TestrunReporter implements Reporter {
       for (const module of testModules) guardHook(() => this.report(module));
       const notes: string[] = [];
       guardHook(() => notes.push(...this.reportErrorsOutsideTests(testModules, unhandledErrors, reason)));
-      await run.endRun(notes);
+      // Vitest's own verdict ends the run too: a run it failed for a reason no result holds
+      // (a coverage threshold) is failed, a run cut short (Ctrl-C, --bail) interrupted.
+      await run.endRun(notes, { failed: reason === 'failed', interrupted: reason === 'interrupted' });
       // Set only with failOnError; core has printed the reason.
       if (run.error) process.exitCode = 1;
     });

@@ -12,8 +12,10 @@ import {
   resultsIn,
   resultsTagged,
   runCli,
+  runCucumber,
   runWdio,
   seededFaults,
+  shownState,
   startTestServer,
   type TestServer,
   testrunLines,
@@ -198,3 +200,91 @@ describe.skipIf(missing)('WebdriverIO streaming while tests run', () => {
     WDIO_AWAIT_RUNS_TIMEOUT_MS,
   );
 });
+
+describe.skipIf(missing)(
+  'one Cucumber fixture, run by cucumber-js and by WebdriverIO’s Cucumber framework',
+  () => {
+    const cwd = webdriverioFixtures.cucumberParity;
+    let server: TestServer;
+    let wdio: RunOutcome;
+    let cucumber: RunOutcome;
+
+    /** What a run stored, as a reader compares two: name, status, and where a failure happened. */
+    const stored = async (tag: string) =>
+      (await resultsTagged(server, tag))
+        .map((result) => [result.testSuite, result.testCase, result.status, result.details?.location ?? ''])
+        .sort();
+
+    beforeAll(async () => {
+      // A run nobody completed reads abandoned at once: one that reads failed was ended.
+      server = await startTestServer({ abandonedAfterMs: 1 });
+      [wdio, cucumber] = await Promise.all([
+        runWdio({ cwd, env: reporterEnv(server, { TESTRUN_TAGS: 'wdio' }) }),
+        runCucumber({ cwd, env: reporterEnv(server, { TESTRUN_TAGS: 'cucumber' }) }),
+      ]);
+    }, WDIO_AWAIT_RUNS_TIMEOUT_MS);
+
+    afterAll(() => server?.close());
+
+    it('stores what @testrun/cucumber stores: repeated names told apart, outline examples, a Rule, the failed step’s line', async () => {
+      const expected = [
+        [
+          'features/background.feature',
+          'a failing background > never gets to its own step',
+          'failed',
+          'features/background.feature:4',
+        ],
+        [
+          'features/background.feature',
+          'a failing background > nor does this one',
+          'failed',
+          'features/background.feature:4',
+        ],
+        ['features/repeats.feature', 'repeats > adds 1 and 1 > Example #1.1', 'passed', ''],
+        [
+          'features/repeats.feature',
+          'repeats > adds 2 and 2 > Example #1.2',
+          'failed',
+          'features/repeats.feature:13',
+        ],
+        ['features/repeats.feature', 'repeats > adds 3 and 3 > Example #2.1', 'passed', ''],
+        ['features/repeats.feature', 'repeats > carrying > counts', 'passed', ''],
+        ['features/repeats.feature', 'repeats > counts', 'passed', ''],
+        ['features/repeats.feature', 'repeats > counts (2)', 'passed', ''],
+        ['features/repeats.feature', 'repeats > counts (3)', 'failed', 'features/repeats.feature:10'],
+        [
+          'features/unfinished.feature',
+          'unfinished steps > has a step nobody wrote',
+          'failed',
+          'features/unfinished.feature:4',
+        ],
+        [
+          'features/unfinished.feature',
+          'unfinished steps > has a step still pending',
+          'failed',
+          'features/unfinished.feature:7',
+        ],
+      ].sort();
+      expect(await stored('cucumber'), output(cucumber)).toEqual(expected);
+      expect(await stored('wdio'), output(wdio)).toEqual(expected);
+    });
+
+    it('stores why every failed scenario failed, under both', async () => {
+      const failed = [
+        ...(await resultsTagged(server, 'wdio')),
+        ...(await resultsTagged(server, 'cucumber')),
+      ].filter((result) => result.status === 'failed');
+      expect(failed).toHaveLength(12);
+      expect(
+        failed.filter((result) => !result.details?.message?.trim()).map((result) => result.testCase),
+      ).toEqual([]);
+    });
+
+    it('keeps both exit codes, and ends both runs as failed: the launcher completes the one wdio made', async () => {
+      expect([wdio.code, cucumber.code]).toEqual([1, 1]);
+      for (const run of await server.server.store.runs()) {
+        expect(await shownState(server, run.id), run.framework).toEqual({ api: 'failed', page: 'failed' });
+      }
+    });
+  },
+);

@@ -70,7 +70,7 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
       docBlock('webdriverio-readme-config'),
     );
     const [mocha, retried, shared] = await Promise.all([
-      runWdio({ cwd: webdriverioFixtures.mocha, env: env('mocha', { TESTRUN_COMPLETE_RUN: 'true' }) }),
+      runWdio({ cwd: webdriverioFixtures.mocha, env: env('mocha') }),
       runWdio({
         cwd: webdriverioFixtures.mocha,
         config: 'retry.conf.mjs',
@@ -89,7 +89,7 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
       runWdio({
         cwd: webdriverioFixtures.readme,
         config: 'run.conf.mjs',
-        env: env('readme', { TESTRUN_COMPLETE_RUN: 'true' }),
+        env: env('readme'),
       }),
     ]);
     Object.assign(runs, { mocha, retried, shared, jasmine, cucumber, sessionFails, readme });
@@ -110,7 +110,7 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     for (const line of lines) expect(line).toContain(`→ run ${run.id} `);
   });
 
-  it('completes the run once, from the launcher service, after every worker ended (completeRun)', async () => {
+  it("completes the run once, from the launcher service, after every worker ended (completeRun 'auto')", async () => {
     const completions = (runId: string) =>
       server.server.requests.filter(
         (request) => request.route === 'completeRun' && request.path.includes(runId),
@@ -121,6 +121,17 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     expect(await stateOf(server, readme.id)).toBe('completed');
     expect(completions(mocha.id)).toHaveLength(1);
     expect(testrunLines(output(runs.readme!))).toContain(`testrun: run ${readme.id} marked completed`);
+  });
+
+  it('stores why every failed test failed, though the workers did not create the run: the launcher hands on what the service announced', async () => {
+    for (const tag of ['mocha', 'jasmine', 'cucumber']) {
+      const failed = (await theRun(server, tag)).results.filter((result) => result.status === 'failed');
+      expect(failed.length, tag).toBeGreaterThan(0);
+      expect(
+        failed.filter((result) => !result.details?.message?.trim()).map((result) => result.testCase),
+        tag,
+      ).toEqual([]);
+    }
   });
 
   it('reports into a run given by TESTRUN_RUN_ID, creating none and completing none: its creator does', async () => {
@@ -179,8 +190,8 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
         resultsIn('features/cart.feature', [
           ['cart > opens a blank page', 'passed'],
           ['cart > fails on purpose', 'failed'],
-          ['cart > adds 1 and 1', 'passed'],
-          ['cart > adds 2 and 3', 'passed'],
+          ['cart > adds 1 and 1 > Example #1.1', 'passed'],
+          ['cart > adds 2 and 3 > Example #1.2', 'passed'],
         ]),
       ),
     );

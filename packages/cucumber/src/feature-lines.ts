@@ -2,7 +2,8 @@ import type { GherkinChild, GherkinDocument, Pickle, TestCase } from './messages
 
 // Where a scenario and its steps stand in their feature file, for a failure's `file:line`:
 // a failed scenario's stack is its step definition's (JavaScript), so the line a reader looks
-// for — the step that failed, else the scenario or example row — comes from the messages.
+// for — the step that failed, else the scenario or example row — comes from the messages; and
+// what a step says, for a step that failed without an error of its own (undefined, pending).
 
 export class FeatureLines {
   /** The line of each scenario, example row and step (a Background's too) of the feature files, by its id. */
@@ -13,6 +14,9 @@ export class FeatureLines {
   private readonly pickleStepLines = new Map<string, number>();
   /** The feature file line of each test step that runs a pickle step (hooks have none). */
   private readonly testStepLines = new Map<string, number>();
+  /** The text of each pickle step, and of each test step that runs one. */
+  private readonly pickleStepTexts = new Map<string, string>();
+  private readonly testStepTexts = new Map<string, string>();
 
   addDocument(document: GherkinDocument): void {
     const add = (node: { id?: string; location?: { line?: number } }) => {
@@ -40,6 +44,7 @@ export class FeatureLines {
     for (const step of pickle.steps ?? []) {
       const line = this.nodeLines.get(step.astNodeIds?.[0] ?? '');
       if (step.id && line) this.pickleStepLines.set(step.id, line);
+      if (step.id && typeof step.text === 'string') this.pickleStepTexts.set(step.id, step.text);
     }
   }
 
@@ -47,6 +52,8 @@ export class FeatureLines {
     for (const step of testCase.testSteps ?? []) {
       const line = this.pickleStepLines.get(step.pickleStepId ?? '');
       if (step.id && line) this.testStepLines.set(step.id, line);
+      const text = this.pickleStepTexts.get(step.pickleStepId ?? '');
+      if (step.id && text !== undefined) this.testStepTexts.set(step.id, text);
     }
   }
 
@@ -58,5 +65,10 @@ export class FeatureLines {
   /** The line of the step a test step runs; undefined for a hook. */
   stepLine(testStepId: string | undefined): number | undefined {
     return this.testStepLines.get(testStepId ?? '');
+  }
+
+  /** What the step a test step runs says; undefined for a hook. */
+  stepText(testStepId: string | undefined): string | undefined {
+    return this.testStepTexts.get(testStepId ?? '');
   }
 }

@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { guardEndHook, guardHook, line, type RawFailure, type RawTest, RunReporter } from '@testrun/core';
-import { EnvelopeMapping, type RunEnd } from './map-envelopes.js';
+import { guardEndHook, guardHook, line, RunReporter } from '@testrun/core';
 import type { Envelope } from './messages.js';
 import { hintsFromArgv, splitOptions, type TestrunCucumberOptions } from './options.js';
+import { CucumberScenarios, type RunEnd } from './scenarios.js';
 
 /** What Cucumber hands a class-based formatter (IFormatterOptions), as far as this one reads it. */
 export interface CucumberFormatterOptions {
@@ -37,7 +37,7 @@ export class TestrunFormatter {
   static defaults: TestrunCucumberOptions = {};
 
   private readonly run: RunReporter | undefined;
-  private readonly mapping: EnvelopeMapping | undefined;
+  private readonly mapping: CucumberScenarios | undefined;
   private readonly console: Promise<ConsoleFormatter | undefined>;
   private end: RunEnd | undefined;
   private readonly dryRun: boolean;
@@ -64,13 +64,9 @@ export class TestrunFormatter {
     const run = this.run;
     if (!run?.active) return;
     // Scenarios are handed to core one by one: core names each by its file (result-name.ts).
-    this.mapping = new EnvelopeMapping(
-      {
-        scenario: (uri, test) => run.addFile({ file: path.resolve(cwd, uri), tests: [inFolder(test, cwd)] }),
-        fileFailed: (uri) =>
-          run.addFile({ file: path.resolve(cwd, uri), tests: [], failedOutsideTests: true }),
-        runError: (message) => run.addRunErrors([message]),
-      },
+    this.mapping = new CucumberScenarios(
+      cwd,
+      { file: (report) => run.addFile(report), runError: (message) => run.addRunErrors([message]) },
       hints,
     );
     const mapping = this.mapping;
@@ -236,20 +232,5 @@ function cucumberVersion(options: CucumberFormatterOptions): string {
 export function createFormatter(options: TestrunCucumberOptions): typeof TestrunFormatter {
   return class extends TestrunFormatter {
     static override defaults = options;
-  };
-}
-
-/**
- * A failure's feature file lines with the file as an absolute path, as the scenario's file is
- * handed to core: core names both alike (relative to the run's base folder, a monorepo's root).
- */
-function inFolder(test: RawTest, cwd: string): RawTest {
-  const { failure } = test;
-  if (!failure) return test;
-  const absolute = (at: RawFailure['location']) =>
-    typeof at?.file === 'string' ? { ...at, file: path.resolve(cwd, at.file) } : at;
-  return {
-    ...test,
-    failure: { ...failure, location: absolute(failure.location), declaredAt: absolute(failure.declaredAt) },
   };
 }

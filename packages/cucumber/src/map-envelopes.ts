@@ -1,4 +1,4 @@
-import type { CanonicalStatus, RawTest } from '@testrun/core';
+import type { CanonicalStatus, RawFailure, RawTest } from '@testrun/core';
 import { FeatureLines } from './feature-lines.js';
 import { type Envelope, millisOf, type StepStatus, type TestStepResult } from './messages.js';
 import { ScenarioNames } from './scenario-names.js';
@@ -52,7 +52,7 @@ interface Attempt {
   executed: boolean;
   /** Which attempt this is, 1 for the first (Cucumber counts retries from 0). */
   number: number | undefined;
-  /** What the failed (or ambiguous) steps and hooks said. */
+  /** What the failed (ambiguous, undefined, pending) steps and hooks said. */
   errors: unknown[];
   /** The feature file line of the first step that failed (none when a hook failed). */
   failedLine: number | undefined;
@@ -69,8 +69,11 @@ export class EnvelopeMapping {
    * Cucumber says the run failed. A dry run's end finds them here and drops them.
    */
   private waiting: (() => void)[] | undefined = [];
-  /** Scenarios whose worst step is pending: failed or todo once Cucumber says whether that fails the run (strict). */
-  private pending: { uri: string; test: RawTest }[] = [];
+  /**
+   * Scenarios whose worst step is pending: failed (with `failure`) or todo once Cucumber says
+   * whether that fails the run (strict).
+   */
+  private pending: { uri: string; test: RawTest; failure: RawFailure }[] = [];
   private results = 0;
   private runErrors = 0;
 
@@ -118,8 +121,8 @@ export class EnvelopeMapping {
   /** What is still held when the process goes away before the run's end: a run that was cut short is no dry run. */
   flush(): void {
     this.release();
-    for (const { uri, test } of this.pending.splice(0))
-      this.sink.scenario(uri, { ...test, status: 'failed' });
+    for (const { uri, test, failure } of this.pending.splice(0))
+      this.sink.scenario(uri, { ...test, status: 'failed', failure });
   }
 
   private addStep(attempt: Attempt, finished: NonNullable<Envelope['testStepFinished']>): void {
@@ -128,8 +131,8 @@ export class EnvelopeMapping {
     if (SEVERITY.indexOf(status) > SEVERITY.indexOf(attempt.worst)) attempt.worst = status;
     const ran = millisOf(result?.duration) > 0 || ['PASSED', 'FAILED', 'PENDING'].includes(status);
     if (ran) attempt.executed = true;
-    if ((status === 'FAILED' || status === 'AMBIGUOUS') && result) {
-      attempt.errors.push(errorOf(result));
+    if (FAILING_STEPS.includes(status)) {
+      attempt.errors.push(errorOf(status, result ?? {}, this.lines.stepText(finished.testStepId)));
       attempt.failedLine ??= this.lines.stepLine(finished.testStepId);
     }
   }
@@ -150,25 +153,23 @@ export class EnvelopeMapping {
       status: 'passed',
       duration: millisOf(finished.timestamp) - attempt.started,
     };
+    // Where: the step that failed, else (a hook) where the scenario is declared.
+    const at = (line: number | undefined) => (line ? { file: named.uri, line } : undefined);
+    const failure: RawFailure = {
+      errors: attempt.errors,
+      attempts: attempt.number,
+      location: at(attempt.failedLine),
+      declaredAt: at(this.lines.declaredLine(pickleId)),
+    };
     if (attempt.worst === 'PENDING' && this.hints.strict === undefined) {
-      this.pending.push({ uri: named.uri, test });
+      this.pending.push({ uri: named.uri, test, failure });
       return;
     }
     const status = statusOf(attempt.worst, this.hints.strict !== false);
-    // Where: the step that failed, else (a hook, an undefined step) where the scenario is declared.
-    const at = (line: number | undefined) => (line ? { file: named.uri, line } : undefined);
-    const failure =
-      status === 'failed'
-        ? {
-            errors: attempt.errors,
-            attempts: attempt.number,
-            location: at(attempt.failedLine),
-            declaredAt: at(this.lines.declaredLine(pickleId)),
-          }
-        : undefined;
     // `--retry`: a scenario that passed on a later attempt (passed on a retry).
     const attempts = status === 'passed' && (attempt.number ?? 1) > 1 ? attempt.number : undefined;
-    this.emit(() => this.sink.scenario(named.uri, { ...test, status, failure, attempts }));
+    const failed = status === 'failed' ? failure : undefined;
+    this.emit(() => this.sink.scenario(named.uri, { ...test, status, failure: failed, attempts }));
   }
 
   private finishRun(finished: NonNullable<Envelope['testRunFinished']>): RunEnd {
@@ -182,8 +183,11 @@ export class EnvelopeMapping {
     // A run with pending steps fails only in strict mode (Cucumber's default): a run that
     // passed with them was not strict, and they are todo, as Cucumber itself counts them.
     const strict = !success;
-    for (const { uri, test } of this.pending.splice(0)) {
-      this.emit(() => this.sink.scenario(uri, { ...test, status: statusOf('PENDING', strict) }));
+    for (const { uri, test, failure } of this.pending.splice(0)) {
+      const status = statusOf('PENDING', strict);
+      this.emit(() =>
+        this.sink.scenario(uri, { ...test, status, failure: status === 'failed' ? failure : undefined }),
+      );
     }
     if (!success && finished.exception?.message && this.runErrors === 0) {
       this.emitRunError(finished.exception.message);
@@ -214,11 +218,24 @@ export class EnvelopeMapping {
   }
 }
 
-/** A failed step as an error: its exception's message and stack apart when Cucumber gives them, else its text. */
-function errorOf(result: TestStepResult): unknown {
+/** The step statuses that fail a scenario (pending: when the run is strict), and whose step says why. */
+const FAILING_STEPS: readonly string[] = ['FAILED', 'AMBIGUOUS', 'UNDEFINED', 'PENDING'];
+
+/**
+ * A failed step as an error: its exception's message and stack apart when Cucumber gives them,
+ * else its text; an undefined or pending step, which throws nothing, says what it is and which
+ * step it was, as Cucumber's own summary does.
+ */
+function errorOf(status: StepStatus, result: TestStepResult, step: string | undefined): unknown {
   const { exception, message } = result;
   if (typeof exception?.message === 'string') {
     return { message: exception.message, stack: exception.stackTrace ?? message ?? '' };
+  }
+  const quoted = step === undefined ? 'a step' : `step "${step}"`;
+  if (status === 'UNDEFINED') return `Undefined: no step definition matches ${quoted}`;
+  if (status === 'PENDING') {
+    const said = message && message.trim().toLowerCase() !== 'pending' ? ` (${message.trim()})` : '';
+    return `Pending: ${quoted} is not implemented yet${said}`;
   }
   return message ?? '';
 }

@@ -46,8 +46,8 @@ export interface Pickle {
   astNodeIds?: string[];
   /** The scenario's line, or the example row's (Cucumber 10+). */
   location?: Location;
-  /** Each step: the feature file step's id first in astNodeIds. */
-  steps?: { id?: string; astNodeIds?: string[] }[];
+  /** Each step: the feature file step's id first in astNodeIds, and its text (an outline's placeholders filled in). */
+  steps?: { id?: string; astNodeIds?: string[]; text?: string }[];
 }
 
 export interface TestCase {

@@ -67,9 +67,17 @@ describe('a recorded serial run', () => {
       file: 'features/cart.feature',
       line: 37,
     });
-    // No step failed: a hook did, or a step had no definition.
+    // No step failed: a hook did; the scenario's line.
     expect(where('has a Before hook that fails')).toBe('features/cart.feature:47');
-    expect(where('has an undefined step')).toBe('features/cart.feature:12');
+    // A step without a definition is the step that failed: its line, and what it says.
+    expect(where('has an undefined step')).toBe('features/cart.feature:14');
+    expect(failures.get('features/cart.feature | Cart > has an undefined step')?.errors).toEqual([
+      'Undefined: no step definition matches step "I do something nobody wrote"',
+    ]); // A pending step fails a strict run: the same, once the run's verdict came.
+    expect(where('has a pending step')).toBe('features/cart.feature:18');
+    expect(failures.get('features/cart.feature | Cart > has a pending step')?.errors).toEqual([
+      expect.stringMatching(/^Pending: step ".+" is not implemented yet/),
+    ]);
   });
 
   it('times a scenario from Cucumber’s timestamps of its last attempt', () => {

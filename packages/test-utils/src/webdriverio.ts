@@ -17,6 +17,12 @@ export const webdriverioFixtures = {
   mocha: path.join(WDIO_FIXTURES, 'mocha'),
   jasmine: path.join(WDIO_FIXTURES, 'jasmine'),
   cucumber: path.join(WDIO_FIXTURES, 'cucumber'),
+  /**
+   * One set of features (repeated names, outlines, a Rule, a failing Background, an undefined
+   * and a pending step) that `cucumber-js` runs with @testrun/cucumber (cucumber.cjs) and `wdio`
+   * with @testrun/webdriverio (wdio.conf.mjs): both must store the same results.
+   */
+  cucumberParity: path.join(WDIO_FIXTURES, 'cucumber-parity'),
   /** The package README's wdio.conf.mjs, run by run.conf.mjs once a test wrote it there. */
   readme: path.join(WDIO_FIXTURES, 'readme'),
   /** A capability whose chromedriver does not exist: no session starts. */

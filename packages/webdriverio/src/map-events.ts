@@ -23,10 +23,23 @@ interface Scenario {
 }
 
 /**
+ * The events the worker's Cucumber formatter adds (cucumber-formatter.ts): it is in place, a
+ * feature file's scenario as Cucumber's messages say it, an error outside every scenario.
+ */
+export const CUCUMBER_EVENTS = {
+  started: 'testrun:cucumber-started',
+  file: 'testrun:cucumber-file',
+  runError: 'testrun:cucumber-run-error',
+} as const;
+
+/**
  * Turns a worker's events into FileReports, a batch at a time. Titles are the open suites'
  * titles, outermost first, then the test's: Mocha's and Jasmine's `describe`s, Cucumber's
- * feature (and rule). Under Cucumber a step is a test to WebdriverIO; here the scenario (a
- * suite of type `scenario`) is the result, with the worst of its steps' statuses. A test
+ * feature (and rule). Under Cucumber, with the worker service's formatter in place, the
+ * scenarios are what Cucumber's own messages say (CUCUMBER_EVENTS), as @testrun/cucumber maps
+ * them, and WebdriverIO's events of them are not read; without it (no service), a step is a
+ * test to WebdriverIO and the scenario (a suite of type `scenario`) is the result, with the
+ * worst of its steps' statuses, named by its name alone. A test
  * retried in the worker (Mocha's `this.retries`, Cucumber's retry) ends once, as its last
  * attempt did: the outcomes are keyed by WebdriverIO's uid, which an attempt keeps. A hook
  * that failed, a spec file with no test that failed although the worker counted failures (a
@@ -38,11 +51,17 @@ export class WdioMapping {
   private specs: string[] = [];
   private readonly outcomes = new Map<string, Outcome>();
   private scenario: Scenario | undefined;
-  private readonly failedFiles = new Set<string>();
+  /** Spec files that failed outside their tests, with what failed them. */
+  private readonly failedFiles = new Map<string, unknown[]>();
   /** Per test attempt (its uid), the Mocha retry it is, as test:start said. */
   private readonly retryOf = new Map<string, number>();
   /** Whether any test or hook of this worker failed: failures beyond them fail the spec files. */
   private sawFailure = false;
+  /** Cucumber's messages give the scenarios (CUCUMBER_EVENTS): WebdriverIO's events of them are not read. */
+  private fromMessages = false;
+  /** Scenarios from Cucumber's messages, as feature files' reports, and errors outside every scenario. */
+  private readonly messageFiles: FileReport[] = [];
+  private readonly runErrors: string[] = [];
 
   /** The batch's tests per file; with `end`, also the files that failed outside their tests. */
   take(events: readonly WdioEvent[], end = false): FileReport[] {
@@ -55,15 +74,24 @@ export class WdioMapping {
     }
     this.outcomes.clear();
     const files: FileReport[] = [...byFile].map(([file, tests]) => ({ file, tests }));
+    files.push(...this.messageFiles.splice(0));
     if (end) {
-      for (const file of this.failedFiles) files.push({ file, tests: [], failedOutsideTests: true });
+      for (const [file, errors] of this.failedFiles) {
+        files.push({ file, tests: [], failedOutsideTests: true, failure: { errors } });
+      }
       this.failedFiles.clear();
     }
     return files;
   }
 
+  /** Errors outside every scenario (Cucumber's BeforeAll and AfterAll) since the last call. */
+  takeRunErrors(): string[] {
+    return this.runErrors.splice(0);
+  }
+
   private read({ name, payload }: WdioEvent): void {
     if (!payload) return;
+    if (this.readMessage(name, payload)) return;
     switch (name) {
       case 'runner:start':
         this.specs = ((payload as WdioRunnerStart).specs ?? []).map(pathOf);
@@ -73,7 +101,7 @@ export class WdioMapping {
         return;
       case 'suite:start': {
         const suite = payload as WdioRunnable;
-        if (suite.type === 'scenario') {
+        if (suite.type === 'scenario' && !this.fromMessages) {
           this.scenario = {
             key: suite.uid ?? this.titles(suite.title).join('\n'),
             titles: this.titles(suite.title),
@@ -98,7 +126,7 @@ export class WdioMapping {
         if (this.scenario) {
           this.scenario.statuses.push('failed');
           this.scenario.errors.push(...errorsOf(hook));
-        } else this.failedFiles.add(this.fileOf(hook));
+        } else this.fileFailed(this.fileOf(hook), errorsOf(hook));
         return;
       }
       case 'test:start': {
@@ -114,6 +142,29 @@ export class WdioMapping {
         this.testEnded(payload as WdioRunnable, statusOf(name));
         return;
     }
+  }
+
+  /** An event of Cucumber's messages, or one of WebdriverIO's that they replace: true when it was read here. */
+  private readMessage(name: string, payload: unknown): boolean {
+    switch (name) {
+      case CUCUMBER_EVENTS.started:
+        this.fromMessages = true;
+        return true;
+      case CUCUMBER_EVENTS.file: {
+        const report = payload as FileReport;
+        this.messageFiles.push(report);
+        if (report.failedOutsideTests || report.tests.some((test) => test.status === 'failed')) {
+          this.sawFailure = true;
+        }
+        return true;
+      }
+      case CUCUMBER_EVENTS.runError:
+        this.runErrors.push(String(payload));
+        this.sawFailure = true;
+        return true;
+    }
+    // Steps and hooks are in the messages; suites are still followed (no scenario is made of them).
+    return this.fromMessages && (name.startsWith('test:') || name === 'hook:end');
   }
 
   private testEnded(test: WdioRunnable, status: CanonicalStatus): void {
@@ -151,10 +202,19 @@ export class WdioMapping {
 
   private runnerEnded(end: WdioRunnerEnd): void {
     // The session did not start, or the worker failed where no test or hook says why (a spec
-    // file that did not load): each of its spec files failed.
-    if (end.error || ((end.failures ?? 0) > 0 && !this.sawFailure)) {
-      for (const file of this.specs) this.failedFiles.add(file);
+    // file that did not load): each of its spec files failed, with what is known of why.
+    if (end.error) {
+      for (const file of this.specs)
+        this.fileFailed(file, [`the browser session did not start: ${end.error}`]);
+    } else if ((end.failures ?? 0) > 0 && !this.sawFailure) {
+      const why = `WebdriverIO's worker ended with ${end.failures} ${end.failures === 1 ? 'failure' : 'failures'} that no test or hook reported: the spec file did not load (its error is in the worker's output)`;
+      for (const file of this.specs) this.fileFailed(file, [why]);
     }
+  }
+
+  /** A spec file failed outside its tests: what failed it is kept with it, the first reason first. */
+  private fileFailed(file: string, errors: unknown[]): void {
+    this.failedFiles.set(file, [...(this.failedFiles.get(file) ?? []), ...errors]);
   }
 
   /** The open suites' titles, then `title`. */

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { guardEndHook, guardHook, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
 import { capabilityIndex, labelsFromEnv } from './capabilities.js';
-import { WdioMapping, willBeRetried } from './map-events.js';
+import { receiveCucumberScenarios } from './cucumber-formatter.js';
+import { CUCUMBER_EVENTS, WdioMapping, willBeRetried } from './map-events.js';
 import { webdriverioVersion } from './running-webdriverio.js';
 import type { WdioEvent, WdioRunnerEnd, WdioRunnerStart } from './wdio-events.js';
 
@@ -41,6 +42,8 @@ export class TestrunWebdriverioReporter {
   /** A worker whose spec files WebdriverIO may run again holds its results until it knows. */
   private specFileRetries = 0;
   private synchronised = true;
+  /** Under Cucumber, what the formatter still holds (a scenario awaiting the run's verdict), for a worker on its way out. */
+  private flushCucumber: (() => void) | undefined;
 
   constructor(options: TestrunWebdriverioOptions = {}) {
     const labels = labelsFromEnv(process.env);
@@ -53,9 +56,24 @@ export class TestrunWebdriverioReporter {
           framework: { name: 'webdriverio', version: webdriverioVersion() },
           rootDir: startDir,
           projectCount: labels.length || undefined,
-          flushOnExit: () => this.flush(),
+          flushOnExit: () => {
+            this.flushCucumber?.();
+            this.flush();
+          },
         }),
     );
+    // Under Cucumber, the worker service's formatter hands this reporter Cucumber's own scenarios,
+    // as events of their own: they wait, and are handed on, with WebdriverIO's.
+    if (this.run?.active) {
+      receiveCucumberScenarios({
+        started: (flush) => {
+          this.flushCucumber = flush;
+          this.emit(CUCUMBER_EVENTS.started, {});
+        },
+        file: (report) => this.emit(CUCUMBER_EVENTS.file, report),
+        runError: (message) => this.emit(CUCUMBER_EVENTS.runError, message),
+      });
+    }
   }
 
   /** WebdriverIO waits for this before the worker exits (reporterSyncTimeout, 5 s by default). */
@@ -114,6 +132,7 @@ export class TestrunWebdriverioReporter {
       if (!this.run?.active) return;
       const files = this.mapping.take(this.events.splice(0), end);
       for (const file of files) this.run.addFile({ ...file, project: this.project });
+      this.run.addRunErrors(this.mapping.takeRunErrors());
     });
   }
 }

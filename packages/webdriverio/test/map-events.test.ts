@@ -1,9 +1,11 @@
+import os from 'node:os';
 import path from 'node:path';
 import { type FileReport, toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import { capabilityIndex, capabilityLabels, labelsFromEnv } from '../src/capabilities.js';
+import { addCucumberFormatter, CUCUMBER_FORMATTER } from '../src/cucumber-formatter.js';
 import { reporterOptionsIn } from '../src/launcher.js';
-import { pathOf, WdioMapping, willBeRetried, worstOf } from '../src/map-events.js';
+import { CUCUMBER_EVENTS, pathOf, WdioMapping, willBeRetried, worstOf } from '../src/map-events.js';
 import { testrunOptions } from '../src/reporter.js';
 import type { WdioEvent, WdioRunnerEnd } from '../src/wdio-events.js';
 import { attempts, FIXTURES, recording } from './recorded-events.js';
@@ -137,12 +139,24 @@ describe('a worker whose session did not start', () => {
       { name: 'runner:end', payload: { failures: 1, retries: -1, error: 'Failed to create session.' } },
     ]);
     expect(summary(files)).toEqual([['mocha/specs/cart.spec.js', '(failed outside its tests)', 'failed']]);
+    expect(files[0]!.failure).toEqual({
+      errors: ['the browser session did not start: Failed to create session.'],
+    });
   });
 
   it('and one that counted a failure no test or hook says fails them too (a spec file that did not load)', () => {
     const [start] = recording('mocha')['0-0']!;
     expect(mapWorker([start!, { name: 'runner:end', payload: { failures: 1 } }])).toEqual([
-      { file: path.join(FIXTURES, 'mocha/specs/cart.spec.js'), tests: [], failedOutsideTests: true },
+      {
+        file: path.join(FIXTURES, 'mocha/specs/cart.spec.js'),
+        tests: [],
+        failedOutsideTests: true,
+        failure: {
+          errors: [
+            "WebdriverIO's worker ended with 1 failure that no test or hook reported: the spec file did not load (its error is in the worker's output)",
+          ],
+        },
+      },
     ]);
   });
 });
@@ -199,5 +213,58 @@ describe('options', () => {
   it('a spec named by a file URL is a path', () => {
     expect(pathOf('file:///work/a%20b/spec.js')).toBe('/work/a b/spec.js');
     expect(pathOf('/work/spec.js')).toBe('/work/spec.js');
+  });
+});
+
+describe('the Cucumber framework with the worker service’s formatter in place', () => {
+  const cucumberWorker = () => recording('cucumber')['0-0']!;
+
+  it('takes the scenarios from Cucumber’s messages alone, and none of WebdriverIO’s scenario events', () => {
+    const [start, ...rest] = cucumberWorker();
+    const file = path.join(FIXTURES, 'cucumber/features/cart.feature');
+    const fromMessages: FileReport = {
+      file,
+      tests: [{ titles: ['cart', 'adds 1 and 1', 'Example #1.1'], status: 'passed', duration: 3 }],
+    };
+    const mapping = new WdioMapping();
+    const files = mapping.take(
+      [
+        start!,
+        { name: CUCUMBER_EVENTS.started, payload: {} },
+        ...rest.filter((event) => event.name !== 'runner:end'),
+        { name: CUCUMBER_EVENTS.file, payload: fromMessages as never },
+        { name: CUCUMBER_EVENTS.runError, payload: 'a BeforeAll hook failed: boom' as never },
+        { name: 'runner:end', payload: { failures: 1 } },
+      ],
+      true,
+    );
+    expect(files).toEqual([fromMessages]);
+    expect(mapping.takeRunErrors()).toEqual(['a BeforeAll hook failed: boom']);
+    // The worker's failure is accounted for by the run error: its file is not failed besides.
+    expect(mapping.takeRunErrors()).toEqual([]);
+  });
+});
+
+describe('the worker service', () => {
+  it('adds the formatter to a Cucumber configuration once, after the user’s own, writing to the null device', () => {
+    const config = { framework: 'cucumber', cucumberOpts: { format: ['progress', ['json', 'out.json']] } };
+    addCucumberFormatter(config);
+    addCucumberFormatter(config);
+    expect(config.cucumberOpts.format).toEqual([
+      'progress',
+      ['json', 'out.json'],
+      [CUCUMBER_FORMATTER, os.devNull],
+    ]);
+    const bare: { framework: string; cucumberOpts?: unknown } = { framework: 'cucumber' };
+    addCucumberFormatter(bare);
+    expect(bare.cucumberOpts).toEqual({ format: [[CUCUMBER_FORMATTER, os.devNull]] });
+  });
+
+  it('leaves Mocha and Jasmine configurations as they are', () => {
+    for (const framework of ['mocha', 'jasmine']) {
+      const config = { framework };
+      addCucumberFormatter(config);
+      expect(config).toEqual({ framework });
+    }
   });
 });

@@ -268,3 +268,24 @@ describe('the worker service', () => {
     }
   });
 });
+
+describe('two tests of one title under Mocha or Jasmine', () => {
+  it('are two results of one name, as @testrun/mocha and @testrun/jasmine store them: no number is added', () => {
+    const file = path.join(FIXTURES, 'mocha/specs/cart.spec.js');
+    const test = (uid: string, event: string) => ({
+      name: event,
+      payload: { uid, title: 'rounds', file, type: 'test', duration: 1 },
+    });
+    const files = mapWorker([
+      { name: 'runner:start', payload: { specs: [`file://${file}`] } },
+      { name: 'suite:start', payload: { uid: 's', title: 'totals', file, type: 'suite' } },
+      test('t1', 'test:pass'),
+      test('t2', 'test:fail'),
+      { name: 'suite:end', payload: { uid: 's', title: 'totals', file, type: 'suite' } },
+    ]);
+    expect(summary(files)).toEqual([
+      ['mocha/specs/cart.spec.js', 'totals > rounds', 'passed'],
+      ['mocha/specs/cart.spec.js', 'totals > rounds', 'failed'],
+    ]);
+  });
+});

@@ -34,8 +34,13 @@ function* flakyContent(
   allProjects: readonly string[],
   selected: string | undefined,
 ): Generator<SafeHtml> {
+  // The rule is said once, folded: the page opens with what it found.
   yield html`<h1>Flaky tests</h1>
-<p id="flaky-rule">Where runs carry the commit they built (the <code>commit:</code> tag the reporters add in CI), a test is <strong>flaky</strong> when one commit both passed and failed it (a rerun, a retried job, another shard), and <strong>newly failing</strong> when it failed on every commit of a branch since one that passed it. Where no run carries a commit, a test (its project, suite and name) is flaky when, within its project's last ${FLAKY_WINDOW} runs, it passed in at least one run and failed in at least one other, which a regression does too. Under either rule, a test is also flaky when it <strong>passed on a retry</strong> within one run, where the runner retried it and its reporter said so (on attempt 2 or later). Each project says which rule it was judged by. <strong>Flips</strong> count how often a test's outcome changed between passed and failed from one run that held it to the next; runs where it was skipped or absent are left out.</p>
+<details id="flaky-rule"><summary>How a test is judged flaky</summary>
+<p><strong>By commit</strong>, where runs carry the commit they built (the <code>commit:</code> tag the reporters add in CI): a test is <strong>flaky</strong> when one commit both passed and failed it (a rerun, a retried job, another shard), and <strong>newly failing</strong> when it failed on every commit of a branch since one that passed it.</p>
+<p><strong>Across runs</strong>, where no run carries a commit: a test (its project, suite and name) is flaky when, within its project's last ${FLAKY_WINDOW} runs, it passed in at least one run and failed in at least one other, which a regression does too.</p>
+<p>Either way, a test that <strong>passed on a retry</strong> within one run (attempt 2 or later, where its reporter said so) is flaky. <strong>Flips</strong> count how often a test's outcome changed between passed and failed from one run that held it to the next; runs where it was skipped or absent are left out.</p>
+</details>
 <form method="get" action="${paths.flakyPage}"><label>Project<select name="project"><option value="">all</option>${allProjects.map(
     (project) =>
       html`<option value="${project}"${project === selected ? html` selected` : ''}>${project}</option>`,
@@ -43,7 +48,24 @@ function* flakyContent(
 ${allProjects.length === 0 ? html`<p>No runs yet: <a href="${runsPagePath()}">the runs page</a> says how to report here.</p>` : ''}
 `;
   const shown = selected === undefined ? OVERVIEW_CARDS : Number.POSITIVE_INFINITY;
-  for (const project of projects) yield* projectSection(project, shown);
+  // On the page for all projects, those with nothing to show are one line, not a section each.
+  const calm = selected === undefined ? projects.filter(hasNothing) : [];
+  for (const project of projects) if (!calm.includes(project)) yield* projectSection(project, shown);
+  if (calm.length > 0) yield nothingIn(calm);
+}
+
+function hasNothing({ flaky, newlyFailing }: FlakyOrFailing): boolean {
+  return flaky.length === 0 && newlyFailing.length === 0;
+}
+
+/** The projects with nothing flaky or newly failing, in one line, each linked to its own page. */
+function nothingIn(projects: readonly ProjectFlakes[]): SafeHtml {
+  const links = projects.map(
+    (flakes, i) =>
+      html`${i === 0 ? '' : ', '}<a class="name" href="${flakyPagePath(flakes.project)}" data-project="${flakes.project}">${flakes.project}</a>`,
+  );
+  return html`<p id="nothing-flaky" class="none">Nothing flaky or newly failing in ${links}.</p>
+`;
 }
 
 function* projectSection(flakes: ProjectFlakes, shown: number): Generator<SafeHtml> {
@@ -69,9 +91,10 @@ ${ruleUsed(flakes)}
 `;
 }
 
+/** Which of the two rules (said once, at the top) judged this project, in a few words. */
 function ruleUsed({ rule, runs, judgedRuns }: FlakyOrFailing): SafeHtml {
   if (rule === 'passed-and-failed')
-    return html`<p class="rule">No run carried a commit tag: flaky here means passed in one run and failed in another, or passed on a retry within one run, and no test is told apart as newly failing.</p>`;
+    return html`<p class="rule">Judged across runs: no run carried a commit tag.</p>`;
   const untaggedRuns = runs - judgedRuns;
   const leftOut =
     untaggedRuns === 0

@@ -43,16 +43,11 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     // The demo's two rounds of the Vitest example (the second fails one test on purpose),
     // a Jest run in between, and a run whose names would be script if pasted into HTML.
     const codes = [
-      // The Vitest runs complete their runs (completeRun); the Jest run leaves its own running.
-      (await runVitest({ cwd: path.join(examplesDir, 'vitest'), env: env({ TESTRUN_COMPLETE_RUN: '1' }) }))
+      // The Vitest runs complete their runs (the default); the Jest run is told not to, and stays running.
+      (await runVitest({ cwd: path.join(examplesDir, 'vitest'), env: env() })).code,
+      (await runJest({ cwd: path.join(examplesDir, 'jest'), env: env({ TESTRUN_COMPLETE_RUN: '0' }) })).code,
+      (await runVitest({ cwd: path.join(examplesDir, 'vitest'), env: env({ EXAMPLE_FLAKY_FAIL: '1' }) }))
         .code,
-      (await runJest({ cwd: path.join(examplesDir, 'jest'), env: env() })).code,
-      (
-        await runVitest({
-          cwd: path.join(examplesDir, 'vitest'),
-          env: env({ EXAMPLE_FLAKY_FAIL: '1', TESTRUN_COMPLETE_RUN: '1' }),
-        })
-      ).code,
       (
         await runVitest({
           cwd: hostileFixture,
@@ -88,6 +83,11 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     });
     await page.goto(`${started.url}${pathAndQuery}`);
     return page;
+  }
+
+  /** A state badge's word, without the explanation it shows when hovered. */
+  function stateWord(badge: Locator): Promise<string> {
+    return badge.evaluate((element) => element.firstChild?.textContent?.trim() ?? '');
   }
 
   async function follow(page: Page, link: Locator, url: RegExp) {
@@ -166,16 +166,21 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     const cards = page.locator('li.run');
     const shown: Record<string, string> = {};
     for (const card of await cards.all()) {
-      shown[(await card.getAttribute('data-run-id'))!] = (
-        (await card.locator('.state').textContent()) ?? ''
-      ).trim();
+      shown[(await card.getAttribute('data-run-id'))!] = await stateWord(card.locator('.state'));
     }
     const [passing, jest, failing] = await store().runs();
     expect(shown[passing!.id]).toBe('completed');
     expect(shown[jest!.id]).toBe('running');
     expect(shown[failing!.id]).toBe('failed');
+    // The badge explains itself where it is hovered (or focused, as a tap does), without script.
+    const badge = page.locator(`li.run[data-run-id="${jest!.id}"] .state`);
+    expect(await badge.locator('.tip').isVisible()).toBe(false);
+    await badge.hover();
+    expect(await badge.locator('.tip').textContent()).toMatch(/^Running: receiving results/);
     await page.goto(`${started.url}/runs/${failing!.id}`);
-    await expect.poll(() => page.locator('h1 .state').textContent()).toBe('failed');
+    await expect.poll(() => stateWord(page.locator('h1 .state'))).toBe('failed');
+    await page.locator('h1 .state').focus();
+    expect(await page.locator('h1 .state .tip').isVisible()).toBe(true);
     expect(await page.locator('#run-state').textContent()).toMatch(/^Ended failed /);
     await page.close();
   });
@@ -265,9 +270,10 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     const vitest = page.locator('section[data-project="example-vitest"]');
     expect(await vitest.locator('li.flaky a.test-link').allInnerTexts()).toEqual([FLIPPING]);
     expect(await page.locator('a.test-link', { hasText: STABLE }).count()).toBe(0);
-    expect(await page.locator('section[data-project="example-jest"] .none').textContent()).toBe(
-      'No flaky tests.',
-    );
+    // Said once, folded: the page opens with what it found, and a calm project is one line.
+    expect(await page.locator('#flaky-rule').getAttribute('open')).toBeNull();
+    expect(await page.locator('section[data-project="example-jest"]').count()).toBe(0);
+    expect(await page.locator('#nothing-flaky a[data-project="example-jest"]').count()).toBe(1);
     await page.screenshot({ path: path.join(screenshotDir, 'flaky.png'), fullPage: true });
     await page.close();
   });

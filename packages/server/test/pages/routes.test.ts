@@ -477,9 +477,15 @@ describe.each(storeEngines())('the flaky tests page on $name', (engine) => {
     expect(all.text).toContain("within its project's last 20 runs, it passed in at least one run and failed");
     const shop = projectSection(all.text, 'shop');
     expect(shop).toMatch(/^data-project="shop" data-rule="passed-and-failed">/);
-    expect(shop).toContain('No run carried a commit tag');
+    expect(shop).toContain('<p class="rule">Judged across runs: no run carried a commit tag.</p>');
     expect(lists(shop)).toEqual({ flaky: ['flaky'], newlyFailing: [] });
     expect(shop).toContain('<strong>2</strong> flips');
+    // The rule is said once, at the top; a project with nothing to show is a line, not a section.
+    expect(all.text.split("within its project's last 20 runs")).toHaveLength(2);
+    expect(all.text).not.toContain('<section class="project" data-project="calm"');
+    expect(all.text).toContain(
+      '<p id="nothing-flaky" class="none">Nothing flaky or newly failing in <a class="name" href="/flaky?project=calm" data-project="calm">calm</a>.</p>',
+    );
     expect(calm.text).not.toContain('data-project="shop"');
     expect(calm.text).toContain('No flaky tests.');
   });

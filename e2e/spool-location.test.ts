@@ -41,7 +41,7 @@ export default defineConfig({
     const run = await runPlaywright({ cwd: project, env });
     expect(run.code, run.stderr).toBe(0);
     expect(testrunLines(run.stderr).at(-1)).toMatch(
-      / spooled to .*: send them with `npx @testrun\/cli replay`$/,
+      / spooled to .*: send them with `npx @testrun\/cli replay`; the run's end \(completed\) waits in the spool with them$/,
     );
     expect(fs.existsSync(path.join(project, 'tests', '.testrun'))).toBe(false);
     const spooled = readSpoolLines(path.join(project, '.testrun', 'spool'))
@@ -56,7 +56,9 @@ export default defineConfig({
     });
     expect(replay.stderr).toBe('');
     expect(replay.code).toBe(0);
-    expect(replay.stdout).toContain(`${spooled.length} results delivered from 1 spool file; 0 remain`);
+    expect(replay.stdout).toContain(
+      `${spooled.length} results delivered from 1 spool file, 1 run completed; 0 remain`,
+    );
     expect(identities(await server.server.store.allResults())).toEqual(identities(spooled));
   });
 });

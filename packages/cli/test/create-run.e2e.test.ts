@@ -18,7 +18,7 @@ describe('testrun create-run', () => {
     expect(stderr).not.toContain(started.apiKey);
   });
 
-  it('creates a run and prints only its id on stdout', async () => {
+  it('creates a run and prints it on stdout: its id, and what the service announced it takes', async () => {
     started = await startTestServer();
     const { code, stdout, stderr } = await runCli(
       ['create-run', '--project', 'web', '--framework', 'vitest', '--tags', 'nightly, e2e'],
@@ -27,14 +27,14 @@ describe('testrun create-run', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const [run] = await started.server.store.runs();
-    expect(stdout).toBe(`${run!.id}\n`);
+    expect(stdout).toBe(`${run!.id};extensions=failure-details,complete-run\n`);
     expect(run).toMatchObject({ project: 'web', framework: 'vitest', tags: ['nightly', 'e2e'] });
   });
 
-  it('prints dotenv lines with --env, saying failure details go to a service that takes them', async () => {
+  it('prints a dotenv line with --env, and the id alone for a service that announces nothing', async () => {
     const printed: string[] = [];
     for (const failureDetails of [true, false]) {
-      started = await startTestServer({ failureDetails });
+      started = await startTestServer({ failureDetails, completeRun: failureDetails });
       const { code, stdout } = await runCli(['create-run', '--framework', 'vitest', '--env'], {
         env: envFor(started),
       });
@@ -43,7 +43,7 @@ describe('testrun create-run', () => {
       printed.push(stdout.replace(run!.id, '<id>'));
     }
     expect(printed).toEqual([
-      'TESTRUN_RUN_ID=<id>\nTESTRUN_FAILURE_DETAILS=always\n',
+      'TESTRUN_RUN_ID=<id>;extensions=failure-details,complete-run\n',
       'TESTRUN_RUN_ID=<id>\n',
     ]);
   });

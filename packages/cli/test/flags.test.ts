@@ -11,7 +11,7 @@ describe('the help of flags', () => {
   it("gives a flag that sets a reporter option its spec's meaning, variable and default", () => {
     const flags: Flags = { 'run-id': { type: 'string', value: '<id>', option: 'runId' } };
     expect(optionLines(flags, 200)).toBe(
-      '  --run-id <id>   report into an existing run (shards, parallel jobs) (default: TESTRUN_RUN_ID, else none: a run is created)',
+      '  --run-id <id>   report into an existing run (shards, parallel jobs): its id, as testrun create-run prints it (default: TESTRUN_RUN_ID, else none: a run is created)',
     );
   });
 

@@ -63,7 +63,8 @@ describe('testrun replay', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toBe(
-      `testrun replay: 25 results delivered from 1 spool file; 0 remain in ${spoolDir}\n`,
+      // The reporter spooled its run's end too (completeRun 'auto'): the service the replay reached announces it.
+      `testrun replay: 25 results delivered from 1 spool file, 1 run completed; 0 remain in ${spoolDir}\n`,
     );
     expect(fs.readdirSync(spoolDir)).toEqual([]);
 
@@ -155,16 +156,21 @@ async function replayHoldingTheSpool(spoolDir: string, server: TestServer) {
   return { holder, claim };
 }
 
-/** The replay sent the whole spool, once, and left the directory empty. */
+/**
+ * The replay sent the whole spool, once, and left the directory empty; with `completed`, it
+ * also completed the run (a reporter that ended spooled its end; one killed with -9 did not).
+ */
 async function expectEverythingSent(
   replay: { code: number | null; stdout: string; stderr: string },
   spoolDir: string,
   server: TestServer,
   count: number,
+  { completed = true } = {},
 ): Promise<void> {
   expect(replay.stderr).toBe('');
   expect(replay.code).toBe(0);
-  expect(replay.stdout).toContain(`${count} results delivered from 1 spool file; 0 remain`);
+  const ended = completed ? ', 1 run completed' : '';
+  expect(replay.stdout).toContain(`${count} results delivered from 1 spool file${ended}; 0 remain`);
   expect(fs.readdirSync(spoolDir)).toEqual([]);
   expect(await server.server.store.allResults()).toHaveLength(count);
 }
@@ -300,7 +306,7 @@ describe('testrun replay and the files of processes that died', () => {
     const later = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
       env: replayEnv(started),
     });
-    await expectEverythingSent(later, spoolDir, started, 10);
+    await expectEverythingSent(later, spoolDir, started, 10, { completed: false });
   });
 });
 
@@ -359,7 +365,7 @@ describe('testrun replay and a spool file that is not what a reporter writes', (
     );
     expect(first.code).toBe(1);
     expect(first.stdout).toBe(
-      `testrun replay: 10 results delivered from 2 spool files; 0 remain in ${spoolDir}\n`,
+      `testrun replay: 10 results delivered from 2 spool files, 2 runs completed; 0 remain in ${spoolDir}\n`,
     );
     expect(fs.readdirSync(spoolDir)).toEqual([`${path.basename(bad)}.bad`]);
     expect(fs.readFileSync(`${bad}.bad`, 'utf8')).toBe(badText);

@@ -48,7 +48,9 @@ describe.skipIf(!hasOpenssl())('the TLS flags of create-run and replay', () => {
       env: envFor(server),
     });
     expect(made.stderr).toBe('');
-    expect(made.stdout).toBe(`${(await server.server.store.runs())[0]!.id}\n`);
+    expect(made.stdout).toBe(
+      `${(await server.server.store.runs())[0]!.id};extensions=failure-details,complete-run\n`,
+    );
 
     const refused = await runCli(['create-run', '--framework', 'vitest', '--ca', certs.caCert], {
       env: envFor(server),

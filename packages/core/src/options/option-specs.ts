@@ -73,7 +73,7 @@ export const OPTION_SPECS = {
     kind: 'string',
     env: 'TESTRUN_RUN_ID',
     defaultText: 'none: a run is created',
-    doc: 'Report into an existing run (shards, parallel jobs).',
+    doc: 'Report into an existing run (shards, parallel jobs): its id, as `testrun create-run` prints it.',
   },
   runKey: {
     kind: 'string',

@@ -94,7 +94,8 @@ describe.each(TRANSPORTS)('on the wire, over $name', (transport) => {
     reporter.addResults(makeResults(20));
     const summary = await reporter.endRun();
     expect(summary).toMatchObject({ delivered: 20 });
-    expect(server.requests).toHaveLength(5);
+    // create-run, four batches, and the run's end.
+    expect(server.requests).toHaveLength(6);
     expect(new Set(server.requests.map((request) => request.connection)).size).toBe(1);
   });
 

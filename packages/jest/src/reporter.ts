@@ -108,10 +108,11 @@ export class TestrunReporter implements Reporter {
       const runExecError = results?.runExecError;
       if (runExecError) guardHook(() => run.addRunErrors([runExecError.message]));
       // Jest fails the run on getLastError() but prints nothing about it: core prints the reason.
-      // Jest's own verdict ends the run too: failed where no result says so (an obsolete
-      // snapshot under --ci), interrupted where Jest was (watch mode's rerun, a signal).
+      // Jest's own verdict ends the run too: failed where no result says so (a snapshot that
+      // failed the run, an obsolete one under --ci), interrupted where Jest was (a signal).
+      // Not `success`: Jest settles it only after its reporters' onRunComplete.
       await run.endRun([], {
-        failed: results?.success === false,
+        failed: results?.snapshot?.failure === true,
         interrupted: results?.wasInterrupted === true,
       });
     });

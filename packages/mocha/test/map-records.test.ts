@@ -103,7 +103,14 @@ describe('mapRecords', () => {
     ];
     const cwd = process.cwd();
     expect(mapRecords(records, [`${cwd}/x-teardown.test.js`, `${cwd}/teardown.test.js`])).toEqual({
-      files: [{ file: `${cwd}/teardown.test.js`, tests: [], failedOutsideTests: true }],
+      files: [
+        {
+          file: `${cwd}/teardown.test.js`,
+          tests: [],
+          failedOutsideTests: true,
+          failure: { errors: [error] },
+        },
+      ],
       runErrors: [],
     });
   });
@@ -120,7 +127,9 @@ describe('mapRecords', () => {
       ],
       ['/repo/a.test.js', '/repo/b.test.mjs'],
     );
-    expect(files).toEqual([{ file: '/repo/b.test.mjs', tests: [], failedOutsideTests: true }]);
+    expect(files).toEqual([
+      { file: '/repo/b.test.mjs', tests: [], failedOutsideTests: true, failure: { errors: [loadError] } },
+    ]);
     expect(runErrors).toEqual(['stray rejection']);
   });
 });
@@ -205,6 +214,21 @@ describe.each([recording('serial'), recording('parallel')])(
           },
         ],
         failedOutsideTests: true,
+        failure: { errors: [expect.objectContaining({ message: 'teardown failed' })] },
+      });
+    });
+
+    it("hands core the after hook's error for the file's (file failed to run)", () => {
+      const report = fileNamed('teardown-fails.test.js');
+      const context = {
+        file: report.file,
+        rootDir: RECORDED_PROJECT,
+        startDir: RECORDED_PROJECT,
+        secrets: undefined,
+      };
+      expect(toFailureDetails(report.failure, context)).toMatchObject({
+        message: 'teardown failed',
+        location: 'teardown-fails.test.js:3:11',
       });
     });
 

@@ -67,8 +67,8 @@ export class TestrunFormatter {
     this.mapping = new EnvelopeMapping(
       {
         scenario: (uri, test) => run.addFile({ file: path.resolve(cwd, uri), tests: [inFolder(test, cwd)] }),
-        fileFailed: (uri) =>
-          run.addFile({ file: path.resolve(cwd, uri), tests: [], failedOutsideTests: true }),
+        fileFailed: (uri, failure) =>
+          run.addFile({ file: path.resolve(cwd, uri), tests: [], failedOutsideTests: true, failure }),
         runError: (message) => run.addRunErrors([message]),
       },
       hints,

@@ -1,4 +1,4 @@
-import type { CanonicalStatus, RawTest } from '@testrun/core';
+import type { CanonicalStatus, RawFailure, RawTest } from '@testrun/core';
 import { FeatureLines } from './feature-lines.js';
 import { type Envelope, millisOf, type StepStatus, type TestStepResult } from './messages.js';
 import { ScenarioNames } from './scenario-names.js';
@@ -11,8 +11,8 @@ import { ScenarioNames } from './scenario-names.js';
 export interface ResultSink {
   /** A scenario's result, in the feature file `uri` (relative to Cucumber's working directory). */
   scenario(uri: string, test: RawTest): void;
-  /** A feature file Cucumber could not parse: it ran none of its scenarios. */
-  fileFailed(uri: string): void;
+  /** A feature file Cucumber could not parse: it ran none of its scenarios. `failure`: Cucumber's parse error. */
+  fileFailed(uri: string, failure: RawFailure): void;
   /** A failure outside any scenario (a BeforeAll or AfterAll hook). */
   runError(message: string): void;
 }
@@ -52,9 +52,9 @@ interface Attempt {
   executed: boolean;
   /** Which attempt this is, 1 for the first (Cucumber counts retries from 0). */
   number: number | undefined;
-  /** What the failed (or ambiguous) steps and hooks said. */
+  /** What the failed (or ambiguous) steps and hooks said; an undefined or pending step, which it was. */
   errors: unknown[];
-  /** The feature file line of the first step that failed (none when a hook failed). */
+  /** The feature file line of the first step that failed, was undefined or pending (none when a hook failed). */
   failedLine: number | undefined;
 }
 
@@ -107,8 +107,14 @@ export class EnvelopeMapping {
       if (attempt) this.addStep(attempt, e.testStepFinished);
     } else if (e.testCaseFinished) this.finishAttempt(e.testCaseFinished);
     else if (e.parseError?.source?.uri) {
-      const uri = e.parseError.source.uri;
-      this.emit(() => this.sink.fileFailed(uri));
+      const { source, message } = e.parseError;
+      const uri = source.uri as string;
+      const line = source.location?.line;
+      const failure = {
+        errors: [message || 'Cucumber could not parse the file'],
+        location: line ? { file: uri, line, column: source.location?.column } : undefined,
+      };
+      this.emit(() => this.sink.fileFailed(uri, failure));
     } else if (e.testRunHookFinished?.result?.status === 'FAILED') {
       this.emitRunError(`a BeforeAll or AfterAll hook failed: ${e.testRunHookFinished.result.message ?? ''}`);
     } else if (e.testRunFinished) return this.finishRun(e.testRunFinished);
@@ -131,6 +137,12 @@ export class EnvelopeMapping {
     if ((status === 'FAILED' || status === 'AMBIGUOUS') && result) {
       attempt.errors.push(errorOf(result));
       attempt.failedLine ??= this.lines.stepLine(finished.testStepId);
+    } else if (status === 'UNDEFINED' || status === 'PENDING') {
+      // Cucumber says nothing more of such a step than its status: the message names the step.
+      const step = this.lines.stepText(finished.testStepId) ?? 'a step';
+      const said = result?.message ? `: ${result.message}` : '';
+      attempt.errors.push(`${status === 'UNDEFINED' ? 'Undefined' : 'Pending'} step: ${step}${said}`);
+      attempt.failedLine ??= this.lines.stepLine(finished.testStepId);
     }
   }
 
@@ -145,30 +157,29 @@ export class EnvelopeMapping {
     const pickleId = this.pickleOf.get(attempt.testCaseId);
     const named = this.names.of(pickleId);
     if (!named) return;
+    // Where: the step that failed (or was undefined or pending), else (a hook) where the scenario is declared.
+    const at = (line: number | undefined) => (line ? { file: named.uri, line } : undefined);
+    const failure = {
+      errors: attempt.errors,
+      attempts: attempt.number,
+      location: at(attempt.failedLine),
+      declaredAt: at(this.lines.declaredLine(pickleId)),
+    };
     const test: RawTest = {
       titles: named.titles,
       status: 'passed',
       duration: millisOf(finished.timestamp) - attempt.started,
     };
     if (attempt.worst === 'PENDING' && this.hints.strict === undefined) {
-      this.pending.push({ uri: named.uri, test });
+      // Failed or todo, once the run's end says; why, if failed: its pending step.
+      this.pending.push({ uri: named.uri, test: { ...test, failure } });
       return;
     }
     const status = statusOf(attempt.worst, this.hints.strict !== false);
-    // Where: the step that failed, else (a hook, an undefined step) where the scenario is declared.
-    const at = (line: number | undefined) => (line ? { file: named.uri, line } : undefined);
-    const failure =
-      status === 'failed'
-        ? {
-            errors: attempt.errors,
-            attempts: attempt.number,
-            location: at(attempt.failedLine),
-            declaredAt: at(this.lines.declaredLine(pickleId)),
-          }
-        : undefined;
     // `--retry`: a scenario that passed on a later attempt (passed on a retry).
     const attempts = status === 'passed' && (attempt.number ?? 1) > 1 ? attempt.number : undefined;
-    this.emit(() => this.sink.scenario(named.uri, { ...test, status, failure, attempts }));
+    const failed = status === 'failed' ? failure : undefined;
+    this.emit(() => this.sink.scenario(named.uri, { ...test, status, failure: failed, attempts }));
   }
 
   private finishRun(finished: NonNullable<Envelope['testRunFinished']>): RunEnd {

@@ -35,8 +35,9 @@ export interface TestEvent {
  * was called, which may be a helper module.
  *
  * - A `describe` block arrives as a test of type `suite`: no result. One that failed on its
- *   own (a `before`/`after` hook threw; not just because a test in it failed) fails the file,
- *   with the hook's error.
+ *   own (a `before`/`after` hook threw, its body threw; not just because a test in it failed)
+ *   fails the file, with its error; the tests in it node:test cancelled for that (they come
+ *   before it, "test did not finish before its parent and was cancelled") take that error.
  * - A test with subtests (`t.test()`) is a result beside them: node:test counts it, and it
  *   fails on its own assertions too.
  * - node:test runs each file in a process of its own and reports the file as a test named
@@ -63,11 +64,16 @@ export function mapOutermostTest(
   /** What failed the file outside its tests: a block's hook, the file's own test. */
   let outside: RawFailure[] = [];
   const titles: unknown[] = [];
+  /** Where each open test's results begin in report.tests, by nesting: a block's tests are those after. */
+  const firstResult: number[] = [];
+  /** Tests node:test cancelled because their block failed: why is the block's error, which comes after them. */
+  const cancelled = new Set<RawTest>();
   for (const { type, data } of events) {
     const nesting = typeof data.nesting === 'number' ? data.nesting : 0;
     if (type === 'test:start') {
       titles.length = nesting;
       titles[nesting] = data.name;
+      firstResult[nesting] = report.tests.length;
       continue;
     }
     const failed = type === 'test:fail';
@@ -77,15 +83,26 @@ export function mapOutermostTest(
       else if (failureTypeOf(data) === 'cancelledByParent') outside = [];
       else outside.push(fileFailureOf(data, stderrOf(file)));
     } else if (data.details?.type === 'suite') {
-      if (failed && failureTypeOf(data) !== 'subtestsFailed') outside.push(failureOf(data));
+      if (failed && failureTypeOf(data) !== 'subtestsFailed') {
+        const failure = failureOf(data);
+        outside.push(failure);
+        if (failureTypeOf(data) !== 'cancelledByParent') {
+          for (const test of report.tests.slice(firstResult[nesting] ?? 0)) {
+            if (!cancelled.delete(test)) continue;
+            test.failure = { ...test.failure, errors: failure.errors };
+          }
+        }
+      }
     } else {
       const status = statusOf(data, failed);
-      report.tests.push({
+      const test: RawTest = {
         titles: [...titles.slice(0, nesting), data.name],
         status,
         duration,
         failure: status === 'failed' ? failureOf(data) : undefined,
-      });
+      };
+      report.tests.push(test);
+      if (status === 'failed' && failureTypeOf(data) === 'cancelledByParent') cancelled.add(test);
     }
   }
   if (outside.length > 0) {

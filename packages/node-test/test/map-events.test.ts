@@ -219,6 +219,20 @@ describe(`mapOutermostTest on node:test's recorded events (Node ${recorded.versi
     expect(reportOf('database').failedOutsideTests).toBe(true);
   });
 
+  it("hands the tests a failed before hook cancelled the hook's error, which node:test reports on their block after them", () => {
+    const report = reportOf('database');
+    const [cancelled] = recorded.events.filter(
+      (event) => event.data.name === 'reads a row' && event.type === 'test:fail',
+    );
+    expect(cancelled!.data.details?.error?.failureType).toBe('cancelledByParent');
+    const failed = report.tests.find((test) => test.status === 'failed')!;
+    expect(detailsOf({ ...report, failure: failed.failure })).toEqual({
+      message: 'cannot connect to the database',
+      stack: expect.stringContaining('setup-fails.test.js:5:11'),
+      location: 'test/setup-fails.test.js:5:11',
+    });
+  });
+
   it('fails the file of a block whose after hook failed, with the hook’s error, and keeps its passed test', () => {
     const report = reportOf('teardown');
     expect(report).toMatchObject({

@@ -219,7 +219,8 @@ describe('errors outside any file', () => {
         status: 'failed',
         duration: 0,
         details: {
-          message: '4 more errors outside any test and file: a run reports at most 5 of them as results of their own',
+          message:
+            '4 more errors outside any test and file: a run reports at most 5 of them as results of their own',
         },
       },
     ]);
@@ -369,7 +370,10 @@ describe('why a test failed', () => {
     ];
     expect(results.map((result) => [result.testCase, result.details])).toEqual([
       ['a', { message: 'the test failed; vitest reported no error for it', attempts: 2 }],
-      ['(file failed to run)', { message: 'the file failed outside its tests; vitest reported no error for it' }],
+      [
+        '(file failed to run)',
+        { message: 'the file failed outside its tests; vitest reported no error for it' },
+      ],
       ['(unhandled error)', { message: 'an error outside any test and file; vitest gave no message for it' }],
     ]);
   });

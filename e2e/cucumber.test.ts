@@ -14,6 +14,7 @@ import {
   startTestServer,
   type TestServer,
   testrunLines,
+  unexplainedFailures,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -92,6 +93,19 @@ describe('cucumber-js with @testrun/cucumber as a formatter', () => {
     expect(await shownState(server, run!.id)).toEqual({ api: 'failed', page: 'failed' });
   });
 
+  it('says why every failed scenario failed, an undefined or pending step by naming it, in serial and --parallel runs', async () => {
+    for (const tag of ['serial', 'parallel']) {
+      const results = await resultsTagged(server, tag);
+      expect(unexplainedFailures(results), tag).toEqual([]);
+      const said = (testCase: string) => results.find((result) => result.testCase === testCase)?.details;
+      expect(said('cart > has an undefined step')).toMatchObject({
+        message: expect.stringMatching(/^Undefined step: /),
+        location: expect.stringMatching(/^features\/cart\.feature:\d+$/),
+      });
+      expect(said('cart > totals > supports gift cards')?.message).toMatch(/^Pending step: /);
+    }
+  });
+
   it('keeps Cucumber’s exit code and its console output', () => {
     const { serial, alone } = runs;
     expect([serial!.code, alone!.code]).toEqual([1, 1]);
@@ -137,9 +151,15 @@ describe('cucumber-js with @testrun/cucumber as a formatter', () => {
 
   it('fails a feature file Cucumber cannot parse, which stops Cucumber before any scenario', async () => {
     const { unparsable } = runs;
-    expect(identities(await resultsTagged(server, 'unparsable')), output(unparsable!)).toEqual(
+    const stored = await resultsTagged(server, 'unparsable');
+    expect(identities(stored), output(unparsable!)).toEqual(
       identities(resultsIn('broken/unparsable.feature', [['(file failed to run)', 'failed']])),
     );
+    // Why: Cucumber's parse error, at its line.
+    expect(stored[0]?.details).toMatchObject({
+      message: expect.stringContaining('This line is no Gherkin'),
+      location: expect.stringMatching(/^broken\/unparsable\.feature:\d+:\d+$/),
+    });
     expect(unparsable!.code).toBe(1);
   });
 

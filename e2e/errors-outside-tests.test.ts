@@ -15,6 +15,7 @@ import {
   startTestServer,
   type TestServer,
   testrunLines,
+  unexplainedFailures,
   VITEST_AND_JEST,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,6 +147,25 @@ describe.each(VITEST_AND_JEST)('$name failing outside any test', ({ name, run })
         withoutFailure.push(fixtureCase);
     }
     expect(withoutFailure).toEqual([]);
+  });
+
+  it('says why every failed result failed; with no error from the runner, that it gave none', async () => {
+    const unexplained: string[] = [];
+    for (const fixtureCase of CASES) {
+      const stored = await storedRun(fixtureCase);
+      for (const line of unexplainedFailures(stored ?? [])) unexplained.push(`${fixtureCase}: ${line}`);
+    }
+    expect(unexplained).toEqual([]);
+    if (name === 'vitest') {
+      // A global setup that threw: Vitest ends the run with no error in the reporter's hands.
+      const [result] = (await storedRun('global-setup-throws')) ?? [];
+      expect(result?.details?.message).toBe(
+        'the file failed outside its tests; vitest reported no error for it',
+      );
+      // The file a crashed worker never finished: the crash, which names no file.
+      const crashed = (await storedRun('worker-crash'))?.find((r) => r.testCase === '(file failed to run)');
+      expect(crashed?.details?.message).toMatch(/Worker forks emitted error/);
+    }
   });
 
   it('keeps the exit code the framework gives without the reporter', async () => {

@@ -18,6 +18,7 @@ import {
   runVitest,
   startTestServer,
   type TestServer,
+  unexplainedFailures,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -126,18 +127,35 @@ describe('a test that prints the API key in its assertion', () => {
 describe.each(FRAMEWORKS.filter(({ name }) => ['playwright', 'mocha', 'node-test'].includes(name)))(
   'the parity fixture under $name',
   ({ name, run, fixtures: own }) => {
-    it('stores the failing test with its message and its line in cart.test.js', async () => {
+    it('stores the failing test with its message and its line in cart.test.js, and why every other failed result failed', async () => {
       const server = await startTestServer();
       await run({
         cwd: own.parity,
         env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS }),
       });
-      const failed = (await resultsOfFramework(server, name)).find((result) =>
-        result.testCase.endsWith(FAILING),
-      );
+      const results = await resultsOfFramework(server, name);
+      const failed = results.find((result) => result.testCase.endsWith(FAILING));
       expect(failed?.status).toBe('failed');
       expect(failed?.details?.message).toMatch(/\b3\b/);
       expect(failed?.details?.location).toMatch(/(^|\/)cart\.test\.js:\d+(:\d+)?$/);
+      // A test a failed hook kept from running, a file that failed outside its tests: the runner's error.
+      expect(unexplainedFailures(results)).toEqual([]);
+      const said = (testSuite: string, testCase: string) =>
+        results.find((result) => result.testSuite === testSuite && result.testCase === testCase)?.details
+          ?.message;
+      expect(said('setup-fails-at-top.test.js', 'a block > needs it too')).toMatch(
+        /the file-level setup failed$/,
+      );
+      expect(said('setup-fails.test.js', 'database > writes a row')).toMatch(
+        /cannot connect to the database$/,
+      );
+      if (name !== 'playwright') {
+        // Playwright's own fixture has no file that fails to load: e2e/playwright/parity.test.ts runs those.
+        expect(said('import-throws.test.js', '(file failed to run)')).toMatch(
+          /this file throws while it is imported$/,
+        );
+        expect(said('teardown-fails.test.js', '(file failed to run)')).toMatch(/teardown failed$/);
+      }
     });
   },
 );

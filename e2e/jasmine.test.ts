@@ -24,6 +24,7 @@ import {
   startTestServer,
   type TestServer,
   testrunLines,
+  unexplainedFailures,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -273,6 +274,23 @@ describe('the parity fixture, run under Jasmine', () => {
     expect(identities(await resultsTagged(server, 'serial')), serial.stdout + serial.stderr).toEqual(
       identities(JASMINE_SERIAL_PARITY_RESULTS),
     );
+  });
+
+  it('says why every failed result failed: a spec a beforeAll kept from running, a file that failed outside its specs', async () => {
+    for (const tag of ['parallel', 'serial']) {
+      const results = await resultsTagged(server, tag);
+      expect(unexplainedFailures(results), tag).toEqual([]);
+      const said = (testSuite: string, testCase: string) =>
+        results.find((result) => result.testSuite === testSuite && result.testCase === testCase)?.details
+          ?.message;
+      // Jasmine reports the beforeAll's error on the suite, and on its specs only that they did not run.
+      expect(said('setup-fails.test.js', 'database > writes a row'), tag).toBe(
+        'Error: cannot connect to the database',
+      );
+      expect(said('describe-throws.test.js', '(file failed to run)'), tag).toBe(
+        'Error: the describe body throws',
+      );
+    }
   });
 
   it('leaves the exit code as without the reporter', () => {

@@ -18,8 +18,15 @@ it('names files without tests, files failing outside their tests and subtests fr
     runNodeTest({ cwd: nodeTestFixtures.files, env: reporterEnv(server) }),
     runNodeTest({ cwd: nodeTestFixtures.files, withoutReporter: true }),
   ]);
-  expect(identities(await resultsOfFramework(server, 'node-test')), outcome.stderr).toEqual(
-    identities(NODE_TEST_FILES_RESULTS),
-  );
+  const stored = await resultsOfFramework(server, 'node-test');
+  expect(identities(stored), outcome.stderr).toEqual(identities(NODE_TEST_FILES_RESULTS));
   expect([outcome.code, alone.code]).toEqual([1, 1]);
+  // Why each file failed: what its process printed (the syntax error, at its line), else its exit code.
+  const why = (file: string) =>
+    stored.find((result) => result.testSuite === file && result.status === 'failed')?.details;
+  expect(why('test/syntax-error.test.js')).toMatchObject({
+    message: expect.stringMatching(/^SyntaxError: /),
+    location: expect.stringMatching(/^test\/syntax-error\.test\.js:\d+$/),
+  });
+  expect(why('test/exits-non-zero.test.js')?.message).toBe('test failed: its process exited with code 3');
 });

@@ -14,6 +14,7 @@ import {
   shownState,
   startTestServer,
   type TestServer,
+  unexplainedFailures,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -54,6 +55,12 @@ describe('the parity fixture, run under Vitest and under Jest', () => {
 
   it('stores exactly the expected results from Jest', async () => {
     expect(identities(await storedBy('jest'))).toEqual(identities(PARITY_RESULTS));
+  });
+
+  it('says why every failed result failed, a file that failed outside its tests included', async () => {
+    for (const framework of ['vitest', 'jest']) {
+      expect(unexplainedFailures(await storedBy(framework)), framework).toEqual([]);
+    }
   });
 
   it('stores a finite, non-negative duration for every result', async () => {

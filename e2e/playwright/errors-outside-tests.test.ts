@@ -22,12 +22,17 @@ describe('Playwright errors outside any test', () => {
     ]);
 
     const [run] = await server.server.store.runs();
-    expect(identities(await server.server.store.results(run!.id)), outcome.stderr).toEqual(
+    const stored = await server.server.store.results(run!.id);
+    expect(identities(stored), outcome.stderr).toEqual(
       identities([
         { testSuite: 'passes.test.js', testCase: 'passes', status: 'passed' },
         { testSuite: 'worker-teardown.test.js', testCase: 'reads with the database', status: 'passed' },
         { testSuite: 'worker-teardown.test.js', testCase: '(file failed to run)', status: 'failed' },
       ]),
+    );
+    // Why: the worker's error Playwright placed in the file.
+    expect(stored.find((result) => result.status === 'failed')?.details?.message).toMatch(
+      /^Error: the database did not close\n/,
     );
     expect([outcome.code, alone.code]).toEqual([1, 1]);
   });
@@ -41,13 +46,15 @@ describe('Playwright errors outside any test', () => {
     ]);
 
     const [run] = await server.server.store.runs();
-    expect(identities(await server.server.store.results(run!.id)), outcome.stderr).toEqual([
+    const stored = await server.server.store.results(run!.id);
+    expect(identities(stored), outcome.stderr).toEqual([
       {
         testSuite: '(run)',
         testCase: '(unhandled error) Error: global setup could not seed the database',
         status: 'failed',
       },
     ]);
+    expect(stored[0]?.details?.message).toBe('Error: global setup could not seed the database');
     expect([outcome.code, alone.code]).toEqual([1, 1]);
   });
 });

@@ -12,6 +12,7 @@ import {
   runPlaywright,
   startTestServer,
   type TestServer,
+  unexplainedFailures,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -72,9 +73,28 @@ describe('the parity fixture, run under Playwright', () => {
 
   it('stores a file that fails to load as the shared list says, though the run stops there', async () => {
     const expected = PARITY_RESULTS.filter((result) => LOAD_ERROR_FILES.includes(result.testSuite));
-    expect(identities(await storedBy('load-errors-fixture')), loadErrors.stderr).toEqual(
-      identities(expected),
-    );
+    const stored = await storedBy('load-errors-fixture');
+    expect(identities(stored), loadErrors.stderr).toEqual(identities(expected));
+    // Why: the error Playwright placed in each file, where it was thrown.
+    expect(
+      stored.map((result) => [result.testSuite, result.details?.message, result.details?.location]).sort(),
+    ).toEqual([
+      [
+        'describe-throws.test.js',
+        'Error: the describe body throws',
+        expect.stringMatching(/^describe-throws\.test\.js:\d+:\d+$/),
+      ],
+      ['import-throws.test.js', 'Error: this file throws while it is imported', 'import-throws.test.js:1:7'],
+    ]);
+  });
+
+  it('says why every failed result failed: a test a beforeAll kept from running has the hook’s error', async () => {
+    const results = await storedBy('parity-fixture');
+    expect(unexplainedFailures(results)).toEqual([]);
+    const said = (testCase: string) =>
+      results.find((result) => result.testCase === testCase)?.details?.message;
+    expect(said('a block > needs it too')).toBe('Error: the file-level setup failed');
+    expect(said('database > writes a row')).toBe('Error: cannot connect to the database');
   });
 
   it('stores a finite, non-negative duration for every result', async () => {

@@ -132,6 +132,7 @@ export class RunReporter {
         projectLabel: config.projectLabel,
         failureDetails: config.failureDetails !== 'never',
         secrets: this.secrets,
+        framework: this.init.framework.name,
       };
       const results = new RunResults(naming, this.mapper!);
       const session = this.createSession(config);

@@ -2,8 +2,8 @@ import type { GherkinChild, GherkinDocument, Pickle, TestCase } from './messages
 
 // Where a scenario and its steps stand in their feature file, for a failure's `file:line`:
 // a failed scenario's stack is its step definition's (JavaScript), so the line a reader looks
-// for — the step that failed, else the scenario or example row — comes from the messages; and
-// what a step says, for a step that failed without an error of its own (undefined, pending).
+// for — the step that failed, else the scenario or example row — comes from the messages.
+// And each step as written, for the message of a step no definition matched or that is pending.
 
 export class FeatureLines {
   /** The line of each scenario, example row and step (a Background's too) of the feature files, by its id. */
@@ -14,8 +14,11 @@ export class FeatureLines {
   private readonly pickleStepLines = new Map<string, number>();
   /** The feature file line of each test step that runs a pickle step (hooks have none). */
   private readonly testStepLines = new Map<string, number>();
-  /** The text of each pickle step, and of each test step that runs one. */
+  /** The keyword of each step of the feature files, by its id. */
+  private readonly keywords = new Map<string, string>();
+  /** Each pickle step as written: keyword and text. */
   private readonly pickleStepTexts = new Map<string, string>();
+  /** Each test step that runs a pickle step, as written. */
   private readonly testStepTexts = new Map<string, string>();
 
   addDocument(document: GherkinDocument): void {
@@ -26,7 +29,10 @@ export class FeatureLines {
       for (const child of children ?? []) {
         const { background, scenario } = child;
         if (scenario) add(scenario);
-        for (const step of [...(background?.steps ?? []), ...(scenario?.steps ?? [])]) add(step);
+        for (const step of [...(background?.steps ?? []), ...(scenario?.steps ?? [])]) {
+          add(step);
+          if (step.id && step.keyword) this.keywords.set(step.id, step.keyword.trim());
+        }
         for (const row of (scenario?.examples ?? []).flatMap((examples) => examples.tableBody ?? []))
           add(row);
         visit(child.rule?.children);
@@ -44,7 +50,9 @@ export class FeatureLines {
     for (const step of pickle.steps ?? []) {
       const line = this.nodeLines.get(step.astNodeIds?.[0] ?? '');
       if (step.id && line) this.pickleStepLines.set(step.id, line);
-      if (step.id && typeof step.text === 'string') this.pickleStepTexts.set(step.id, step.text);
+      const keyword = this.keywords.get(step.astNodeIds?.[0] ?? '');
+      if (step.id && step.text)
+        this.pickleStepTexts.set(step.id, keyword ? `${keyword} ${step.text}` : step.text);
     }
   }
 
@@ -53,7 +61,7 @@ export class FeatureLines {
       const line = this.pickleStepLines.get(step.pickleStepId ?? '');
       if (step.id && line) this.testStepLines.set(step.id, line);
       const text = this.pickleStepTexts.get(step.pickleStepId ?? '');
-      if (step.id && text !== undefined) this.testStepTexts.set(step.id, text);
+      if (step.id && text) this.testStepTexts.set(step.id, text);
     }
   }
 
@@ -67,7 +75,7 @@ export class FeatureLines {
     return this.testStepLines.get(testStepId ?? '');
   }
 
-  /** What the step a test step runs says; undefined for a hook. */
+  /** The step a test step runs, as written (`When I pay later`); undefined for a hook. */
   stepText(testStepId: string | undefined): string | undefined {
     return this.testStepTexts.get(testStepId ?? '');
   }

@@ -11,8 +11,8 @@ import { ScenarioNames } from './scenario-names.js';
 export interface ResultSink {
   /** A scenario's result, in the feature file `uri` (relative to Cucumber's working directory). */
   scenario(uri: string, test: RawTest): void;
-  /** A feature file Cucumber could not parse: it ran none of its scenarios. */
-  fileFailed(uri: string): void;
+  /** A feature file Cucumber could not parse: it ran none of its scenarios. `failure`: Cucumber's parse error. */
+  fileFailed(uri: string, failure: RawFailure): void;
   /** A failure outside any scenario (a BeforeAll or AfterAll hook). */
   runError(message: string): void;
 }
@@ -52,9 +52,9 @@ interface Attempt {
   executed: boolean;
   /** Which attempt this is, 1 for the first (Cucumber counts retries from 0). */
   number: number | undefined;
-  /** What the failed (ambiguous, undefined, pending) steps and hooks said. */
+  /** What the failed (or ambiguous) steps and hooks said; an undefined or pending step, which it was. */
   errors: unknown[];
-  /** The feature file line of the first step that failed (none when a hook failed). */
+  /** The feature file line of the first step that failed, was undefined or pending (none when a hook failed). */
   failedLine: number | undefined;
 }
 
@@ -69,11 +69,8 @@ export class EnvelopeMapping {
    * Cucumber says the run failed. A dry run's end finds them here and drops them.
    */
   private waiting: (() => void)[] | undefined = [];
-  /**
-   * Scenarios whose worst step is pending: failed (with `failure`) or todo once Cucumber says
-   * whether that fails the run (strict).
-   */
-  private pending: { uri: string; test: RawTest; failure: RawFailure }[] = [];
+  /** Scenarios whose worst step is pending: failed or todo once Cucumber says whether that fails the run (strict). */
+  private pending: { uri: string; test: RawTest }[] = [];
   private results = 0;
   private runErrors = 0;
 
@@ -110,8 +107,14 @@ export class EnvelopeMapping {
       if (attempt) this.addStep(attempt, e.testStepFinished);
     } else if (e.testCaseFinished) this.finishAttempt(e.testCaseFinished);
     else if (e.parseError?.source?.uri) {
-      const uri = e.parseError.source.uri;
-      this.emit(() => this.sink.fileFailed(uri));
+      const { source, message } = e.parseError;
+      const uri = source.uri as string;
+      const line = source.location?.line;
+      const failure = {
+        errors: [message || 'Cucumber could not parse the file'],
+        location: line ? { file: uri, line, column: source.location?.column } : undefined,
+      };
+      this.emit(() => this.sink.fileFailed(uri, failure));
     } else if (e.testRunHookFinished?.result?.status === 'FAILED') {
       this.emitRunError(`a BeforeAll or AfterAll hook failed: ${e.testRunHookFinished.result.message ?? ''}`);
     } else if (e.testRunFinished) return this.finishRun(e.testRunFinished);
@@ -121,8 +124,8 @@ export class EnvelopeMapping {
   /** What is still held when the process goes away before the run's end: a run that was cut short is no dry run. */
   flush(): void {
     this.release();
-    for (const { uri, test, failure } of this.pending.splice(0))
-      this.sink.scenario(uri, { ...test, status: 'failed', failure });
+    for (const { uri, test } of this.pending.splice(0))
+      this.sink.scenario(uri, { ...test, status: 'failed' });
   }
 
   private addStep(attempt: Attempt, finished: NonNullable<Envelope['testStepFinished']>): void {
@@ -131,8 +134,14 @@ export class EnvelopeMapping {
     if (SEVERITY.indexOf(status) > SEVERITY.indexOf(attempt.worst)) attempt.worst = status;
     const ran = millisOf(result?.duration) > 0 || ['PASSED', 'FAILED', 'PENDING'].includes(status);
     if (ran) attempt.executed = true;
-    if (FAILING_STEPS.includes(status)) {
-      attempt.errors.push(errorOf(status, result ?? {}, this.lines.stepText(finished.testStepId)));
+    if ((status === 'FAILED' || status === 'AMBIGUOUS') && result) {
+      attempt.errors.push(errorOf(result));
+      attempt.failedLine ??= this.lines.stepLine(finished.testStepId);
+    } else if (status === 'UNDEFINED' || status === 'PENDING') {
+      // Cucumber says nothing more of such a step than its status: the message names the step.
+      const step = this.lines.stepText(finished.testStepId) ?? 'a step';
+      const said = result?.message ? `: ${result.message}` : '';
+      attempt.errors.push(`${status === 'UNDEFINED' ? 'Undefined' : 'Pending'} step: ${step}${said}`);
       attempt.failedLine ??= this.lines.stepLine(finished.testStepId);
     }
   }
@@ -148,21 +157,22 @@ export class EnvelopeMapping {
     const pickleId = this.pickleOf.get(attempt.testCaseId);
     const named = this.names.of(pickleId);
     if (!named) return;
-    const test: RawTest = {
-      titles: named.titles,
-      status: 'passed',
-      duration: millisOf(finished.timestamp) - attempt.started,
-    };
-    // Where: the step that failed, else (a hook) where the scenario is declared.
+    // Where: the step that failed (or was undefined or pending), else (a hook) where the scenario is declared.
     const at = (line: number | undefined) => (line ? { file: named.uri, line } : undefined);
-    const failure: RawFailure = {
+    const failure = {
       errors: attempt.errors,
       attempts: attempt.number,
       location: at(attempt.failedLine),
       declaredAt: at(this.lines.declaredLine(pickleId)),
     };
+    const test: RawTest = {
+      titles: named.titles,
+      status: 'passed',
+      duration: millisOf(finished.timestamp) - attempt.started,
+    };
     if (attempt.worst === 'PENDING' && this.hints.strict === undefined) {
-      this.pending.push({ uri: named.uri, test, failure });
+      // Failed or todo, once the run's end says; why, if failed: its pending step.
+      this.pending.push({ uri: named.uri, test: { ...test, failure } });
       return;
     }
     const status = statusOf(attempt.worst, this.hints.strict !== false);
@@ -183,11 +193,8 @@ export class EnvelopeMapping {
     // A run with pending steps fails only in strict mode (Cucumber's default): a run that
     // passed with them was not strict, and they are todo, as Cucumber itself counts them.
     const strict = !success;
-    for (const { uri, test, failure } of this.pending.splice(0)) {
-      const status = statusOf('PENDING', strict);
-      this.emit(() =>
-        this.sink.scenario(uri, { ...test, status, failure: status === 'failed' ? failure : undefined }),
-      );
+    for (const { uri, test } of this.pending.splice(0)) {
+      this.emit(() => this.sink.scenario(uri, { ...test, status: statusOf('PENDING', strict) }));
     }
     if (!success && finished.exception?.message && this.runErrors === 0) {
       this.emitRunError(finished.exception.message);
@@ -218,24 +225,11 @@ export class EnvelopeMapping {
   }
 }
 
-/** The step statuses that fail a scenario (pending: when the run is strict), and whose step says why. */
-const FAILING_STEPS: readonly string[] = ['FAILED', 'AMBIGUOUS', 'UNDEFINED', 'PENDING'];
-
-/**
- * A failed step as an error: its exception's message and stack apart when Cucumber gives them,
- * else its text; an undefined or pending step, which throws nothing, says what it is and which
- * step it was, as Cucumber's own summary does.
- */
-function errorOf(status: StepStatus, result: TestStepResult, step: string | undefined): unknown {
+/** A failed step as an error: its exception's message and stack apart when Cucumber gives them, else its text. */
+function errorOf(result: TestStepResult): unknown {
   const { exception, message } = result;
   if (typeof exception?.message === 'string') {
     return { message: exception.message, stack: exception.stackTrace ?? message ?? '' };
-  }
-  const quoted = step === undefined ? 'a step' : `step "${step}"`;
-  if (status === 'UNDEFINED') return `Undefined: no step definition matches ${quoted}`;
-  if (status === 'PENDING') {
-    const said = message && message.trim().toLowerCase() !== 'pending' ? ` (${message.trim()})` : '';
-    return `Pending: ${quoted} is not implemented yet${said}`;
   }
   return message ?? '';
 }

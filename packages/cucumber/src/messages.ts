@@ -16,6 +16,8 @@ export interface Location {
 export interface GherkinStep {
   id?: string;
   location?: Location;
+  /** `Given `, `When `, `And `… as written, with its space. */
+  keyword?: string;
 }
 
 export interface GherkinScenario {
@@ -46,7 +48,7 @@ export interface Pickle {
   astNodeIds?: string[];
   /** The scenario's line, or the example row's (Cucumber 10+). */
   location?: Location;
-  /** Each step: the feature file step's id first in astNodeIds, and its text (an outline's placeholders filled in). */
+  /** Each step: the feature file step's id first in astNodeIds; its text (an outline's with the example's values). */
   steps?: { id?: string; astNodeIds?: string[]; text?: string }[];
 }
 
@@ -71,7 +73,7 @@ export interface TestStepResult {
 export interface Envelope {
   gherkinDocument?: GherkinDocument;
   pickle?: Pickle;
-  parseError?: { source?: { uri?: string }; message?: string };
+  parseError?: { source?: { uri?: string; location?: Location }; message?: string };
   testCase?: TestCase;
   testCaseStarted?: { id?: string; testCaseId?: string; attempt?: number; timestamp?: Timestamp };
   testStepFinished?: { testCaseStartedId?: string; testStepId?: string; testStepResult?: TestStepResult };

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FileReport, RawFailure, RawTest } from '@testrun/core';
+import type { FileReport, RawFailure } from '@testrun/core';
 import { EnvelopeMapping, type RunEnd, type RunHints } from './map-envelopes.js';
 import type { Envelope } from './messages.js';
 
@@ -28,8 +28,18 @@ export class CucumberScenarios {
   constructor(cwd: string, sink: ScenarioSink, hints: RunHints = {}) {
     this.mapping = new EnvelopeMapping(
       {
-        scenario: (uri, test) => sink.file({ file: path.resolve(cwd, uri), tests: [inFolder(test, cwd)] }),
-        fileFailed: (uri) => sink.file({ file: path.resolve(cwd, uri), tests: [], failedOutsideTests: true }),
+        scenario: (uri, test) =>
+          sink.file({
+            file: path.resolve(cwd, uri),
+            tests: [{ ...test, failure: inFolder(test.failure, cwd) }],
+          }),
+        fileFailed: (uri, failure) =>
+          sink.file({
+            file: path.resolve(cwd, uri),
+            tests: [],
+            failedOutsideTests: true,
+            failure: inFolder(failure, cwd),
+          }),
         runError: (message) => sink.runError(message),
       },
       hints,
@@ -50,13 +60,9 @@ export class CucumberScenarios {
  * A failure's feature file lines with the file as an absolute path, as the scenario's file is
  * handed to core: core names both alike (relative to the run's base folder, a monorepo's root).
  */
-function inFolder(test: RawTest, cwd: string): RawTest {
-  const { failure } = test;
-  if (!failure) return test;
+function inFolder(failure: RawFailure | undefined, cwd: string): RawFailure | undefined {
+  if (!failure) return failure;
   const absolute = (at: RawFailure['location']) =>
     typeof at?.file === 'string' ? { ...at, file: path.resolve(cwd, at.file) } : at;
-  return {
-    ...test,
-    failure: { ...failure, location: absolute(failure.location), declaredAt: absolute(failure.declaredAt) },
-  };
+  return { ...failure, location: absolute(failure.location), declaredAt: absolute(failure.declaredAt) };
 }

@@ -67,17 +67,25 @@ describe('a recorded serial run', () => {
       file: 'features/cart.feature',
       line: 37,
     });
-    // No step failed: a hook did; the scenario's line.
+    // No step failed: a hook did, where the scenario is declared.
     expect(where('has a Before hook that fails')).toBe('features/cart.feature:47');
-    // A step without a definition is the step that failed: its line, and what it says.
+    // A step with no definition, or a pending one: that step's line.
     expect(where('has an undefined step')).toBe('features/cart.feature:14');
-    expect(failures.get('features/cart.feature | Cart > has an undefined step')?.errors).toEqual([
-      'Undefined: no step definition matches step "I do something nobody wrote"',
-    ]); // A pending step fails a strict run: the same, once the run's verdict came.
     expect(where('has a pending step')).toBe('features/cart.feature:18');
-    expect(failures.get('features/cart.feature | Cart > has a pending step')?.errors).toEqual([
-      expect.stringMatching(/^Pending: step ".+" is not implemented yet/),
-    ]);
+  });
+
+  it('names the step no definition matched, or that is pending, as why: Cucumber says nothing more of it', () => {
+    for (const hints of [{}, { strict: true }]) {
+      const { failures } = replay(envelopes, hints);
+      const said = (name: string) =>
+        toFailureDetails(failures.get(`features/cart.feature | Cart > ${name}`), {
+          rootDir: '/',
+          secrets: undefined,
+        })?.message;
+      expect(said('has an undefined step')).toBe('Undefined step: When I do something nobody wrote');
+      // Waiting for the run's verdict (no hint) or failed at once (strict): why is kept.
+      expect(said('has a pending step')).toBe('Pending step: When I pay later');
+    }
   });
 
   it('times a scenario from Cucumber’s timestamps of its last attempt', () => {
@@ -158,9 +166,14 @@ describe('a feature file Cucumber cannot parse', () => {
     const envelopes = envelopesOf('unparsable');
     expect(envelopes.some((e) => e.testRunStarted)).toBe(false);
     expect(replay(envelopes).results).toEqual([]);
-    expect(replay(envelopes, {}, { flush: true }).results).toEqual([
-      'broken/unparsable.feature | (file failed to run)',
-    ]);
+    const flushed = replay(envelopes, {}, { flush: true });
+    expect(flushed.results).toEqual(['broken/unparsable.feature | (file failed to run)']);
+    // Why: Cucumber's parse error, at its line.
+    const failure = flushed.failures.get('broken/unparsable.feature | (file failed to run)');
+    expect(toFailureDetails(failure, { rootDir: '/', secrets: undefined })).toEqual({
+      message: expect.stringMatching(/^\(5:3\): expected: #EOF, .* got 'This line is no Gherkin'$/),
+      location: 'broken/unparsable.feature:5:3',
+    });
   });
 });
 

@@ -23,7 +23,7 @@ export function envelopesOf(recording: Recording): Envelope[] {
 export interface Replayed {
   results: string[];
   durations: Map<string, unknown>;
-  /** Why each failed scenario failed, as handed to core. */
+  /** Why each failed scenario (or file Cucumber could not parse) failed, as handed to core. */
   failures: Map<string, RawTest['failure']>;
   /** How many attempts each scenario that passed on a retry took, as handed to core. */
   attempts: Map<string, unknown>;
@@ -49,7 +49,10 @@ export function replay(
         if (test.failure) failures.set(name, test.failure);
         if (test.attempts !== undefined) attempts.set(name, test.attempts);
       },
-      fileFailed: (uri) => results.push(`${uri} | (file failed to run)`),
+      fileFailed: (uri, failure) => {
+        results.push(`${uri} | (file failed to run)`);
+        failures.set(`${uri} | (file failed to run)`, failure);
+      },
       runError: (message) => results.push(`(run) | ${message}`),
     },
     hints,

@@ -19,6 +19,9 @@ export interface MappedEvents {
 /** A worker's number in front of an id in --parallel mode ("2-spec4"), which parentSuiteId lacks. */
 const WORKER_PREFIX = /^\d+-/;
 
+/** What Jasmine says of a spec a failed beforeAll kept from running (its error is on the suite). */
+const NOT_RUN = /^Not run because a beforeAll function failed/;
+
 /** How Jasmine's parallel runner names a spec file that failed to load, in the run's errors. */
 const LOAD_ERROR = /^Error loading (.+?): /;
 
@@ -35,12 +38,16 @@ export class JasmineMapping {
   private readonly suites = new Map<string, JasmineResult>();
   /** Every spec file seen, to find the one an error's stack names. */
   private readonly seenFiles = new Set<string>();
-  private readonly failedFiles = new Set<string>();
+  /** Files that failed outside their specs, with the errors that failed them. */
+  private readonly failedFiles = new Map<string, JasmineExpectation[]>();
 
   /** The batch's specs per file; with `end`, also the files that failed outside their specs. */
   take(events: readonly JasmineEvent[], end = false): MappedEvents {
     const tests = new Map<string, RawTest[]>();
     const runErrors: string[] = [];
+    /** Specs a failed beforeAll kept from running, and the suites' errors: the hook's error is why they failed. */
+    const notRun: { test: RawTest; spec: JasmineResult }[] = [];
+    const suiteErrors = new Map<string, JasmineExpectation[]>();
     for (const event of events) {
       if (event.name === 'jasmineDone') {
         for (const error of event.info?.failedExpectations ?? [])
@@ -64,21 +71,30 @@ export class JasmineMapping {
           tests.set(result.filename, list);
         }
         const status = statusOf(result.status);
-        list.push({
+        const test: RawTest = {
           titles: this.titlesOf(result),
           status,
           duration: result.duration ?? 0,
           // Each failed expectation is one error: the first is the message, the rest are counted.
           failure: status === 'failed' ? { errors: result.failedExpectations ?? [] } : undefined,
-        });
+        };
+        list.push(test);
+        if (NOT_RUN.test(result.failedExpectations?.[0]?.message ?? '')) notRun.push({ test, spec: result });
       } else if (result.status === 'failed') {
+        if (result.id) suiteErrors.set(result.id, result.failedExpectations ?? []);
         for (const error of result.failedExpectations ?? [])
           this.failOutside(result.filename, error, runErrors);
       }
     }
+    for (const { test, spec } of notRun) {
+      const errors = this.nearestSuiteErrors(spec, suiteErrors);
+      if (errors && errors.length > 0) test.failure = { errors };
+    }
     const files: FileReport[] = [...tests].map(([file, list]) => ({ file, tests: list }));
     if (end) {
-      for (const file of this.failedFiles) files.push({ file, tests: [], failedOutsideTests: true });
+      for (const [file, errors] of this.failedFiles) {
+        files.push({ file, tests: [], failedOutsideTests: true, failure: { errors } });
+      }
       this.failedFiles.clear();
     }
     return { files, runErrors };
@@ -99,11 +115,37 @@ export class JasmineMapping {
     return titles;
   }
 
-  /** An error outside any spec fails its file: the suite's, else the one the error names, else the run. */
+  /**
+   * The errors of the nearest suite around `spec` that failed in this batch: Jasmine reports a
+   * failed beforeAll on its suite, after the specs it kept from running, which say only that.
+   * Its suite ends in the batch of its top-level block (in --parallel mode, unless another
+   * worker's top-level spec ended in between: the spec then keeps Jasmine's own words).
+   */
+  private nearestSuiteErrors(
+    spec: JasmineResult,
+    failed: ReadonlyMap<string, JasmineExpectation[]>,
+  ): JasmineExpectation[] | undefined {
+    const prefix = WORKER_PREFIX.exec(spec.id ?? '')?.[0] ?? '';
+    let parentId = spec.parentSuiteId;
+    for (let depth = 0; parentId && depth < 1000; depth++) {
+      const errors = failed.get(prefix + parentId) ?? failed.get(parentId);
+      if (errors) return errors;
+      const suite = this.suites.get(prefix + parentId) ?? this.suites.get(parentId);
+      parentId = suite?.parentSuiteId;
+    }
+    return undefined;
+  }
+
+  /** An error outside any spec fails its file, as what failed it: the suite's, else the one the error names, else the run. */
   private failOutside(file: string | undefined, error: JasmineExpectation, runErrors: string[]): void {
     const owner = file ?? this.fileNamedIn(error);
-    if (owner) this.failedFiles.add(owner);
-    else runErrors.push(error?.message ?? String(error));
+    if (!owner) {
+      runErrors.push(error?.message ?? String(error));
+      return;
+    }
+    const errors = this.failedFiles.get(owner) ?? [];
+    errors.push(error);
+    this.failedFiles.set(owner, errors);
   }
 
   /** The spec file a load error names, else the seen spec file the error's stack names first. */

@@ -102,6 +102,55 @@ describe('JasmineMapping on recorded Jasmine events', () => {
     });
   });
 
+  it.each<Mode>(['serial', 'parallel'])(
+    'hands core what failed a file outside its specs: the suite’s, the top-level afterAll’s, the load error (%s)',
+    (mode) => {
+      const { files } = mapAsTheReporter(recording(mode).events);
+      const said = files
+        .filter((file) => file.failedOutsideTests)
+        .map((file) => {
+          const context = { file: file.file, rootDir: RECORDED_PROJECT, secrets: undefined };
+          const message = toFailureDetails(file.failure, context)?.message ?? '';
+          return `${path.relative(RECORDED_PROJECT, file.file)}: ${message.split('\n')[0]!.replaceAll(RECORDED_PROJECT, '<project>')}`;
+        });
+      const shared = [
+        'spec/describe-throws.spec.js: Error: describe body throws',
+        'spec/setup-fails.spec.js: Error: cannot connect',
+        'spec/teardown-fails.spec.js: Error: cannot disconnect',
+      ];
+      expect(said.sort()).toEqual(
+        mode === 'serial'
+          ? [...shared, 'spec/top-teardown-fails.spec.js: Error: top-level teardown'].sort()
+          : [
+              ...shared,
+              "load-error/import-throws.spec.js: Error loading <project>/load-error/import-throws.spec.js: Cannot find module './does-not-exist.js'",
+              "spec/top-teardown-fails.spec.js: Error loading <project>/spec/top-teardown-fails.spec.js: In parallel mode, 'afterAll' must be in a describe block. Use the globalTeardown config property for exactly-once teardown in parallel mode.",
+            ].sort(),
+      );
+    },
+  );
+
+  it.each<Mode>(['serial', 'parallel'])(
+    'hands a spec a failed beforeAll kept from running the hook’s error, which Jasmine reports on the suite (%s)',
+    (mode) => {
+      const { files } = mapAsTheReporter(recording(mode).events);
+      const setup = files.filter((file) => file.file.endsWith('setup-fails.spec.js'));
+      const failed = setup.flatMap((file) =>
+        file.tests
+          .filter((test) => test.status === 'failed')
+          .map((test) => {
+            const context = { file: file.file, rootDir: RECORDED_PROJECT, secrets: undefined };
+            return [test.titles.join(' > '), toFailureDetails(test.failure, context)];
+          }),
+      );
+      const why = { message: 'Error: cannot connect', location: 'spec/setup-fails.spec.js:3:11' };
+      expect(failed).toEqual([
+        ['database > reads a row', expect.objectContaining(why)],
+        ['database > nested > writes a row', expect.objectContaining(why)],
+      ]);
+    },
+  );
+
   it('reports a file that failed outside its specs once, at the end, after all its specs', () => {
     const mapping = new JasmineMapping();
     const events = recording('serial').events;

@@ -97,19 +97,31 @@ describe(`mapTestFile on Jest ${version}'s recorded objects`, () => {
   });
 
   it.each([
-    ['throws while imported', 'import-throws.test.js', []],
-    ['has a describe body that throws', 'describe-throws.test.js', []],
+    ['throws while imported', 'import-throws.test.js', [], 'this file throws while it is imported', '1:7'],
+    ['has a describe body that throws', 'describe-throws.test.js', [], 'the describe body throws', '3:9'],
     [
       'has an afterAll that throws after its test passed',
       'teardown-fails.test.js',
       [['passes before the teardown', 'passed']],
+      // Jest hands the afterAll's error as a stack with an empty message: core reads it off the stack.
+      'Error: teardown failed',
+      '2:9',
     ],
-  ])('fails the file outside its tests when it %s', (_how, name, tests) => {
-    const file = fileNamed(files, name);
-    expect(file.testResult.testExecError).toBeDefined();
-    expect(mapTestFile(file.test, file.testResult).failedOutsideTests).toBe(true);
-    expect(statuses(file)).toEqual(tests);
-  });
+  ])(
+    'fails the file outside its tests when it %s, and hands core what failed it',
+    (_how, name, tests, message, at) => {
+      const file = fileNamed(files, name);
+      expect(file.testResult.testExecError).toBeDefined();
+      const report = mapTestFile(file.test, file.testResult);
+      expect(report.failedOutsideTests).toBe(true);
+      expect(statuses(file)).toEqual(tests);
+      const context = { file: report.file, rootDir: RECORDED_PROJECT, secrets: undefined };
+      expect(toFailureDetails(report.failure, context)).toMatchObject({
+        message,
+        location: `${name}:${at}`,
+      });
+    },
+  );
 
   it('says a file that failed only in its tests did not fail outside them', () => {
     const { test, testResult } = fileNamed(files, 'cart.test.js');

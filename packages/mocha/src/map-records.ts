@@ -29,16 +29,19 @@ export interface MappedRecords {
 /**
  * The records' tests, per file; a test reported twice (a passing test whose afterEach then
  * failed) is one result with its last outcome. A hook that prevented no test (`after all`)
- * and an error outside any test fail their file: the hook's own, else the spec file the
- * error's stack names (a root hook in serial mode and a file that failed to load in
- * parallel mode have no file of their own), else the run.
+ * and an error outside any test fail their file, with that error as what failed it: the
+ * hook's own file, else the spec file the error's stack names (a root hook in serial mode
+ * and a file that failed to load in parallel mode have no file of their own), else the run.
  */
 export function mapRecords(records: readonly MochaRecord[], specFiles: readonly string[]): MappedRecords {
-  const files = new Map<string, { tests: Map<unknown, RawTest>; failedOutsideTests: boolean }>();
+  const files = new Map<
+    string,
+    { tests: Map<unknown, RawTest>; failedOutsideTests: boolean; errors: unknown[] }
+  >();
   const fileEntry = (file: string) => {
     let entry = files.get(file);
     if (!entry) {
-      entry = { tests: new Map(), failedOutsideTests: false };
+      entry = { tests: new Map(), failedOutsideTests: false, errors: [] };
       files.set(file, entry);
     }
     return entry;
@@ -46,8 +49,14 @@ export function mapRecords(records: readonly MochaRecord[], specFiles: readonly 
   const runErrors: string[] = [];
   const failOutside = (file: string | undefined, error: unknown) => {
     const owner = file ?? specFileIn(error, specFiles);
-    if (owner) fileEntry(owner).failedOutsideTests = true;
-    else runErrors.push(messageOf(error));
+    if (!owner) {
+      runErrors.push(messageOf(error));
+      return;
+    }
+    // What failed it, for its `(file failed to run)`: the hook's error, the load error.
+    const entry = fileEntry(owner);
+    entry.failedOutsideTests = true;
+    entry.errors.push(error);
   };
 
   for (const record of records) {
@@ -77,10 +86,11 @@ export function mapRecords(records: readonly MochaRecord[], specFiles: readonly 
     }
   }
   return {
-    files: [...files].map(([file, { tests, failedOutsideTests }]) => ({
+    files: [...files].map(([file, { tests, failedOutsideTests, errors }]) => ({
       file,
       tests: [...tests.values()],
       failedOutsideTests,
+      ...(errors.length > 0 ? { failure: { errors } } : {}),
     })),
     runErrors,
   };

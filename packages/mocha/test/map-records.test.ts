@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { toFailureDetails } from '@testrun/core';
+import { type RawFailure, toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
 import { type MochaRecord, mapRecords } from '../src/map-records.js';
 import type { MochaRunnable } from '../src/mocha-types.js';
@@ -18,19 +18,22 @@ const test = (
   ...extra,
 });
 
+/** What core makes of a failure in the recorded project's `file`: Mocha cut the working directory off its stacks. */
+const detailsIn = (file: string, failure: RawFailure | undefined) =>
+  toFailureDetails(failure, {
+    file,
+    rootDir: RECORDED_PROJECT,
+    startDir: RECORDED_PROJECT,
+    secrets: undefined,
+  });
+
 describe('mapRecords', () => {
   it("hands core why a recorded test failed: Mocha's error, and its line though Mocha cut the directory off", () => {
     const recorded = recording('serial');
     const { files } = mapRecords(recordsOf(recorded.events, recorded.mode), specFiles());
     const cart = files.find((file) => file.file.endsWith('cart.test.js'))!;
     const failed = cart.tests.find((t) => t.status === 'failed')!;
-    const context = {
-      file: cart.file,
-      rootDir: RECORDED_PROJECT,
-      startDir: RECORDED_PROJECT,
-      secrets: undefined,
-    };
-    expect(toFailureDetails(failed.failure, context)).toMatchObject({
+    expect(detailsIn(cart.file, failed.failure)).toMatchObject({
       message: 'Expected values to be strictly equal:\n\n2 !== 3',
       location: 'cart.test.js:16:12',
     });
@@ -103,7 +106,14 @@ describe('mapRecords', () => {
     ];
     const cwd = process.cwd();
     expect(mapRecords(records, [`${cwd}/x-teardown.test.js`, `${cwd}/teardown.test.js`])).toEqual({
-      files: [{ file: `${cwd}/teardown.test.js`, tests: [], failedOutsideTests: true }],
+      files: [
+        {
+          file: `${cwd}/teardown.test.js`,
+          tests: [],
+          failedOutsideTests: true,
+          failure: { errors: [error] },
+        },
+      ],
       runErrors: [],
     });
   });
@@ -120,7 +130,9 @@ describe('mapRecords', () => {
       ],
       ['/repo/a.test.js', '/repo/b.test.mjs'],
     );
-    expect(files).toEqual([{ file: '/repo/b.test.mjs', tests: [], failedOutsideTests: true }]);
+    expect(files).toEqual([
+      { file: '/repo/b.test.mjs', tests: [], failedOutsideTests: true, failure: { errors: [loadError] } },
+    ]);
     expect(runErrors).toEqual(['stray rejection']);
   });
 });
@@ -205,6 +217,15 @@ describe.each([recording('serial'), recording('parallel')])(
           },
         ],
         failedOutsideTests: true,
+        failure: { errors: [expect.objectContaining({ message: 'teardown failed' })] },
+      });
+    });
+
+    it("hands core the after hook's error for the file's (file failed to run)", () => {
+      const report = fileNamed('teardown-fails.test.js');
+      expect(detailsIn(report.file, report.failure)).toMatchObject({
+        message: 'teardown failed',
+        location: 'teardown-fails.test.js:3:11',
       });
     });
 

@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
 import { guardEndHook, guardHook, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
-import { mapOutermostTest, type TestEvent } from './map-events.js';
+import { FileStderr, mapOutermostTest, type TestEvent } from './map-events.js';
 import { runArgs } from './run-args.js';
 
 export type TestrunNodeTestOptions = TestrunOptions;
@@ -29,13 +29,19 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
   // isolation-none run's first tests have emptied process.env or set HTTP_PROXY.
   const env = { ...process.env };
   let unit: TestEvent[] = [];
+  // What each file's process printed to stderr since its last outermost test ended: why a file
+  // that did not load failed (node:test's own report of it says only "test failed").
+  const stderr = new FileStderr();
   const flush = () =>
     guardHook(() => {
       if (unit.length === 0) return;
       const events = unit;
       unit = [];
-      const report = mapOutermostTest(events, cwd);
-      if (report) run?.addFile(report);
+      const report = mapOutermostTest(events, cwd, (file) => stderr.of(file));
+      if (report) {
+        stderr.forget(report.file);
+        run?.addFile(report);
+      }
     });
   // Made at the first event, which node:test writes as the first test starts, before its body
   // runs: importing the package (for createReporter) starts no run of its own.
@@ -84,6 +90,7 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
       // what changed; the next event starts the next one.
       if (type === 'test:watch:drained') return after(end(), done);
       guardHook(() => {
+        if (type === 'test:stderr') return stderr.keep(data?.file, data?.message);
         if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') return;
         reporter.startRun();
         unit[unit.length] = event;

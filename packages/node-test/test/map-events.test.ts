@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { toFailureDetails } from '@testrun/core';
+import { type FileReport, toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
-import { mapOutermostTest, type TestEvent } from '../src/map-events.js';
-import { outermostTests, RECORDED_PROJECT, recording } from './recorded-events.js';
+import { errorInStderr, mapOutermostTest, type TestEvent } from '../src/map-events.js';
+import { outermostTests, RECORDED_PROJECT, recording, reportsOf } from './recorded-events.js';
 
 const cwd = '/repo';
 const file = '/repo/test/cart.test.js';
@@ -99,7 +99,37 @@ describe('mapOutermostTest', () => {
 
   it('fails a file that failed outside its tests, with no result for the file test itself', () => {
     const report = mapOutermostTest([start('test/cart.test.js', 0), end(false, 'test/cart.test.js', 0)], cwd);
-    expect(report).toEqual({ file, tests: [], failedOutsideTests: true });
+    // Nothing printed, no exit code: node:test's own words are all there is.
+    expect(report).toEqual({
+      file,
+      tests: [],
+      failedOutsideTests: true,
+      failure: { errors: ['test failed'] },
+    });
+  });
+
+  it('reads what a file printed as an error: the paragraph before the first frame, else all of it', () => {
+    const syntax = `${file}:4\n\n\n\nSyntaxError: Unexpected end of input\n    at wrapSafe (node:internal/modules/cjs/loader:1464:18)\n\nNode.js v20.20.2\n`;
+    expect(errorInStderr(syntax)).toEqual({
+      message: 'SyntaxError: Unexpected end of input',
+      stack: syntax.replace('\n\nNode.js v20.20.2\n', ''),
+    });
+    expect(errorInStderr('could not connect\n')).toEqual({ message: 'could not connect', stack: '' });
+    expect(errorInStderr('\nNode.js v22.23.3\n')).toBeUndefined();
+  });
+
+  it('hands core where a failed test is declared, for an error without a stack', () => {
+    const report = mapOutermostTest(
+      [
+        start('adds', 0),
+        end(false, 'adds', 0, { error: { cause: { message: 'no stack' } } }, { line: 4, column: 3 }),
+      ],
+      cwd,
+    );
+    expect(toFailureDetails(report!.tests[0]!.failure, { file, rootDir: cwd, secrets: undefined })).toEqual({
+      message: 'no stack',
+      location: 'test/cart.test.js:4:3',
+    });
   });
 
   it('does not fail a file the run cancelled (a signal), as node:test reports it', () => {
@@ -118,12 +148,18 @@ const recorded = recording();
 
 describe(`mapOutermostTest on node:test's recorded events (Node ${recorded.version})`, () => {
   const units = outermostTests(recorded.events);
+  const reports = reportsOf(recorded.events, RECORDED_PROJECT);
   /** The report of the outermost test `name` (a file's path, for the test node:test makes of a file). */
   const reportOf = (name: string) => {
-    const unit = units.find((events) => events.at(-1)!.data.name === name);
-    if (!unit) throw new Error(`no outermost test ${name}`);
-    return mapOutermostTest(unit, RECORDED_PROJECT)!;
+    const at = units.findIndex((events) => events.at(-1)!.data.name === name);
+    if (at === -1) throw new Error(`no outermost test ${name}`);
+    return reports[at]!;
   };
+  /** The name of the test node:test makes of the file `name` (absolute on Node 20, relative on 22 and 24). */
+  const fileTest = (name: string) =>
+    String(units.map((unit) => unit.at(-1)!.data.name).find((n) => String(n).endsWith(name)));
+  const detailsOf = (report: FileReport) =>
+    toFailureDetails(report.failure, { file: report.file, rootDir: RECORDED_PROJECT, secrets: undefined });
   const statuses = (name: string) =>
     reportOf(name).tests.map(({ titles, status }) => [titles.join(' > '), status]);
   const file = (name: string) => path.join(RECORDED_PROJECT, 'test', name);
@@ -141,12 +177,13 @@ describe(`mapOutermostTest on node:test's recorded events (Node ${recorded.versi
     ]);
   });
 
-  it('hands core why a test failed: the error the test threw, and where it is declared when no stack says', () => {
+  it('hands core why a test failed: the error the test threw, and its line in the stack', () => {
     const failed = reportOf('cart').tests.find((test) => test.status === 'failed')!;
     const context = { file: file('cart.test.js'), rootDir: RECORDED_PROJECT, secrets: undefined };
     expect(toFailureDetails(failed.failure, context)).toEqual({
       message: 'Expected values to be strictly equal:\n\n2 !== 3',
-      location: 'test/cart.test.js:15:3',
+      stack: expect.stringContaining('cart.test.js:16:12'),
+      location: 'test/cart.test.js:16:12',
     });
   });
 
@@ -182,11 +219,31 @@ describe(`mapOutermostTest on node:test's recorded events (Node ${recorded.versi
     expect(reportOf('database').failedOutsideTests).toBe(true);
   });
 
-  it('fails the file of a block whose after hook failed, and keeps its passed test', () => {
-    expect(reportOf('teardown')).toMatchObject({
+  it("hands the tests a failed before hook cancelled the hook's error, which node:test reports on their block after them", () => {
+    const report = reportOf('database');
+    const [cancelled] = recorded.events.filter(
+      (event) => event.data.name === 'reads a row' && event.type === 'test:fail',
+    );
+    expect(cancelled!.data.details?.error?.failureType).toBe('cancelledByParent');
+    const failed = report.tests.find((test) => test.status === 'failed')!;
+    expect(detailsOf({ ...report, failure: failed.failure })).toEqual({
+      message: 'cannot connect to the database',
+      stack: expect.stringContaining('setup-fails.test.js:5:11'),
+      location: 'test/setup-fails.test.js:5:11',
+    });
+  });
+
+  it('fails the file of a block whose after hook failed, with the hook’s error, and keeps its passed test', () => {
+    const report = reportOf('teardown');
+    expect(report).toMatchObject({
       file: file('teardown-fails.test.js'),
       tests: [{ titles: ['teardown', 'passes before the teardown'], status: 'passed' }],
       failedOutsideTests: true,
+    });
+    expect(detailsOf(report)).toEqual({
+      message: 'teardown failed',
+      stack: expect.stringContaining('teardown-fails.test.js:5:11'),
+      location: 'test/teardown-fails.test.js:5:11',
     });
   });
 
@@ -210,14 +267,31 @@ describe(`mapOutermostTest on node:test's recorded events (Node ${recorded.versi
     });
   });
 
-  it('fails a file that throws while it is imported, with no result of its own', () => {
-    const [name] = units
-      .map((unit) => unit.at(-1)!.data.name)
-      .filter((n) => String(n).endsWith('import-throws.test.js'));
-    expect(reportOf(name as string)).toEqual({
+  it('fails a file that throws while it is imported, with no result of its own, and why from what it printed', () => {
+    const report = reportOf(fileTest('import-throws.test.js'));
+    expect(report).toMatchObject({
       file: file('import-throws.test.js'),
       tests: [],
       failedOutsideTests: true,
     });
+    // node:test's test of the file says "test failed"; its process printed the error to stderr.
+    expect(detailsOf(report)).toEqual({
+      message: 'Error: this file throws while it is imported',
+      // Node's own first line: the file and the line that threw, above the source and a caret.
+      stack: expect.stringMatching(/^.*import-throws\.test\.js:1\n/),
+      location: 'test/import-throws.test.js:1',
+    });
+  });
+
+  it('fails a file whose process exited non-zero after its tests, saying the exit code when it printed nothing', () => {
+    const passed = reportOf('passes before the file exits non-zero');
+    expect(passed.tests.map((test) => test.status)).toEqual(['passed']);
+    const report = reportOf(fileTest('exits-non-zero.test.js'));
+    expect(report).toMatchObject({
+      file: file('exits-non-zero.test.js'),
+      tests: [],
+      failedOutsideTests: true,
+    });
+    expect(detailsOf(report)).toEqual({ message: 'test failed: its process exited with code 3' });
   });
 });

@@ -11,8 +11,10 @@ export interface MappedTest {
  * A test that finished at least one attempt, mapped from its final outcome and its last
  * finished attempt; undefined for a test that never finished one (the run was interrupted
  * or stopped by --max-failures before it ran): it did not run, so it is no result.
+ * `fileTests`: the tests of its file in its project, where the error of a test Playwright
+ * skipped because another failed first is found (failureOf).
  */
-export function mapTest(test: TestCase): MappedTest | undefined {
+export function mapTest(test: TestCase, fileTests: readonly TestCase[] = []): MappedTest | undefined {
   const last = lastFinishedAttempt(test);
   if (!last) return undefined;
   const outcome = test.outcome();
@@ -23,7 +25,7 @@ export function mapTest(test: TestCase): MappedTest | undefined {
       status,
       // The final attempt's time: what the test took when it got its verdict.
       duration: last.duration,
-      failure: status === 'failed' ? failureOf(last) : undefined,
+      failure: status === 'failed' ? failureOf(test, last, fileTests) : undefined,
       // Playwright's `flaky` outcome: passed on attempt retry + 1 of the same run.
       attempts: status === 'passed' && last.retry > 0 ? last.retry + 1 : undefined,
     },
@@ -36,9 +38,57 @@ export function lastFinishedAttempt(test: TestCase): TestResult | undefined {
   return test.results.findLast((result) => result.status !== 'interrupted');
 }
 
-/** Why the last attempt failed: its errors, where Playwright says the first one was thrown, and which attempt it was. */
-function failureOf(last: TestResult): RawFailure {
-  return { errors: last.errors, location: last.errors[0]?.location, attempts: last.retry + 1 };
+/**
+ * Why the last attempt failed: its errors, where Playwright says the first one was thrown, and
+ * which attempt it was. An attempt without errors failed for another reason Playwright knows:
+ * - skipped though meant to run (a beforeAll hook of its block threw, or an earlier test of
+ *   its serial group failed): Playwright gives the error to the test that ran when it came
+ *   and none to those it then skipped, so theirs is that test's (failedInItsPlace), as Jest
+ *   and Vitest give the hook's error to every test under it;
+ * - `test.fail()` that passed: Playwright's own words for it.
+ */
+function failureOf(test: TestCase, last: TestResult, fileTests: readonly TestCase[]): RawFailure {
+  const attempts = last.retry + 1;
+  if (last.errors.length > 0) return { errors: last.errors, location: last.errors[0]?.location, attempts };
+  if (last.status === 'passed') return { errors: ['Expected to fail, but passed.'], attempts };
+  const standIn = failedInItsPlace(test, fileTests);
+  if (!standIn) return { errors: [NOT_RUN], attempts };
+  return { errors: standIn.errors, location: standIn.errors[0]?.location, attempts };
+}
+
+/** What a test Playwright skipped after a failure says when no test of its file holds that failure. */
+const NOT_RUN =
+  'Playwright did not run this test: a beforeAll hook of its block, or an earlier test of its serial group, failed';
+
+/**
+ * The last failed attempt, with errors, of the test in the same file and project that shares
+ * the innermost describe block with `test` (the hook's block, the serial group): the one
+ * before it in the file when several do.
+ */
+function failedInItsPlace(test: TestCase, fileTests: readonly TestCase[]): TestResult | undefined {
+  const chain = ancestors(test);
+  const index = fileTests.indexOf(test);
+  let best: { result: TestResult; depth: number; before: boolean } | undefined;
+  fileTests.forEach((other, i) => {
+    if (other === test) return;
+    const result = lastFinishedAttempt(other);
+    if (!result || result.errors.length === 0 || result.status === 'passed' || result.status === 'skipped')
+      return;
+    const theirs = ancestors(other);
+    let depth = 0;
+    while (depth < chain.length && chain[depth] === theirs[depth]) depth += 1;
+    const before = i < index;
+    // Deeper wins; at the same depth, the nearest one before `test` (the list is in file order).
+    if (!best || depth > best.depth || (depth === best.depth && before)) best = { result, depth, before };
+  });
+  return best?.result;
+}
+
+/** The suites around a test, outermost first. */
+function ancestors(test: TestCase): Suite[] {
+  const suites: Suite[] = [];
+  for (let parent: Suite | undefined = test.parent; parent; parent = parent.parent) suites.unshift(parent);
+  return suites;
 }
 
 function statusOf(

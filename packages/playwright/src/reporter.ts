@@ -13,6 +13,7 @@ import {
   guardEndHook,
   guardHook,
   line,
+  type RawFailure,
   type RawTest,
   RunReporter,
   type TestrunOptions,
@@ -126,7 +127,7 @@ export class TestrunReporter implements Reporter {
     const origin = errorOrigin(error, workerInfo, this.config);
     if (origin.kind === 'run') this.runErrors.push(origin.message);
     if (origin.kind !== 'file') return;
-    for (const project of origin.projects) this.fileFailed(origin.file, project);
+    for (const project of origin.projects) this.fileFailed(origin.file, project, error);
   }
 
   /** Playwright awaits this before it exits: delivery finishes here, within flushTimeout. */
@@ -179,7 +180,7 @@ export class TestrunReporter implements Reporter {
     file.reported = true;
     const tests: RawTest[] = [];
     for (const test of file.tests) {
-      const mapped = mapTest(test);
+      const mapped = mapTest(test, file.tests);
       if (!mapped) continue;
       tests.push(mapped.test);
       if (mapped.flaky) this.flakyTests += 1;
@@ -189,18 +190,25 @@ export class TestrunReporter implements Reporter {
       ...fileOf(file.file, file.project),
       tests,
       failedOutsideTests: file.failedOutsideTests,
+      failure: failureOf(file.errors),
     });
   }
 
-  /** An error Playwright placed in a test file: `(file failed to run)`, unless a test of the file failed already (core keeps count). */
-  private fileFailed(file: string, project: FullConfig['projects'][number]): void {
+  /** An error Playwright placed in a test file: `(file failed to run)` with that error, unless a test of the file failed already (core keeps count). */
+  private fileFailed(file: string, project: FullConfig['projects'][number], error: TestError): void {
     const tracked = this.files?.find(file, project);
     if (tracked && !tracked.reported) {
       tracked.failedOutsideTests = true;
+      tracked.errors.push(error);
       return;
     }
     // Reported already, or a file that failed to load and so has no tests in the run.
-    this.run?.addFile({ ...fileOf(file, project), tests: [], failedOutsideTests: true });
+    this.run?.addFile({
+      ...fileOf(file, project),
+      tests: [],
+      failedOutsideTests: true,
+      failure: failureOf([error]),
+    });
   }
 
   private notes(notRun: number): string[] {
@@ -224,6 +232,11 @@ function splitOptions(options: unknown): { own: Record<string, unknown>; user: R
     }
   }
   return { own, user };
+}
+
+/** What failed a file outside its tests: Playwright's errors, where it says the first was thrown. */
+function failureOf(errors: readonly TestError[]): RawFailure | undefined {
+  return errors.length > 0 ? { errors, location: errors[0]?.location } : undefined;
 }
 
 function fileOf(

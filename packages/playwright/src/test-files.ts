@@ -1,4 +1,4 @@
-import type { FullProject, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullProject, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 
 /** One spec file as one project runs it: Playwright runs the same file once per project. */
 export interface TestFile {
@@ -11,6 +11,8 @@ export interface TestFile {
   reported: boolean;
   /** The file failed outside its tests (an error Playwright placed in it). */
   failedOutsideTests: boolean;
+  /** The errors Playwright placed in it, what failed it. */
+  errors: TestError[];
 }
 
 /**
@@ -57,6 +59,7 @@ export class TestFiles {
         unsettled: new Set(),
         reported: false,
         failedOutsideTests: false,
+        errors: [],
       };
       this.files.push(file);
       if (fileSuite) this.byFileSuite.set(fileSuite, file);

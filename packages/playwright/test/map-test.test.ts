@@ -59,6 +59,36 @@ describe(`mapTest on Playwright ${run.version}'s recorded objects`, () => {
     ]);
   });
 
+  it("hands a test a failed beforeAll kept from running the hook's error, which Playwright gave the test that ran first", () => {
+    const tests = testsIn(run, 'setup-fails.test.js', 'first');
+    const [reads, writes] = tests;
+    expect(writes!.results.map((result) => [result.status, result.errors])).toEqual([['skipped', []]]);
+    const context = { file: writes!.location.file, rootDir: RECORDED_PROJECT, secrets: undefined };
+    const details = (test: typeof writes) => toFailureDetails(mapTest(test!, tests)!.test.failure, context);
+    expect(details(writes)).toEqual(details(reads));
+    expect(details(writes)).toMatchObject({
+      message: 'Error: cannot connect to the database',
+      location: 'setup-fails.test.js:5:11',
+    });
+    // Without its file's tests, what Playwright's verdict alone says.
+    expect(toFailureDetails(mapTest(writes!)!.test.failure, context)?.message).toBe(
+      'Playwright did not run this test: a beforeAll hook of its block, or an earlier test of its serial group, failed',
+    );
+  });
+
+  it("says in Playwright's words why a test.fail() that passed failed", () => {
+    const [known] = testsIn(run, 'cart.test.js', 'first').filter((test) => test.title === 'is known to fail');
+    const passed = { ...known!.results[0]!, status: 'passed' as const, errors: [] };
+    const unexpected = Object.assign(Object.create(known!), {
+      results: [passed],
+      outcome: () => 'unexpected',
+    });
+    expect(mapTest(unexpected)!.test.failure).toEqual({
+      errors: ['Expected to fail, but passed.'],
+      attempts: 1,
+    });
+  });
+
   it('reports a test that passed on a retry once, passed and flaky, with the time of its last attempt', () => {
     const [flaky, failing] = testsIn(run, 'retried.test.js', 'first');
     expect(flaky!.results.map((result) => result.status)).toEqual(['failed', 'passed']);

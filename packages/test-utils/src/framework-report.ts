@@ -93,6 +93,19 @@ export function resultsOfFramework(server: TestServer, framework: string) {
   return resultsOfTheRun(server, (run) => run.framework === framework, `runs of ${framework}`);
 }
 
+/**
+ * The failed results among `results` that do not say why (no `details.message`), as
+ * `testSuite | testCase`: every adapter hands core what failed a test, a file or the run
+ * (docs/design.md §25), so a test expects none.
+ */
+export function unexplainedFailures(
+  results: readonly { testSuite: string; testCase: string; status: string; details?: { message?: string } }[],
+): string[] {
+  return results
+    .filter((result) => result.status === 'failed' && !result.details?.message?.trim())
+    .map((result) => `${result.testSuite} | ${result.testCase}`);
+}
+
 async function resultsOfTheRun(server: TestServer, which: (run: StoredRun) => boolean, what: string) {
   const runs = (await server.server.store.runs()).filter(which);
   expect(runs, what).toHaveLength(1);

@@ -17,9 +17,19 @@ export interface OutsideError {
 /** How Vitest says a run ended (TestRunEndReason); Vitest 3.2 may not say. */
 export type RunEndReason = 'passed' | 'failed' | 'interrupted' | undefined;
 
+/** A file that failed outside its tests, with what failed it. */
+export interface FailedFile extends ScheduledFile {
+  /**
+   * The errors pinned to it; for a file that never finished and had none, the errors no file
+   * could be pinned to (a crashed worker's), which likely stopped it. Empty: Vitest gave none
+   * (a global setup that threw ends the run with no error in a reporter's hands).
+   */
+  errors: OutsideError[];
+}
+
 export interface ErrorsOutsideTests {
-  /** Files that failed to run, or that an error was caught in: each gets `(file failed to run)`. */
-  failedFiles: ScheduledFile[];
+  /** Files that failed to run, or that an error was caught in: each gets `(file failed to run)`, with its errors. */
+  failedFiles: FailedFile[];
   /** Messages of errors that name no file (or a file run in several projects): each becomes a run error. */
   runErrors: string[];
 }
@@ -33,7 +43,9 @@ export interface ErrorsOutsideTests {
  * error. Files that never finished in a run that failed (Vitest 3.2 leaves them pending when
  * their environment fails to start; a global setup that throws ends the run before any file
  * and with no error in hand) failed to run; not so when the run was interrupted (Ctrl-C,
- * `bail`), which leaves files out on purpose.
+ * `bail`), which leaves files out on purpose. Each failed file carries what failed it: the
+ * errors pinned to it, else (it never finished) the errors pinned to no file, a crashed
+ * worker's, which are run errors as well.
  */
 export function errorsOutsideTests(
   run: {
@@ -47,9 +59,13 @@ export function errorsOutsideTests(
   errors: readonly OutsideError[],
 ): ErrorsOutsideTests {
   const { scheduled, mine, finished, reason } = run;
-  const failed = new Map<string, ScheduledFile>();
-  const fail = (file: ScheduledFile) => failed.set(keyOf(file), file);
-  const runErrors: string[] = [];
+  const failed = new Map<string, FailedFile>();
+  const fail = (file: ScheduledFile, errors: readonly OutsideError[]) => {
+    const entry = failed.get(keyOf(file)) ?? { ...file, errors: [] };
+    entry.errors.push(...errors);
+    failed.set(keyOf(file), entry);
+  };
+  const unpinned: OutsideError[] = [];
   const byFile = new Map<string, ScheduledFile[]>();
   for (const file of scheduled) byFile.set(file.file, [...(byFile.get(file.file) ?? []), file]);
 
@@ -59,15 +75,17 @@ export function errorsOutsideTests(
       const candidates = byFile.get(path) ?? [];
       const unfinished = candidates.filter((file) => !finished(file));
       const owners = candidates.length === 1 ? candidates : unfinished;
-      owners.forEach(fail);
+      for (const owner of owners) fail(owner, [error]);
       pinned ||= owners.length > 0;
     }
-    if (!pinned) runErrors.push(messageOf(error));
+    if (!pinned) unpinned.push(error);
   }
   if ((errors.length > 0 || reason === 'failed') && reason !== 'interrupted') {
-    for (const file of mine ?? []) if (!finished(file)) fail(file);
+    for (const file of mine ?? []) {
+      if (!finished(file) && !failed.has(keyOf(file))) fail(file, unpinned);
+    }
   }
-  return { failedFiles: [...failed.values()], runErrors };
+  return { failedFiles: [...failed.values()], runErrors: unpinned.map(messageOf) };
 }
 
 function namedFiles(error: OutsideError, byFile: ReadonlyMap<string, unknown>): string[] {

@@ -141,8 +141,8 @@ export class TestrunReporter implements Reporter {
       { scheduled: this.scheduled, mine: this.mine, finished, reason },
       failing,
     );
-    for (const { file, project } of failedFiles) {
-      this.run.addFile({ file, project, tests: [], failedOutsideTests: true });
+    for (const { file, project, errors: why } of failedFiles) {
+      this.run.addFile({ file, project, tests: [], failedOutsideTests: true, failure: { errors: why } });
     }
     this.run.addRunErrors(runErrors);
     if (errors.length === 0) return [];

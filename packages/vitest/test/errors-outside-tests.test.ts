@@ -25,21 +25,20 @@ function outsideTests(
 }
 
 describe('errorsOutsideTests', () => {
-  it('pins an error caught while a file ran to that file', () => {
-    const outcome = outsideTests(
-      [a(), b()],
-      everyFileRan,
-      [{ name: 'Error', message: 'late', VITEST_TEST_PATH: '/repo/src/a.test.ts' }],
-      'failed',
-    );
-    expect(outcome).toEqual({ failedFiles: [a()], runErrors: [] });
+  it('pins an error caught while a file ran to that file, as what failed it', () => {
+    const late = { name: 'Error', message: 'late', VITEST_TEST_PATH: '/repo/src/a.test.ts' };
+    const outcome = outsideTests([a(), b()], everyFileRan, [late], 'failed');
+    expect(outcome).toEqual({ failedFiles: [{ ...a(), errors: [late] }], runErrors: [] });
   });
 
   it('pins a worker that failed to start to each file its message names', () => {
     const message =
       '[vitest-pool]: Failed to start forks worker for test files /repo/src/a.test.ts, /repo/src/b.test.ts.';
     const ran = (file: ScheduledFile) => file.file.endsWith('c.test.ts');
-    expect(outsideTests([a(), b()], ran, [{ message }], 'failed').failedFiles).toEqual([a(), b()]);
+    expect(outsideTests([a(), b()], ran, [{ message }], 'failed').failedFiles).toEqual([
+      { ...a(), errors: [{ message }] },
+      { ...b(), errors: [{ message }] },
+    ]);
   });
 
   it('does not take a longer path for the one it starts with', () => {
@@ -54,7 +53,7 @@ describe('errorsOutsideTests', () => {
     const edgeNeverRan = (file: ScheduledFile) => file.project.name !== 'edge';
     const message = 'Failed to start forks worker for test files /repo/src/a.test.ts.';
     expect(outsideTests([a('node'), a('edge')], edgeNeverRan, [{ message }], 'failed')).toEqual({
-      failedFiles: [a('edge')],
+      failedFiles: [{ ...a('edge'), errors: [{ message }] }],
       runErrors: [],
     });
   });
@@ -79,16 +78,31 @@ describe('errorsOutsideTests', () => {
 
   it('fails the files that never finished in a failed run, and not in an interrupted one', () => {
     const nothingRan = () => false;
-    expect(outsideTests([a(), b()], nothingRan, [], 'failed').failedFiles).toEqual([a(), b()]);
+    // A global setup that threw: Vitest hands the reporter no error.
+    expect(outsideTests([a(), b()], nothingRan, [], 'failed').failedFiles).toEqual([
+      { ...a(), errors: [] },
+      { ...b(), errors: [] },
+    ]);
     expect(outsideTests([a(), b()], nothingRan, [{ message: 'boom' }], 'interrupted').failedFiles).toEqual(
       [],
     );
     expect(outsideTests([a(), b()], nothingRan, [], 'passed').failedFiles).toEqual([]);
   });
 
+  it('gives a file that never finished the errors no file could be pinned to: a crashed worker stopped it', () => {
+    const crash = { name: 'Error', message: '[vitest-pool]: Worker forks emitted error.' };
+    const onlyA = (file: ScheduledFile) => file.file === a().file;
+    expect(outsideTests([a(), b()], onlyA, [crash], 'passed')).toEqual({
+      failedFiles: [{ ...b(), errors: [crash] }],
+      runErrors: ['Error: [vitest-pool]: Worker forks emitted error.'],
+    });
+  });
+
   it('fails only the files of its own shard that never finished, and none when it cannot tell', () => {
     const nothingRan = () => false;
-    expect(outsideTests([a(), b()], nothingRan, [], 'failed', [b()]).failedFiles).toEqual([b()]);
+    expect(outsideTests([a(), b()], nothingRan, [], 'failed', [b()]).failedFiles).toEqual([
+      { ...b(), errors: [] },
+    ]);
     expect(outsideTests([a(), b()], nothingRan, [], 'failed', null).failedFiles).toEqual([]);
   });
 });

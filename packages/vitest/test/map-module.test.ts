@@ -137,7 +137,7 @@ describe(`mapTestModule on Vitest ${run.version}'s recorded objects`, () => {
 });
 
 describe(`errorsOutsideTests on Vitest ${run.version}'s recorded errors`, () => {
-  it('pins the error a timer threw after its test passed to the file it ran in', () => {
+  it('pins the error a timer threw after its test passed to the file it ran in, as what failed it', () => {
     const late = run.unhandledErrors.find(
       (error) => error.message === 'thrown by a timer after its test passed',
     );
@@ -156,9 +156,17 @@ describe(`errorsOutsideTests on Vitest ${run.version}'s recorded errors`, () => 
         {
           file: path.join(RECORDED_PROJECT, 'late-error.test.js'),
           project: { name: undefined, root: RECORDED_PROJECT },
+          errors: [late],
         },
       ],
       runErrors: [],
+    });
+    const file = path.join(RECORDED_PROJECT, 'late-error.test.js');
+    expect(
+      toFailureDetails({ errors: [late] }, { file, rootDir: RECORDED_PROJECT, secrets: undefined }),
+    ).toMatchObject({
+      message: 'thrown by a timer after its test passed',
+      location: 'late-error.test.js:6:11',
     });
   });
 

@@ -86,23 +86,29 @@ export function retriedPassDetails(attempts: unknown): FailureDetails | undefine
 
 /**
  * An error as message and stack. Text (Jest's failureMessages, a JUnit failure's body) is
- * the message up to its first stack frame, and the stack whole. A stack that does not
- * start with the message (V8's do) keeps it anyway: the message is shown apart.
+ * the message up to its first stack frame, and the stack whole; so is the stack of an error
+ * whose message is empty. A stack that does not start with the message (V8's do) keeps it
+ * anyway: the message is shown apart.
  */
 function readError(error: unknown): { message: string; stack: string } {
-  if (typeof error === 'string') {
-    const text = stripAnsi(error);
-    const frame = text.search(/\n\s+at /);
-    return { message: (frame === -1 ? text : text.slice(0, frame)).trim(), stack: frame === -1 ? '' : text };
-  }
+  if (typeof error === 'string') return readText(error);
   if (error !== null && typeof error === 'object') {
     const { message, stack } = error as { message?: unknown; stack?: unknown };
-    return {
-      message: typeof message === 'string' ? message : message === undefined ? '' : String(message),
-      stack: typeof stack === 'string' ? stack : '',
-    };
+    const said = typeof message === 'string' ? message : message === undefined ? '' : String(message);
+    const trace = typeof stack === 'string' ? stack : '';
+    // An error with a stack and no message (Jest's afterAll errors, a Vitest pool error):
+    // the stack's own first lines say what it was.
+    if (said.trim() === '' && trace !== '') return { message: readText(trace).message, stack: trace };
+    return { message: said, stack: trace };
   }
   return { message: error === undefined || error === null ? '' : String(error), stack: '' };
+}
+
+/** Text as an error: the message up to its first stack frame, and the whole as the stack when it has frames. */
+function readText(error: string): { message: string; stack: string } {
+  const text = stripAnsi(error);
+  const frame = text.search(/\n\s+at /);
+  return { message: (frame === -1 ? text : text.slice(0, frame)).trim(), stack: frame === -1 ? '' : text };
 }
 
 /** `file:line[:column]` from what the runner said; undefined without a file and a line. */

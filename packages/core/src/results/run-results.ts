@@ -1,9 +1,10 @@
 import type { SecretPattern } from '../output/redact.js';
-import type { FileReport, ProjectLabel, RawResult, TestResult } from '../types.js';
+import type { FailureDetails, FileReport, ProjectLabel, RawResult, TestResult } from '../types.js';
 import { retriedPassDetails, toFailureDetails } from './failure-details.js';
 import type { ResultMapper, ResultSource } from './map-result.js';
 import {
   FILE_FAILURE_CASE,
+  RUN_SUITE,
   runErrorResult,
   toTestCase,
   toTestSuite,
@@ -24,6 +25,8 @@ export interface RunNaming {
   failureDetails?: boolean;
   /** The API key's forms, redacted from why a test failed. */
   secrets?: SecretPattern | undefined;
+  /** The framework's name (`vitest`, `node-test`, …): said in a failed result's message when the runner gave none. */
+  framework?: string;
 }
 
 /**
@@ -107,9 +110,11 @@ export class RunResults {
   /** At the run's end: one result counting the run errors beyond the cap, if there were any. */
   ofUncountedRunErrors(): TestResult[] {
     if (this.moreRunErrors === 0) return [];
-    // A count, not an error: nothing to say about why.
-    const { failure: _none, ...counted } = runErrorResult(`${this.moreRunErrors} more errors`);
-    return this.ofNamed([counted], {});
+    // A count, not an error: what it says is how many, and that they are not results of their own.
+    const more = this.moreRunErrors;
+    const counted = runErrorResult(`${more} more errors`);
+    const said = `${more} more ${more === 1 ? 'error' : 'errors'} outside any test and file: a run reports at most ${MAX_RUN_ERROR_RESULTS} of them as results of their own`;
+    return this.ofNamed([{ ...counted, failure: { errors: [said] } }], {});
   }
 
   /**
@@ -127,16 +132,37 @@ export class RunResults {
         this.naming.failureDetails === false
           ? undefined
           : raw.status === 'failed'
-            ? toFailureDetails(raw.failure, {
-                file: source.file,
-                rootDir: this.naming.rootDir,
-                secrets: this.naming.secrets,
-              })
+            ? this.withMessage(
+                raw,
+                toFailureDetails(raw.failure, {
+                  file: source.file,
+                  rootDir: this.naming.rootDir,
+                  secrets: this.naming.secrets,
+                }),
+              )
             : raw.status === 'passed'
               ? retriedPassDetails(raw.attempts)
               : undefined;
       named.push(details ? { ...result, details } : result);
     }
     return named;
+  }
+
+  /**
+   * A failed result always says why: when the runner gave no error with a message (a file
+   * Vitest never ran after its global setup threw, a runner that reports a failure and
+   * nothing else), the message says what is known, that it failed and that the runner gave
+   * no error. The last resort: each adapter hands over whatever its runner tells first.
+   */
+  private withMessage(raw: RawResult, details: FailureDetails | undefined): FailureDetails {
+    if (details?.message) return details;
+    const runner = this.naming.framework ?? 'the runner';
+    const said =
+      raw.testSuite === RUN_SUITE
+        ? `an error outside any test and file; ${runner} gave no message for it`
+        : raw.testCase === FILE_FAILURE_CASE
+          ? `the file failed outside its tests; ${runner} reported no error for it`
+          : `the test failed; ${runner} reported no error for it`;
+    return { message: said, ...details };
   }
 }

@@ -24,7 +24,14 @@ describe('RunSession against the local server', () => {
     expect(summary!.runEnd).toEqual({ status: 'failed', state: 'sent' });
     expect((await server.store.results(run!.id)).map(({ runId: _, ...result }) => result)).toEqual([
       { testSuite: 'a.test.ts', testCase: 'adds', status: 'passed', duration: 12.5 },
-      { testSuite: 'a.test.ts', testCase: 'fails', status: 'failed', duration: 3 },
+      {
+        testSuite: 'a.test.ts',
+        testCase: 'fails',
+        status: 'failed',
+        duration: 3,
+        // Handed over without an error: core says what it knows.
+        details: { message: 'the test failed; vitest reported no error for it' },
+      },
       { testSuite: 'b.test.ts', testCase: 'later', status: 'skipped', duration: 0 },
     ]);
   });

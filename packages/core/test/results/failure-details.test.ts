@@ -59,6 +59,15 @@ describe('toFailureDetails', () => {
     });
   });
 
+  it('reads the message off the stack of an error whose message is empty (Jest’s afterAll errors)', () => {
+    const stack = `Error: teardown failed\n    at Object.<anonymous> (${file}:2:9)`;
+    expect(toFailureDetails({ errors: [{ message: '', stack }] }, context)).toEqual({
+      message: 'Error: teardown failed',
+      stack,
+      location: 'src/cart.test.ts:2:9',
+    });
+  });
+
   it('says how many more errors there were, and keeps attempts', () => {
     expect(toFailureDetails({ errors: ['first', 'second', 'third'], attempts: 3 }, context)).toEqual({
       message: 'first\n(and 2 more errors)',

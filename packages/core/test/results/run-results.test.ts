@@ -125,7 +125,13 @@ describe('a file that failed outside its tests', () => {
     });
     expect(results).toEqual([
       { testSuite: 'src/b.test.ts', testCase: 'passes', status: 'passed', duration: 3 },
-      { testSuite: 'src/b.test.ts', testCase: '(file failed to run)', status: 'failed', duration: 0 },
+      {
+        testSuite: 'src/b.test.ts',
+        testCase: '(file failed to run)',
+        status: 'failed',
+        duration: 0,
+        details: { message: 'the file failed outside its tests; the runner reported no error for it' },
+      },
     ]);
   });
 
@@ -207,7 +213,16 @@ describe('errors outside any file', () => {
       [0, 1, 2, 3, 4].map((i) => `(unhandled error) Error ${i}`),
     );
     expect(stage.ofUncountedRunErrors()).toEqual([
-      { testSuite: '(run)', testCase: '(unhandled error) 4 more errors', status: 'failed', duration: 0 },
+      {
+        testSuite: '(run)',
+        testCase: '(unhandled error) 4 more errors',
+        status: 'failed',
+        duration: 0,
+        details: {
+          message:
+            '4 more errors outside any test and file: a run reports at most 5 of them as results of their own',
+        },
+      },
     ]);
   });
 
@@ -341,6 +356,26 @@ describe('why a test failed', () => {
       testCase: '(file failed to run)',
       details: { message: 'cannot import', location: 'src/cart.test.ts:1:7' },
     });
+  });
+
+  it('says what is known when the runner gave no error with a message: the test, the file or the run failed, and which runner said nothing', () => {
+    const stage = runResults({ framework: 'vitest' });
+    const results = [
+      ...stage.ofFile({
+        file,
+        tests: [{ titles: ['a'], status: 'failed', failure: { errors: [{ message: '' }], attempts: 2 } }],
+      }),
+      ...stage.ofFile({ file: at('src', 'b.test.ts'), tests: [], failedOutsideTests: true }),
+      ...stage.ofRunErrors(['']),
+    ];
+    expect(results.map((result) => [result.testCase, result.details])).toEqual([
+      ['a', { message: 'the test failed; vitest reported no error for it', attempts: 2 }],
+      [
+        '(file failed to run)',
+        { message: 'the file failed outside its tests; vitest reported no error for it' },
+      ],
+      ['(unhandled error)', { message: 'an error outside any test and file; vitest gave no message for it' }],
+    ]);
   });
 
   it("is not made with failureDetails: 'never'", () => {

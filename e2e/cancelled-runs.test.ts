@@ -207,9 +207,10 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => 
         framework.name === 'node-test' && signal !== 'SIGHUP' ? 'exited \\(code 1\\)' : `received ${signal}`;
       const said =
         framework.name === 'playwright' && signal === 'SIGINT'
-          ? /^testrun: 0 results → run .*; [45] spooled to .*\.ndjson: send them with `npx @testrun\/cli replay --dir /
-          : new RegExp(
-              `^testrun: the process ${how} before the run's results were delivered: [45] results spooled to .*\\.ndjson: send them with \`npx @testrun/cli replay --dir `,
+          ? /^testrun: 0 results → run .*; [45] spooled to .*\.ndjson: send them with `npx @testrun\/cli replay --dir .*; the run's end \(interrupted\) waits in the spool with them/
+          : // The run was never created: its end waits too, for replay to send where the service takes it.
+            new RegExp(
+              `^testrun: the process ${how} before the run's results were delivered: [45] results and the run's end \\(interrupted\\) spooled to .*\\.ndjson: send them with \`npx @testrun/cli replay --dir `,
             );
       expect(testrunLines(withReporter.stderr)).toContainEqual(expect.stringMatching(said));
       const [spooled = []] = spooledPerFile(env.TESTRUN_SPOOL_DIR!);
@@ -243,7 +244,7 @@ describe('jest -i with a test that calls process.exit()', () => {
     expect(withReporter.code).toBe(without.code);
     expect(testrunLines(withReporter.stderr)).toContainEqual(
       expect.stringMatching(
-        /^testrun: the process exited \(code 1\) before the run's results were delivered: 4 results spooled/,
+        /^testrun: the process exited \(code 1\) before the run's results were delivered: 4 results and the run's end \(interrupted\) spooled/,
       ),
     );
     const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {

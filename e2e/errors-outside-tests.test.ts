@@ -209,7 +209,7 @@ describe('Jest exiting in the middle of a run', () => {
     expect(outcome.code).toBe(3);
     expect(testrunLines(outcome.stderr)).toEqual([
       expect.stringMatching(
-        /^testrun: the process exited \(code 3\) before the run's results were delivered: \d+ results spooled to /,
+        /^testrun: the process exited \(code 3\) before the run's results were delivered: \d+ results and the run's end \(interrupted\) spooled to /,
       ),
     ]);
     const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {

@@ -246,7 +246,9 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
       env: envFor(),
     });
     expect(created.code, created.stderr).toBe(0);
-    const id = created.stdout.trim();
+    // The run as shards need it: its id, then what the service announced.
+    const [id = '', announced] = created.stdout.trim().split(';');
+    expect(announced).toBe('extensions=failure-details,complete-run');
     expect(await server.server.store.run(id)).toMatchObject({ id, project: 'p', framework: 'vitest' });
 
     // The form every spool line prints resolves to the installed CLI (`--no`: never the registry).

@@ -78,8 +78,12 @@ describe('a Playwright run stopped before its end', () => {
     const outcome = await running;
 
     expect(await storedOnce(server), outcome.stderr).toEqual(identities(FINISHED));
+    // Playwright ends the run itself on SIGINT: its end, interrupted, goes to the spool at once,
+    // as a cancelled process's does, for a replay to send (the process does not wait for it).
     expect(testrunLines(outcome.stderr)).toEqual([
-      expect.stringMatching(/^testrun: 4 results → run .*; 2 tests did not run, not reported$/),
+      expect.stringMatching(
+        /^testrun: 4 results → run .*; the run's end \(interrupted\) spooled to .*: send it with `npx @testrun\/cli replay --dir .*`; 2 tests did not run, not reported$/,
+      ),
     ]);
     expect(outcome.code).toBe(130);
   });

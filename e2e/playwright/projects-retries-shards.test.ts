@@ -114,14 +114,16 @@ describe('a sharded Playwright run reporting into the run testrun create-run mad
       env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
     });
     expect(created.code, created.stderr).toBe(0);
-    const runId = created.stdout.trim();
+    // The run as create-run prints it (its id, and what the service announced), as the shards take it.
+    const handle = created.stdout.trim();
+    const runId = handle.split(';')[0]!;
 
     const shards = await Promise.all(
       [1, 2].map((shard) =>
         runPlaywright({
           cwd,
           args: [`--shard=${shard}/2`],
-          env: reporterEnv(server, { TESTRUN_RUN_ID: runId }),
+          env: reporterEnv(server, { TESTRUN_RUN_ID: handle }),
         }),
       ),
     );

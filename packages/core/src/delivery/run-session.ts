@@ -189,8 +189,9 @@ export class RunSession {
     grace.abort();
     this.closed = true;
     // Every result is delivered here, or some wait for replay, which then completes the run.
+    // Past the deadline (a process on its way out spooled it all) the end waits in the spool too.
     const completion = this.completion();
-    if (completion && !completion.ifAnnounced && this.everythingDelivered()) {
+    if (completion && !completion.ifAnnounced && this.everythingDelivered() && !this.deadline.passed) {
       await this.sendRunEnd(completion.request);
     }
     this.deadline.expire();

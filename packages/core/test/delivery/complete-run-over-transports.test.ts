@@ -103,3 +103,65 @@ describe('a run whose service was down with completeRun', () => {
     expect(server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(1);
   });
 });
+
+describe('a service that answers the end badly', () => {
+  it('gets a 5xx asked again with the same idempotency key until the run is completed', async () => {
+    const { server, url, apiKey } = await startTestServer({
+      faults: (r) => (r.route === 'completeRun' && r.n < 2 ? { status: 503 } : undefined),
+    });
+    const { reporter } = createReporter(url, apiKey);
+    reporter.addResults(makeResults(2));
+    const summary = await reporter.endRun();
+    const attempts = server.requests.filter((request) => request.route === 'completeRun');
+    expect(attempts).toHaveLength(3);
+    expect(new Set(attempts.map((attempt) => attempt.idempotencyKey)).size).toBe(1);
+    expect(await server.store.endOf(summary!.runId!)).toMatchObject({ status: 'completed' });
+  });
+
+  it('that refuses it is said in one line, once; nothing waits in the spool and no result is lost', async () => {
+    const { server, url, apiKey } = await startTestServer({
+      faults: (r) =>
+        r.route === 'completeRun' ? { status: 422, body: { error: 'no such state' } } : undefined,
+    });
+    const { reporter, lines, spoolDir } = createReporter(url, apiKey);
+    reporter.addResults(makeResults(2));
+    const summary = await reporter.endRun();
+    expect(summary).toMatchObject({
+      delivered: 2,
+      spooled: 0,
+      runEnd: { status: 'completed', state: 'refused' },
+    });
+    expect(server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(1);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^testrun: the run could not be completed: PATCH .* answered 422: .*no such state/,
+    );
+    expect(readSpoolLines(spoolDir)).toEqual([]);
+  });
+
+  it('that never takes it gets it from the spool: a replay completes the run with the same key', async () => {
+    const { server, url, apiKey } = await startTestServer({
+      faults: (r) => (r.route === 'completeRun' ? { status: 503 } : undefined),
+    });
+    const { reporter, lines, spoolDir } = createReporter(url, apiKey, { maxRetries: 1 });
+    reporter.addResults(makeResults(2));
+    const summary = await reporter.endRun();
+    expect(lines.at(-1)).toMatch(
+      /; the run's end \(completed\) spooled to .*\.ndjson: send it with `npx @testrun\/cli replay/,
+    );
+    expect(readSpoolLines(spoolDir).map((line) => line.type)).toEqual(['run', 'complete']);
+    server.setFaults(undefined);
+    const replayed = await replaySpool({
+      dir: spoolDir,
+      apiKey,
+      baseUrl: url,
+      userAgent: 't',
+      log: () => {},
+    });
+    expect(replayed).toMatchObject({ runsCompleted: 1, errors: [] });
+    expect(await server.store.endOf(summary!.runId!)).toMatchObject({ status: 'completed' });
+    expect(readSpoolLines(spoolDir)).toEqual([]);
+    const keys = server.requests.filter((r) => r.route === 'completeRun').map((r) => r.idempotencyKey);
+    expect(new Set(keys).size).toBe(1);
+  });
+});

@@ -110,7 +110,8 @@ for (const run of runs) {
     .filter(([, count]) => count > 0)
     .map(([status, count]) => `${count} ${status}`)
     .join(', ');
-  console.log(`run ${run.id}`);
+  // How the run ended, as the reporter that created it told the service (completeRun 'auto').
+  console.log(`run ${run.id}: ${run.state}`);
   console.log(`  project ${run.project}, framework ${run.framework}, tags [${run.tags.join(', ')}]`);
   const round = rounds.find(({ tag }) => run.tags.includes(tag));
   const planned = round?.failsOnPurpose?.framework === run.framework ? ', one failure on purpose' : '';

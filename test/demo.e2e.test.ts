@@ -47,6 +47,9 @@ describe('pnpm demo', { timeout: DEMO_TIMEOUT_MS + 10_000 }, () => {
     expect(marks.includes(-1), stdout).toBe(false);
     expect([...marks].sort((a, b) => a - b)).toEqual(marks);
     expect(stdout.match(/one failure on purpose/g)).toHaveLength(1);
+    // Every example's run ended and says how, as its reporter told the service: the failure on purpose's as failed.
+    expect(stdout.match(/^run \S+: failed$/gm), stdout).toHaveLength(1);
+    expect(stdout.match(/^run \S+: (?!completed$|failed$).*$/gm), stdout).toBeNull();
 
     const stopped = stdout.match(/server: (http:\/\/127\.0\.0\.1:\d+) \(stopped now/);
     expect(stopped, stdout).not.toBeNull();

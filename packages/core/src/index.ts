@@ -19,6 +19,7 @@ export {
   parseRunHandle,
   type RunHandle,
 } from './delivery/extensions.js';
+export { reusedRunKeyLine } from './delivery/run-session.js';
 export { openService, type Service, type ServiceInit } from './delivery/service.js';
 export {
   ConfigError,

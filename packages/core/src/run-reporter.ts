@@ -30,6 +30,11 @@ export interface RunReporterInit {
   watchMode?: boolean;
   shard?: Shard;
   /**
+   * The run key (`runKey`) is shared with sibling processes by design, as WebdriverIO's launcher
+   * shares it with its workers: a create-run answered from the key's earlier use is expected.
+   */
+  sharesRunKey?: boolean;
+  /**
    * Called synchronously when the process exits before the run ended, before core spools what
    * it holds: hand core (`addFile`) the finished tests the adapter still holds, such as those
    * of a file that was still running (Playwright reports files once all their tests ended).
@@ -337,6 +342,7 @@ export class RunReporter {
       run: { project: config.project, framework: name, tags: config.tags },
       moreTags: config.ciTags && !config.runId ? ciTags(env, this.init.rootDir, this.init.shard) : undefined,
       log: (line) => this.logger.line(line),
+      sharesRunKey: this.init.sharesRunKey,
     });
   }
 

@@ -14,6 +14,7 @@ import {
   type ResolvedConfig,
   RunReporter,
   resolveConfig,
+  reusedRunKeyLine,
   startDir,
   userAgent,
 } from '@testrun/core';
@@ -90,6 +91,8 @@ export class TestrunLauncher {
         // The workers' key: were this request stored and its answer lost, they still find this run.
         const outcome = await service.createRun(run, config.runKey ?? randomUUID(), { moreTags });
         if (outcome.kind === 'ok') {
+          // A key the user gave (a constant, an id a re-run keeps) that named a run before.
+          if (outcome.replayed) this.logger.line(reusedRunKeyLine(outcome.runId));
           process.env.TESTRUN_RUN_ID = formatRunHandle(outcome.runId, outcome.extensions);
           const announced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
           const choice = config.completeRun;
@@ -132,6 +135,7 @@ export class TestrunLauncher {
         framework: { name: 'webdriverio', version: webdriverioVersion() },
         rootDir: startDir,
         projectCount: labels.length || undefined,
+        sharesRunKey: true,
       });
       if (!run.active) return;
       for (const spec of specs ?? []) {

@@ -56,6 +56,8 @@ export class TestrunWebdriverioReporter {
           framework: { name: 'webdriverio', version: webdriverioVersion() },
           rootDir: startDir,
           projectCount: labels.length || undefined,
+          // The launcher hands every worker one key: the others' create-runs find the first's run.
+          sharesRunKey: true,
           flushOnExit: () => {
             this.flushCucumber?.();
             this.flush();

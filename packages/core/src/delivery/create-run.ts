@@ -8,9 +8,11 @@ import { type RetryPolicy, type SendOutcome, sendWithRetries } from './send-with
 export type CreateRunOutcome =
   /**
    * `pageUrl`: the run's page, when the answer links one (see runPageUrl);
-   * `extensions`: what the answer announces the service takes beyond the spec (extensions.ts).
+   * `extensions`: what the answer announces the service takes beyond the spec (extensions.ts);
+   * `replayed`: the service answered from an earlier use of the Idempotency-Key
+   * (`Idempotent-Replayed: true`): the run existed before this request.
    */
-  | { kind: 'ok'; runId: string; pageUrl: string | undefined; extensions: Extension[] }
+  | { kind: 'ok'; runId: string; pageUrl: string | undefined; extensions: Extension[]; replayed: boolean }
   | Exclude<SendOutcome, { kind: 'ok' }>
   /** Created, but the answer did not say which id the run has. */
   | { kind: 'no-id'; error: RunIdError };
@@ -42,6 +44,7 @@ export async function createRun(
     runId,
     pageUrl: runPageUrl(response.headers.link, http.baseUrl),
     extensions: announcedExtensions(response.body, response.headers['testrun-extensions']),
+    replayed: response.headers['idempotent-replayed']?.trim().toLowerCase() === 'true',
   };
 }
 

@@ -30,6 +30,11 @@ export interface RunSessionInit {
   moreTags?: Promise<string[]>;
   /** One line per problem; the caller prefixes and redacts it. */
   log: (line: string) => void;
+  /**
+   * The run key is shared with sibling processes by design (WebdriverIO's workers): a create-run
+   * answered from the key's earlier use is one of them having created the run, not a key reused.
+   */
+  sharesRunKey?: boolean;
 }
 
 /**
@@ -361,6 +366,9 @@ export class RunSession {
           this.acceptsDetails = outcome.extensions.includes(FAILURE_DETAILS_EXTENSION);
         }
         this.completionAnnounced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
+        if (outcome.replayed && this.config.runKey && !this.init.sharesRunKey) {
+          this.fail(reusedRunKeyLine(outcome.runId));
+        }
         return outcome.runId;
       }
       this.handleFailure(outcome);
@@ -425,6 +433,15 @@ export class RunSession {
     this.errors.push(message);
     this.init.log(message);
   }
+}
+
+/**
+ * A run key that named a run before: a constant pasted into a CI config, or an id a re-run of
+ * the job keeps (`github.run_id`). The service answered with the run the key made then, so
+ * these results go into it beside the earlier ones; said once, not silently merged.
+ */
+export function reusedRunKeyLine(runId: string): string {
+  return `the run key (TESTRUN_RUN_KEY) was used before: the service answered with the run it created then, ${runId}, so these results join it. Give each run, and each attempt of a CI job, a key of its own (docs/ci.md, "A run key").`;
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { replaySpool } from '@testrun/core';
+import { RunReporter, replaySpool } from '@testrun/core';
 import {
   closedPortUrl,
   createReporter,
@@ -112,5 +112,52 @@ describe('a run key shared by several reporters', () => {
       await reporter.endRun();
     }
     expect(await server.store.runs()).toHaveLength(2);
+  });
+});
+
+describe('a run key used twice (a constant in a CI config, an id a re-run keeps)', () => {
+  it('says so in one line when create-run is answered from the key’s earlier use; the results join that run', async () => {
+    const { server, url, apiKey } = await startTestServer();
+    const env = { TESTRUN_RUN_KEY: 'ci-run-1234' };
+    const first = createReporter(url, apiKey, {}, env);
+    first.reporter.addResults(makeResults(3));
+    const firstRun = await first.reporter.endRun();
+    expect(first.lines.filter((line) => line.includes('was used before'))).toEqual([]);
+
+    const again = createReporter(url, apiKey, {}, env);
+    again.reporter.addResults(makeResults(3));
+    const secondRun = await again.reporter.endRun();
+    expect(secondRun!.runId).toBe(firstRun!.runId);
+    expect(again.lines.filter((line) => line.includes('was used before'))).toEqual([
+      `testrun: the run key (TESTRUN_RUN_KEY) was used before: the service answered with the run it created then, ${firstRun!.runId}, so these results join it. Give each run, and each attempt of a CI job, a key of its own (docs/ci.md, "A run key").`,
+    ]);
+    expect(await server.store.results(firstRun!.runId!)).toHaveLength(6);
+  });
+
+  it('says nothing where processes share the key by design (WebdriverIO’s workers)', async () => {
+    const { url, apiKey } = await startTestServer();
+    const worker = (lines: string[]) =>
+      new RunReporter({
+        options: {
+          apiKey,
+          baseUrl: url,
+          runKey: 'wdio-run-key',
+          ciTags: false,
+          project: 'p',
+          spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-spool-')),
+        },
+        framework: { name: 'webdriverio', version: '9.0.0' },
+        rootDir: process.cwd(),
+        env: {},
+        sharesRunKey: true,
+        write: (text) => lines.push(text),
+      });
+    const [firstLines, secondLines]: string[][] = [[], []];
+    for (const lines of [firstLines, secondLines]) {
+      const reporter = worker(lines);
+      reporter.addResults(makeResults(1));
+      await reporter.endRun();
+    }
+    expect([...firstLines, ...secondLines].filter((line) => line.includes('was used before'))).toEqual([]);
   });
 });

@@ -152,7 +152,8 @@ describe('a run key used twice (a constant in a CI config, an id a re-run keeps)
         sharesRunKey: true,
         write: (text) => lines.push(text),
       });
-    const [firstLines, secondLines]: string[][] = [[], []];
+    const firstLines: string[] = [];
+    const secondLines: string[] = [];
     for (const lines of [firstLines, secondLines]) {
       const reporter = worker(lines);
       reporter.addResults(makeResults(1));

@@ -51,6 +51,9 @@ describe('testrun upload', () => {
     expect([duration('test_charges_card'), duration('test_sums_line_items')]).toEqual([118, 2]);
     expect(stderr).toContain('pytest.xml: 1 testcase repeats an earlier one of its suite');
     expect(stderr).toContain(`testrun: 12 results → run ${run.id} (`);
+    // The run it created ends as the report says (completeRun 'auto': the service announced it).
+    const ended = results.some((result) => result.status === 'failed') ? 'failed' : 'completed';
+    expect(await server.server.store.endOf(run.id)).toMatchObject({ status: ended });
   });
 
   it('stores everything in a run whose id is an integer past 2^53, answered as a JSON number', async () => {
@@ -140,6 +143,8 @@ describe('testrun upload', () => {
     const { run, results } = await onlyRun(server);
     expect(run).toMatchObject({ id, framework: 'mixed', tags: ['pipeline'] });
     expect(identities(results)).toEqual(identities([...PYTEST_RESULTS, ...SUREFIRE_RESULTS]));
+    // A run it was given is its creator's to complete.
+    expect(server.server.requests.filter((request) => request.route === 'completeRun')).toEqual([]);
   });
 
   it('keeps each repeat of a writer not known to write reruns that way, and names nameless testcases, with the file and line', async () => {

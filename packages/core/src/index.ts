@@ -4,6 +4,7 @@ export {
   type CompleteRunChoice,
   type CompleteRunRequest,
   completeRun,
+  completionRequest,
   DEFAULT_COMPLETE_RUN,
   RUN_END_STATUSES,
   type RunEndStatus,

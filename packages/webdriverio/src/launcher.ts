@@ -7,7 +7,7 @@ import {
   type CompleteRunRequest,
   ciTags,
   completeRun,
-  DEFAULT_COMPLETE_RUN,
+  completionRequest,
   formatRunHandle,
   Logger,
   openService,
@@ -95,9 +95,7 @@ export class TestrunLauncher {
           if (outcome.replayed) this.logger.line(reusedRunKeyLine(outcome.runId));
           process.env.TESTRUN_RUN_ID = formatRunHandle(outcome.runId, outcome.extensions);
           const announced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
-          const choice = config.completeRun;
-          const completion =
-            choice === 'auto' ? (announced ? DEFAULT_COMPLETE_RUN : undefined) : choice || undefined;
+          const completion = completionRequest(config.completeRun, announced);
           this.created = { runId: outcome.runId, config, completion };
         } else {
           this.logger.line(

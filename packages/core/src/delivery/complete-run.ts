@@ -78,6 +78,18 @@ export function readCompleteRun(value: unknown): { request: CompleteRunChoice } 
   return { request: { method: method.toUpperCase() as CompleteRunRequest['method'], path, body } };
 }
 
+/**
+ * The request that completes a run its own process created: the one `choice` gives, or with
+ * `'auto'` the default one where create-run's answer announced `complete-run`; none for false.
+ */
+export function completionRequest(
+  choice: CompleteRunChoice,
+  announced: boolean,
+): CompleteRunRequest | undefined {
+  if (choice === 'auto') return announced ? DEFAULT_COMPLETE_RUN : undefined;
+  return choice || undefined;
+}
+
 /** The request's path for this run: `{runId}` encoded as a path segment. */
 export function fillPath(path: string, runId: string): string {
   return path.replaceAll('{runId}', encodeURIComponent(runId));

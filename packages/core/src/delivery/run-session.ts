@@ -8,6 +8,7 @@ import type { Batch, DeliverySummary, RunnerVerdict, RunPayload, TestResult } fr
 import {
   type CompleteRunRequest,
   completeRun,
+  completionRequest,
   DEFAULT_COMPLETE_RUN,
   type RunEndStatus,
 } from './complete-run.js';
@@ -77,8 +78,8 @@ export class RunSession {
    * once create-run's answer announced the extension, or a shared run's handle says it did.
    */
   private acceptsDetails: boolean;
-  /** create-run's answer announced `complete-run` (completeRun 'auto'); unknown until it came. */
-  private completionAnnounced: boolean | undefined;
+  /** create-run's answer announced `complete-run` (completeRun 'auto'). */
+  private completionAnnounced = false;
   /** Set when the key was refused or TLS failed: nothing more is sent. */
   private stopped: DeliverySummary['stopped'];
   private finishing: Promise<DeliverySummary> | undefined;
@@ -235,10 +236,11 @@ export class RunSession {
    */
   private completion(): { request: CompleteRunRequest; ifAnnounced: boolean } | undefined {
     const choice = this.config.completeRun;
-    if (this.config.runId || this.config.runKey || choice === false) return undefined;
-    if (choice !== 'auto') return { request: choice, ifAnnounced: false };
-    if (this.runId === undefined) return { request: DEFAULT_COMPLETE_RUN, ifAnnounced: true };
-    return this.completionAnnounced ? { request: DEFAULT_COMPLETE_RUN, ifAnnounced: false } : undefined;
+    if (this.config.runId || this.config.runKey) return undefined;
+    if (choice === 'auto' && this.runId === undefined)
+      return { request: DEFAULT_COMPLETE_RUN, ifAnnounced: true };
+    const request = completionRequest(choice, this.completionAnnounced);
+    return request && { request, ifAnnounced: false };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { TextDecoder } from 'node:util';
 import { JSONParser } from '@streamparser/json';
-import { openReport, ReportReadError, unreadable } from './open-report.js';
+import { FORMATS_SENTENCE, ReportReadError, unreadable } from './open-report.js';
 
 // Reads a CTRF report (https://ctrf.io: the Common Test Report Format, JSON) as a stream
 // of events, one chunk at a time, as read-junit.ts reads JUnit: each element of
@@ -46,16 +46,15 @@ const STATUSES = new Set<string>(CTRF_STATUSES);
 const PATHS = ['$.reportFormat', '$.results.tool', '$.results.tests.*'];
 
 /**
- * Reads `file` (plain or gzip'd) and yields its events a chunk at a time. Throws a
- * ReportReadError for a file that cannot be opened, is not well-formed JSON or is not a
- * CTRF report; `shownAs` is how messages name the file.
+ * Reads a report's bytes (openReport's chunks) and yields its events a chunk at a time.
+ * Throws a ReportReadError for a report that is not well-formed JSON or is not a CTRF
+ * report; `shownAs` is how messages name the file.
  */
-export async function* readCtrf(file: string, shownAs: string = file): AsyncGenerator<CtrfEvent[]> {
-  const stream = await openReport(file, shownAs);
+export async function* readCtrf(chunks: AsyncIterable<Buffer>, shownAs: string): AsyncGenerator<CtrfEvent[]> {
   const reader = new CtrfEventReader(shownAs);
   let decoder: TextDecoder | undefined;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
       decoder ??= decoderFor(chunk);
       reader.write(decoder.decode(chunk, { stream: true }));
       const events = reader.take();
@@ -67,8 +66,6 @@ export async function* readCtrf(file: string, shownAs: string = file): AsyncGene
     if (events.length > 0) yield events;
   } catch (error) {
     throw unreadable(error, shownAs);
-  } finally {
-    stream.destroy();
   }
 }
 
@@ -179,7 +176,7 @@ class CtrfEventReader {
     return new ReportReadError(
       'CTRF_NOT_CTRF',
       this.shownAs,
-      `${this.shownAs}: not a CTRF report: ${reason}. Give testrun upload JUnit XML or CTRF JSON reports.`,
+      `${this.shownAs}: not a CTRF report: ${reason}. ${FORMATS_SENTENCE}`,
     );
   }
 

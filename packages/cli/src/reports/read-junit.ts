@@ -1,6 +1,6 @@
 import { TextDecoder } from 'node:util';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { openReport, ReportReadError, unreadable } from './open-report.js';
+import { FORMATS_SENTENCE, ReportReadError, unreadable } from './open-report.js';
 
 // Reads a JUnit XML report as a stream of events, one chunk at a time: memory stays flat
 // however large the report. Only the structure is read (names, times, outcomes) and, of a
@@ -145,16 +145,18 @@ interface Frame {
 }
 
 /**
- * Reads `file` (plain or gzip'd, by its first bytes) and yields its events a chunk at a
- * time. Throws a ReportReadError for a file that cannot be opened, is not well-formed XML
- * or is not a JUnit report; `shownAs` is how messages name the file.
+ * Reads a report's bytes (openReport's chunks) and yields its events a chunk at a time.
+ * Throws a ReportReadError for a report that is not well-formed XML or is not a JUnit report;
+ * `shownAs` is how messages name the file.
  */
-export async function* readJunit(file: string, shownAs: string = file): AsyncGenerator<JunitEvent[]> {
-  const stream = await openReport(file, shownAs);
+export async function* readJunit(
+  chunks: AsyncIterable<Buffer>,
+  shownAs: string,
+): AsyncGenerator<JunitEvent[]> {
   const reader = new JunitEventReader(shownAs);
   let decoder: TextDecoder | undefined;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
       decoder ??= decoderFor(chunk, shownAs);
       reader.write(decoder.decode(chunk, { stream: true }));
       const events = reader.take();
@@ -167,8 +169,6 @@ export async function* readJunit(file: string, shownAs: string = file): AsyncGen
     if (events.length > 0) yield events;
   } catch (error) {
     throw unreadable(error, shownAs);
-  } finally {
-    stream.destroy();
   }
 }
 
@@ -255,7 +255,7 @@ class JunitEventReader {
         throw new ReportReadError(
           'JUNIT_NOT_JUNIT',
           this.shownAs,
-          `${this.shownAs}:${this.tagLine}: not a JUnit XML report: its root element is <${tag.name}>, expected <testsuites> or <testsuite>. Give testrun upload JUnit XML or CTRF JSON reports.`,
+          `${this.shownAs}:${this.tagLine}: not a JUnit XML report: its root element is <${tag.name}>, expected <testsuites> or <testsuite>. ${FORMATS_SENTENCE}`,
           this.tagLine,
         );
       }

@@ -1,7 +1,7 @@
 import { toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
-import { ctrfDuration, ctrfStatus, mapCtrfTest } from '../../src/junit/map-ctrf.js';
-import type { CtrfTest } from '../../src/junit/read-ctrf.js';
+import { ctrfDuration, ctrfStatus, mapCtrfTest } from '../../src/reports/map-ctrf.js';
+import type { CtrfTest } from '../../src/reports/read-ctrf.js';
 
 function test(fields: Partial<CtrfTest>): CtrfTest {
   return {

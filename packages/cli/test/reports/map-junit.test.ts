@@ -1,10 +1,10 @@
 import { toFailureDetails } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
-import { chooseFramework, detectFramework } from '../../src/junit/detect-framework.js';
-import { mapSuiteFailure, mapTestcase as mapWith, toMilliseconds } from '../../src/junit/map-junit.js';
-import type { JunitHead, JunitTestcase } from '../../src/junit/read-junit.js';
-import { ReportPaths } from '../../src/junit/report-paths.js';
-import { writerRules } from '../../src/junit/writer-rules.js';
+import { chooseFramework, detectFramework } from '../../src/reports/detect-framework.js';
+import { mapSuiteFailure, mapTestcase as mapWith, toMilliseconds } from '../../src/reports/map-junit.js';
+import type { JunitHead, JunitTestcase } from '../../src/reports/read-junit.js';
+import { ReportPaths } from '../../src/reports/report-paths.js';
+import { writerRules } from '../../src/reports/writer-rules.js';
 
 function testcase(fields: Partial<JunitTestcase>): JunitTestcase {
   return {

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectFormat, ReportReadError } from '../../src/junit/open-report.js';
-import { type CtrfEvent, readCtrf } from '../../src/junit/read-ctrf.js';
+import { ReportReadError } from '../../src/reports/open-report.js';
+import { type CtrfEvent, readCtrf } from '../../src/reports/read-ctrf.js';
+import { eventsOfReport } from './report-events.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-read-ctrf-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -16,10 +17,8 @@ function reportFile(content: string | Buffer): string {
   return file;
 }
 
-async function eventsOf(file: string): Promise<CtrfEvent[]> {
-  const events: CtrfEvent[] = [];
-  for await (const chunk of readCtrf(file, 'reports/ctrf.json')) events.push(...chunk);
-  return events;
+function eventsOf(file: string): Promise<CtrfEvent[]> {
+  return eventsOfReport(file, 'reports/ctrf.json', 'ctrf', readCtrf);
 }
 
 async function readError(file: string): Promise<ReportReadError> {
@@ -107,26 +106,11 @@ describe('reading a CTRF report', () => {
     );
     expect([notArray.code, notArray.message]).toEqual([
       'CTRF_NOT_CTRF',
-      'reports/ctrf.json: not a CTRF report: its results.tests is an object, not an array. Give testrun upload JUnit XML or CTRF JSON reports.',
+      'reports/ctrf.json: not a CTRF report: its results.tests is an object, not an array. Give testrun upload JUnit XML, CTRF JSON or TAP reports.',
     ]);
   });
 
   it('refuses an empty file', async () => {
     expect((await readError(reportFile(''))).message).toBe('reports/ctrf.json: the file is empty.');
-  });
-});
-
-describe('telling a report’s format', () => {
-  it('is CTRF when its first character is {, after whitespace, a byte order mark or gzip; JUnit otherwise', async () => {
-    const format = (content: string | Buffer) => detectFormat(reportFile(content), 'x');
-    expect(await format('  \n{"results":{}}')).toBe('ctrf');
-    expect(await format(gzipSync('{}'))).toBe('ctrf');
-    expect(await format(`\uFEFF{}`)).toBe('ctrf');
-    expect(
-      await format(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(' {', 'utf16le').swap16()])),
-    ).toBe('ctrf');
-    expect(await format('<?xml version="1.0"?><testsuites/>')).toBe('junit');
-    expect(await format('')).toBe('junit');
-    expect(await format('[1]')).toBe('junit');
   });
 });

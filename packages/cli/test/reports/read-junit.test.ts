@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ReportReadError } from '../../src/junit/open-report.js';
-import { type JunitEvent, readJunit } from '../../src/junit/read-junit.js';
+import { ReportReadError } from '../../src/reports/open-report.js';
+import { type JunitEvent, readJunit } from '../../src/reports/read-junit.js';
+import { eventsOfReport } from './report-events.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-read-junit-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -17,10 +18,8 @@ function reportFile(content: string | Buffer, name = `report-${written++}.xml`):
   return file;
 }
 
-async function eventsOf(file: string): Promise<JunitEvent[]> {
-  const events: JunitEvent[] = [];
-  for await (const chunk of readJunit(file, 'reports/junit.xml')) events.push(...chunk);
-  return events;
+function eventsOf(file: string): Promise<JunitEvent[]> {
+  return eventsOfReport(file, 'reports/junit.xml', 'junit', readJunit);
 }
 
 async function testcasesOf(file: string) {
@@ -436,7 +435,7 @@ describe('a report that cannot be read', () => {
     );
     expect(error.code).toBe('JUNIT_NOT_JUNIT');
     expect(error.message).toBe(
-      'reports/junit.xml:2: not a JUnit XML report: its root element is <coverage>, expected <testsuites> or <testsuite>. Give testrun upload JUnit XML or CTRF JSON reports.',
+      'reports/junit.xml:2: not a JUnit XML report: its root element is <coverage>, expected <testsuites> or <testsuite>. Give testrun upload JUnit XML, CTRF JSON or TAP reports.',
     );
   });
 

@@ -1,7 +1,7 @@
 import type { FileReport, RawResult } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
-import { RepeatFinder, RepeatNamer } from '../../src/junit/repeat-names.js';
-import type { ResultSink } from '../../src/junit/result-feeder.js';
+import { RepeatFinder, RepeatNamer } from '../../src/reports/repeat-names.js';
+import type { ResultSink } from '../../src/reports/result-feeder.js';
 
 /** What the sink receives, flattened to [testSuite or file, testCase or titles, status]. */
 function recordingSink() {

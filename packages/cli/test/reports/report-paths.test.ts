@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { belowForeignRoot, findRepositoryRoot, ReportPaths } from '../../src/junit/report-paths.js';
+import { belowForeignRoot, findRepositoryRoot, ReportPaths } from '../../src/reports/report-paths.js';
 
 describe('a path written in a report', () => {
   const paths = new ReportPaths('/home/me/shop/api', '/home/me/shop');

@@ -1,8 +1,8 @@
 import type { FileReport, RawResult } from '@testrun/core';
 import { describe, expect, it } from 'vitest';
-import type { MappedCase } from '../../src/junit/map-junit.js';
-import { ReportPaths } from '../../src/junit/report-paths.js';
-import { MAX_GROUP_SIZE, ResultFeeder, type ResultSink } from '../../src/junit/result-feeder.js';
+import type { MappedCase } from '../../src/reports/map-junit.js';
+import { ReportPaths } from '../../src/reports/report-paths.js';
+import { MAX_GROUP_SIZE, ResultFeeder, type ResultSink } from '../../src/reports/result-feeder.js';
 
 /** Records what the feeder hands over, in order, as core's RunReporter would receive it. */
 function recordingSink() {

@@ -22,6 +22,7 @@ const PACKAGES = [
   'cucumber',
   'jasmine',
   'webdriverio',
+  'newman',
   'cli',
 ];
 

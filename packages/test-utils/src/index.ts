@@ -20,6 +20,7 @@ export {
 } from './frameworks.js';
 export * from './jasmine.js';
 export { PYTEST_RESULTS, SUREFIRE_RESULTS } from './junit-expected.js';
+export * from './newman.js';
 export * from './node-script.js';
 export {
   type ExpectedResult,

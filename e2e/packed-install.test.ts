@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  type CollectionServer,
   cleanEnv,
   type RunOutcome,
   readSpoolLines,
   reporterEnv,
   runProcess as run,
+  startCollectionServer,
   startTestServer,
   type TestServer,
 } from '@testrun/test-utils';
@@ -16,11 +18,11 @@ import { docBlock } from '../test/doc-blocks.js';
 
 // What a user gets from the registry: each package packed the way `pnpm release` publishes
 // it, installed with plain npm into a project outside the workspace (no workspace links, no
-// hoisted dev dependencies), then loaded by real Vitest, Jest, Playwright, Mocha, Jasmine and
-// `node --test` and the installed CLI, configured and run exactly as README.md and the
+// hoisted dev dependencies), then loaded by real Vitest, Jest, Playwright, Mocha, Jasmine,
+// Newman and `node --test` and the installed CLI, configured and run exactly as README.md and the
 // package READMEs say: their config blocks and commands are read from the pages. Needs
 // `pnpm build` first and the npm registry for vitest, jest, @playwright/test (no browser:
-// its tests use none), mocha, jasmine, typescript and @types/node.
+// its tests use none), mocha, jasmine, newman, typescript and @types/node.
 
 const PACKAGES = [
   'core',
@@ -32,10 +34,16 @@ const PACKAGES = [
   'cucumber',
   'jasmine',
   'webdriverio',
+  'newman',
   'server',
   'cli',
 ] as const;
 type PackageDir = (typeof PACKAGES)[number];
+
+/** A package's name: `@testrun/<dir>`, but for Newman, which loads `-r @testrun/testrun` as `@testrun/newman-reporter-testrun`. */
+function packageName(dir: PackageDir): string {
+  return dir === 'newman' ? '@testrun/newman-reporter-testrun' : `@testrun/${dir}`;
+}
 
 const PACKAGES_DIR = fileURLToPath(new URL('../packages/', import.meta.url));
 /** Reused between runs so that only the first npm install downloads anything. */
@@ -44,10 +52,13 @@ const CONSUMER_NAME = 'packed-consumer';
 const INSTALL_TIMEOUT_MS = 300_000;
 
 let workDir: string;
+/** What the Newman runs' collections call: started with the suite, before the project is written. */
+let collectionServer: CollectionServer;
 const tarballs = {} as Record<PackageDir, string>;
 const spoolDirs: string[] = [];
 
 beforeAll(async () => {
+  collectionServer = await startCollectionServer();
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-'));
   for (const dir of PACKAGES) {
     const destination = path.join(workDir, 'tarballs', dir);
@@ -62,7 +73,8 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await collectionServer?.close();
   for (const dir of [workDir, ...spoolDirs]) {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -79,7 +91,7 @@ describe('the packed tarballs', () => {
         if (name.startsWith('@testrun/')) expect(range, name).toBe(workspaceVersion(name));
       }
     }
-    expect(manifest.name).toBe(`@testrun/${dir}`);
+    expect(manifest.name).toBe(packageName(dir));
     expect(manifest.version).toBe(workspaceVersion(manifest.name));
   });
 
@@ -162,7 +174,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     };
     const ours = Object.entries(lock.packages).filter(([location]) => location.includes('@testrun/'));
     expect(ours.map(([location]) => location).sort()).toEqual(
-      PACKAGES.map((dir) => `node_modules/@testrun/${dir}`).sort(),
+      PACKAGES.map((dir) => `node_modules/${packageName(dir)}`).sort(),
     );
     for (const [location, entry] of ours) {
       expect(entry.resolved, location).toMatch(/^file:.*\.tgz$/);
@@ -273,9 +285,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
 // The consumer project
 
 function consumerProject(): Record<string, string> {
-  const dependencies = Object.fromEntries(
-    PACKAGES.map((dir) => [`@testrun/${dir}`, `file:${tarballs[dir]}`]),
-  );
+  const dependencies = Object.fromEntries(PACKAGES.map((dir) => [packageName(dir), `file:${tarballs[dir]}`]));
   // Types only, so both files run under tsc alone. The @ts-expect-error lines fail to
   // compile if an import resolved to nothing (an `any` accepts everything).
   const typesFile = (exportPrefix: string) => `import type { TestrunJasmineOptions } from '@testrun/jasmine';
@@ -305,6 +315,9 @@ export const ${exportPrefix}nodeTestOptions: TestrunNodeTestOptions = { tags: ['
 export const ${exportPrefix}wrongNodeTest: TestrunNodeTestOptions = { tags: [1] };
 export const ${exportPrefix}cucumberOptions: import('@testrun/cucumber').TestrunCucumberOptions = { formatter: 'pretty' };
 export const ${exportPrefix}webdriverioOptions: import('@testrun/webdriverio').TestrunWebdriverioOptions = { project: 'e2e', completeRun: true };
+export const ${exportPrefix}newmanOptions: import('@testrun/newman-reporter-testrun').TestrunNewmanOptions = { project: 'api', failOnError: true };
+// @ts-expect-error maxRetries is a number
+export const ${exportPrefix}wrongNewman: import('@testrun/newman-reporter-testrun').TestrunNewmanOptions = { maxRetries: 'many' };
 // @ts-expect-error completeRun is a boolean or a request
 export const ${exportPrefix}wrongWebdriverio: import('@testrun/webdriverio').TestrunWebdriverioOptions = { completeRun: 'yes' };
 `;
@@ -334,6 +347,7 @@ export const ${exportPrefix}wrongWebdriverio: import('@testrun/webdriverio').Tes
         jasmine: '^5',
         jest: '^30',
         mocha: '^11',
+        newman: '^6',
         typescript: '~5.9',
         vitest: '^4',
       },
@@ -375,7 +389,7 @@ const README_CODE_DIR = 'readme-code';
 interface DocumentedRun {
   /** The folder in the consumer project: the block's name, or a variant of it. */
   dir: string;
-  framework: 'vitest' | 'jest' | 'playwright' | 'mocha' | 'node-test' | 'cucumber' | 'jasmine';
+  framework: 'vitest' | 'jest' | 'playwright' | 'mocha' | 'node-test' | 'cucumber' | 'jasmine' | 'newman';
   /** The folder's files: the block, named as its page names it, and the tests. */
   files: () => Record<string, string>;
   /** Program and arguments, run in the folder. */
@@ -630,7 +644,57 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     lowerCase: true,
   },
   ...JASMINE_RUNS,
+  {
+    dir: 'readme-newman-command',
+    framework: 'newman',
+    files: () => ({ 'collection.json': mathCollection() }),
+    command: () => ['sh', '-c', docBlock('readme-newman-command')],
+    project: CONSUMER_NAME,
+    suite: 'math',
+  },
+  {
+    dir: 'newman-readme-run',
+    framework: 'newman',
+    files: () => ({
+      ...asWritten('newman-readme-run', 'run-collection.cjs'),
+      'collection.json': mathCollection(),
+    }),
+    command: () => commandIn('newman-readme-run', 'then:'),
+    project: 'api',
+    suite: 'math',
+  },
 ];
+
+/**
+ * The math tests as a Postman collection named `math`, its requests in a folder `Math`, sent to
+ * the collection server the suite starts (Newman has no todo: `is to do` is a skipped assertion,
+ * stored as todo is by default, skipped).
+ */
+function mathCollection(): string {
+  const request = (name: string, test: string) => ({
+    name,
+    request: { method: 'GET', url: `${collectionServer.url}/health` },
+    event: [{ listen: 'test', script: { exec: [test] } }],
+  });
+  return json({
+    info: { name: 'math', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+    item: [
+      {
+        name: 'Math',
+        item: [
+          request('adds', "pm.test('1 + 1 is 2', () => pm.expect(1 + 1).to.equal(2));"),
+          {
+            name: 'carries',
+            item: [request('over ten', "pm.test('9 + 1 is 10', () => pm.expect(9 + 1).to.equal(10));")],
+          },
+          request('fails on purpose', "pm.test('1 + 1 is 3', () => pm.expect(1 + 1).to.equal(3));"),
+          request('is skipped', "pm.test.skip('1 + 1 is 2', () => {});"),
+          request('is to do', "pm.test.skip('is written later', () => {});"),
+        ],
+      },
+    ],
+  });
+}
 
 /**
  * The math tests in Gherkin, storing what mathTest's files store: Cucumber has no skip of its
@@ -784,7 +848,7 @@ function packageDir(dir: PackageDir): string {
 }
 
 function workspaceVersion(name: string): string {
-  const dir = name.replace(/^@testrun\//, '') as PackageDir;
+  const dir = PACKAGES.find((candidate) => packageName(candidate) === name)!;
   return (JSON.parse(fs.readFileSync(path.join(packageDir(dir), 'package.json'), 'utf8')) as Manifest)
     .version;
 }

@@ -23,6 +23,7 @@ const PACKAGES = [
   'jasmine',
   'webdriverio',
   'newman',
+  'testcafe',
   'cli',
 ];
 

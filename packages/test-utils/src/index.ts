@@ -47,6 +47,7 @@ export * from './run-framework.js';
 export * from './server.js';
 export * from './store-engines.js';
 export * from './tap.js';
+export * from './testcafe.js';
 export * from './transports.js';
 export * from './watch.js';
 export * from './webdriverio.js';

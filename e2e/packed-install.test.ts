@@ -12,6 +12,7 @@ import {
   startCollectionServer,
   startTestServer,
   type TestServer,
+  testcafeBrowserMissing,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { docBlock } from '../test/doc-blocks.js';
@@ -35,6 +36,7 @@ const PACKAGES = [
   'jasmine',
   'webdriverio',
   'newman',
+  'testcafe',
   'server',
   'cli',
 ] as const;
@@ -183,7 +185,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
   });
 
   // Every documented way to configure or run a reporter, taken verbatim from its page.
-  it.each(DOCUMENTED_RUNS)(
+  it.each(RUNNABLE_RUNS)(
     '$dir: the documented $framework setup, run as written, stores every result',
     async (documentedRun) => {
       const env = envFor();
@@ -285,7 +287,11 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
 // The consumer project
 
 function consumerProject(): Record<string, string> {
-  const dependencies = Object.fromEntries(PACKAGES.map((dir) => [packageName(dir), `file:${tarballs[dir]}`]));
+  const dependencies = {
+    ...Object.fromEntries(PACKAGES.map((dir) => [packageName(dir), `file:${tarballs[dir]}`])),
+    // TestCafe loads `-r testrun` as testcafe-reporter-testrun: the README installs it under that name too.
+    'testcafe-reporter-testrun': `file:${tarballs.testcafe}`,
+  };
   // Types only, so both files run under tsc alone. The @ts-expect-error lines fail to
   // compile if an import resolved to nothing (an `any` accepts everything).
   const typesFile = (exportPrefix: string) => `import type { TestrunJasmineOptions } from '@testrun/jasmine';
@@ -315,6 +321,9 @@ export const ${exportPrefix}nodeTestOptions: TestrunNodeTestOptions = { tags: ['
 export const ${exportPrefix}wrongNodeTest: TestrunNodeTestOptions = { tags: [1] };
 export const ${exportPrefix}cucumberOptions: import('@testrun/cucumber').TestrunCucumberOptions = { formatter: 'pretty' };
 export const ${exportPrefix}webdriverioOptions: import('@testrun/webdriverio').TestrunWebdriverioOptions = { project: 'e2e', completeRun: true };
+export const ${exportPrefix}testcafeOptions: import('@testrun/testcafe').TestrunTestCafeOptions = { project: 'e2e', projectLabel: 'always' };
+// @ts-expect-error projectLabel is auto, always or never
+export const ${exportPrefix}wrongTestcafe: import('@testrun/testcafe').TestrunTestCafeOptions = { projectLabel: 'sometimes' };
 export const ${exportPrefix}newmanOptions: import('@testrun/newman-reporter-testrun').TestrunNewmanOptions = { project: 'api', failOnError: true };
 // @ts-expect-error maxRetries is a number
 export const ${exportPrefix}wrongNewman: import('@testrun/newman-reporter-testrun').TestrunNewmanOptions = { maxRetries: 'many' };
@@ -348,6 +357,7 @@ export const ${exportPrefix}wrongWebdriverio: import('@testrun/webdriverio').Tes
         jest: '^30',
         mocha: '^11',
         newman: '^6',
+        testcafe: '^3',
         typescript: '~5.9',
         vitest: '^4',
       },
@@ -389,7 +399,16 @@ const README_CODE_DIR = 'readme-code';
 interface DocumentedRun {
   /** The folder in the consumer project: the block's name, or a variant of it. */
   dir: string;
-  framework: 'vitest' | 'jest' | 'playwright' | 'mocha' | 'node-test' | 'cucumber' | 'jasmine' | 'newman';
+  framework:
+    | 'vitest'
+    | 'jest'
+    | 'playwright'
+    | 'mocha'
+    | 'node-test'
+    | 'cucumber'
+    | 'jasmine'
+    | 'newman'
+    | 'testcafe';
   /** The folder's files: the block, named as its page names it, and the tests. */
   files: () => Record<string, string>;
   /** Program and arguments, run in the folder. */
@@ -403,6 +422,10 @@ interface DocumentedRun {
   lowerCase?: boolean;
   /** The framework's exit code for a run with a failed test: 1, Jasmine's 3. */
   failedExitCode?: number;
+  /** Its tests have no nested blocks (TestCafe: fixture > test): `Math > over ten`. */
+  flat?: boolean;
+  /** It drives a browser (TestCafe): skipped, saying why, where Chromium is missing. */
+  browser?: boolean;
 }
 
 const MOCHA_CJS_TESTS = { 'test/math.test.js': mathTest('mocha-cjs') };
@@ -461,6 +484,57 @@ const JASMINE_RUNS: DocumentedRun[] = [
     project: CONSUMER_NAME,
     suite: 'spec/math.spec.js',
     failedExitCode: 3,
+  },
+];
+
+/** The math tests as TestCafe's: a fixture, no nested blocks, no todo (a skipped test). */
+const TESTCAFE_MATH = {
+  'tests/math.test.js': `fixture('Math').page('about:blank');
+
+test('adds', async (t) => {
+  await t.expect(1 + 1).eql(2);
+});
+test('over ten', async (t) => {
+  await t.expect(9 + 1).eql(10);
+});
+test('fails on purpose', async (t) => {
+  await t.expect(1 + 1).eql(3);
+});
+test.skip('is skipped', async () => {});
+test.skip('is to do', async () => {});
+`,
+};
+
+const TESTCAFE_RUNS: DocumentedRun[] = [
+  {
+    dir: 'readme-testcafe-command',
+    framework: 'testcafe',
+    files: () => TESTCAFE_MATH,
+    command: () => ['sh', '-c', docBlock('readme-testcafe-command')],
+    project: CONSUMER_NAME,
+    suite: 'tests/math.test.js',
+    flat: true,
+    browser: true,
+  },
+  {
+    dir: 'testcafe-readme-testcaferc',
+    framework: 'testcafe',
+    files: () => ({ ...TESTCAFE_MATH, '.testcaferc.json': docBlock('testcafe-readme-testcaferc') }),
+    command: () => [bin('testcafe'), 'chromium:headless', 'tests/'],
+    project: CONSUMER_NAME,
+    suite: 'tests/math.test.js',
+    flat: true,
+    browser: true,
+  },
+  {
+    dir: 'testcafe-readme-api',
+    framework: 'testcafe',
+    files: () => ({ ...TESTCAFE_MATH, ...asWritten('testcafe-readme-api', 'run-tests.mjs') }),
+    command: () => commandIn('testcafe-readme-api', 'then:'),
+    project: 'e2e',
+    suite: 'tests/math.test.js',
+    flat: true,
+    browser: true,
   },
 ];
 
@@ -663,7 +737,13 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     project: 'api',
     suite: 'math',
   },
+  ...TESTCAFE_RUNS,
 ];
+
+const browserMissing = testcafeBrowserMissing();
+if (browserMissing) console.warn(`skipping the packed TestCafe runs: ${browserMissing}`);
+/** The documented runs this machine can run: those that drive a browser need Chromium. */
+const RUNNABLE_RUNS = DOCUMENTED_RUNS.filter((documentedRun) => !(documentedRun.browser && browserMissing));
 
 /**
  * The math tests as a Postman collection named `math`, its requests in a folder `Math`, sent to
@@ -803,11 +883,15 @@ ${describe}('Math', () => {
 }
 
 /** What every documented run stores for its math file. */
-function mathResults({ suite, todo = 'skipped', lowerCase = false }: DocumentedRun) {
+function mathResults({ suite, todo = 'skipped', lowerCase = false, flat = false }: DocumentedRun) {
   const name = (testCase: string) => (lowerCase ? testCase.toLowerCase() : testCase);
   return [
     { testSuite: suite, testCase: name('Math > adds'), status: 'passed' },
-    { testSuite: suite, testCase: name('Math > carries > over ten'), status: 'passed' },
+    {
+      testSuite: suite,
+      testCase: name(flat ? 'Math > over ten' : 'Math > carries > over ten'),
+      status: 'passed',
+    },
     { testSuite: suite, testCase: name('Math > fails on purpose'), status: 'failed' },
     { testSuite: suite, testCase: name('Math > is skipped'), status: 'skipped' },
     { testSuite: suite, testCase: name('Math > is to do'), status: todo },

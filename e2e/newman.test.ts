@@ -2,16 +2,16 @@ import type { ChildProcess } from 'node:child_process';
 import {
   closedPortUrl,
   identities,
+  misbehavingFaults,
   NEWMAN_SHOP_RESULTS,
   newmanFixtures,
   REPORTER_OPTIONS_VAR,
   type RunOutcome,
   readSpoolLines,
+  replayInto,
   reporterEnv,
   resultsIn,
-  runCli,
   runNewman,
-  seededFaults,
   startCollectionServer,
   startTestServer,
   type TestServer,
@@ -81,16 +81,7 @@ describe('newman run -r cli,@testrun/testrun with a data file', () => {
 });
 
 it('stores every result once through 5xx, dropped connections, a 429 and 413, options given on the command line, exit code unchanged', async () => {
-  const flaky = seededFaults({ seed: 7, rates: { status5xx: 0.25, drop: 0.1 } });
-  const server = await startTestServer({
-    faults: (request) => {
-      if (request.route === 'submitResults' && request.n === 0) {
-        return { status: 429, headers: { 'retry-after': '1' } };
-      }
-      return flaky(request);
-    },
-    maxResultsPerRequest: 5,
-  });
+  const server = await startTestServer({ faults: misbehavingFaults(), maxResultsPerRequest: 5 });
   const api = await startCollectionServer();
   // Given as --reporter-@testrun/testrun-max-retries=12 and so on (runNewman).
   const options = { maxRetries: 12, requestTimeout: 400, batchSize: 8, project: 'from-the-command-line' };
@@ -142,10 +133,7 @@ it('spools what a service it cannot reach did not take, never prints the key, fa
   expect(output).toContain('ECONNREFUSED');
   expect(output).not.toContain(apiKey);
 
-  const server = await startTestServer({ apiKey });
-  const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!, '--ignore-recorded-url'], {
-    env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: server.url },
-  });
+  const { server, replayed } = await replayInto(env.TESTRUN_SPOOL_DIR!, apiKey);
   expect(replayed.stderr).toBe('');
   expect(identities(await server.server.store.allResults())).toEqual(identities(orders));
 });

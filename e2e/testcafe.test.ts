@@ -1,13 +1,13 @@
 import {
   closedPortUrl,
   identities,
+  misbehavingFaults,
   REPORTER_OPTIONS_VAR,
   type RunOutcome,
   readSpoolLines,
+  replayInto,
   reporterEnv,
-  runCli,
   runTestCafe,
-  seededFaults,
   startTestServer,
   TESTCAFE_QUARANTINE,
   TESTCAFE_RESULTS,
@@ -96,15 +96,7 @@ describe.skipIf(missing)('testcafe with the reporter in a configuration file', (
   it(
     'stores every result once through 5xx, dropped connections and a 429, exit code unchanged',
     async () => {
-      const flaky = seededFaults({ seed: 7, rates: { status5xx: 0.25, drop: 0.1 } });
-      const server = await startTestServer({
-        faults: (request) => {
-          if (request.route === 'submitResults' && request.n === 0) {
-            return { status: 429, headers: { 'retry-after': '1' } };
-          }
-          return flaky(request);
-        },
-      });
+      const server = await startTestServer({ faults: misbehavingFaults() });
       const options = { maxRetries: 12, requestTimeout: 400, batchSize: 2, project: 'in-code' };
       const outcome = await runTestCafe({
         args: ['tests/', ...TESTCAFE_QUARANTINE],
@@ -151,10 +143,7 @@ describe.skipIf(missing)('testcafe with the reporter in a configuration file', (
       expect(output).toContain('ECONNREFUSED');
       expect(output).not.toContain(apiKey);
 
-      const server = await startTestServer({ apiKey });
-      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!, '--ignore-recorded-url'], {
-        env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: server.url },
-      });
+      const { server, replayed } = await replayInto(env.TESTRUN_SPOOL_DIR!, apiKey);
       expect(replayed.stderr).toBe('');
       expect(identities(await server.server.store.allResults())).toEqual(identities(account));
     },

@@ -129,19 +129,17 @@ async function uploadReports(
   output: Output,
 ): Promise<number> {
   const cwd = process.cwd();
-  const found = await findReports(
-    args.filter((arg) => arg !== '-'),
-    cwd,
-  );
-  for (const pattern of found.unmatched) output.error(`no file matches ${pattern}`);
-  // Standard input where `-` stands among the arguments.
-  const files = input
-    ? [
-        ...found.files.slice(0, fileCountBefore(args)),
-        { path: input.file, shownAs: STANDARD_INPUT_NAME },
-        ...found.files.slice(fileCountBefore(args)),
-      ]
-    : found.files;
+  // Standard input is read where `-` stands among the arguments: the reports' order is the
+  // order repeats are numbered in.
+  const at = input ? args.indexOf('-') : args.length;
+  const before = await findReports(args.slice(0, at), cwd);
+  const after = await findReports(args.slice(at + 1), cwd);
+  for (const pattern of [...before.unmatched, ...after.unmatched]) output.error(`no file matches ${pattern}`);
+  const files = [
+    ...before.files,
+    ...(input ? [{ path: input.file, shownAs: STANDARD_INPUT_NAME }] : []),
+    ...after.files,
+  ];
 
   const paths = new ReportPaths(cwd);
   const contextOf = (report: ReportFile): ReadContext => ({
@@ -192,11 +190,6 @@ async function uploadReports(
     return 1;
   }
   return allAccountedFor(outcome, feeder.count) && unreadable === 0 && allSent ? 0 : 1;
-}
-
-/** How many of the files found come before `-` on the command line: standard input is read in its place. */
-function fileCountBefore(args: readonly string[]): number {
-  return args.slice(0, args.indexOf('-')).filter((arg) => arg !== '-').length;
 }
 
 /**

@@ -3,24 +3,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  type CollectionServer,
   cleanEnv,
   type RunOutcome,
   readSpoolLines,
   reporterEnv,
   runProcess as run,
+  startCollectionServer,
   startTestServer,
   type TestServer,
+  testcafeBrowserMissing,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { docBlock } from '../test/doc-blocks.js';
 
 // What a user gets from the registry: each package packed the way `pnpm release` publishes
 // it, installed with plain npm into a project outside the workspace (no workspace links, no
-// hoisted dev dependencies), then loaded by real Vitest, Jest, Playwright, Mocha, Jasmine and
-// `node --test` and the installed CLI, configured and run exactly as README.md and the
+// hoisted dev dependencies), then loaded by real Vitest, Jest, Playwright, Mocha, Jasmine,
+// Newman and `node --test` and the installed CLI, configured and run exactly as README.md and the
 // package READMEs say: their config blocks and commands are read from the pages. Needs
 // `pnpm build` first and the npm registry for vitest, jest, @playwright/test (no browser:
-// its tests use none), mocha, jasmine, typescript and @types/node.
+// its tests use none), mocha, jasmine, newman, typescript and @types/node.
 
 const PACKAGES = [
   'core',
@@ -32,10 +35,17 @@ const PACKAGES = [
   'cucumber',
   'jasmine',
   'webdriverio',
+  'newman',
+  'testcafe',
   'server',
   'cli',
 ] as const;
 type PackageDir = (typeof PACKAGES)[number];
+
+/** A package's name: `@testrun/<dir>`, but for Newman, which loads `-r @testrun/testrun` as `@testrun/newman-reporter-testrun`. */
+function packageName(dir: PackageDir): string {
+  return dir === 'newman' ? '@testrun/newman-reporter-testrun' : `@testrun/${dir}`;
+}
 
 const PACKAGES_DIR = fileURLToPath(new URL('../packages/', import.meta.url));
 /** Reused between runs so that only the first npm install downloads anything. */
@@ -44,10 +54,13 @@ const CONSUMER_NAME = 'packed-consumer';
 const INSTALL_TIMEOUT_MS = 300_000;
 
 let workDir: string;
+/** What the Newman runs' collections call: started with the suite, before the project is written. */
+let collectionServer: CollectionServer;
 const tarballs = {} as Record<PackageDir, string>;
 const spoolDirs: string[] = [];
 
 beforeAll(async () => {
+  collectionServer = await startCollectionServer();
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-'));
   for (const dir of PACKAGES) {
     const destination = path.join(workDir, 'tarballs', dir);
@@ -62,7 +75,8 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await collectionServer?.close();
   for (const dir of [workDir, ...spoolDirs]) {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -79,7 +93,7 @@ describe('the packed tarballs', () => {
         if (name.startsWith('@testrun/')) expect(range, name).toBe(workspaceVersion(name));
       }
     }
-    expect(manifest.name).toBe(`@testrun/${dir}`);
+    expect(manifest.name).toBe(packageName(dir));
     expect(manifest.version).toBe(workspaceVersion(manifest.name));
   });
 
@@ -162,7 +176,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     };
     const ours = Object.entries(lock.packages).filter(([location]) => location.includes('@testrun/'));
     expect(ours.map(([location]) => location).sort()).toEqual(
-      PACKAGES.map((dir) => `node_modules/@testrun/${dir}`).sort(),
+      PACKAGES.map((dir) => `node_modules/${packageName(dir)}`).sort(),
     );
     for (const [location, entry] of ours) {
       expect(entry.resolved, location).toMatch(/^file:.*\.tgz$/);
@@ -171,7 +185,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
   });
 
   // Every documented way to configure or run a reporter, taken verbatim from its page.
-  it.each(DOCUMENTED_RUNS)(
+  it.each(RUNNABLE_RUNS)(
     '$dir: the documented $framework setup, run as written, stores every result',
     async (documentedRun) => {
       const env = envFor();
@@ -275,9 +289,11 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
 // The consumer project
 
 function consumerProject(): Record<string, string> {
-  const dependencies = Object.fromEntries(
-    PACKAGES.map((dir) => [`@testrun/${dir}`, `file:${tarballs[dir]}`]),
-  );
+  const dependencies = {
+    ...Object.fromEntries(PACKAGES.map((dir) => [packageName(dir), `file:${tarballs[dir]}`])),
+    // TestCafe loads `-r testrun` as testcafe-reporter-testrun: the README installs it under that name too.
+    'testcafe-reporter-testrun': `file:${tarballs.testcafe}`,
+  };
   // Types only, so both files run under tsc alone. The @ts-expect-error lines fail to
   // compile if an import resolved to nothing (an `any` accepts everything).
   const typesFile = (exportPrefix: string) => `import type { TestrunJasmineOptions } from '@testrun/jasmine';
@@ -307,6 +323,12 @@ export const ${exportPrefix}nodeTestOptions: TestrunNodeTestOptions = { tags: ['
 export const ${exportPrefix}wrongNodeTest: TestrunNodeTestOptions = { tags: [1] };
 export const ${exportPrefix}cucumberOptions: import('@testrun/cucumber').TestrunCucumberOptions = { formatter: 'pretty' };
 export const ${exportPrefix}webdriverioOptions: import('@testrun/webdriverio').TestrunWebdriverioOptions = { project: 'e2e', completeRun: true };
+export const ${exportPrefix}testcafeOptions: import('@testrun/testcafe').TestrunTestCafeOptions = { project: 'e2e', projectLabel: 'always' };
+// @ts-expect-error projectLabel is auto, always or never
+export const ${exportPrefix}wrongTestcafe: import('@testrun/testcafe').TestrunTestCafeOptions = { projectLabel: 'sometimes' };
+export const ${exportPrefix}newmanOptions: import('@testrun/newman-reporter-testrun').TestrunNewmanOptions = { project: 'api', failOnError: true };
+// @ts-expect-error maxRetries is a number
+export const ${exportPrefix}wrongNewman: import('@testrun/newman-reporter-testrun').TestrunNewmanOptions = { maxRetries: 'many' };
 // @ts-expect-error completeRun is a boolean or a request
 export const ${exportPrefix}wrongWebdriverio: import('@testrun/webdriverio').TestrunWebdriverioOptions = { completeRun: 'yes' };
 `;
@@ -336,6 +358,8 @@ export const ${exportPrefix}wrongWebdriverio: import('@testrun/webdriverio').Tes
         jasmine: '^5',
         jest: '^30',
         mocha: '^11',
+        newman: '^6',
+        testcafe: '^3',
         typescript: '~5.9',
         vitest: '^4',
       },
@@ -377,7 +401,16 @@ const README_CODE_DIR = 'readme-code';
 interface DocumentedRun {
   /** The folder in the consumer project: the block's name, or a variant of it. */
   dir: string;
-  framework: 'vitest' | 'jest' | 'playwright' | 'mocha' | 'node-test' | 'cucumber' | 'jasmine';
+  framework:
+    | 'vitest'
+    | 'jest'
+    | 'playwright'
+    | 'mocha'
+    | 'node-test'
+    | 'cucumber'
+    | 'jasmine'
+    | 'newman'
+    | 'testcafe';
   /** The folder's files: the block, named as its page names it, and the tests. */
   files: () => Record<string, string>;
   /** Program and arguments, run in the folder. */
@@ -391,6 +424,10 @@ interface DocumentedRun {
   lowerCase?: boolean;
   /** The framework's exit code for a run with a failed test: 1, Jasmine's 3. */
   failedExitCode?: number;
+  /** Its tests have no nested blocks (TestCafe: fixture > test): `Math > over ten`. */
+  flat?: boolean;
+  /** It drives a browser (TestCafe): skipped, saying why, where Chromium is missing. */
+  browser?: boolean;
 }
 
 const MOCHA_CJS_TESTS = { 'test/math.test.js': mathTest('mocha-cjs') };
@@ -449,6 +486,57 @@ const JASMINE_RUNS: DocumentedRun[] = [
     project: CONSUMER_NAME,
     suite: 'spec/math.spec.js',
     failedExitCode: 3,
+  },
+];
+
+/** The math tests as TestCafe's: a fixture, no nested blocks, no todo (a skipped test). */
+const TESTCAFE_MATH = {
+  'tests/math.test.js': `fixture('Math').page('about:blank');
+
+test('adds', async (t) => {
+  await t.expect(1 + 1).eql(2);
+});
+test('over ten', async (t) => {
+  await t.expect(9 + 1).eql(10);
+});
+test('fails on purpose', async (t) => {
+  await t.expect(1 + 1).eql(3);
+});
+test.skip('is skipped', async () => {});
+test.skip('is to do', async () => {});
+`,
+};
+
+const TESTCAFE_RUNS: DocumentedRun[] = [
+  {
+    dir: 'readme-testcafe-command',
+    framework: 'testcafe',
+    files: () => TESTCAFE_MATH,
+    command: () => ['sh', '-c', docBlock('readme-testcafe-command')],
+    project: CONSUMER_NAME,
+    suite: 'tests/math.test.js',
+    flat: true,
+    browser: true,
+  },
+  {
+    dir: 'testcafe-readme-testcaferc',
+    framework: 'testcafe',
+    files: () => ({ ...TESTCAFE_MATH, '.testcaferc.json': docBlock('testcafe-readme-testcaferc') }),
+    command: () => [bin('testcafe'), 'chromium:headless', 'tests/'],
+    project: CONSUMER_NAME,
+    suite: 'tests/math.test.js',
+    flat: true,
+    browser: true,
+  },
+  {
+    dir: 'testcafe-readme-api',
+    framework: 'testcafe',
+    files: () => ({ ...TESTCAFE_MATH, ...asWritten('testcafe-readme-api', 'run-tests.mjs') }),
+    command: () => commandIn('testcafe-readme-api', 'then:'),
+    project: 'e2e',
+    suite: 'tests/math.test.js',
+    flat: true,
+    browser: true,
   },
 ];
 
@@ -632,7 +720,63 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     lowerCase: true,
   },
   ...JASMINE_RUNS,
+  {
+    dir: 'readme-newman-command',
+    framework: 'newman',
+    files: () => ({ 'collection.json': mathCollection() }),
+    command: () => ['sh', '-c', docBlock('readme-newman-command')],
+    project: CONSUMER_NAME,
+    suite: 'math',
+  },
+  {
+    dir: 'newman-readme-run',
+    framework: 'newman',
+    files: () => ({
+      ...asWritten('newman-readme-run', 'run-collection.cjs'),
+      'collection.json': mathCollection(),
+    }),
+    command: () => commandIn('newman-readme-run', 'then:'),
+    project: 'api',
+    suite: 'math',
+  },
+  ...TESTCAFE_RUNS,
 ];
+
+const browserMissing = testcafeBrowserMissing();
+if (browserMissing) console.warn(`skipping the packed TestCafe runs: ${browserMissing}`);
+/** The documented runs this machine can run: those that drive a browser need Chromium. */
+const RUNNABLE_RUNS = DOCUMENTED_RUNS.filter((documentedRun) => !(documentedRun.browser && browserMissing));
+
+/**
+ * The math tests as a Postman collection named `math`, its requests in a folder `Math`, sent to
+ * the collection server the suite starts (Newman has no todo: `is to do` is a skipped assertion,
+ * stored as todo is by default, skipped).
+ */
+function mathCollection(): string {
+  const request = (name: string, test: string) => ({
+    name,
+    request: { method: 'GET', url: `${collectionServer.url}/health` },
+    event: [{ listen: 'test', script: { exec: [test] } }],
+  });
+  return json({
+    info: { name: 'math', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+    item: [
+      {
+        name: 'Math',
+        item: [
+          request('adds', "pm.test('1 + 1 is 2', () => pm.expect(1 + 1).to.equal(2));"),
+          {
+            name: 'carries',
+            item: [request('over ten', "pm.test('9 + 1 is 10', () => pm.expect(9 + 1).to.equal(10));")],
+          },
+          request('fails on purpose', "pm.test('1 + 1 is 3', () => pm.expect(1 + 1).to.equal(3));"),
+          request('is skipped', "pm.test.skip('1 + 1 is 2', () => {});"),
+          request('is to do', "pm.test.skip('is written later', () => {});"),
+        ],
+      },
+    ],
+  });
+}
 
 /**
  * The math tests in Gherkin, storing what mathTest's files store: Cucumber has no skip of its
@@ -741,11 +885,15 @@ ${describe}('Math', () => {
 }
 
 /** What every documented run stores for its math file. */
-function mathResults({ suite, todo = 'skipped', lowerCase = false }: DocumentedRun) {
+function mathResults({ suite, todo = 'skipped', lowerCase = false, flat = false }: DocumentedRun) {
   const name = (testCase: string) => (lowerCase ? testCase.toLowerCase() : testCase);
   return [
     { testSuite: suite, testCase: name('Math > adds'), status: 'passed' },
-    { testSuite: suite, testCase: name('Math > carries > over ten'), status: 'passed' },
+    {
+      testSuite: suite,
+      testCase: name(flat ? 'Math > over ten' : 'Math > carries > over ten'),
+      status: 'passed',
+    },
     { testSuite: suite, testCase: name('Math > fails on purpose'), status: 'failed' },
     { testSuite: suite, testCase: name('Math > is skipped'), status: 'skipped' },
     { testSuite: suite, testCase: name('Math > is to do'), status: todo },
@@ -786,7 +934,7 @@ function packageDir(dir: PackageDir): string {
 }
 
 function workspaceVersion(name: string): string {
-  const dir = name.replace(/^@testrun\//, '') as PackageDir;
+  const dir = PACKAGES.find((candidate) => packageName(candidate) === name)!;
   return (JSON.parse(fs.readFileSync(path.join(packageDir(dir), 'package.json'), 'utf8')) as Manifest)
     .version;
 }

@@ -22,6 +22,8 @@ const PACKAGES = [
   'cucumber',
   'jasmine',
   'webdriverio',
+  'newman',
+  'testcafe',
   'cli',
 ];
 

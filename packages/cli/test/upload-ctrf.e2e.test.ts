@@ -207,8 +207,8 @@ describe('testrun upload with CTRF reports it cannot read', () => {
       expect.stringMatching(
         /^testrun upload: reports\/cut\.json:\d+: not well-formed JSON \(it ends inside a value\)\. It ends too early: was the test process stopped while writing it\? Nothing from it is sent\.$/,
       ),
-      'testrun upload: reports/jest-json.json: not a CTRF report: it has no reportFormat "CTRF", no results.tool and no results.tests. Give testrun upload JUnit XML or CTRF JSON reports. Nothing from it is sent.',
-      'testrun upload: reports/other-format.json: not a CTRF report: its reportFormat is "JUnit", not "CTRF". Give testrun upload JUnit XML or CTRF JSON reports. Nothing from it is sent.',
+      'testrun upload: reports/jest-json.json: not a CTRF report: it has no reportFormat "CTRF", no results.tool and no results.tests. Give testrun upload JUnit XML, CTRF JSON or TAP reports. Nothing from it is sent.',
+      'testrun upload: reports/other-format.json: not a CTRF report: its reportFormat is "JUnit", not "CTRF". Give testrun upload JUnit XML, CTRF JSON or TAP reports. Nothing from it is sent.',
       'testrun upload: reports/syntax.json:3:51: not well-formed JSON (unexpected "}"). Nothing from it is sent.',
       'testrun upload: reports/good.json: 1 test repeats the name of an earlier one; each is sent as a result of its own, with (2), (3)… after its name.',
     ]);

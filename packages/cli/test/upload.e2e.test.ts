@@ -249,9 +249,9 @@ describe('testrun upload with reports it cannot read', () => {
     expect(code).toBe(1);
     expect(stderr).toBe(
       [
-        'testrun upload: coverage.xml:2: not a JUnit XML report: its root element is <coverage>, expected <testsuites> or <testsuite>. Give testrun upload JUnit XML or CTRF JSON reports. Nothing from it is sent.',
+        'testrun upload: coverage.xml:2: not a JUnit XML report: its root element is <coverage>, expected <testsuites> or <testsuite>. Give testrun upload JUnit XML, CTRF JSON or TAP reports. Nothing from it is sent.',
         'testrun upload: missing.xml: cannot be read: no such file. Nothing from it is sent.',
-        'testrun upload: no JUnit XML or CTRF report to send; nothing was sent, and no run was created.',
+        'testrun upload: no JUnit XML, CTRF or TAP report to send; nothing was sent, and no run was created.',
         '',
       ].join('\n'),
     );
@@ -273,7 +273,7 @@ describe('testrun upload with reports it cannot read', () => {
     expect(some.stderr).toContain('testrun upload: no file matches go-reports/*.xml\n');
     expect(none.code).toBe(1);
     expect(none.stderr).toContain(
-      'no JUnit XML or CTRF report to send; nothing was sent, and no run was created.',
+      'no JUnit XML, CTRF or TAP report to send; nothing was sent, and no run was created.',
     );
     expect(await server.server.store.runs()).toHaveLength(1);
   });
@@ -284,7 +284,7 @@ describe('testrun upload, called wrongly', () => {
     const { code, stderr } = await runCli(['upload', '--project', 'x'], { env: cleanEnv() });
     expect(code).toBe(2);
     expect(stderr).toContain(
-      'testrun upload: give the JUnit XML or CTRF JSON reports to upload, e.g. testrun upload "reports/**/*.xml"',
+      'testrun upload: give the JUnit XML, CTRF JSON or TAP reports to upload, e.g. testrun upload "reports/**/*.xml", or - for standard input',
     );
     expect(stderr).toContain('Usage: testrun upload <files or globs…>');
   });

@@ -22,8 +22,12 @@ export interface RunReporterInit {
   framework: { name: string; version: string };
   /** The framework's root directory: test files are named relative to it (see result-name.ts). */
   rootDir: string;
-  /** How many projects the framework's configuration defines; `projectLabel: 'auto'` labels results when above 1. */
-  projectCount?: number;
+  /**
+   * How many projects the framework's configuration defines; `projectLabel: 'auto'` labels
+   * results when above 1. A function when the adapter learns it only after the run started
+   * (TestCafe tells its browsers after it made its reporters): read for each file.
+   */
+  projectCount?: number | (() => number | undefined);
   env?: NodeJS.ProcessEnv;
   /** Where lines go; stderr by default. */
   write?: (text: string) => void;

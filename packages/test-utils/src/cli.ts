@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 import { collectOutput } from './process.js';
+import { startTestServer, type TestServer } from './server.js';
 
 /** The built `testrun` command, for a hook that runs it with runProcess (runCli works inside a test only). */
 export const CLI_BIN = fileURLToPath(new URL('../../cli/bin/testrun.js', import.meta.url));
@@ -71,4 +72,20 @@ export async function runCli(
   const cli = startCli(args, options);
   const code = await cli.exited();
   return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+}
+
+/**
+ * `testrun replay` of the spool in `dir` into a fresh server that takes `apiKey` (the URL the
+ * spool recorded is a dead one's, so it is ignored): the server, to read what it stored, and
+ * replay's outcome. The server closes when the test ends.
+ */
+export async function replayInto(
+  dir: string,
+  apiKey: string,
+): Promise<{ server: TestServer; replayed: Awaited<ReturnType<typeof runCli>> }> {
+  const server = await startTestServer({ apiKey });
+  const replayed = await runCli(['replay', '--dir', dir, '--ignore-recorded-url'], {
+    env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: server.url },
+  });
+  return { server, replayed };
 }

@@ -20,6 +20,7 @@ export {
 } from './frameworks.js';
 export * from './jasmine.js';
 export { PYTEST_RESULTS, SUREFIRE_RESULTS } from './junit-expected.js';
+export * from './newman.js';
 export * from './node-script.js';
 export {
   type ExpectedResult,
@@ -45,6 +46,8 @@ export * from './reporter.js';
 export * from './run-framework.js';
 export * from './server.js';
 export * from './store-engines.js';
+export * from './tap.js';
+export * from './testcafe.js';
 export * from './transports.js';
 export * from './watch.js';
 export * from './webdriverio.js';

@@ -104,6 +104,19 @@ export function seededFaults({
   };
 }
 
+/**
+ * The faults every adapter's e2e runs its reporter through: the first results request answered
+ * 429 with `Retry-After: 1`, then 5xx answers and dropped connections at random (seed 7: 25 % and
+ * 10 % of the writes).
+ */
+export function misbehavingFaults(): FaultHook {
+  const flaky = seededFaults({ seed: 7, rates: { status5xx: 0.25, drop: 0.1 } });
+  return (request) =>
+    request.route === 'submitResults' && request.n === 0
+      ? { status: 429, headers: { 'retry-after': '1' } }
+      : flaky(request);
+}
+
 function pick<T>(items: readonly T[], roll: number): T {
   return items[Math.floor(roll * items.length)] as T;
 }

@@ -1,34 +1,45 @@
+import path from 'node:path';
 import { countOf, type DeliverySummary, RunReporter, type TestrunOptions } from '@testrun/core';
 import { resolveCliConfig, TLS_FLAGS } from '../cli-config.js';
 import { defineCommand, type Output, UsageError } from '../command.js';
-import { chooseFramework } from '../junit/detect-framework.js';
-import { findReports, type ReportFile } from '../junit/find-reports.js';
-import { ReportReadError } from '../junit/open-report.js';
-import { RepeatFinder, RepeatNamer } from '../junit/repeat-names.js';
-import { ReportPaths } from '../junit/report-paths.js';
-import { ResultFeeder } from '../junit/result-feeder.js';
-import { type ReportNotes, readReport } from '../junit/upload-report.js';
+import { chooseFramework } from '../reports/detect-framework.js';
+import { findReports, type ReportFile } from '../reports/find-reports.js';
+import { REPORT_FORMATS, type ReportFormat, ReportReadError } from '../reports/open-report.js';
+import { RepeatFinder, RepeatNamer } from '../reports/repeat-names.js';
+import { ReportPaths } from '../reports/report-paths.js';
+import { ResultFeeder } from '../reports/result-feeder.js';
+import {
+  drainStandardInput,
+  type SavedInput,
+  STANDARD_INPUT_NAME,
+  saveStandardInput,
+} from '../reports/standard-input.js';
+import { noteLines, type ReadContext, type ReportNotes, readReport } from '../reports/upload-report.js';
 
 export const upload = defineCommand({
   name: 'upload',
   positionals: '<files or globs…>',
   about: `
 Sends every testcase of JUnit XML reports (pytest, Maven Surefire, Gradle, Go,
-Mocha, Vitest's junit reporter, jest-junit…) and every test of CTRF JSON
-reports (https://ctrf.io) into a new run, or into TESTRUN_RUN_ID, the way the
-reporters send theirs: batched, retried, and spooled for "testrun replay" when
-the service cannot take them.
+Mocha, Vitest's junit reporter, jest-junit…), every test of CTRF JSON reports
+(https://ctrf.io) and every result of TAP streams (node-tap, AVA --tap,
+node --test --test-reporter=tap, tape…) into a new run, or into
+TESTRUN_RUN_ID, the way the reporters send theirs: batched, retried, and
+spooled for "testrun replay" when the service cannot take them.
 
   npx @testrun/cli upload "reports/**/*.xml" "ctrf/*.json" --project api
+  npx ava --tap | npx @testrun/cli upload --format tap --project api -
 
-Quote globs so that they reach testrun whole. A report's format is told by its
-content, and gzip'd reports are read as they are. Each report is read whole
+Quote globs so that they reach testrun whole; "-" reads a report from
+standard input. A report's format is told by its content (--format says it
+instead), and gzip'd reports are read as they are. Each report is read whole
 before anything of it is sent: a report that is not well-formed is not sent
 at all, and named with its line. Paths in "file" attributes and "filePath"
 are taken from the current directory: run it where the tests ran. How each
-writer's JUnit is read, and how CTRF is:
+writer's JUnit is read, CTRF and TAP:
 https://github.com/testrun-dev/testrun/blob/main/docs/junit.md
 https://github.com/testrun-dev/testrun/blob/main/docs/ctrf.md
+https://github.com/testrun-dev/testrun/blob/main/docs/tap.md
 
 Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment. Exits 0
 when every result was delivered or spooled, 1 otherwise.
@@ -38,62 +49,131 @@ when every result was delivered or spooled, 1 otherwise.
     framework: {
       type: 'string',
       value: '<name>',
-      help: "the run's framework (default: what the reports say, e.g. pytest, jest, vitest, surefire, a CTRF report's tool; else junit)",
+      help: "the run's framework (default: what the reports say, e.g. pytest, jest, vitest, surefire, a CTRF report's tool; tap for TAP; else junit)",
+    },
+    format: {
+      type: 'string',
+      value: '<junit|ctrf|tap>',
+      help: 'read every report as this format (default: told by its content)',
+    },
+    suite: {
+      type: 'string',
+      value: '<name>',
+      help: "the testSuite of TAP results no test file's subtest holds (default: the report's path; (stdin) for -)",
     },
     tags: { type: 'string', value: '<a,b>', option: 'tags' },
     'run-id': { type: 'string', value: '<id>', option: 'runId' },
     ...TLS_FLAGS,
   },
   run: async ({ values, options, positionals, output }) => {
-    if (positionals.length === 0) {
-      throw new UsageError(
-        'give the JUnit XML or CTRF JSON reports to upload, e.g. testrun upload "reports/**/*.xml"',
-      );
+    const piped = positionals.includes('-') && !process.stdin.isTTY;
+    try {
+      const settings = settingsOf(values, positionals);
+      if (!resolveCliConfig(options, output)) return 1;
+      const input = positionals.includes('-') ? await saveStandardInput() : undefined;
+      try {
+        return await uploadReports(positionals, options, settings, input, output);
+      } finally {
+        input?.remove();
+      }
+    } finally {
+      // The writer piped in never finds its pipe closed (EPIPE, a changed exit code), even when
+      // nothing is sent: a CI job without the key (a fork's pull request) reads it to its end.
+      if (piped) await drainStandardInput();
     }
-    const framework = values.framework?.trim();
-    if (values.framework !== undefined && !framework) {
-      throw new UsageError('--framework needs a name, e.g. pytest');
-    }
-    if (!resolveCliConfig(options, output)) return 1;
-    return uploadReports(positionals, options, framework, output);
   },
 });
+
+interface UploadSettings {
+  framework: string | undefined;
+  format: ReportFormat | undefined;
+  suite: string | undefined;
+}
+
+/** The command line's own flags, checked; a UsageError says what is wrong. */
+function settingsOf(
+  values: { framework?: string | undefined; format?: string | undefined; suite?: string | undefined },
+  positionals: readonly string[],
+): UploadSettings {
+  if (positionals.length === 0) {
+    throw new UsageError(
+      'give the JUnit XML, CTRF JSON or TAP reports to upload, e.g. testrun upload "reports/**/*.xml", or - for standard input',
+    );
+  }
+  const framework = values.framework?.trim();
+  if (values.framework !== undefined && !framework) {
+    throw new UsageError('--framework needs a name, e.g. pytest');
+  }
+  const format = values.format?.trim().toLowerCase();
+  if (format !== undefined && !(REPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be ${REPORT_FORMATS.join(', ')}; got "${values.format}"`);
+  }
+  const suite = values.suite?.trim();
+  if (values.suite !== undefined && !suite) throw new UsageError('--suite needs a name, e.g. api');
+  if (positionals.filter((arg) => arg === '-').length > 1) {
+    throw new UsageError('- (standard input) can be given once');
+  }
+  if (positionals.includes('-') && process.stdin.isTTY) {
+    throw new UsageError(
+      '- reads a report from standard input: pipe one in, e.g. npx ava --tap | testrun upload -',
+    );
+  }
+  return { framework, format: format as ReportFormat | undefined, suite };
+}
 
 async function uploadReports(
   args: readonly string[],
   options: TestrunOptions,
-  framework: string | undefined,
+  { framework, format, suite }: UploadSettings,
+  input: SavedInput | undefined,
   output: Output,
 ): Promise<number> {
   const cwd = process.cwd();
-  const found = await findReports(args, cwd);
-  for (const pattern of found.unmatched) output.error(`no file matches ${pattern}`);
+  // Standard input is read where `-` stands among the arguments: the reports' order is the
+  // order repeats are numbered in.
+  const at = input ? args.indexOf('-') : args.length;
+  const before = await findReports(args.slice(0, at), cwd);
+  const after = await findReports(args.slice(at + 1), cwd);
+  for (const pattern of [...before.unmatched, ...after.unmatched]) output.error(`no file matches ${pattern}`);
+  const files = [
+    ...before.files,
+    ...(input ? [{ path: input.file, shownAs: STANDARD_INPUT_NAME }] : []),
+    ...after.files,
+  ];
 
   const paths = new ReportPaths(cwd);
+  const contextOf = (report: ReportFile): ReadContext => ({
+    shownAs: report.shownAs,
+    paths,
+    format,
+    suite: suite ?? defaultSuite(report),
+  });
   const finder = new RepeatFinder();
   const { checked, unreadable } = await checkReports(
-    found.files,
-    { feeder: new ResultFeeder(finder, paths), paths },
+    files,
+    { feeder: new ResultFeeder(finder, paths), contextOf },
     output,
   );
   if (checked.length === 0) {
-    output.error('no JUnit XML or CTRF report to send; nothing was sent, and no run was created.');
+    output.error('no JUnit XML, CTRF or TAP report to send; nothing was sent, and no run was created.');
     return 1;
   }
 
+  const formats = new Set(checked.map(({ check }) => check.format));
   const reporter = new RunReporter({
     options,
-    // No framework version is known from a report; "junit" or "ctrf" in the User-Agent says where the results came from.
+    // No framework version is known from a report; the format in the User-Agent ("junit",
+    // "ctrf", "tap") says where the results came from; "junit" for a mix.
     framework: {
       name: framework ?? chooseFramework(checked.map(({ check }) => check.framework)),
-      version: checked.every(({ check }) => check.format === 'ctrf') ? 'ctrf' : 'junit',
+      version: formats.size === 1 ? [...formats][0]! : 'junit',
     },
     rootDir: cwd,
   });
   reporter.startRun();
   const namer = new RepeatNamer(reporter, finder.repeated);
   const feeder = new ResultFeeder(namer, paths);
-  const allSent = await sendReports(checked, { feeder, namer, paths }, output);
+  const allSent = await sendReports(checked, { feeder, namer, contextOf }, output);
 
   const notes = unreadable > 0 ? [`${countOf(unreadable, 'report')} not sent (see above)`] : [];
   const outcome = await reporter.endRun(notes);
@@ -112,6 +192,17 @@ async function uploadReports(
   return allAccountedFor(outcome, feeder.count) && unreadable === 0 && allSent ? 0 : 1;
 }
 
+/**
+ * The testSuite of a TAP report's results that no test file holds, without `--suite`: the
+ * report's path as given (a file outside the current directory: its name), `(stdin)` for `-`.
+ */
+function defaultSuite(report: ReportFile): string {
+  if (report.shownAs === STANDARD_INPUT_NAME) return STANDARD_INPUT_NAME;
+  return path.isAbsolute(report.shownAs)
+    ? path.basename(report.shownAs)
+    : report.shownAs.split(path.sep).join('/');
+}
+
 type CheckedFile = { report: ReportFile; check: ReportNotes };
 
 /**
@@ -120,14 +211,14 @@ type CheckedFile = { report: ReportFile; check: ReportNotes };
  */
 async function checkReports(
   files: readonly ReportFile[],
-  { feeder, paths }: { feeder: ResultFeeder; paths: ReportPaths },
+  { feeder, contextOf }: { feeder: ResultFeeder; contextOf: (report: ReportFile) => ReadContext },
   output: Output,
 ): Promise<{ checked: CheckedFile[]; unreadable: number }> {
   const checked: CheckedFile[] = [];
   let unreadable = 0;
   for (const report of files) {
     try {
-      checked.push({ report, check: await readReport(report.path, report.shownAs, feeder, paths) });
+      checked.push({ report, check: await readReport(report.path, contextOf(report), feeder) });
     } catch (error) {
       unreadable++;
       output.error(`${describeFailure(error)} Nothing from it is sent.`);
@@ -139,14 +230,18 @@ async function checkReports(
 /** Hands every testcase of the checked reports to core; false if one could not be read again. */
 async function sendReports(
   checked: readonly CheckedFile[],
-  { feeder, namer, paths }: { feeder: ResultFeeder; namer: RepeatNamer; paths: ReportPaths },
+  {
+    feeder,
+    namer,
+    contextOf,
+  }: { feeder: ResultFeeder; namer: RepeatNamer; contextOf: (report: ReportFile) => ReadContext },
   output: Output,
 ): Promise<boolean> {
   let allSent = true;
   for (const { report, check } of checked) {
     const before = { count: feeder.count, rerun: feeder.rerun, renamed: namer.renamed };
     try {
-      const notes = await readReport(report.path, report.shownAs, feeder, paths);
+      const notes = await readReport(report.path, contextOf(report), feeder);
       for (const line of noteLines(report.shownAs, notes, {
         rerun: feeder.rerun - before.rerun,
         renamed: namer.renamed - before.renamed,
@@ -162,76 +257,6 @@ async function sendReports(
     }
   }
   return allSent;
-}
-
-/** One line for each thing about a report that the user should know, naming the report. */
-function noteLines(
-  shownAs: string,
-  notes: ReportNotes,
-  counts: { rerun: number; renamed: number; writer: string | undefined },
-): string[] {
-  return notes.format === 'ctrf'
-    ? ctrfNoteLines(shownAs, notes, counts)
-    : junitNoteLines(shownAs, notes, counts);
-}
-
-/** noteLines of a CTRF report: where a test is, is its index in results.tests. */
-function ctrfNoteLines(
-  shownAs: string,
-  { unnamed, unreadableTimes }: ReportNotes,
-  { renamed }: { renamed: number },
-): string[] {
-  const lines: string[] = [];
-  if (unnamed.count > 0) {
-    lines.push(
-      `${shownAs}: results.tests[${unnamed.firstLine}]: ${countOf(unnamed.count, 'test has', 'tests have')} no name; sent as (unnamed).`,
-    );
-  }
-  if (unreadableTimes.count > 0) {
-    lines.push(
-      `${shownAs}: results.tests[${unreadableTimes.firstLine}]: ${countOf(unreadableTimes.count, 'test has a duration that is', 'tests have a duration that is')} not a number of milliseconds ("duration": ${unreadableTimes.first}); sent with duration 0.`,
-    );
-  }
-  if (renamed > 0) {
-    lines.push(
-      `${shownAs}: ${countOf(renamed, 'test repeats', 'tests repeat')} the name of an earlier one; each is sent as a result of its own, with (2), (3)… after its name.`,
-    );
-  }
-  return lines;
-}
-
-function junitNoteLines(
-  shownAs: string,
-  { unnamed, unreadableTimes, replacedCharacters }: ReportNotes,
-  { rerun, renamed, writer }: { rerun: number; renamed: number; writer: string | undefined },
-): string[] {
-  const lines: string[] = [];
-  if (replacedCharacters > 0) {
-    lines.push(
-      `${shownAs}: ${countOf(replacedCharacters, 'character')} that XML 1.0 does not allow (control characters copied from test output) read as spaces; the report is read anyway.`,
-    );
-  }
-  if (unnamed.count > 0) {
-    lines.push(
-      `${shownAs}:${unnamed.firstLine}: ${countOf(unnamed.count, 'testcase has', 'testcases have')} no name attribute; sent as (unnamed).`,
-    );
-  }
-  if (unreadableTimes.count > 0) {
-    lines.push(
-      `${shownAs}:${unreadableTimes.firstLine}: ${countOf(unreadableTimes.count, 'testcase has a time that is', 'testcases have a time that is')} not a number of seconds (time="${unreadableTimes.first}"); sent with duration 0.`,
-    );
-  }
-  if (rerun > 0) {
-    lines.push(
-      `${shownAs}: ${countOf(rerun, 'testcase repeats an earlier one of its suite', 'testcases repeat an earlier one of their suite')}, as ${writer} writes a rerun; each test is sent once, with its last outcome.`,
-    );
-  }
-  if (renamed > 0) {
-    lines.push(
-      `${shownAs}: ${countOf(renamed, 'testcase repeats', 'testcases repeat')} the name of an earlier one without being a rerun; each is sent as a result of its own, with (2), (3)… after its name.`,
-    );
-  }
-  return lines;
 }
 
 /** Every result handed to core was delivered or spooled for `testrun replay`: none lost. */

@@ -19,8 +19,12 @@ export interface RunNaming {
   /** The framework's root directory: test files are named relative to it (result-name.ts). */
   rootDir: string;
   projectLabel: ProjectLabel;
-  /** How many projects the framework's configuration defines; 'auto' labels results when above 1. */
-  projectCount?: number;
+  /**
+   * How many projects the framework's configuration defines; 'auto' labels results when above
+   * 1. A function when the adapter learns it after the run started (TestCafe's browsers): read
+   * for each file.
+   */
+  projectCount?: number | (() => number | undefined);
   /** Shape why failed tests failed (failure-details.ts); false with `failureDetails: 'never'`. */
   failureDetails?: boolean;
   /** The API key's forms, redacted from why a test failed. */
@@ -44,14 +48,17 @@ export class RunResults {
   /** testCases of this run's `(run)` results, at most MAX_RUN_ERROR_RESULTS. */
   private readonly runErrorCases = new Set<string>();
   private moreRunErrors = 0;
-  private readonly labelProjects: boolean;
 
   constructor(
     private readonly naming: RunNaming,
     private readonly map: ResultMapper,
-  ) {
-    const { projectLabel, projectCount = 1 } = naming;
-    this.labelProjects = projectLabel === 'always' || (projectLabel === 'auto' && projectCount > 1);
+  ) {}
+
+  /** Whether testSuite starts with the project's label: `projectLabel`, and how many projects there are. */
+  private get labelProjects(): boolean {
+    const { projectLabel, projectCount } = this.naming;
+    const count = (typeof projectCount === 'function' ? projectCount() : projectCount) ?? 1;
+    return projectLabel === 'always' || (projectLabel === 'auto' && count > 1);
   }
 
   /**

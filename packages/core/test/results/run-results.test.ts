@@ -57,6 +57,15 @@ describe('project labels', () => {
     ]);
   });
 
+  it('count the projects when each file is named, for an adapter that learns them after the run started', () => {
+    let count: number | undefined;
+    const stage = runResults({ projectCount: () => count });
+    const [node, edge] = inProjects(['node', 'edge']);
+    expect(suites(stage.ofFile(node!))).toEqual(['src/a.test.ts']);
+    count = 2;
+    expect(suites(stage.ofFile(edge!))).toEqual(['[edge] src/a.test.ts']);
+  });
+
   it('leave a single-project run unlabelled, even when its project has a name (auto)', () => {
     for (const projectCount of [1, undefined]) {
       const [report] = inProjects(['node']);

@@ -1,0 +1,313 @@
+import { TextDecoder } from 'node:util';
+import { Parser, type Result } from 'tap-parser';
+import { FORMATS_SENTENCE, ReportReadError, unreadable } from './open-report.js';
+
+// Reads a TAP stream (https://testanything.org: TAP 13 and 14, as node-tap, AVA, `node --test`,
+// tape, Deno and many tools outside JavaScript write it) with tap-parser, node-tap's own
+// parser, into the test points that are results, each with the names of the subtests it is in.
+// docs/tap.md says the same for users.
+//
+// - A test point without a subtest is a result: node-tap's assertions (and its skipped and
+//   todo subtests, which have none), node --test's tests, AVA's tests, tape's assertions.
+// - A subtest that failed with no failed result inside it failed on its own (a hook, a test
+//   file that crashed after its assertions passed): its closing point is a result too.
+// - A first-level subtest named like a test file (node-tap names each file's so) is that
+//   file: its results are the file's, named as the reporters name files.
+// - A stream whose first top-level point comes after comments, and after no plan and no
+//   `# Subtest`, names its tests in comments (tape: `# cart adds an item`, then that test's
+//   assertions): each top-level comment names the points after it; tape's `# SKIP <name>` is
+//   a skipped test of its own.
+// - A subtest's name is its `# Subtest:` comment's; a TAP 13 subtest without one is named
+//   by its closing point, so its results wait for it (held, and only those).
+
+/** One result of the stream, before it is named for the service (map-tap.ts). */
+export interface TapPoint {
+  /** The test file it belongs to: a first-level subtest named like one. */
+  file: string | undefined;
+  /**
+   * The names of the subtests (below the file) and comment it is in, outermost first, then its
+   * own description; none for a test file's own failure.
+   */
+  titles: string[];
+  ok: boolean;
+  /** `# SKIP` (true, or its reason); tape's `# SKIP <name>` comment. */
+  skip: boolean | string;
+  /** `# TODO` (true, or its reason). */
+  todo: boolean | string;
+  /** Milliseconds: node-tap's `# time=` directive, node --test's `duration_ms`; null when the writer says none. */
+  time: number | null;
+  /** The YAML diagnostics after it, as parsed. */
+  diag: unknown;
+  /** The closing point of a subtest that failed on its own, not a test point of its own. */
+  subtest: boolean;
+  /** Which point of the stream it is, from 1, in document order: for messages. */
+  index: number;
+}
+
+/** Why the stream's tests did not all run: the `Bail out!` line's reason, or its plan. */
+export interface TapIncomplete {
+  reason: string;
+  /** No result of the stream failed: nothing else says it went wrong. */
+  nothingFailed: boolean;
+}
+
+export type TapEvent = { kind: 'point'; point: TapPoint } | { kind: 'incomplete'; incomplete: TapIncomplete };
+
+/** A first-level subtest name that is a JavaScript or TypeScript test file's path. */
+const TEST_FILE = /^[^\s]+\.(?:[cm]?[jt]sx?)$/;
+
+/** Comments that are no name of a test: a subtest's, and what writers add at the end. */
+const SUBTEST_COMMENT = /^# Subtest\b/;
+
+/** tape's comment for a skipped test, which writes no test point for it. */
+const SKIPPED_TEST_COMMENT = /^# SKIP (.+)$/;
+/** tape's comment for a todo test, whose assertions follow with `# TODO` of their own. */
+const TODO_TEST_COMMENT = /^# TODO (.+)$/;
+
+/** One subtest being read (or the stream itself, the root). */
+interface Level {
+  parent: Level | undefined;
+  /** Its name; '' while a TAP 13 subtest waits for its closing point to name it. */
+  name: string;
+  /** Set on a first-level subtest named like a test file. */
+  file: string | undefined;
+  /** Results that failed inside it so far, its subtests' included. */
+  failed: number;
+  /** Its subtest being read, whose closing point is the next test point here. */
+  child: Level | undefined;
+  /** Results waiting for this level's name (it has none yet), to be named when it gets one. */
+  held: Pending[];
+}
+
+interface Pending {
+  level: Level;
+  point: Omit<TapPoint, 'file' | 'titles'> & { name: string };
+}
+
+/**
+ * Reads a report's bytes (openReport's chunks) and yields its events a chunk at a time.
+ * Throws a ReportReadError for a report that is empty or holds no TAP at all; everything
+ * else a TAP stream holds is read as TAP consumers read it (lines that are not TAP are the
+ * test's own output, and skipped).
+ */
+export async function* readTap(chunks: AsyncIterable<Buffer>, shownAs: string): AsyncGenerator<TapEvent[]> {
+  const reader = new TapEventReader();
+  const decoder = new TextDecoder('utf-8');
+  let bytes = 0;
+  try {
+    for await (const chunk of chunks) {
+      bytes += chunk.length;
+      reader.write(decoder.decode(chunk, { stream: true }));
+      const events = reader.take();
+      if (events.length > 0) yield events;
+    }
+    if (bytes === 0) throw new ReportReadError('TAP_EMPTY', shownAs, `${shownAs}: the file is empty.`);
+    reader.end(decoder.decode());
+    if (!reader.sawTap) {
+      throw new ReportReadError(
+        'TAP_NOT_TAP',
+        shownAs,
+        `${shownAs}: not a TAP report: it has no TAP version, plan or test point. ${FORMATS_SENTENCE}`,
+      );
+    }
+    const events = reader.take();
+    if (events.length > 0) yield events;
+  } catch (error) {
+    throw unreadable(error, shownAs);
+  }
+}
+
+/** Turns tap-parser's events into TapEvents. */
+class TapEventReader {
+  private readonly parser = new Parser();
+  private readonly root: Level = newLevel(undefined, '', undefined);
+  private events: TapEvent[] = [];
+  private points = 0;
+  /**
+   * Whether top-level comments name the points after them (tape), decided at the first
+   * top-level point or subtest: yes when comments came first, and no plan and no `# Subtest`.
+   */
+  private commentsName: boolean | undefined;
+  /** Before that decision: a plain comment came, a `# Subtest` comment, a plan before any comment. */
+  private readonly before = { comment: false, subtestComment: false, plan: false };
+  /** tape's skipped tests (`# SKIP <name>`) seen before the decision, added if comments name tests. */
+  private readonly skippedBefore: string[] = [];
+  /** The name the last top-level comment gave, in a stream whose comments name tests. */
+  private commentName: string | undefined;
+  private bailout: string | undefined;
+  private ending = false;
+  /** A line of TAP was read: a version, a plan, a test point, a subtest or a bail out. */
+  sawTap = false;
+
+  constructor() {
+    this.listen(this.parser, this.root);
+    // tap-parser writes a version and a plan of its own for a stream that has neither, at its end.
+    this.parser.on('version', () => {
+      if (!this.ending) this.sawTap = true;
+    });
+    this.parser.on('plan', () => {
+      if (this.parser.syntheticPlan) return;
+      this.sawTap = true;
+      // A plan first (Test::More, bats); tape's comes at the end.
+      if (!this.before.comment) this.before.plan = true;
+    });
+    this.parser.on('bailout', (reason: string) => {
+      this.sawTap = true;
+      this.bailout ??= reason;
+    });
+    this.parser.on('comment', (comment: string) => this.topComment(comment.trimEnd()));
+    this.parser.on(
+      'complete',
+      (results: { count: number; plan: { start: number | null; end: number | null } }) =>
+        this.complete(results),
+    );
+  }
+
+  write(text: string): void {
+    if (text !== '') this.parser.write(text);
+  }
+
+  end(text: string): void {
+    this.write(text);
+    this.ending = true;
+    this.parser.end();
+  }
+
+  take(): TapEvent[] {
+    const events = this.events;
+    this.events = [];
+    return events;
+  }
+
+  /** Every level's subtests and test points. */
+  private listen(parser: Parser, level: Level): void {
+    parser.on('child', (child: Parser) => {
+      this.sawTap = true;
+      if (level === this.root) this.decide(false);
+      const name = child.name ?? '';
+      const file = level === this.root && TEST_FILE.test(name) ? name : undefined;
+      level.child = newLevel(level, name, file);
+      this.listen(child, level.child);
+    });
+    parser.on('assert', (result: Result) => {
+      this.sawTap = true;
+      if (level === this.root) this.decide(true);
+      this.point(level, result);
+    });
+  }
+
+  private point(level: Level, result: Result): void {
+    const { ok, skip, todo, time, diag, name } = result;
+    const point = { ok, skip, todo, time, diag, name, index: ++this.points, subtest: false };
+    const failed = !ok && !todo && !skip;
+    const child = result.closingTestPoint ? level.child : undefined;
+    if (!child) {
+      if (failed) level.failed += 1;
+      this.add({ level, point });
+      return;
+    }
+    level.child = undefined;
+    if (child.name === '') {
+      child.name = name;
+      for (const pending of child.held.splice(0)) this.add(pending);
+    }
+    level.failed += child.failed;
+    // A subtest that failed with nothing inside it failing failed on its own; a test file's
+    // is the file's failure (titles []).
+    if (failed && child.failed === 0) {
+      level.failed += 1;
+      if (child.file === undefined) this.add({ level, point: { ...point, subtest: true } });
+      else {
+        const { name: _file, ...rest } = point;
+        this.events.push({ kind: 'point', point: { ...rest, subtest: true, file: child.file, titles: [] } });
+      }
+    }
+  }
+
+  /**
+   * A result, named now, or held by the nearest subtest that has no name yet; a top-level one
+   * after the comment that names it, if any (`byComment`).
+   */
+  private add(pending: Pending, byComment = true): void {
+    const { level, point } = pending;
+    const titles: string[] = [];
+    let file: string | undefined;
+    for (let at: Level | undefined = level; at && at !== this.root; at = at.parent) {
+      if (at.name === '') {
+        at.held.push(pending);
+        return;
+      }
+      if (file === undefined && at.file !== undefined) file = at.file;
+      if (file === undefined) titles.unshift(at.name);
+    }
+    if (level === this.root && byComment && this.commentName !== undefined) titles.unshift(this.commentName);
+    const { name, ...rest } = point;
+    this.events.push({ kind: 'point', point: { ...rest, file, titles: [...titles, name] } });
+  }
+
+  /** A top-level comment: in a stream whose comments name its tests, the name of the points after it. */
+  private topComment(comment: string): void {
+    if (SUBTEST_COMMENT.test(comment)) {
+      this.before.subtestComment = true;
+      return;
+    }
+    if (this.commentsName === false) return;
+    this.before.comment = true;
+    const skipped = SKIPPED_TEST_COMMENT.exec(comment)?.[1];
+    if (skipped !== undefined) {
+      this.commentName = undefined;
+      if (this.commentsName) this.skippedTest(skipped);
+      else this.skippedBefore.push(skipped);
+      return;
+    }
+    this.commentName = TODO_TEST_COMMENT.exec(comment)?.[1] ?? comment.replace(/^#\s*/, '');
+  }
+
+  /**
+   * Whether comments name tests: only where, as in tape's streams, the first top-level test
+   * point came after comments, and after no plan and no `# Subtest` (node --test writes a test's
+   * console output as comments before its `# Subtest`; Test::More and bats put the plan first).
+   */
+  private decide(point: boolean): void {
+    if (this.commentsName !== undefined) return;
+    const { comment, subtestComment, plan } = this.before;
+    this.commentsName = point && comment && !subtestComment && !plan;
+    if (!this.commentsName) this.commentName = undefined;
+    else for (const name of this.skippedBefore) this.skippedTest(name);
+    this.skippedBefore.length = 0;
+  }
+
+  /** tape's `# SKIP <name>`: a skipped test, which has no test point. */
+  private skippedTest(name: string): void {
+    const point = { ok: true, skip: true, todo: false, time: null, diag: null, name };
+    this.add({ level: this.root, point: { ...point, index: ++this.points, subtest: false } }, false);
+  }
+
+  private complete({
+    count,
+    plan,
+  }: {
+    count: number;
+    plan: { start: number | null; end: number | null };
+  }): void {
+    // A stream of comments only (tape's, every test skipped).
+    this.decide(true);
+    const reason =
+      this.bailout !== undefined
+        ? `it bailed out${this.bailout === '' ? '' : ` (Bail out! ${this.bailout})`}`
+        : plan.start === null || plan.end === null
+          ? count > 0
+            ? 'it ends without a plan (1..N): was the test process stopped while it wrote it?'
+            : undefined
+          : count < plan.end - plan.start + 1
+            ? `its plan was ${plan.end - plan.start + 1} tests, ${count} reported`
+            : undefined;
+    if (reason !== undefined) {
+      this.events.push({ kind: 'incomplete', incomplete: { reason, nothingFailed: this.root.failed === 0 } });
+    }
+  }
+}
+
+function newLevel(parent: Level | undefined, name: string, file: string | undefined): Level {
+  return { parent, name, file, failed: 0, child: undefined, held: [] };
+}

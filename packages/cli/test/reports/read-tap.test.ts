@@ -1,0 +1,307 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { recordedTap, TAP_WRITERS, tapWriterResults } from '@testrun/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { MappedCase } from '../../src/reports/map-junit.js';
+import { mapTapIncomplete, mapTapPoint } from '../../src/reports/map-tap.js';
+import { ReportReadError } from '../../src/reports/open-report.js';
+import { readTap, type TapEvent } from '../../src/reports/read-tap.js';
+import { eventsOfReport } from './report-events.js';
+
+// The mapping of TAP, on what real writers wrote (recorded/ in the TAP fixture: node-tap,
+// AVA, node --test and tape running the same tests) and on the shapes of TAP 13 and 14
+// the writers here do not write.
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-read-tap-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+let written = 0;
+function tapFile(content: string): string {
+  const file = path.join(dir, `report-${written++}.tap`);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+function eventsOf(file: string): Promise<TapEvent[]> {
+  return eventsOfReport(file, 'reports/unit.tap', 'tap', readTap);
+}
+
+async function mappedOf(file: string, suite = 'suite'): Promise<MappedCase[]> {
+  return (await eventsOf(file)).flatMap((event) => {
+    const mapped =
+      event.kind === 'point' ? mapTapPoint(event.point, suite) : mapTapIncomplete(event.incomplete, suite);
+    return mapped ? [mapped] : [];
+  });
+}
+
+/** (testSuite, testCase, status) as core will name them: a file's tests by the file, as given. */
+function named(mapped: readonly MappedCase[]) {
+  return mapped.map((item) =>
+    item.kind === 'file'
+      ? { testSuite: item.file, testCase: item.test.titles.join(' > '), status: item.test.status }
+      : { testSuite: item.result.testSuite, testCase: item.result.testCase, status: item.result.status },
+  );
+}
+
+const byName = (a: { testSuite: unknown; testCase: unknown }, b: { testSuite: unknown; testCase: unknown }) =>
+  `${a.testSuite}\n${a.testCase}`.localeCompare(`${b.testSuite}\n${b.testCase}`);
+
+function failureOf(mapped: readonly MappedCase[], testCase: string) {
+  const found = mapped.find((item) =>
+    item.kind === 'file' ? item.test.titles.join(' > ') === testCase : item.result.testCase === testCase,
+  );
+  return found?.kind === 'file' ? found.test.failure : found?.result.failure;
+}
+
+describe('what real writers wrote', () => {
+  it.each(TAP_WRITERS)('%s: every result, as the runner counted it', async (writer) => {
+    const mapped = await mappedOf(recordedTap(writer));
+    expect(named(mapped).sort(byName)).toEqual(tapWriterResults(writer, 'suite').sort(byName));
+  });
+
+  it('reads why a test failed from each writer’s YAML: message, comparison, stack and where', async () => {
+    const failures = Object.fromEntries(
+      await Promise.all(
+        [
+          ['node-tap', 'cart > applies a coupon > takes 20% off'],
+          ['ava', 'cart › applies a coupon'],
+          ['node-test', 'cart > applies a coupon'],
+          ['tape', 'cart applies a coupon > takes 20% off'],
+        ].map(async ([writer, testCase]) => [
+          writer,
+          failureOf(await mappedOf(recordedTap(writer as (typeof TAP_WRITERS)[number])), testCase!),
+        ]),
+      ),
+    );
+    expect(failures['node-tap']).toEqual({
+      errors: [
+        {
+          message: 'takes 20% off\n--- expected\n+++ actual\n@@ -1,1 +1,1 @@\n-8\n+9',
+          stack: 'Test.<anonymous> (node-tap/cart.test.js:9:7)\n',
+        },
+      ],
+      location: { file: 'node-tap/cart.test.js', line: 9, column: 7 },
+    });
+    // AVA's `at` is its own assert module: no location.
+    expect(failures.ava).toEqual({
+      errors: [{ message: 'takes 20% off\nDifference (- actual, + expected): - 9\n+ 8', stack: '' }],
+      location: undefined,
+    });
+    expect(failures['node-test']).toMatchObject({
+      errors: [
+        {
+          message: 'takes 20% off\n\n9 !== 8',
+          stack: expect.stringMatching(
+            /^TestContext\.<anonymous> \(\/checkout\/node-test\/cart\.test\.js:9:12\)/,
+          ),
+        },
+      ],
+      // Its first frame of the file where the test is declared.
+      location: { file: '/checkout/node-test/cart.test.js', line: '9', column: '12' },
+      declaredAt: { file: '/checkout/node-test/cart.test.js', line: '8', column: '3' },
+    });
+    expect(failures.tape).toMatchObject({
+      errors: [
+        {
+          message: 'takes 20% off\nexpected: 8\nactual: 9',
+          stack: expect.stringMatching(/^Error: takes 20% off\n/),
+        },
+      ],
+      location: { file: '/checkout/tape/cart.js', line: '9', column: '5' },
+    });
+  });
+
+  it('takes durations from node-tap’s # time= and node --test’s duration_ms, none from AVA', async () => {
+    const durations = async (writer: (typeof TAP_WRITERS)[number]) =>
+      (await mappedOf(recordedTap(writer))).map((item) =>
+        item.kind === 'file' ? item.test.duration : item.result.duration,
+      );
+    expect(
+      (await durations('node-test')).every((duration) => typeof duration === 'number' && duration > 0),
+    ).toBe(true);
+    expect(await durations('ava')).toEqual(Array(6).fill(undefined));
+    // node-tap times its subtests, not its assertions.
+    expect(await durations('node-tap')).toEqual(Array(7).fill(undefined));
+  });
+});
+
+describe('TAP 13 and 14 as the writers here do not write them', () => {
+  it('names a TAP 13 subtest without a # Subtest comment by its closing point, and reads TAP 14 buffered subtests', async () => {
+    const mapped = await mappedOf(
+      tapFile(`TAP version 13
+    ok 1 - inner a
+        ok 1 - deepest
+        1..1
+    ok 2 - middle
+    1..2
+ok 1 - outer
+TAP version 14
+ok 2 - buffered {
+    ok 1 - inside
+    1..1
+}
+1..2
+`),
+    );
+    expect(named(mapped)).toEqual([
+      { testSuite: 'suite', testCase: 'outer > inner a', status: 'passed' },
+      { testSuite: 'suite', testCase: 'outer > middle > deepest', status: 'passed' },
+      { testSuite: 'suite', testCase: 'buffered > inside', status: 'passed' },
+    ]);
+  });
+
+  it('makes a subtest that failed with nothing inside failing a result; a test file’s is (file failed to run)', async () => {
+    const mapped = await mappedOf(
+      tapFile(`TAP version 14
+# Subtest: test/cart.test.js
+    # Subtest: totals
+        ok 1 - sums
+        1..1
+    not ok 1 - totals
+      ---
+      error: after hook failed
+      ...
+    # Subtest: checkout
+        not ok 1 - pays
+        1..1
+    not ok 2 - checkout
+    1..2
+not ok 1 - test/cart.test.js
+# Subtest: test/crash.test.js
+    ok 1 - runs
+    1..1
+not ok 2 - test/crash.test.js
+  ---
+  exitCode: 1
+  signal: null
+  ...
+1..2
+`),
+    );
+    expect(named(mapped)).toEqual([
+      { testSuite: 'test/cart.test.js', testCase: 'totals > sums', status: 'passed' },
+      { testSuite: 'test/cart.test.js', testCase: 'totals', status: 'failed' },
+      { testSuite: 'test/cart.test.js', testCase: 'checkout > pays', status: 'failed' },
+      { testSuite: 'test/crash.test.js', testCase: 'runs', status: 'passed' },
+      { testSuite: 'test/crash.test.js', testCase: '(file failed to run)', status: 'failed' },
+    ]);
+    expect(failureOf(mapped, 'totals')?.errors).toEqual([{ message: 'after hook failed', stack: '' }]);
+    expect(failureOf(mapped, '(file failed to run)')?.errors).toEqual([
+      { message: 'test/crash.test.js\nits process exited with code 1', stack: '' },
+    ]);
+  });
+
+  it('reads # SKIP and # TODO whatever their case and reason; an ok TODO is still todo', async () => {
+    const mapped = await mappedOf(
+      tapFile(
+        '1..4\nok 1 - a # skip not here\nnot ok 2 - b # TODO later\nok 3 - c # todo\nnot ok 4 - d # Skipped\n',
+      ),
+    );
+    expect(named(mapped).map(({ status }) => status)).toEqual(['skipped', 'todo', 'todo', 'skipped']);
+  });
+
+  it('names a point without a description (unnamed), and no comment names points where a point came first', async () => {
+    const mapped = await mappedOf(
+      tapFile(`1..2
+not ok 1 addition
+# (in test file test.bats, line 4)
+#   \`[ "$result" -eq 5 ]' failed
+ok 2
+`),
+    );
+    expect(named(mapped)).toEqual([
+      { testSuite: 'suite', testCase: 'addition', status: 'failed' },
+      { testSuite: 'suite', testCase: '(unnamed)', status: 'passed' },
+    ]);
+  });
+});
+
+describe('comments', () => {
+  it('name no test where node --test wrote a test’s console output before its # Subtest', async () => {
+    const mapped = await mappedOf(
+      tapFile(
+        'TAP version 13\n# hello from a\n# Subtest: a\nok 1 - a\n# Subtest: b\nok 2 - b\n1..2\n# tests 2\n',
+      ),
+    );
+    expect(named(mapped).map(({ testCase }) => testCase)).toEqual(['a', 'b']);
+  });
+
+  it('name no test in a stream whose plan comes first (Test::More, bats)', async () => {
+    const mapped = await mappedOf(tapFile('1..2\n# Running the suite\nok 1 - a\nok 2 - b\n'));
+    expect(named(mapped).map(({ testCase }) => testCase)).toEqual(['a', 'b']);
+  });
+
+  it('make tape’s skipped tests results, however many come before its first assertion', async () => {
+    const mapped = await mappedOf(
+      tapFile('TAP version 13\n# SKIP first\n# SKIP second\n\n1..0\n# tests 0\n# pass  0\n\n# ok\n'),
+    );
+    expect(named(mapped)).toEqual([
+      { testSuite: 'suite', testCase: 'first', status: 'skipped' },
+      { testSuite: 'suite', testCase: 'second', status: 'skipped' },
+    ]);
+  });
+});
+
+describe('a stream whose tests did not all run', () => {
+  it.each([
+    [
+      'Bail out!',
+      'TAP version 13\nok 1 - a\nBail out! database down\nok 2 - b\n',
+      'it bailed out (Bail out! database down)',
+    ],
+    ['a plan not met', '1..3\nok 1 - a\n', 'its plan was 3 tests, 1 reported'],
+    [
+      'no plan at its end',
+      'TAP version 13\nok 1 - a\n',
+      'it ends without a plan (1..N): was the test process stopped while it wrote it?',
+    ],
+  ])(
+    '%s, with nothing failed: a failed (file failed to run) of its suite says why',
+    async (_, content, reason) => {
+      const events = await eventsOf(tapFile(content));
+      expect(events.at(-1)).toEqual({ kind: 'incomplete', incomplete: { reason, nothingFailed: true } });
+      const mapped = await mappedOf(tapFile(content), 'api');
+      expect(named(mapped).at(-1)).toEqual({
+        testSuite: 'api',
+        testCase: '(file failed to run)',
+        status: 'failed',
+      });
+      expect(failureOf(mapped, '(file failed to run)')?.errors).toEqual([
+        `The TAP stream's tests did not all run: ${reason}`,
+      ]);
+    },
+  );
+
+  it('adds nothing where a result failed already (as with --bail, the tests that never ran are not reported)', async () => {
+    const mapped = await mappedOf(tapFile('TAP version 13\nnot ok 1 - a\nBail out!\n'));
+    expect(named(mapped)).toEqual([{ testSuite: 'suite', testCase: 'a', status: 'failed' }]);
+  });
+
+  it('is whole with a skip-all plan', async () => {
+    expect(await eventsOf(tapFile('TAP version 13\n1..0 # SKIP no database\n'))).toEqual([]);
+  });
+});
+
+describe('what is not TAP', () => {
+  async function readError(content: string): Promise<ReportReadError> {
+    const error = await eventsOf(tapFile(content)).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ReportReadError);
+    return error as ReportReadError;
+  }
+
+  it('refuses an empty file and one without a TAP line', async () => {
+    expect(await readError('')).toMatchObject({
+      code: 'TAP_EMPTY',
+      message: 'reports/unit.tap: the file is empty.',
+    });
+    expect(await readError('{"results":{}}\n')).toMatchObject({
+      code: 'TAP_NOT_TAP',
+      message:
+        'reports/unit.tap: not a TAP report: it has no TAP version, plan or test point. Give testrun upload JUnit XML, CTRF JSON or TAP reports.',
+    });
+  });
+});

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  CLI_BIN,
+  cleanEnv,
+  identities,
+  type RunOutcome,
+  recordedTap,
+  runProcess,
+  startTestServer,
+  TAP_FIXTURE,
+  type TapWriter,
+  type TestServer,
+  tapWriterCommand,
+  tapWriterResults,
+} from '@testrun/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Real TAP writers (node-tap, AVA, node --test; installed from npm in the TAP fixture) piped
+// into the real CLI, as a CI step runs them: `<writer> | npx @testrun/cli upload --format tap -`,
+// in a checkout named `shop`, into a real server. What each run stores is what the recorded
+// streams map to (packages/cli/test/reports/read-tap.test.ts holds every mapping rule).
+
+/** A fresh checkout named `shop` (its root holds .git), where the upload runs. */
+function checkout(): string {
+  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-tap-')), 'shop');
+  fs.mkdirSync(path.join(dir, '.git'), { recursive: true });
+  return dir;
+}
+
+function uploadEnv(server: { url: string; apiKey: string } | undefined) {
+  return cleanEnv({
+    TESTRUN_API_KEY: server?.apiKey,
+    TESTRUN_BASE_URL: server?.url,
+    TESTRUN_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-spool-')),
+  });
+}
+
+const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * `writer | testrun upload …` in bash: the writer in the TAP fixture, the upload in `cwd`;
+ * prints both exit codes last (`exit codes: <writer> <upload>`).
+ */
+function pipeline(writer: string[], uploadArgs: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const script = `(cd ${quote(TAP_FIXTURE)} && ${writer.map(quote).join(' ')}) | ${[process.execPath, CLI_BIN, 'upload', ...uploadArgs].map(quote).join(' ')}; echo "exit codes: \${PIPESTATUS[*]}"`;
+  return runProcess('bash', ['-c', script], { cwd, env });
+}
+
+function exitCodes(outcome: RunOutcome): number[] {
+  const codes = /exit codes: (\d+) (\d+)\s*$/.exec(outcome.stdout);
+  if (!codes) throw new Error(`no exit codes in:\n${outcome.stdout}\n${outcome.stderr}`);
+  return [Number(codes[1]), Number(codes[2])];
+}
+
+const PIPED: TapWriter[] = ['node-tap', 'ava', 'node-test'];
+
+describe('a real writer piped into testrun upload -', () => {
+  let server: TestServer;
+  const outcomes = {} as Record<TapWriter, RunOutcome>;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const env = uploadEnv(server);
+    await Promise.all(
+      PIPED.map(async (writer) => {
+        outcomes[writer] = await pipeline(
+          tapWriterCommand(writer),
+          ['--format', 'tap', '--project', writer, '-'],
+          checkout(),
+          { ...env, NO_COLOR: '1' },
+        );
+      }),
+    );
+  }, 120_000);
+  afterAll(() => server.close());
+
+  it.each(PIPED)(
+    '%s: stores exactly what the runner reported, in one run, and the runner exits as alone',
+    async (writer) => {
+      const outcome = outcomes[writer];
+      const output = `${outcome.stdout}\n${outcome.stderr}`;
+      const runs = (await server.server.store.runs()).filter((run) => run.project === writer);
+      expect(
+        runs.map(({ framework }) => framework),
+        output,
+      ).toEqual(['tap']);
+      const stored = await server.server.store.results(runs[0]!.id);
+      // todo is sent as skipped (statusMap's default).
+      const expected = tapWriterResults(writer, '(stdin)').map((result) =>
+        result.status === 'todo' ? { ...result, status: 'skipped' } : result,
+      );
+      expect(identities(stored), output).toEqual(identities(expected));
+      // The failing test fails the writer (1), as without the upload; the upload exits 0.
+      expect(exitCodes(outcome), output).toEqual([1, 0]);
+      const failed = stored.find((result) => result.status === 'failed');
+      expect(failed?.details?.message, output).toContain('takes 20% off');
+    },
+  );
+});
+
+it('reads a TAP file by its content, naming its results by --suite, and says what repeats', async () => {
+  const server = await startTestServer();
+  const dir = checkout();
+  fs.mkdirSync(path.join(dir, 'reports'));
+  fs.copyFileSync(recordedTap('tape'), path.join(dir, 'reports', 'tape.tap'));
+  fs.writeFileSync(
+    path.join(dir, 'reports', 'again.tap'),
+    'TAP version 13\nok 1 - same\nok 2 - same\n1..2\n',
+  );
+  const outcome = await runProcess(
+    process.execPath,
+    [CLI_BIN, 'upload', 'reports/*.tap', '--suite', 'unit', '--project', 'shop'],
+    { cwd: dir, env: uploadEnv(server) },
+  );
+  const [run] = await server.server.store.runs();
+  expect(run?.framework, outcome.stderr).toBe('tap');
+  const expected = [
+    ...tapWriterResults('tape', 'unit'),
+    { testSuite: 'unit', testCase: 'same', status: 'passed' },
+    { testSuite: 'unit', testCase: 'same (2)', status: 'passed' },
+  ].map((result) => (result.status === 'todo' ? { ...result, status: 'skipped' } : result));
+  expect(identities(await server.server.store.results(run!.id))).toEqual(identities(expected));
+  expect(outcome.stderr).toContain(
+    'testrun upload: reports/again.tap: 1 result repeats the name of an earlier one; each is sent as a result of its own, with (2), (3)… after its name.',
+  );
+  expect(outcome.code).toBe(0);
+  await server.close();
+});
+
+it('reads a writer’s whole stream without TESTRUN_API_KEY, so the writer never finds its pipe closed', async () => {
+  // 2 MB of TAP, far more than a pipe holds: a writer whose reader left would fail writing it.
+  const writer = [
+    process.execPath,
+    '-e',
+    "const line = 'ok 1 - '.padEnd(1000, 'x') + '\\n'; for (let i = 0; i < 2000; i++) process.stdout.write(line); process.stdout.write('1..2000\\n');",
+  ];
+  const outcome = await pipeline(writer, ['-'], checkout(), uploadEnv(undefined));
+  expect(outcome.stderr).toContain('TESTRUN_API_KEY is not set');
+  expect(exitCodes(outcome)).toEqual([0, 1]);
+});

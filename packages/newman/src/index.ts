@@ -1,0 +1,4 @@
+import { TestrunNewmanReporter } from './reporter.js';
+
+export { REPORTER_NAME, type TestrunNewmanOptions, TestrunNewmanReporter } from './reporter.js';
+export default TestrunNewmanReporter;

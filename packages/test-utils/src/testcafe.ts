@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { cleanEnv } from './environment.js';
+import { FIXTURES_DIR } from './fixtures.js';
+import { type ExpectedResult, resultsIn } from './parity-expected.js';
+import { frameworkBin, RUN_TIMEOUT_MS, type RunOutcome, runProcess } from './process.js';
+import type { RunOptions } from './run-framework.js';
+
+// TestCafe 3 runs, with @testrun/testcafe installed as TestCafe's plugin `testcafe-reporter-testrun`
+// (the workspace's alias of it), in Debian's Chromium: TestCafe finds it itself (`chromium`),
+// downloading nothing.
+
+/** TestCafe's fixture project: tests/cart.test.js and tests/account.test.js (TESTCAFE_RESULTS). */
+export const TESTCAFE_FIXTURE = path.join(FIXTURES_DIR, 'testcafe');
+
+/** One headless Chromium; as root (CI containers) it needs --no-sandbox. */
+export const TESTCAFE_CHROMIUM = 'chromium:headless --no-sandbox';
+/** Two browsers of one Chromium, labelled `[chromium:headless]` and `[chromium:headless:emulation:width=800;height=600]`. */
+export const TESTCAFE_TWO_BROWSERS = `${TESTCAFE_CHROMIUM},chromium:headless:emulation:width=800;height=600 --no-sandbox`;
+/** Quarantine mode: a failed test runs again, up to three attempts, and passes with one passed attempt. */
+export const TESTCAFE_QUARANTINE = ['-q', 'attemptLimit=3,successThreshold=1'];
+
+/** Why TestCafe cannot run a browser here (its tests are skipped with it), or undefined. */
+export function testcafeBrowserMissing(): string | undefined {
+  const chromium = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
+  return fs.existsSync(chromium) ? undefined : `${chromium} not found: apt-get install chromium`;
+}
+
+/** A TestCafe run starts a Chromium for each browser, and quarantine mode runs failed tests thrice. */
+export const TESTCAFE_RUN_TIMEOUT_MS = 2 * RUN_TIMEOUT_MS;
+
+/**
+ * `testcafe <browsers> <args> -r spec,testrun` in `cwd` (the fixture by default), as a real
+ * child process; `withoutReporter` reports with `spec` alone, `inConfigFile` with the fixture's
+ * testrun.testcaferc.cjs instead (the reporter with REPORTER_OPTIONS_VAR's options, in code).
+ * `args` are the sources and flags.
+ */
+export function runTestCafe({
+  browsers = TESTCAFE_CHROMIUM,
+  args = ['tests/'],
+  withoutReporter = false,
+  inConfigFile = false,
+  cwd = TESTCAFE_FIXTURE,
+  env = {},
+  bin = frameworkBin('testcafe'),
+  nodePath,
+  timeoutMs = TESTCAFE_RUN_TIMEOUT_MS,
+  onSpawn,
+}: Omit<RunOptions, 'cwd'> & {
+  browsers?: string;
+  cwd?: string;
+  inConfigFile?: boolean;
+}): Promise<RunOutcome> {
+  const reporters = inConfigFile
+    ? ['--config-file', 'testrun.testcaferc.cjs']
+    : ['-r', withoutReporter ? 'spec' : 'spec,testrun'];
+  return runProcess(nodePath ?? process.execPath, [bin, browsers, ...args, ...reporters], {
+    cwd,
+    env: cleanEnv(env),
+    timeoutMs,
+    onSpawn,
+  });
+}
+
+/**
+ * What the fixture stores in one browser, in quarantine mode: TestCafe's own verdicts
+ * (`keeps the basket on reload` passed on its second attempt).
+ */
+export const TESTCAFE_RESULTS: readonly ExpectedResult[] = [
+  ...resultsIn('tests/cart.test.js', [
+    ['cart > adds an item', 'passed'],
+    ['cart > applies a coupon', 'failed'],
+    ['cart > ships abroad', 'skipped'],
+    ['cart > keeps the basket on reload', 'passed'],
+    ['cart > opens the checkout', 'failed'],
+  ]),
+  ...resultsIn('tests/account.test.js', [
+    ['search > finds a product', 'skipped'],
+    ['account > signs in', 'passed'],
+  ]),
+];
+
+/** TESTCAFE_RESULTS under each of TESTCAFE_TWO_BROWSERS' labels. */
+export const TESTCAFE_TWO_BROWSER_RESULTS: readonly ExpectedResult[] = [
+  'chromium:headless',
+  'chromium:headless:emulation:width=800;height=600',
+].flatMap((label) =>
+  TESTCAFE_RESULTS.map((result) => ({ ...result, testSuite: `[${label}] ${result.testSuite}` })),
+);

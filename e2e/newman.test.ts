@@ -12,6 +12,7 @@ import {
   reporterEnv,
   resultsIn,
   runNewman,
+  shownState,
   startCollectionServer,
   startTestServer,
   type TestServer,
@@ -43,7 +44,8 @@ describe('newman run -r cli,@testrun/testrun with a data file', () => {
   let alone: RunOutcome;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // A run nobody completed reads abandoned at once: one that reads failed was ended by its reporter.
+    server = await startTestServer({ abandonedAfterMs: 1 });
     const api = await startCollectionServer();
     [withReporter, alone] = await Promise.all([
       runNewman({ collection: newmanFixtures.shop, server: api, args: DATA, env: reporterEnv(server) }),
@@ -66,6 +68,7 @@ describe('newman run -r cli,@testrun/testrun with a data file', () => {
     expect(failed?.details?.message).toBe(
       'status is 200: expected response to have status code 200 but got 404\n(and 1 more error)',
     );
+    expect(await shownState(server, runs[0]!.id)).toEqual({ api: 'failed', page: 'failed' });
     const refused = stored.find((result) => result.testCase === 'unreachable (iteration 1)');
     expect(refused?.details?.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/status: connect ECONNREFUSED/);
   });

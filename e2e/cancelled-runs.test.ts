@@ -8,6 +8,7 @@ import {
   type Framework,
   fixtures,
   identities,
+  nodeWithoutCoreDumps,
   type RunOutcome,
   readSpoolLines,
   reporterEnv,
@@ -73,8 +74,7 @@ const NEIGHBOURS = {
 /** The run without the reporter: how the process must end with it too. Reporters are not signal listeners here. */
 const withoutReporter = new Map<string, Promise<RunOutcome>>();
 function runWithoutReporter(framework: Framework, env: Record<string, string>, signal: NodeJS.Signals) {
-  const listener = env.FIXTURE_SIGNAL_LISTENER ?? 'none';
-  const key = `${framework.name} ${listener} ${signal}`;
+  const key = `${framework.name} ${JSON.stringify(env)} ${signal}`;
   if (!withoutReporter.has(key)) {
     const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
     withoutReporter.set(
@@ -84,6 +84,7 @@ function runWithoutReporter(framework: Framework, env: Record<string, string>, s
         withoutReporter: true,
         env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
         onSpawn: cancelWhenWaiting(waitingFile, signal),
+        nodePath: nodeWithoutCoreDumps(),
       }),
     );
   }
@@ -96,6 +97,7 @@ function cancel(framework: Framework, env: Record<string, string | undefined>, s
     cwd: framework.fixtures.cancelled,
     env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
     onSpawn: cancelWhenWaiting(waitingFile, signal),
+    nodePath: nodeWithoutCoreDumps(),
   });
 }
 
@@ -222,6 +224,47 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => 
       });
       expect(replayed.stderr).toBe('');
       expect(identities(await target.server.store.allResults())).toEqual(identities(spooled));
+    },
+  );
+});
+
+// Issue 42: a test starts a helper as execa does (signal-exit's onExit registered while it
+// lives), and the job gets a signal signal-exit listens to that a cancel does not send
+// (nodemon restarts with SIGUSR2, CI sends SIGQUIT for a thread dump). The guard counted
+// itself in signal-exit's protocol without listening to these: signal-exit took it for
+// someone else's handler, and the job ran on and exited 0. Every signal, both versions and
+// both load orders are core's (packages/core/test/exit-guard.e2e.test.ts); here a real runner.
+describe('mocha (serial), a test running a helper as execa does', () => {
+  const mocha = FRAMEWORKS.find((framework) => framework.name === 'mocha')!;
+
+  it.concurrent.each([
+    ['SIGQUIT', 'signal-exit'],
+    ['SIGALRM', 'signal-exit-3'],
+    ['SIGUSR2', 'signal-exit'],
+  ] as const)(
+    'ends on %s beside %s as it would without the reporter, with every finished test spooled',
+    async (signal, version) => {
+      const server = await startTestServer({
+        faults: (r) => (r.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
+      });
+      const helper = { FIXTURE_HELPER: version };
+      const env = reporterEnv(server, {
+        ...helper,
+        FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }),
+      });
+      const [withReporter, without] = await Promise.all([
+        cancel(mocha, env, signal),
+        runWithoutReporter(mocha, helper, signal),
+      ]);
+      expect({ code: without.code, signal: without.signal }).toEqual({ code: null, signal });
+      expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({ code: null, signal });
+      const [spooled = []] = spooledPerFile(env.TESTRUN_SPOOL_DIR!);
+      expectFinishedTestsKept(spooled);
+      expect(testrunLines(withReporter.stderr)).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`^testrun: the process received ${signal} before the run's results`),
+        ),
+      );
     },
   );
 });

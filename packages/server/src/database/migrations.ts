@@ -186,6 +186,29 @@ export const MIGRATIONS: readonly Migration[] = [
       { postgres: 'DROP INDEX results_by_duration' },
     ],
   },
+  {
+    version: 8,
+    name: "a test's name of any length on PostgreSQL: its indexes hold the name's first characters",
+    statements: [
+      // A PostgreSQL B-tree entry holds at most 2,704 bytes: a result whose two names took
+      // more (two names of 1,024 CJK characters, which the reporters send; a 100 KB name from
+      // another client) was answered 500 and its whole batch lost. The index that finds a
+      // test's results in runs now holds the first 200 characters of each name (at most
+      // 1,600 bytes), and the query says the same prefixes beside the names themselves
+      // (sql-store.ts, #resultsOfSeqs); the flaky rule's partial index holds the run alone,
+      // since the names it reads come from the rows anyway. SQLite keeps the whole names:
+      // its index entries have no such bound.
+      { postgres: 'DROP INDEX results_by_run_and_test' },
+      {
+        postgres:
+          'CREATE INDEX results_by_run_and_test ON results (run_seq, substr(test_suite, 1, 200), substr(test_case, 1, 200))',
+      },
+      { postgres: 'DROP INDEX results_failed_or_retried' },
+      {
+        postgres: `CREATE INDEX results_failed_or_retried ON results (run_seq) WHERE (status = 'failed' OR attempts > 1)`,
+      },
+    ],
+  },
 ];
 
 /** PostgreSQL advisory lock taken around migrations, so servers starting together take turns. */

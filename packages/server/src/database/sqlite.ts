@@ -5,9 +5,30 @@ import type { Database, Statement } from 'node-sqlite3-wasm';
 import type { SqlDatabase, SqlRow, SqlTransaction, SqlValue } from './sql-database.js';
 
 // node-sqlite3-wasm is CommonJS; loaded this way it works from the ESM build and from source.
-const { Database: WasmDatabase } = createRequire(import.meta.url)(
-  'node-sqlite3-wasm',
-) as typeof import('node-sqlite3-wasm');
+const { Database: WasmDatabase } = keepingByteOrderMarks(
+  () => createRequire(import.meta.url)('node-sqlite3-wasm') as typeof import('node-sqlite3-wasm'),
+);
+
+/**
+ * Loads the engine with a TextDecoder that keeps a leading U+FEFF. Emscripten makes its one
+ * decoder when the module loads (`new TextDecoder`), whose default drops a byte-order mark, and
+ * reads every text column longer than 16 bytes through it: a name that began with U+FEFF came
+ * back without it (found by test/what-json-allows.test.ts). A stored string is text, never a
+ * file with a BOM, so the character is the name's own.
+ */
+function keepingByteOrderMarks<T>(load: () => T): T {
+  const original = globalThis.TextDecoder;
+  globalThis.TextDecoder = class extends original {
+    constructor(label?: string, options?: ConstructorParameters<typeof TextDecoder>[1]) {
+      super(label, { ...options, ignoreBOM: true });
+    }
+  };
+  try {
+    return load();
+  } finally {
+    globalThis.TextDecoder = original;
+  }
+}
 
 /**
  * The embedded database: SQLite compiled to WebAssembly (node-sqlite3-wasm), its files

@@ -84,6 +84,34 @@ describe('data folder', () => {
     expect((await second.store.runs()).map((run) => run.id)).toEqual([runId]);
   });
 
+  it.each([
+    ['a new folder', false],
+    ['a folder whose server was killed', true],
+  ])(
+    'starts one of several servers started at once on %s, and refuses the others as in use',
+    async (_case, killed) => {
+      const data = await tempFolder();
+      if (killed) {
+        await (await createServer({ apiKeys: [KEY], data })).close();
+        await writeFile(join(data, 'server.pid'), '2147483646\n');
+        await mkdir(join(data, 'testrun.db.lock'));
+      }
+      const started = await Promise.allSettled(
+        Array.from({ length: 6 }, () => createServer({ apiKeys: [KEY], data })),
+      );
+      const servers = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+      onTestFinished(async () => {
+      await Promise.all(servers.map((server) => server.close()));
+    });
+      expect(servers).toHaveLength(1);
+      for (const outcome of started) {
+        if (outcome.status === 'rejected')
+          expect(outcome.reason).toMatchObject({ code: 'data_folder_in_use' });
+      }
+      await createRun(servers[0]!);
+    },
+  );
+
   it('numbers integer run ids from the database, so a restart never hands out one again', async () => {
     // The id as written, digit for digit: JSON.parse would round it.
     const idOf = async (server: TestrunServer) =>

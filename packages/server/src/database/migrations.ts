@@ -214,17 +214,39 @@ export const MIGRATIONS: readonly Migration[] = [
 /** PostgreSQL advisory lock taken around migrations, so servers starting together take turns. */
 const MIGRATION_LOCK = 7_261_203;
 
+/**
+ * A database a newer server has migrated: this one does not know what its later migrations
+ * changed, so writing to it could break what the newer server relies on (an older server
+ * started on a newer data folder, or restarted beside upgraded ones on one PostgreSQL). It is
+ * refused before anything is written.
+ */
+export class DatabaseFromNewerServerError extends Error {
+  readonly code = 'database_from_newer_server';
+  constructor(found: number, known: number) {
+    super(
+      `this database was migrated by a newer testrun server (schema version ${found}; this server knows versions up to ${known}): upgrade @testrun/cli (or @testrun/server) to serve it, or give this server another database. Nothing was changed.`,
+    );
+    this.name = 'DatabaseFromNewerServerError';
+  }
+}
+
 /** Applies every migration the database has not recorded yet, in order; answers the versions applied. */
 export async function migrate(
   db: SqlDatabase,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<number[]> {
-  await db.transaction(async (tx) => {
+  const newest = await db.transaction(async (tx) => {
     if (db.dialect === 'postgres') await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     await tx.query(
       `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`,
     );
+    const [row] = await tx.query<{ version: number | string | null }>(
+      'SELECT max(version) AS version FROM schema_migrations',
+    );
+    return Number(row?.version ?? 0);
   });
+  const known = Math.max(0, ...migrations.map((migration) => migration.version));
+  if (newest > known) throw new DatabaseFromNewerServerError(newest, known);
   const applied: number[] = [];
   for (const migration of migrations) {
     const done = await db.transaction(async (tx) => {

@@ -1,12 +1,14 @@
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { InFlightWrites } from './api/idempotent-write.js';
 import { registerReadApi } from './api/read.js';
 import { registerCompleteRun, registerCreateRun, registerSubmitResults, type Writes } from './api/write.js';
 import { registerCompression } from './compression.js';
+import { redactDatabaseUrl } from './database/database-url.js';
 import { migrate } from './database/migrations.js';
 import { openDatabase } from './database/open-database.js';
-import { registerErrorAnswers } from './errors.js';
+import { isDiskFull, registerErrorAnswers } from './errors.js';
 import { type FaultHook, type FaultSwitch, registerFaultInjection } from './faults.js';
 import { registerGuards, registerJsonBody } from './guards.js';
 import { KeyRing } from './keys.js';
@@ -36,10 +38,35 @@ export interface TestrunServer {
   setFaults(hook: FaultHook | undefined): void;
 }
 
+/**
+ * No space to open or migrate the database at start (a full disk, or a full PostgreSQL). Each
+ * migration is one transaction, so none is kept half done: once space is freed the next start
+ * goes on from the last whole one.
+ */
+export class StorageFullAtStartError extends Error {
+  readonly code = 'storage_full';
+  constructor(where: string, cause: unknown) {
+    super(
+      `${where}: no space left to open and migrate the database: free space there, then start the server again (nothing half done was kept)`,
+      { cause },
+    );
+    this.name = 'StorageFullAtStartError';
+  }
+}
+
+function startError(error: unknown, where: string): unknown {
+  return error instanceof Error && isDiskFull(error) ? new StorageFullAtStartError(where, error) : error;
+}
+
 /** Starts a server, listening once the returned promise resolves. */
 export async function createServer(serverOptions?: ServerOptions): Promise<TestrunServer> {
   const options = resolveOptions(serverOptions);
-  const database = await openDatabase(options);
+  const database = await openDatabase(options).catch((error: unknown) => {
+    throw startError(
+      error,
+      options.database === undefined ? resolve(options.data ?? '.') : redactDatabaseUrl(options.database),
+    );
+  });
   let retention: Retention | undefined;
   let store: SqlStore;
   let imported: ImportOutcome | undefined;
@@ -55,7 +82,7 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     await database.close();
-    throw error;
+    throw startError(error, database.where);
   }
   if (options.keepDays !== undefined) retention = Retention.start(store, options.keepDays);
 

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type TestrunServer } from '@testrun/server';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { MIGRATIONS } from '../src/database/migrations.js';
 import { createRun, get, KEY, post, result, startServer } from './client.js';
 
 async function tempFolder(): Promise<string> {
@@ -101,8 +103,8 @@ describe('data folder', () => {
       );
       const servers = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
       onTestFinished(async () => {
-      await Promise.all(servers.map((server) => server.close()));
-    });
+        await Promise.all(servers.map((server) => server.close()));
+      });
       expect(servers).toHaveLength(1);
       for (const outcome of started) {
         if (outcome.status === 'rejected')
@@ -111,6 +113,32 @@ describe('data folder', () => {
       await createRun(servers[0]!);
     },
   );
+
+  it('refuses to start on a full disk, saying so, and starts with every migration once space is freed', async (context) => {
+    const mountPoint = await tempFolder();
+    await mkdir(mountPoint, { recursive: true });
+    try {
+      // Room for the claim and the first pages, not for the first migration's commit.
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', mountPoint], { stdio: 'ignore' });
+    } catch {
+      context.skip('needs a small tmpfs: `mount -t tmpfs` was refused (not root, or no CAP_SYS_ADMIN here)');
+    }
+    onTestFinished(() => {
+      execFileSync('umount', ['-l', mountPoint]);
+    });
+    const data = join(mountPoint, 'data');
+    await expect(createServer({ apiKeys: [KEY], data })).rejects.toMatchObject({
+      code: 'storage_full',
+      message: `${data}: no space left to open and migrate the database: free space there, then start the server again (nothing half done was kept)`,
+    });
+    execFileSync('mount', ['-o', 'remount,size=64m', mountPoint]);
+    const server = await startServer({ data });
+    const newest = Math.max(...MIGRATIONS.map((migration) => migration.version));
+    expect(await server.store.db.query('SELECT max(version) AS version FROM schema_migrations')).toEqual([
+      { version: newest },
+    ]);
+    await createRun(server);
+  });
 
   it('numbers integer run ids from the database, so a restart never hands out one again', async () => {
     // The id as written, digit for digit: JSON.parse would round it.

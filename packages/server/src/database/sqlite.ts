@@ -219,21 +219,8 @@ export class SqliteDatabase implements SqlDatabase {
     await this.#wal.datasync();
   }
 
-  /**
-   * The WebAssembly VFS answers a failed write of any kind as SQLite's "disk I/O error",
-   * a full disk included; the space left where the file lives tells which it was.
-   */
-  async #explained(error: unknown): Promise<unknown> {
-    if (this.path === undefined || !/disk I\/O error/.test(String((error as Error)?.message))) return error;
-    try {
-      const { bavail, bsize } = await statfs(dirname(this.path));
-      if (bavail * bsize >= FULL_BELOW_BYTES) return error;
-    } catch {
-      return error;
-    }
-    return Object.assign(new Error(`${this.path}: no space left on device`, { cause: error }), {
-      code: 'ENOSPC',
-    });
+  #explained(error: unknown): Promise<unknown> {
+    return explainedWriteError(this.path, error);
   }
 
   async close(): Promise<void> {
@@ -297,6 +284,22 @@ interface PendingTransaction {
 
 /** Less free space than this after a failed write: the disk is full (a write needs a few pages). */
 const FULL_BELOW_BYTES = 1024 * 1024;
+
+/**
+ * The WebAssembly VFS answers a failed write of any kind as SQLite's "disk I/O error", a full
+ * disk included (when opening the file, and at a commit); the space left where the file lives
+ * tells which it was: then an ENOSPC error naming the file.
+ */
+export async function explainedWriteError(path: string | undefined, error: unknown): Promise<unknown> {
+  if (path === undefined || !/disk I\/O error/.test(String((error as Error)?.message))) return error;
+  try {
+    const { bavail, bsize } = await statfs(dirname(path));
+    if (bavail * bsize >= FULL_BELOW_BYTES) return error;
+  } catch {
+    return error;
+  }
+  return Object.assign(new Error(`${path}: no space left on device`, { cause: error }), { code: 'ENOSPC' });
+}
 
 /**
  * `$1` → `?1`: PostgreSQL's placeholders in SQLite's numbered form, which binds the same

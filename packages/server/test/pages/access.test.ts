@@ -13,7 +13,7 @@ import {
   SignInAttempts,
   WINDOW_MS,
 } from '../../src/pages/sign-in-attempts.js';
-import { type Answer, createRun, get, KEY, post, startServer } from '../client.js';
+import { type Answer, createRun, get, KEY, patch, post, result, startServer } from '../client.js';
 
 // Who may look at the pages: the rule (pure), then the server enforcing it over real HTTP.
 // The non-loopback case is forced with `pageAccess: 'key'` or given read keys, so no test
@@ -325,13 +325,29 @@ describe('the read key and the API', () => {
     const runId = await createRun(server);
     expect((await get(server, '/api/v1/runs', { key: READ_KEY })).status).toBe(200);
     expect((await get(server, `/api/v1/runs/${runId}/results`, { key: READ_KEY })).status).toBe(200);
-    const write = await post(server, '/api/v1/runs', { project: 'p', framework: 'f' }, { key: READ_KEY });
-    expect(write.status).toBe(401);
-    expect(write.text).not.toContain(READ_KEY);
-    expect(server.requests.slice(-3).map((r) => [r.method, r.authorized])).toEqual([
+    const writes = [
+      await post(server, '/api/v1/runs', { project: 'p', framework: 'f' }, { key: READ_KEY }),
+      await post(server, `/api/v1/runs/${runId}/results`, { results: [result()] }, { key: READ_KEY }),
+      await patch(server, `/api/v1/runs/${runId}`, { status: 'completed' }, { key: READ_KEY }),
+    ];
+    for (const write of writes) {
+      expect(write.status).toBe(403);
+      expect(write.body).toEqual({
+        error: {
+          code: 'read_key_cannot_write',
+          message:
+            'this is a read key: it reads the API and the pages but writes nothing; send the API key to write',
+        },
+      });
+    }
+    expect(await server.store.results(runId)).toEqual([]);
+    expect(await server.store.endOf(runId)).toBeUndefined();
+    expect(server.requests.slice(-5).map((r) => [r.method, r.authorized])).toEqual([
       ['GET', true],
       ['GET', true],
       ['POST', false],
+      ['POST', false],
+      ['PATCH', false],
     ]);
   });
 

@@ -144,10 +144,22 @@ interface AppParts {
  * (br or gzip, when the client accepts one).
  */
 function buildApp({ options, store, log, faults, closing }: AppParts): FastifyInstance {
+  // Node takes the request timeouts when the server is made (set later, as Fastify sets
+  // them, a request still had 60 s: Node's default headersTimeout), and checks them every
+  // connectionsCheckingInterval (30 s by default).
+  const checking = {
+    requestTimeout: options.clientTimeoutMs,
+    headersTimeout: Math.min(60_000, options.clientTimeoutMs),
+    connectionsCheckingInterval: Math.min(5_000, Math.ceil(options.clientTimeoutMs / 4)),
+  };
   const app = Fastify({
     logger: false,
-    ...(options.https ? { https: tlsOptions(options.https) } : {}),
+    ...(options.https ? { https: { ...tlsOptions(options.https), ...checking } } : { http: checking }),
     bodyLimit: options.maxBodyBytes,
+    // A request must arrive whole within clientTimeoutMs (a body that never ends is 408), and a
+    // connection silent that long is closed (one that never sends a byte meets no other limit).
+    requestTimeout: options.clientTimeoutMs,
+    connectionTimeout: options.clientTimeoutMs,
     // Idle keep-alive connections close at once; answers under way finish (closeGracefully).
     forceCloseConnections: 'idle',
     // request.ip: the client a trusted proxy names in X-Forwarded-For (the sign-in limiter's key).

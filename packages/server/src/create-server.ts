@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { InFlightWrites } from './api/idempotent-write.js';
 import { registerReadApi } from './api/read.js';
+import { registerTextInAddresses } from './api/storable-text.js';
 import { registerCompleteRun, registerCreateRun, registerSubmitResults, type Writes } from './api/write.js';
 import { registerCompression } from './compression.js';
 import { redactDatabaseUrl } from './database/database-url.js';
@@ -183,6 +184,7 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
   registerGuards(app, keys);
   registerPageAccess(app, { access: options.pageAccess, keys: readKeys, https: options.https !== undefined });
   registerJsonBody(app);
+  registerTextInAddresses(app);
   registerFaultInjection(app, faults, closing);
 
   const writes: Writes = { store, inFlight: new InFlightWrites() };

@@ -165,6 +165,24 @@ describe.each(storeEngines())('the write API, given what JSON allows, on $name',
     expect(await server.store.runs()).toEqual([]);
   });
 
+  // Nothing stored holds NUL, so no address with one can find anything; PostgreSQL failed the
+  // query instead: a page answered 500, and the bare list of runs was cut off mid-answer.
+  it.each([
+    ['/api/v1/runs?project=%00', 'query/project'],
+    ['/api/v1/runs?tag=a%00b&limit=5', 'query/tag'],
+    ['/api/v1/runs/a%00/results', 'params/id'],
+    ['/?branch=%00*', 'query/branch'],
+    ['/test?project=shop&suite=%00&test=x', 'query/suite'],
+  ])('refuses NUL in an address (%s) with a 400 naming the parameter', async (path, field) => {
+    const server = await startServer();
+    await createRun(server);
+    const answer = await get(server, path);
+    expect(answer.status).toBe(400);
+    expect((answer.body as Refusal).error.message).toMatch(
+      new RegExp(`^${field} contains NUL \\(U\\+0000\\)`),
+    );
+  });
+
   it('stores names of 100 KB, of 1,024 characters from the far planes and with a leading U+FEFF exactly', async () => {
     const server = await startServer();
     const runId = await createRun(server);

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
 
 // What a write may hold beyond its schema (docs/design.md §21, "What a write may hold"):
@@ -16,6 +17,20 @@ import { ApiError } from '../errors.js';
 export function unstorableText(body: unknown): ApiError | undefined {
   const problem = findProblem(body, []);
   return problem === undefined ? undefined : new ApiError(400, 'invalid_request', problem);
+}
+
+/**
+ * The same rule for what an address carries, on every route (the API and the pages): a run id,
+ * a filter, a search. No stored text holds NUL or an unpaired surrogate, so none can match, but
+ * PostgreSQL failed the query instead of finding nothing: a page answered 500, and a bare list
+ * of runs was cut off after its headers had gone. Refused alike on both engines, naming the
+ * parameter (`query/project`, `params/id`).
+ */
+export function registerTextInAddresses(app: FastifyInstance): void {
+  app.addHook('preHandler', async (request) => {
+    const refused = unstorableText({ query: request.query, params: request.params });
+    if (refused) throw refused;
+  });
 }
 
 function findProblem(value: unknown, path: string[]): string | undefined {

@@ -101,6 +101,30 @@ function cancel(framework: Framework, env: Record<string, string | undefined>, s
   });
 }
 
+/**
+ * The framework's cancelled fixture beside a neighbour, with the reporter and without, `signal`
+ * sent to both once the slow file waits; the service never answers, so every result is still
+ * in hand when the signal comes.
+ */
+async function cancelBeside(
+  framework: Framework,
+  neighbourEnv: Record<string, string>,
+  signal: NodeJS.Signals,
+) {
+  const server = await startTestServer({
+    faults: (r) => (r.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
+  });
+  const env = reporterEnv(server, {
+    ...neighbourEnv,
+    FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }),
+  });
+  const [withReporter, without] = await Promise.all([
+    cancel(framework, env, signal),
+    runWithoutReporter(framework, neighbourEnv, signal),
+  ]);
+  return { withReporter, without, spoolDir: env.TESTRUN_SPOOL_DIR! };
+}
+
 type SpooledResult = { testSuite: string; testCase: string; status: string };
 
 /** The results in each spool file of `dir`, one list per file (per reporter). */
@@ -147,24 +171,13 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => 
     it.each(['SIGTERM', 'SIGINT'] as const)(
       'ends on %s as it would without the reporter, with every finished test spooled',
       async (signal) => {
-        // A service that never answers: every result is still in hand when the signal comes.
-        const server = await startTestServer({
-          faults: (r) => (r.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
-        });
-        const env = reporterEnv(server, {
-          ...neighbourEnv,
-          FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }),
-        });
-        const [withReporter, without] = await Promise.all([
-          cancel(framework, env, signal),
-          runWithoutReporter(framework, neighbourEnv, signal),
-        ]);
+        const { withReporter, without, spoolDir } = await cancelBeside(framework, neighbourEnv, signal);
         expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({
           code: without.code,
           signal: without.signal,
         });
         const reporters = Number(neighbourEnv.FIXTURE_REPORTERS ?? 1);
-        const files = spooledPerFile(env.TESTRUN_SPOOL_DIR!);
+        const files = spooledPerFile(spoolDir);
         expect(files).toHaveLength(reporters);
         for (const results of files) expectFinishedTestsKept(results);
         expect(testrunLines(withReporter.stderr).filter((line) => / spooled to /.test(line))).toHaveLength(
@@ -233,32 +246,24 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => 
 // (nodemon restarts with SIGUSR2, CI sends SIGQUIT for a thread dump). The guard counted
 // itself in signal-exit's protocol without listening to these: signal-exit took it for
 // someone else's handler, and the job ran on and exited 0. Every signal, both versions and
-// both load orders are core's (packages/core/test/exit-guard.e2e.test.ts); here a real runner.
-describe('mocha (serial), a test running a helper as execa does', () => {
-  const mocha = FRAMEWORKS.find((framework) => framework.name === 'mocha')!;
+// both load orders are core's (packages/core/test/exit-guard.e2e.test.ts); here real runners:
+// Mocha serial, a test of its starting the helper (after the reporter loaded), and Jest, whose
+// main process holds the reporter and signal-exit v3 from a global setup.
+describe('a signal signal-exit listens to, beside signal-exit', () => {
+  const named = (name: Framework['name']) => FRAMEWORKS.find((framework) => framework.name === name)!;
 
   it.concurrent.each([
-    ['SIGQUIT', 'signal-exit'],
-    ['SIGALRM', 'signal-exit-3'],
-    ['SIGUSR2', 'signal-exit'],
+    ['mocha', 'SIGQUIT', { FIXTURE_HELPER: 'signal-exit' }],
+    ['mocha', 'SIGALRM', { FIXTURE_HELPER: 'signal-exit-3' }],
+    ['mocha', 'SIGUSR2', { FIXTURE_HELPER: 'signal-exit' }],
+    ['jest', 'SIGUSR2', { FIXTURE_SIGNAL_LISTENER: 'signal-exit-3' }],
   ] as const)(
-    'ends on %s beside %s as it would without the reporter, with every finished test spooled',
-    async (signal, version) => {
-      const server = await startTestServer({
-        faults: (r) => (r.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
-      });
-      const helper = { FIXTURE_HELPER: version };
-      const env = reporterEnv(server, {
-        ...helper,
-        FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }),
-      });
-      const [withReporter, without] = await Promise.all([
-        cancel(mocha, env, signal),
-        runWithoutReporter(mocha, helper, signal),
-      ]);
+    '%s ends on %s beside %j as it would without the reporter, with every finished test spooled',
+    async (name, signal, neighbour) => {
+      const { withReporter, without, spoolDir } = await cancelBeside(named(name), neighbour, signal);
       expect({ code: without.code, signal: without.signal }).toEqual({ code: null, signal });
       expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({ code: null, signal });
-      const [spooled = []] = spooledPerFile(env.TESTRUN_SPOOL_DIR!);
+      const [spooled = []] = spooledPerFile(spoolDir);
       expectFinishedTestsKept(spooled);
       expect(testrunLines(withReporter.stderr)).toContainEqual(
         expect.stringMatching(

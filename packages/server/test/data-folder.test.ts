@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type TestrunServer } from '@testrun/server';
+import { mountSmallDisk } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { MIGRATIONS } from '../src/database/migrations.js';
 import { createRun, get, KEY, post, result, startServer } from './client.js';
@@ -115,23 +115,14 @@ describe('data folder', () => {
   );
 
   it('refuses to start on a full disk, saying so, and starts with every migration once space is freed', async (context) => {
-    const mountPoint = await tempFolder();
-    await mkdir(mountPoint, { recursive: true });
-    try {
-      // Room for the claim and the first pages, not for the first migration's commit.
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', mountPoint], { stdio: 'ignore' });
-    } catch {
-      context.skip('needs a small tmpfs: `mount -t tmpfs` was refused (not root, or no CAP_SYS_ADMIN here)');
-    }
-    onTestFinished(() => {
-      execFileSync('umount', ['-l', mountPoint]);
-    });
+    // Room for the claim and the first pages, not for the first migration's commit.
+    const { mountPoint, grow } = mountSmallDisk(context, '16k');
     const data = join(mountPoint, 'data');
     await expect(createServer({ apiKeys: [KEY], data })).rejects.toMatchObject({
       code: 'storage_full',
       message: `${data}: no space left to open and migrate the database: free space there, then start the server again (nothing half done was kept)`,
     });
-    execFileSync('mount', ['-o', 'remount,size=64m', mountPoint]);
+    grow('64m');
     const server = await startServer({ data });
     const newest = Math.max(...MIGRATIONS.map((migration) => migration.version));
     expect(await server.store.db.query('SELECT max(version) AS version FROM schema_migrations')).toEqual([

@@ -8,6 +8,7 @@ import {
   type Framework,
   fixtures,
   identities,
+  nodeWithoutCoreDumps,
   type RunOutcome,
   readSpoolLines,
   reporterEnv,
@@ -73,8 +74,7 @@ const NEIGHBOURS = {
 /** The run without the reporter: how the process must end with it too. Reporters are not signal listeners here. */
 const withoutReporter = new Map<string, Promise<RunOutcome>>();
 function runWithoutReporter(framework: Framework, env: Record<string, string>, signal: NodeJS.Signals) {
-  const listener = env.FIXTURE_SIGNAL_LISTENER ?? 'none';
-  const key = `${framework.name} ${listener} ${signal}`;
+  const key = `${framework.name} ${JSON.stringify(env)} ${signal}`;
   if (!withoutReporter.has(key)) {
     const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
     withoutReporter.set(
@@ -84,6 +84,7 @@ function runWithoutReporter(framework: Framework, env: Record<string, string>, s
         withoutReporter: true,
         env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
         onSpawn: cancelWhenWaiting(waitingFile, signal),
+        nodePath: nodeWithoutCoreDumps(),
       }),
     );
   }
@@ -96,7 +97,32 @@ function cancel(framework: Framework, env: Record<string, string | undefined>, s
     cwd: framework.fixtures.cancelled,
     env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
     onSpawn: cancelWhenWaiting(waitingFile, signal),
+    nodePath: nodeWithoutCoreDumps(),
   });
+}
+
+/**
+ * The framework's cancelled fixture beside a neighbour, with the reporter and without, `signal`
+ * sent to both once the slow file waits; the service never answers, so every result is still
+ * in hand when the signal comes.
+ */
+async function cancelBeside(
+  framework: Framework,
+  neighbourEnv: Record<string, string>,
+  signal: NodeJS.Signals,
+) {
+  const server = await startTestServer({
+    faults: (r) => (r.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
+  });
+  const env = reporterEnv(server, {
+    ...neighbourEnv,
+    FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }),
+  });
+  const [withReporter, without] = await Promise.all([
+    cancel(framework, env, signal),
+    runWithoutReporter(framework, neighbourEnv, signal),
+  ]);
+  return { withReporter, without, spoolDir: env.TESTRUN_SPOOL_DIR! };
 }
 
 type SpooledResult = { testSuite: string; testCase: string; status: string };
@@ -145,24 +171,13 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => 
     it.each(['SIGTERM', 'SIGINT'] as const)(
       'ends on %s as it would without the reporter, with every finished test spooled',
       async (signal) => {
-        // A service that never answers: every result is still in hand when the signal comes.
-        const server = await startTestServer({
-          faults: (r) => (r.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
-        });
-        const env = reporterEnv(server, {
-          ...neighbourEnv,
-          FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }),
-        });
-        const [withReporter, without] = await Promise.all([
-          cancel(framework, env, signal),
-          runWithoutReporter(framework, neighbourEnv, signal),
-        ]);
+        const { withReporter, without, spoolDir } = await cancelBeside(framework, neighbourEnv, signal);
         expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({
           code: without.code,
           signal: without.signal,
         });
         const reporters = Number(neighbourEnv.FIXTURE_REPORTERS ?? 1);
-        const files = spooledPerFile(env.TESTRUN_SPOOL_DIR!);
+        const files = spooledPerFile(spoolDir);
         expect(files).toHaveLength(reporters);
         for (const results of files) expectFinishedTestsKept(results);
         expect(testrunLines(withReporter.stderr).filter((line) => / spooled to /.test(line))).toHaveLength(
@@ -223,6 +238,39 @@ describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => 
       });
       expect(replayed.stderr).toBe('');
       expect(identities(await target.server.store.allResults())).toEqual(identities(spooled));
+    },
+  );
+});
+
+// Issue 42: a test starts a helper as execa does (signal-exit's onExit registered while it
+// lives), and the job gets a signal signal-exit listens to that a cancel does not send
+// (nodemon restarts with SIGUSR2, CI sends SIGQUIT for a thread dump). The guard counted
+// itself in signal-exit's protocol without listening to these: signal-exit took it for
+// someone else's handler, and the job ran on and exited 0. Every signal, both versions and
+// both load orders are core's (packages/core/test/exit-guard.e2e.test.ts); here real runners:
+// Mocha serial, a test of its starting the helper (after the reporter loaded), and Jest, whose
+// main process holds the reporter and signal-exit v3 from a global setup.
+describe('a signal signal-exit listens to, beside signal-exit', () => {
+  const named = (name: Framework['name']) => FRAMEWORKS.find((framework) => framework.name === name)!;
+
+  it.concurrent.each([
+    ['mocha', 'SIGQUIT', { FIXTURE_HELPER: 'signal-exit' }],
+    ['mocha', 'SIGALRM', { FIXTURE_HELPER: 'signal-exit-3' }],
+    ['mocha', 'SIGUSR2', { FIXTURE_HELPER: 'signal-exit' }],
+    ['jest', 'SIGUSR2', { FIXTURE_SIGNAL_LISTENER: 'signal-exit-3' }],
+  ] as const)(
+    '%s ends on %s beside %j as it would without the reporter, with every finished test spooled',
+    async (name, signal, neighbour) => {
+      const { withReporter, without, spoolDir } = await cancelBeside(named(name), neighbour, signal);
+      expect({ code: without.code, signal: without.signal }).toEqual({ code: null, signal });
+      expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({ code: null, signal });
+      const [spooled = []] = spooledPerFile(spoolDir);
+      expectFinishedTestsKept(spooled);
+      expect(testrunLines(withReporter.stderr)).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`^testrun: the process received ${signal} before the run's results`),
+        ),
+      );
     },
   );
 });

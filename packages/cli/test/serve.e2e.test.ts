@@ -165,7 +165,7 @@ describe('testrun serve', () => {
     expect(page.headers.get('location')).toBe('/login?next=%2F');
     expect(withKey.status).toBe(200);
     expect(read.status).toBe(200);
-    expect(write.status).toBe(401);
+    expect(write.status).toBe(403);
     expect(await cli.exited()).toBe(0);
     expect(cli.stdout() + cli.stderr()).not.toContain(readKey);
   });

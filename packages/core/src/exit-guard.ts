@@ -6,8 +6,42 @@ import { constants } from 'node:os';
 /** How the process is going: by a signal, or by exiting with a code. */
 export type ProcessEnd = { signal: NodeJS.Signals } | { code: number };
 
-/** The signals a cancelled CI job, a Ctrl-C or a closed terminal send. */
-const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/**
+ * The signals a cancelled CI job, a Ctrl-C or a closed terminal send: a framework that
+ * handles one of them ends its run (receivedSignal).
+ */
+const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Every signal signal-exit v4 listens to on this platform (v3's list is the same, but for
+ * names Node does not know). The guard counts itself in signal-exit's count, which is one
+ * number for every signal: a copy of it that hears a signal the guard does not listen to
+ * finds one listener fewer than participants, takes it for someone else's and leaves the
+ * process running (SIGQUIT, SIGALRM, SIGUSR2 were swallowed so, and the job exited 0). So
+ * the guard listens to exactly these. Aliases (SIGIOT, SIGPOLL) are listened to as
+ * signal-exit does, after the names they alias, so a code of 128 + n tells the first.
+ */
+const SIGNALS: readonly NodeJS.Signals[] = (
+  [
+    ...CANCEL_SIGNALS,
+    ...(process.platform === 'win32'
+      ? []
+      : ([
+          'SIGALRM',
+          'SIGABRT',
+          'SIGVTALRM',
+          'SIGXCPU',
+          'SIGXFSZ',
+          'SIGUSR2',
+          'SIGTRAP',
+          'SIGSYS',
+          'SIGQUIT',
+          'SIGIOT',
+        ] as const)),
+    ...(process.platform === 'linux' ? (['SIGIO', 'SIGPOLL', 'SIGPWR', 'SIGSTKFLT'] as const) : []),
+  ] as NodeJS.Signals[]
+).filter((name) => name in constants.signals);
+const unlistenable = new Set<NodeJS.Signals>();
 
 type ExitCallback = (code: number | null | undefined, signal: string | null | undefined) => void;
 
@@ -95,7 +129,12 @@ const guard = {
     for (const signal of SIGNALS) {
       // Once each: keepExitGuard re-installs after only some of them were removed.
       process.off(signal, onSignal);
-      process.prependListener(signal, onSignal);
+      // A signal the platform cannot listen to throws: skipped, as signal-exit skips it.
+      try {
+        process.prependListener(signal, onSignal);
+      } catch {
+        unlistenable.add(signal);
+      }
     }
     // First in line too: a framework's own exit listener may call process.exit() again,
     // which ends the process before later listeners run.
@@ -124,12 +163,14 @@ const guard = {
 function listening(): boolean {
   return (
     process.listeners('exit').includes(onExitEvent) &&
-    SIGNALS.every((signal) => process.listeners(signal).includes(onSignal))
+    SIGNALS.every((signal) => unlistenable.has(signal) || process.listeners(signal).includes(onSignal))
   );
 }
 
 function onSignal(signal: NodeJS.Signals): void {
-  guard.received ??= signal;
+  // Only a cancel makes a framework's own end spool at once: a handler may take SIGUSR2 or
+  // SIGQUIT for a heap or thread dump and the run go on, to be delivered as usual.
+  if (CANCEL_SIGNALS.includes(signal)) guard.received ??= signal;
   if (guard.done) return;
   // Whichever signal-exit copy handles this signal tells its callbacks before it re-raises
   // it: so do we, and step aside, so its re-raise ends the process at once.

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { runProcess } from '@testrun/test-utils';
+import os from 'node:os';
+import { nodeWithoutCoreDumps, runProcess } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
 // The guard in a process of its own: what a signal does there is the whole point. The child
@@ -10,6 +11,21 @@ const fromTestUtils = createRequire(new URL('../../test-utils/package.json', imp
 const signalExit4 = JSON.stringify(fromTestUtils.resolve('signal-exit'));
 const signalExit3 = JSON.stringify(fromTestUtils.resolve('signal-exit-3'));
 
+/**
+ * Every signal signal-exit v3 or v4 listens to here, from their own lists (modules without
+ * side effects): the guard must end the process on each exactly as it would end without it.
+ */
+const SIGNAL_EXIT_SIGNALS = [
+  ...new Set<string>([
+    ...(fromTestUtils('signal-exit/signals') as { signals: string[] }).signals,
+    ...(fromTestUtils('signal-exit-3/signals.js') as string[]),
+  ]),
+].filter((name): name is NodeJS.Signals => name in os.constants.signals);
+
+/** What a process a signal killed reports: the first name of its number (SIGIOT is SIGABRT). */
+const killedBy = (signal: NodeJS.Signals) =>
+  Object.entries(os.constants.signals).find(([, number]) => number === os.constants.signals[signal])![0];
+
 /** A process that installs the guard between `before` and `after`, runs `andThen`, says it is ready and waits, unless told not to. */
 function guarded({ before = '', after = '', andThen = '', wait = true }) {
   const source = `
@@ -18,7 +34,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const say = (value) => fs.writeSync(1, JSON.stringify(value) + '\\n');
 ${before}
-const { onProcessExit, keepExitGuard } = await import(${JSON.stringify(guard)});
+const { onProcessExit, keepExitGuard, receivedSignal } = await import(${JSON.stringify(guard)});
 const stop = onProcessExit((end) => say({ guard: end }));
 ${after}
 ${andThen}
@@ -30,7 +46,7 @@ ${wait ? 'setTimeout(() => {}, 10_000);' : ''}
   const started = new Promise<void>((resolve) => {
     ready = resolve;
   });
-  const outcome = runProcess(process.execPath, ['--input-type=module', '-e', source], {
+  const outcome = runProcess(nodeWithoutCoreDumps(), ['--input-type=module', '-e', source], {
     onSpawn: (spawned) => {
       child = spawned;
       spawned.stdout?.on('data', (chunk) => String(chunk).includes('"ready"') && ready());
@@ -53,31 +69,56 @@ function lines(stdout: string): unknown[] {
 }
 
 describe('onProcessExit, when a signal comes', () => {
-  it.each([
-    ['alone', {}],
-    ['beside a signal-exit v4 listener', { before: `require(${signalExit4}).onExit(() => say('v4'));` }],
-    [
-      'beside a signal-exit v3 listener loaded after it',
-      { after: `require(${signalExit3})(() => say('v3'));` },
-    ],
-    [
-      'beside a second copy of itself',
-      { after: `(await import(${JSON.stringify(`${guard}?copy`)})).onProcessExit(() => say('copy'));` },
-    ],
-  ])('%s: calls back once, then the signal ends the process', async (_case, parts) => {
-    const guardedProcess = guarded(parts);
-    await guardedProcess.signal('SIGTERM');
-    const { code, signal, stdout } = await guardedProcess.outcome;
-    expect({ code, signal }).toEqual({ code: null, signal: 'SIGTERM' });
-    const said = lines(stdout);
-    expect(said.filter((line) => JSON.stringify(line).includes('guard'))).toEqual([
-      { guard: { signal: 'SIGTERM' } },
-    ]);
-    // Every other listener of the signal-exit protocol heard of it too.
-    for (const other of ['v4', 'v3', 'copy']) {
-      if (JSON.stringify(parts).includes(`say('${other}')`)) expect(said).toContain(other);
-    }
+  // The neighbours signal-exit's protocol may have, in either order with core: a copy of
+  // signal-exit that hears a signal the guard does not listen to counts one listener fewer
+  // than participants and leaves the process running (issue 42: SIGQUIT, SIGALRM, SIGUSR2).
+  const v3 = (name: string) => `require(${signalExit3})(() => say('${name}'));`;
+  const v4 = (name: string) => `require(${signalExit4}).onExit(() => say('${name}'));`;
+  const copy = `(await import(${JSON.stringify(`${guard}?copy`)})).onProcessExit(() => say('copy'));`;
+  const NEIGHBOURS: [string, { before?: string; after?: string }][] = [
+    ['nothing else', {}],
+    ['signal-exit v3 loaded before', { before: v3('v3') }],
+    ['signal-exit v3 loaded after', { after: v3('v3') }],
+    ['signal-exit v4 loaded before', { before: v4('v4') }],
+    ['signal-exit v4 loaded after', { after: v4('v4') }],
+    ['a second copy of core', { after: copy }],
+    // All at once, on every signal below.
+    ['v3 before, v4 after and a second copy', { before: v3('v3'), after: `${v4('v4')} ${copy}` }],
+  ];
+  // Every neighbour on one signal (a process ends once), taken in turn from the list; every
+  // signal beside all of them at once.
+  const CASES: [string, NodeJS.Signals, { before?: string; after?: string }][] = [
+    ...NEIGHBOURS.slice(0, -1).map(
+      ([name, parts], i) =>
+        [name, SIGNAL_EXIT_SIGNALS[(i + 3) % SIGNAL_EXIT_SIGNALS.length]!, parts] as (typeof CASES)[number],
+    ),
+    ...SIGNAL_EXIT_SIGNALS.map(
+      (signal) => [NEIGHBOURS.at(-1)![0], signal, NEIGHBOURS.at(-1)![1]] as (typeof CASES)[number],
+    ),
+  ];
+
+  it("reads signal-exit's lists", () => {
+    expect(SIGNAL_EXIT_SIGNALS).toEqual(expect.arrayContaining(['SIGQUIT', 'SIGALRM', 'SIGUSR2', 'SIGTERM']));
   });
+
+  it.concurrent.each(CASES)(
+    'beside %s, %s ends the process by that signal, each participant told once',
+    async (_case, sent, parts) => {
+      const guardedProcess = guarded(parts);
+      await guardedProcess.signal(sent);
+      const { code, signal, stdout } = await guardedProcess.outcome;
+      expect({ code, signal }).toEqual({ code: null, signal: killedBy(sent) });
+      const said = lines(stdout);
+      const told = said.filter((line) => typeof line === 'object');
+      // An alias (SIGIOT, SIGPOLL) is heard as whichever of its names Node emits first.
+      expect(told).toEqual([{ guard: { signal: expect.any(String) } }]);
+      expect(killedBy((told[0] as { guard: { signal: NodeJS.Signals } }).guard.signal)).toBe(killedBy(sent));
+      for (const other of ['v4', 'v3', 'copy']) {
+        if (JSON.stringify(parts).includes(`say('${other}')`))
+          expect(said.filter((line) => line === other)).toEqual([other]);
+      }
+    },
+  );
 
   it('leaves a signal to a handler that takes it, and calls back with the code the handler exits with', async () => {
     const guardedProcess = guarded({
@@ -87,6 +128,16 @@ describe('onProcessExit, when a signal comes', () => {
     const { code, signal, stdout } = await guardedProcess.outcome;
     expect({ code, signal }).toEqual({ code: 75, signal: null });
     expect(lines(stdout)).toEqual([{ guard: { code: 75 } }]);
+  });
+
+  it('leaves SIGUSR2 to a handler that takes it and carries on (a heap dump), and does not take it for a cancel', async () => {
+    const guardedProcess = guarded({
+      after: `process.on('SIGUSR2', () => setTimeout(() => { say({ received: receivedSignal() ?? null }); process.exit(0); }, 50));`,
+    });
+    await guardedProcess.signal('SIGUSR2');
+    const { code, stdout } = await guardedProcess.outcome;
+    expect(code).toBe(0);
+    expect(lines(stdout)).toEqual([{ received: null }, { guard: { code: 0 } }]);
   });
 
   it("tells a handler's exit with 128 + a signal's number as that signal, as Vitest exits on SIGINT", async () => {

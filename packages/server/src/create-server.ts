@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { InFlightWrites } from './api/idempotent-write.js';
 import { registerReadApi } from './api/read.js';
+import { registerTextInAddresses } from './api/storable-text.js';
 import {
   announcedExtensions,
   registerCompleteRun,
@@ -10,9 +12,10 @@ import {
   type Writes,
 } from './api/write.js';
 import { registerCompression } from './compression.js';
+import { redactDatabaseUrl } from './database/database-url.js';
 import { migrate } from './database/migrations.js';
 import { openDatabase } from './database/open-database.js';
-import { registerErrorAnswers } from './errors.js';
+import { isDiskFull, registerErrorAnswers } from './errors.js';
 import { type FaultHook, type FaultSwitch, registerFaultInjection } from './faults.js';
 import { registerGuards, registerJsonBody } from './guards.js';
 import { KeyRing } from './keys.js';
@@ -42,10 +45,35 @@ export interface TestrunServer {
   setFaults(hook: FaultHook | undefined): void;
 }
 
+/**
+ * No space to open or migrate the database at start (a full disk, or a full PostgreSQL). Each
+ * migration is one transaction, so none is kept half done: once space is freed the next start
+ * goes on from the last whole one.
+ */
+export class StorageFullAtStartError extends Error {
+  readonly code = 'storage_full';
+  constructor(where: string, cause: unknown) {
+    super(
+      `${where}: no space left to open and migrate the database: free space there, then start the server again (nothing half done was kept)`,
+      { cause },
+    );
+    this.name = 'StorageFullAtStartError';
+  }
+}
+
+function startError(error: unknown, where: string): unknown {
+  return error instanceof Error && isDiskFull(error) ? new StorageFullAtStartError(where, error) : error;
+}
+
 /** Starts a server, listening once the returned promise resolves. */
 export async function createServer(serverOptions?: ServerOptions): Promise<TestrunServer> {
   const options = resolveOptions(serverOptions);
-  const database = await openDatabase(options);
+  const database = await openDatabase(options).catch((error: unknown) => {
+    throw startError(
+      error,
+      options.database === undefined ? resolve(options.data ?? '.') : redactDatabaseUrl(options.database),
+    );
+  });
   let retention: Retention | undefined;
   let store: SqlStore;
   let imported: ImportOutcome | undefined;
@@ -61,7 +89,7 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     await database.close();
-    throw error;
+    throw startError(error, database.where);
   }
   if (options.keepDays !== undefined) retention = Retention.start(store, options.keepDays);
 
@@ -123,10 +151,22 @@ interface AppParts {
  * (br or gzip, when the client accepts one).
  */
 function buildApp({ options, store, log, faults, closing }: AppParts): FastifyInstance {
+  // Node takes the request timeouts when the server is made (set later, as Fastify sets
+  // them, a request still had 60 s: Node's default headersTimeout), and checks them every
+  // connectionsCheckingInterval (30 s by default).
+  const checking = {
+    requestTimeout: options.clientTimeoutMs,
+    headersTimeout: Math.min(60_000, options.clientTimeoutMs),
+    connectionsCheckingInterval: Math.min(5_000, Math.ceil(options.clientTimeoutMs / 4)),
+  };
   const app = Fastify({
     logger: false,
-    ...(options.https ? { https: tlsOptions(options.https) } : {}),
+    ...(options.https ? { https: { ...tlsOptions(options.https), ...checking } } : { http: checking }),
     bodyLimit: options.maxBodyBytes,
+    // A request must arrive whole within clientTimeoutMs (a body that never ends is 408), and a
+    // connection silent that long is closed (one that never sends a byte meets no other limit).
+    requestTimeout: options.clientTimeoutMs,
+    connectionTimeout: options.clientTimeoutMs,
     // Idle keep-alive connections close at once; answers under way finish (closeGracefully).
     forceCloseConnections: 'idle',
     // request.ip: the client a trusted proxy names in X-Forwarded-For (the sign-in limiter's key).
@@ -150,6 +190,7 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
   registerGuards(app, keys);
   registerPageAccess(app, { access: options.pageAccess, keys: readKeys, https: options.https !== undefined });
   registerJsonBody(app);
+  registerTextInAddresses(app);
   registerFaultInjection(app, faults, closing);
 
   const writes: Writes = { store, inFlight: new InFlightWrites() };

@@ -85,7 +85,7 @@ function toApiError(thrown: unknown, maxBodyBytes: number): ApiError {
 }
 
 /** The database could not write for want of space (SQLite's SQLITE_FULL, PostgreSQL's 53100, ENOSPC). */
-function isDiskFull(error: Error & { code?: unknown }): boolean {
+export function isDiskFull(error: Error & { code?: unknown }): boolean {
   return (
     error.code === 'ENOSPC' ||
     error.code === '53100' ||

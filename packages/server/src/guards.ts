@@ -19,8 +19,18 @@ export function registerGuards(
   app.addHook('onRequest', async (request) => {
     if (!isApiRequest(request.routeOptions.url, request.url)) return;
     // A read key reads; every other method needs an API key.
-    const accepted = request.method === 'GET' || request.method === 'HEAD' ? keys.read : keys.write;
-    const denied = checkBearer(request.headers.authorization, accepted);
+    const reads = request.method === 'GET' || request.method === 'HEAD';
+    const denied = checkBearer(request.headers.authorization, reads ? keys.read : keys.write);
+    // A read key given to a writer (pasted into CI for TESTRUN_API_KEY) is told as such: "not
+    // valid" sent people looking for a changed API key. Its holder may read anyway, so the
+    // answer tells nobody more than a GET would.
+    if (denied && !reads && checkBearer(request.headers.authorization, keys.read) === undefined) {
+      throw new ApiError(
+        403,
+        'read_key_cannot_write',
+        'this is a read key: it reads the API and the pages but writes nothing; send the API key to write',
+      );
+    }
     if (denied) throw denied;
     if (methodsWithBody.has(request.method)) requireJson(request.headers['content-type']);
   });

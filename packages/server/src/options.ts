@@ -76,6 +76,13 @@ export interface ServerOptions {
    */
   closeTimeoutMs?: number;
   /**
+   * How long a client may take to send a whole request, and a connection may stay silent (no
+   * byte either way): a body that never ends is answered 408 and its connection closed, an
+   * idle connection is closed. Without it both were held for ever, and enough of them take
+   * every file descriptor the server has. Default: 60,000 ms.
+   */
+  clientTimeoutMs?: number;
+  /**
    * Proxies whose X-Forwarded-For names the client: addresses or CIDR ranges. Behind a reverse
    * proxy every request comes from the proxy, so without it the sign-in limiter counts everyone's
    * wrong keys as one address's. Default: none (X-Forwarded-For is ignored).
@@ -92,6 +99,7 @@ export interface HttpsOptions {
 
 export const DEFAULT_REQUEST_LOG_SIZE = 10_000;
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+export const DEFAULT_CLIENT_TIMEOUT_MS = 60_000;
 export const DEFAULT_API_KEY = 'testrun-local-key';
 export const DEFAULT_STATUSES: readonly string[] = ['passed', 'failed', 'skipped', 'todo'];
 
@@ -116,6 +124,7 @@ export interface ResolvedOptions {
   completeRun: boolean;
   requestLogSize: number;
   closeTimeoutMs: number;
+  clientTimeoutMs: number;
   trustProxy: readonly string[];
 }
 
@@ -156,6 +165,11 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     completeRun: options.completeRun ?? true,
     requestLogSize: requireInteger('requestLogSize', options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, 1),
     closeTimeoutMs: requireInteger('closeTimeoutMs', options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS, 0),
+    clientTimeoutMs: requireInteger(
+      'clientTimeoutMs',
+      options.clientTimeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS,
+      1,
+    ),
     trustProxy: requireProxyAddresses(options.trustProxy ?? []),
   };
 }

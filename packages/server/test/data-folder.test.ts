@@ -2,7 +2,9 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type TestrunServer } from '@testrun/server';
+import { mountSmallDisk } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { MIGRATIONS } from '../src/database/migrations.js';
 import { createRun, get, KEY, post, result, startServer } from './client.js';
 
 async function tempFolder(): Promise<string> {
@@ -82,6 +84,51 @@ describe('data folder', () => {
 
     const second = await startServer({ data });
     expect((await second.store.runs()).map((run) => run.id)).toEqual([runId]);
+  });
+
+  it.each([
+    ['a new folder', false],
+    ['a folder whose server was killed', true],
+  ])(
+    'starts one of several servers started at once on %s, and refuses the others as in use',
+    async (_case, killed) => {
+      const data = await tempFolder();
+      if (killed) {
+        await (await createServer({ apiKeys: [KEY], data })).close();
+        await writeFile(join(data, 'server.pid'), '2147483646\n');
+        await mkdir(join(data, 'testrun.db.lock'));
+      }
+      const started = await Promise.allSettled(
+        Array.from({ length: 6 }, () => createServer({ apiKeys: [KEY], data })),
+      );
+      const servers = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+      onTestFinished(async () => {
+        await Promise.all(servers.map((server) => server.close()));
+      });
+      expect(servers).toHaveLength(1);
+      for (const outcome of started) {
+        if (outcome.status === 'rejected')
+          expect(outcome.reason).toMatchObject({ code: 'data_folder_in_use' });
+      }
+      await createRun(servers[0]!);
+    },
+  );
+
+  it('refuses to start on a full disk, saying so, and starts with every migration once space is freed', async (context) => {
+    // Room for the claim and the first pages, not for the first migration's commit.
+    const { mountPoint, grow } = mountSmallDisk(context, '16k');
+    const data = join(mountPoint, 'data');
+    await expect(createServer({ apiKeys: [KEY], data })).rejects.toMatchObject({
+      code: 'storage_full',
+      message: `${data}: no space left to open and migrate the database: free space there, then start the server again (nothing half done was kept)`,
+    });
+    grow('64m');
+    const server = await startServer({ data });
+    const newest = Math.max(...MIGRATIONS.map((migration) => migration.version));
+    expect(await server.store.db.query('SELECT max(version) AS version FROM schema_migrations')).toEqual([
+      { version: newest },
+    ]);
+    await createRun(server);
   });
 
   it('numbers integer run ids from the database, so a restart never hands out one again', async () => {

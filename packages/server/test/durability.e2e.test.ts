@@ -1,11 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createServer } from '@testrun/server';
-import { havePostgres, type PostgresServer, startPostgres } from '@testrun/test-utils';
+import { havePostgres, mountSmallDisk, type PostgresServer, startPostgres } from '@testrun/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
 // `kill -9` and a full disk, against a server in a process of its own on a data folder:
@@ -207,16 +207,7 @@ describe('a server on a data folder', () => {
   });
 
   it('answers 507 while the disk is full, keeps every acknowledged result, and writes again once space is freed', async (context) => {
-    const mountPoint = join(await tempFolder(), 'small-disk');
-    await mkdir(mountPoint);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint], { stdio: 'ignore' });
-    } catch {
-      context.skip('needs a small tmpfs: `mount -t tmpfs` was refused (not root, or no CAP_SYS_ADMIN here)');
-    }
-    onTestFinished(() => {
-      execFileSync('umount', ['-l', mountPoint]);
-    });
+    const { mountPoint, grow } = mountSmallDisk(context, '1m');
     const data = join(mountPoint, 'data');
     const { url, child } = await serveInChild(data);
     const runId = await createRunAt(url);
@@ -231,7 +222,7 @@ describe('a server on a data folder', () => {
     expect((await fetch(`${url}/api/v1/runs/${runId}`, { headers })).status).toBe(200);
 
     // Free space: grow the tmpfs, and the same server writes again without a restart.
-    execFileSync('mount', ['-o', 'remount,size=64m', mountPoint]);
+    grow('64m');
     const after = await fetch(`${url}/api/v1/runs/${runId}/results`, {
       method: 'POST',
       headers,

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createRun, post, result, startServer } from './client.js';
 
@@ -66,5 +67,31 @@ describe('limits', () => {
     const big = results(1).map((r) => ({ ...r, testCase: 'x'.repeat(5 * 1024 * 1024) }));
     const answer = await post(server, `/api/v1/runs/${runId}/results`, { results: big });
     expect(answer.status).toBe(413);
+  });
+
+  it('answers 408 to a body that never ends, closes a connection that says nothing, and serves on', async () => {
+    const server = await startServer({ clientTimeoutMs: 500 });
+    const { port } = new URL(server.url);
+    const connect = () => net.connect(Number(port), '127.0.0.1');
+    const closed = (socket: net.Socket) => {
+      let answer = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => {
+        answer += chunk;
+      });
+      return new Promise<string>((resolve) => socket.on('close', () => resolve(answer)));
+    };
+
+    // A body that says 100,000 bytes and sends one a tenth of a second: never whole.
+    const trickle = connect();
+    trickle.write(
+      'POST /api/v1/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer server-test-key\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{',
+    );
+    const drip = setInterval(() => trickle.write(' '), 100);
+    const idle = connect();
+    const [trickled, idled] = await Promise.all([closed(trickle), closed(idle)]);
+    clearInterval(drip);
+    expect(trickled).toMatch(/^HTTP\/1\.1 408 /);
+    expect(idled).toBe('');
+    expect(await createRun(server)).toEqual(expect.any(String));
   });
 });

@@ -45,6 +45,7 @@ export * from './proxy.js';
 export * from './reporter.js';
 export * from './run-framework.js';
 export * from './server.js';
+export * from './small-disk.js';
 export * from './store-engines.js';
 export * from './tap.js';
 export * from './testcafe.js';

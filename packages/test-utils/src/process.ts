@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 
 const requireFromHere = createRequire(import.meta.url);
@@ -91,4 +92,23 @@ export function collectOutput(child: ChildProcess): { stdout(): string; stderr()
     stderr += chunk;
   });
   return { stdout: () => stdout, stderr: () => stderr };
+}
+
+let coreless: string | undefined;
+
+/**
+ * A Node that dumps no core when a signal kills it (SIGQUIT, SIGABRT and others do, where the
+ * machine allows core files: into the fixture's folder), for `runProcess` or a runner's
+ * `nodePath`: a shell script, made once, that lowers the limit and `exec`s this Node, so the
+ * process a test signals is Node itself.
+ */
+export function nodeWithoutCoreDumps(): string {
+  if (!coreless) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-coreless-'));
+    coreless = path.join(dir, 'node');
+    fs.writeFileSync(coreless, `#!/bin/sh\nulimit -c 0\nexec ${JSON.stringify(process.execPath)} "$@"\n`, {
+      mode: 0o755,
+    });
+  }
+  return coreless;
 }

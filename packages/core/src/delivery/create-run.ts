@@ -1,5 +1,6 @@
 import { RunIdError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import { toRunPayload } from '../results/result-name.js';
 import type { RunPayload } from '../types.js';
 import type { Deadline } from './deadline.js';
 import { type Extension, KNOWN_EXTENSIONS } from './extensions.js';
@@ -28,7 +29,8 @@ export async function createRun(
   const outcome = await sendWithRetries(
     http,
     '/api/v1/runs',
-    JSON.stringify(run),
+    // Cleaned here, on the way out, so a run spooled by an older version is sent clean too.
+    JSON.stringify(toRunPayload(run)),
     idempotencyKey,
     policy,
     deadline,

@@ -145,9 +145,16 @@ function positive(value: unknown): number | undefined {
   return typeof number === 'number' && Number.isInteger(number) && number >= 1 ? number : undefined;
 }
 
-/** Text a page can show: colours and control characters removed (line breaks and tabs kept), secrets redacted. */
+/**
+ * Text a page can show: colours and control characters removed (line breaks and tabs kept),
+ * well formed (a lone surrogate, which a test about text may well print, becomes U+FFFD: the
+ * local server refuses it, and the whole batch with it), secrets redacted.
+ */
 function clean(text: string, secrets: SecretPattern | undefined): string {
-  return redact(stripAnsi(text).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ''), secrets).trim();
+  return redact(
+    stripAnsi(text.toWellFormed()).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ''),
+    secrets,
+  ).trim();
 }
 
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;

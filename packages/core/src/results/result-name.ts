@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RawResult } from '../types.js';
+import type { RawResult, RunPayload } from '../types.js';
 import { workspaceRootOf } from './workspace-root.js';
 
 // What a result is called: its testSuite and testCase, for every adapter alike. The rules
@@ -19,6 +19,12 @@ export const TITLE_SEPARATOR = ' > ';
 
 /** Names longer than this are cut: services index these fields, and 10 KB titles exist. */
 export const MAX_NAME_LENGTH = 1024;
+
+/**
+ * A run's project, framework or tag longer than this is cut: services index these too, and
+ * the local server refuses longer ones (a PostgreSQL index entry holds at most 2,704 bytes).
+ */
+export const MAX_LABEL_LENGTH = 512;
 
 /** What an empty name or title shows as. */
 export const EMPTY_NAME = '(unnamed)';
@@ -87,6 +93,34 @@ export function toName(value: unknown): string {
   return codePoints.length > MAX_NAME_LENGTH
     ? `${codePoints.slice(0, MAX_NAME_LENGTH - 1).join('')}…`
     : clean;
+}
+
+/**
+ * A run's project, framework or tag as a service can store it (the local server refuses
+ * anything else, docs/design.md §21): well formed (a lone surrogate becomes U+FFFD, as in
+ * names), NUL a space, at most MAX_LABEL_LENGTH characters, cut on a code-point boundary.
+ * Nothing else changes: a tag is matched as it is written.
+ */
+export function toLabel(value: string): string {
+  const clean = value.toWellFormed().replaceAll('\u0000', ' ');
+  if (clean.length <= MAX_LABEL_LENGTH) return clean;
+  const codePoints = Array.from(clean);
+  return codePoints.length > MAX_LABEL_LENGTH
+    ? `${codePoints.slice(0, MAX_LABEL_LENGTH - 1).join('')}…`
+    : clean;
+}
+
+/** The run as create-run sends it: every label through toLabel; a tag left blank is dropped, a blank project or framework shows as EMPTY_NAME. */
+export function toRunPayload(run: RunPayload): RunPayload {
+  const filled = (label: string) => {
+    const clean = toLabel(label);
+    return clean.trim() === '' ? EMPTY_NAME : clean;
+  };
+  return {
+    project: filled(run.project),
+    framework: filled(run.framework),
+    tags: [...new Set(run.tags.map(toLabel).filter((tag) => tag.trim() !== ''))],
+  };
 }
 
 function isInside(dir: string, file: string): boolean {

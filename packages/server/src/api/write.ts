@@ -6,6 +6,7 @@ import type { SqlStore } from '../ledger/sql-store.js';
 import type { ResultInput, RunEndStatus } from '../ledger/store.js';
 import { paths, runLocation, runPagePath } from '../paths.js';
 import { handleWrite, type InFlightWrites } from './idempotent-write.js';
+import { unstorableText } from './storable-text.js';
 
 /** What every write route needs: the store and this server's writes in flight. */
 export interface Writes {
@@ -61,6 +62,27 @@ const detailsSchema = {
   },
 } as const;
 
+/**
+ * A run's project, framework and each tag at most this many characters: each is a key of a
+ * PostgreSQL index (runs by project and by framework, run_tags), whose entries hold at most
+ * 2,704 bytes, and 512 characters are at most 2,048 bytes of UTF-8. Branch names, commits
+ * and CI URLs fit many times over.
+ */
+export const MAX_LABEL_LENGTH = 512;
+
+/**
+ * The largest `duration` taken: 10^12, over 31 years in milliseconds. Larger is no test's
+ * duration, and a run's total (their sum) must stay a finite number on both engines (1e308
+ * twice is Infinity in SQLite, which JSON cannot carry, and an overflow error in PostgreSQL).
+ */
+export const MAX_DURATION = 1e12;
+
+/** After the schema: text no engine can store as sent is refused, naming the field (storable-text.ts). */
+async function refuseUnstorableText(request: { body: unknown }): Promise<void> {
+  const refused = unstorableText(request.body);
+  if (refused) throw refused;
+}
+
 /** POST /api/v1/runs → 201 with the run, its Location, and a Link to its page for people. */
 export function registerCreateRun(
   app: FastifyInstance,
@@ -71,7 +93,8 @@ export function registerCreateRun(
   // Said in the answer's body, beside the id: a reporter sends `details`, and completes the
   // run, only where the answer says so. A server that announces nothing answers the spec alone.
   const extensions = announced.length > 0 ? { extensions: announced } : {};
-  app.post<{ Body: RunBody }>(paths.runs, { schema: { body: runBodySchema } }, (request, reply) =>
+  const options = { schema: { body: runBodySchema }, preHandler: refuseUnstorableText };
+  app.post<{ Body: RunBody }>(paths.runs, options, (request, reply) =>
     handleWrite(request, reply, writes.store, writes.inFlight, async (tx) => {
       const { project, framework, tags = [] } = request.body;
       const run = await tx.createRun(
@@ -113,6 +136,7 @@ export function registerSubmitResults(app: FastifyInstance, writes: Writes, limi
           );
         }
       },
+      preHandler: refuseUnstorableText,
     },
     (request, reply) =>
       handleWrite(request, reply, writes.store, writes.inFlight, async (tx) => {
@@ -170,16 +194,16 @@ const endBodySchema = {
   properties: { status: { type: 'string', enum: ['completed', 'failed', 'interrupted'] } },
 } as const;
 
-const nonBlankString = { type: 'string', minLength: 1, pattern: '\\S' } as const;
+const label = { type: 'string', minLength: 1, maxLength: MAX_LABEL_LENGTH, pattern: '\\S' } as const;
 
 const runBodySchema = {
   type: 'object',
   required: ['project', 'framework'],
   additionalProperties: false,
   properties: {
-    project: nonBlankString,
-    framework: nonBlankString,
-    tags: { type: 'array', items: { type: 'string' } },
+    project: label,
+    framework: label,
+    tags: { type: 'array', items: { type: 'string', maxLength: MAX_LABEL_LENGTH } },
   },
 } as const;
 
@@ -200,7 +224,7 @@ function resultsBodySchema(statuses: readonly string[], failureDetails: boolean)
             testSuite: { type: 'string' },
             testCase: { type: 'string' },
             status: { type: 'string', enum: [...statuses] },
-            duration: { type: 'number', minimum: 0 },
+            duration: { type: 'number', minimum: 0, maximum: MAX_DURATION },
             ...(failureDetails ? { details: detailsSchema } : {}),
           },
         },

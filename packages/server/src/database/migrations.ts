@@ -186,22 +186,67 @@ export const MIGRATIONS: readonly Migration[] = [
       { postgres: 'DROP INDEX results_by_duration' },
     ],
   },
+  {
+    version: 8,
+    name: "a test's name of any length on PostgreSQL: its indexes hold the name's first characters",
+    statements: [
+      // A PostgreSQL B-tree entry holds at most 2,704 bytes: a result whose two names took
+      // more (two names of 1,024 CJK characters, which the reporters send; a 100 KB name from
+      // another client) was answered 500 and its whole batch lost. The index that finds a
+      // test's results in runs now holds the first 200 characters of each name (at most
+      // 1,600 bytes), and the query says the same prefixes beside the names themselves
+      // (sql-store.ts, #resultsOfSeqs); the flaky rule's partial index holds the run alone,
+      // since the names it reads come from the rows anyway. SQLite keeps the whole names:
+      // its index entries have no such bound.
+      { postgres: 'DROP INDEX results_by_run_and_test' },
+      {
+        postgres:
+          'CREATE INDEX results_by_run_and_test ON results (run_seq, substr(test_suite, 1, 200), substr(test_case, 1, 200))',
+      },
+      { postgres: 'DROP INDEX results_failed_or_retried' },
+      {
+        postgres: `CREATE INDEX results_failed_or_retried ON results (run_seq) WHERE (status = 'failed' OR attempts > 1)`,
+      },
+    ],
+  },
 ];
 
 /** PostgreSQL advisory lock taken around migrations, so servers starting together take turns. */
 const MIGRATION_LOCK = 7_261_203;
+
+/**
+ * A database a newer server has migrated: this one does not know what its later migrations
+ * changed, so writing to it could break what the newer server relies on (an older server
+ * started on a newer data folder, or restarted beside upgraded ones on one PostgreSQL). It is
+ * refused before anything is written.
+ */
+export class DatabaseFromNewerServerError extends Error {
+  readonly code = 'database_from_newer_server';
+  constructor(found: number, known: number) {
+    super(
+      `this database was migrated by a newer testrun server (schema version ${found}; this server knows versions up to ${known}): upgrade @testrun/cli (or @testrun/server) to serve it, or give this server another database. Nothing was changed.`,
+    );
+    this.name = 'DatabaseFromNewerServerError';
+  }
+}
 
 /** Applies every migration the database has not recorded yet, in order; answers the versions applied. */
 export async function migrate(
   db: SqlDatabase,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<number[]> {
-  await db.transaction(async (tx) => {
+  const newest = await db.transaction(async (tx) => {
     if (db.dialect === 'postgres') await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     await tx.query(
       `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`,
     );
+    const [row] = await tx.query<{ version: number | string | null }>(
+      'SELECT max(version) AS version FROM schema_migrations',
+    );
+    return Number(row?.version ?? 0);
   });
+  const known = Math.max(0, ...migrations.map((migration) => migration.version));
+  if (newest > known) throw new DatabaseFromNewerServerError(newest, known);
   const applied: number[] = [];
   for (const migration of migrations) {
     const done = await db.transaction(async (tx) => {

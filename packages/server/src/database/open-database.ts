@@ -1,7 +1,7 @@
 import { claimDataFolder } from './data-folder.js';
 import { isPostgresUrl, openPostgres, redactDatabaseUrl } from './database-url.js';
 import type { SqlDatabase } from './sql-database.js';
-import { SqliteDatabase } from './sqlite.js';
+import { explainedWriteError, SqliteDatabase } from './sqlite.js';
 
 /** Where the server keeps its data: a team's PostgreSQL, a data folder, or neither (memory). */
 export interface DatabaseTarget {
@@ -33,7 +33,12 @@ export async function openDatabase({ database, data }: DatabaseTarget): Promise<
   }
   const folder = await claimDataFolder(data);
   try {
-    const db = SqliteDatabase.open(folder.databaseFile);
+    let db: SqliteDatabase;
+    try {
+      db = SqliteDatabase.open(folder.databaseFile);
+    } catch (error) {
+      throw await explainedWriteError(folder.databaseFile, error);
+    }
     return {
       db,
       where: folder.folder,

@@ -5,9 +5,30 @@ import type { Database, Statement } from 'node-sqlite3-wasm';
 import type { SqlDatabase, SqlRow, SqlTransaction, SqlValue } from './sql-database.js';
 
 // node-sqlite3-wasm is CommonJS; loaded this way it works from the ESM build and from source.
-const { Database: WasmDatabase } = createRequire(import.meta.url)(
-  'node-sqlite3-wasm',
-) as typeof import('node-sqlite3-wasm');
+const { Database: WasmDatabase } = keepingByteOrderMarks(
+  () => createRequire(import.meta.url)('node-sqlite3-wasm') as typeof import('node-sqlite3-wasm'),
+);
+
+/**
+ * Loads the engine with a TextDecoder that keeps a leading U+FEFF. Emscripten makes its one
+ * decoder when the module loads (`new TextDecoder`), whose default drops a byte-order mark, and
+ * reads every text column longer than 16 bytes through it: a name that began with U+FEFF came
+ * back without it (found by test/what-json-allows.test.ts). A stored string is text, never a
+ * file with a BOM, so the character is the name's own.
+ */
+function keepingByteOrderMarks<T>(load: () => T): T {
+  const original = globalThis.TextDecoder;
+  globalThis.TextDecoder = class extends original {
+    constructor(label?: string, options?: ConstructorParameters<typeof TextDecoder>[1]) {
+      super(label, { ...options, ignoreBOM: true });
+    }
+  };
+  try {
+    return load();
+  } finally {
+    globalThis.TextDecoder = original;
+  }
+}
 
 /**
  * The embedded database: SQLite compiled to WebAssembly (node-sqlite3-wasm), its files
@@ -198,21 +219,8 @@ export class SqliteDatabase implements SqlDatabase {
     await this.#wal.datasync();
   }
 
-  /**
-   * The WebAssembly VFS answers a failed write of any kind as SQLite's "disk I/O error",
-   * a full disk included; the space left where the file lives tells which it was.
-   */
-  async #explained(error: unknown): Promise<unknown> {
-    if (this.path === undefined || !/disk I\/O error/.test(String((error as Error)?.message))) return error;
-    try {
-      const { bavail, bsize } = await statfs(dirname(this.path));
-      if (bavail * bsize >= FULL_BELOW_BYTES) return error;
-    } catch {
-      return error;
-    }
-    return Object.assign(new Error(`${this.path}: no space left on device`, { cause: error }), {
-      code: 'ENOSPC',
-    });
+  #explained(error: unknown): Promise<unknown> {
+    return explainedWriteError(this.path, error);
   }
 
   async close(): Promise<void> {
@@ -276,6 +284,22 @@ interface PendingTransaction {
 
 /** Less free space than this after a failed write: the disk is full (a write needs a few pages). */
 const FULL_BELOW_BYTES = 1024 * 1024;
+
+/**
+ * The WebAssembly VFS answers a failed write of any kind as SQLite's "disk I/O error", a full
+ * disk included (when opening the file, and at a commit); the space left where the file lives
+ * tells which it was: then an ENOSPC error naming the file.
+ */
+export async function explainedWriteError(path: string | undefined, error: unknown): Promise<unknown> {
+  if (path === undefined || !/disk I\/O error/.test(String((error as Error)?.message))) return error;
+  try {
+    const { bavail, bsize } = await statfs(dirname(path));
+    if (bavail * bsize >= FULL_BELOW_BYTES) return error;
+  } catch {
+    return error;
+  }
+  return Object.assign(new Error(`${path}: no space left on device`, { cause: error }), { code: 'ENOSPC' });
+}
 
 /**
  * `$1` → `?1`: PostgreSQL's placeholders in SQLite's numbered form, which binds the same

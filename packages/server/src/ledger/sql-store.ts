@@ -130,6 +130,15 @@ const RUN_COLUMNS =
   'seq, id, project, framework, tags, created_at, last_received_at, end_status, ended_at, total, total_duration';
 const RESULT_COLUMNS = 'position, test_suite, test_case, status, duration, details';
 
+/**
+ * The results of one test, its names the parameters `suite` and `testCase`: the names, and
+ * their first 200 characters, which are what PostgreSQL's results_by_run_and_test holds
+ * (migration 8: a name of any length); SQLite's holds the names and uses them.
+ */
+export function namedTest(suite: string, testCase: string): string {
+  return `test_suite = ${suite} AND test_case = ${testCase} AND substr(test_suite, 1, 200) = substr(${suite}, 1, 200) AND substr(test_case, 1, 200) = substr(${testCase}, 1, 200)`;
+}
+
 /** Which results the flaky rule reads; the same words as results_failed_or_retried's (migrations.ts). */
 export const FAILED_OR_RETRIED = "(status = 'failed' OR attempts > 1)";
 
@@ -441,7 +450,7 @@ export class SqlStore implements Store {
     let sql = `SELECT run_seq, ${RESULT_COLUMNS} FROM results WHERE ${inRuns}`;
     if (which.test) {
       params.push(which.test.testSuite, which.test.testCase);
-      sql += ` AND test_suite = $${params.length - 1} AND test_case = $${params.length}`;
+      sql += ` AND ${namedTest(`$${params.length - 1}`, `$${params.length}`)}`;
     }
     if (which.onlyTestsThatFailed) {
       // Written as results_failed_or_retried's condition, so that both engines read the tests

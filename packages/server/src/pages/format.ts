@@ -1,7 +1,11 @@
 // How numbers and times read on the pages. Durations arrive in milliseconds (what the
 // reporters send; the spec leaves the unit open) and are always written with a unit.
 
-/** `0.3 ms`, `56 ms`, `1.2 s`, `3 min 4 s`, `2 h 5 min`; `–` for a value that is not a duration. */
+/**
+ * `0.3 ms`, `56 ms`, `1.2 s`, `3 min 4 s`, `2 h 5 min`, `3 d 4 h`, `11,574 d 2 h` (10^12 ms,
+ * the largest duration the API takes; a run's sum of many may be more); `–` for a value that
+ * is not a duration.
+ */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '–';
   if (ms < 9.95) return `${ms.toFixed(1)} ms`;
@@ -11,7 +15,9 @@ export function formatDuration(ms: number): string {
   const seconds = Math.round(ms / 1000);
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
   const minutes = Math.round(ms / 60_000);
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  const hours = Math.round(ms / 3_600_000);
+  return `${formatCount(Math.floor(hours / 24))} d ${hours % 24} h`;
 }
 
 /** `1,234,567`. */

@@ -3,7 +3,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { migrate } from '../../src/database/migrations.js';
 import { openDatabase } from '../../src/database/open-database.js';
 import type { SqlDatabase } from '../../src/database/sql-database.js';
-import { FAILED_OR_RETRIED, type RunsFilter, SqlStore } from '../../src/ledger/sql-store.js';
+import { FAILED_OR_RETRIED, namedTest, type RunsFilter, SqlStore } from '../../src/ledger/sql-store.js';
 
 // The pages' queries are written for plans that stay small at 100,000 runs (docs/design.md
 // §21b): choices skipped through an index, recent tags read as a range, a tag's count from
@@ -118,6 +118,27 @@ describe.each(storeEngines())('the pages’ queries on $name', (engine) => {
         `EXPLAIN QUERY PLAN SELECT test_suite, test_case FROM results WHERE run_seq IN (1, 2) AND ${FAILED_OR_RETRIED}`,
       );
       expect(plan.map((row) => row.detail).join('\n')).toContain('results_failed_or_retried');
+    },
+  );
+
+  // Migration 8: the index holds the names' first characters, so that a name of any length
+  // can be stored; the query must still be one it answers.
+  it.runIf(engine.name === 'postgres')(
+    "read one test's results in runs through results_by_run_and_test, however long its name",
+    async () => {
+      const { db } = await storeOn(engine);
+      const plan = await db.transaction(async (tx) => {
+        // An empty table is read whole otherwise: the question is whether the index can serve.
+        await tx.query('SET LOCAL enable_seqscan = off');
+        return tx.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT position FROM results WHERE run_seq IN (1, 2) AND ${namedTest('$1', '$2')}`,
+          ['src/cart.test.ts', 'x'.repeat(100_000)],
+        );
+      });
+      const lines = plan.map((row) => row['QUERY PLAN']);
+      expect(lines[0]).toContain('Index Scan using results_by_run_and_test');
+      // The names' prefixes narrow the scan, not only the run.
+      expect(lines.find((line) => line.includes('Index Cond'))).toContain('substr(test_case, 1, 200) =');
     },
   );
 });

@@ -6,8 +6,14 @@ import {
   safeNext,
   sessionToken,
 } from '../../src/pages/access.js';
-import { MAX_WRONG_KEYS, SignInAttempts, WINDOW_MS } from '../../src/pages/sign-in-attempts.js';
-import { type Answer, createRun, get, KEY, post, startServer } from '../client.js';
+import {
+  counted,
+  MAX_ADDRESSES,
+  MAX_WRONG_KEYS,
+  SignInAttempts,
+  WINDOW_MS,
+} from '../../src/pages/sign-in-attempts.js';
+import { type Answer, createRun, get, KEY, patch, post, result, startServer } from '../client.js';
 
 // Who may look at the pages: the rule (pure), then the server enforcing it over real HTTP.
 // The non-loopback case is forced with `pageAccess: 'key'` or given read keys, so no test
@@ -114,6 +120,39 @@ describe('wrong keys from one address', () => {
     attempts.recordSignIn('10.0.0.3');
     attempts.recordWrongKey('10.0.0.3');
     expect(attempts.waitFor('10.0.0.3')).toBe(0);
+  });
+});
+
+describe('wrong keys from many addresses (a botnet behind a trusted proxy, an IPv6 host)', () => {
+  it('keep what is counted bounded, forget the least recently wrong first, and still hold back the busiest', () => {
+    let now = 1_000_000;
+    const attempts = new SignInAttempts(() => now);
+    // Three times as many addresses as are kept, all within one window (the sweep of every
+    // address on every wrong key made this take minutes).
+    for (let i = 0; i < 3 * MAX_ADDRESSES; i += 1) {
+      attempts.recordWrongKey(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+      if (i % 1000 === 0) now += 1;
+    }
+    expect(attempts.addresses).toBe(MAX_ADDRESSES);
+    for (let count = 0; count < MAX_WRONG_KEYS; count += 1) attempts.recordWrongKey('203.0.113.7');
+    expect(attempts.waitFor('203.0.113.7')).toBe(WINDOW_MS);
+    // Past the window, nothing is kept.
+    now += WINDOW_MS + 1;
+    attempts.recordWrongKey('198.51.100.2');
+    expect(attempts.addresses).toBe(1);
+  });
+
+  it('count an IPv6 address by its /64, and an IPv4-mapped one as the IPv4 address', () => {
+    expect(counted('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(counted('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(counted('2001:db8::7')).toBe('2001:db8:0:0::/64');
+    expect(counted('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(counted('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(counted('203.0.113.7')).toBe('203.0.113.7');
+    const attempts = new SignInAttempts();
+    for (let host = 0; host < MAX_WRONG_KEYS; host += 1) attempts.recordWrongKey(`2001:db8:1:2::${host + 1}`);
+    expect(attempts.waitFor('2001:db8:1:2:ffff::9')).toBeGreaterThan(0);
+    expect(attempts.waitFor('2001:db8:1:3::1')).toBe(0);
   });
 });
 
@@ -286,13 +325,29 @@ describe('the read key and the API', () => {
     const runId = await createRun(server);
     expect((await get(server, '/api/v1/runs', { key: READ_KEY })).status).toBe(200);
     expect((await get(server, `/api/v1/runs/${runId}/results`, { key: READ_KEY })).status).toBe(200);
-    const write = await post(server, '/api/v1/runs', { project: 'p', framework: 'f' }, { key: READ_KEY });
-    expect(write.status).toBe(401);
-    expect(write.text).not.toContain(READ_KEY);
-    expect(server.requests.slice(-3).map((r) => [r.method, r.authorized])).toEqual([
+    const writes = [
+      await post(server, '/api/v1/runs', { project: 'p', framework: 'f' }, { key: READ_KEY }),
+      await post(server, `/api/v1/runs/${runId}/results`, { results: [result()] }, { key: READ_KEY }),
+      await patch(server, `/api/v1/runs/${runId}`, { status: 'completed' }, { key: READ_KEY }),
+    ];
+    for (const write of writes) {
+      expect(write.status).toBe(403);
+      expect(write.body).toEqual({
+        error: {
+          code: 'read_key_cannot_write',
+          message:
+            'this is a read key: it reads the API and the pages but writes nothing; send the API key to write',
+        },
+      });
+    }
+    expect(await server.store.results(runId)).toEqual([]);
+    expect(await server.store.endOf(runId)).toBeUndefined();
+    expect(server.requests.slice(-5).map((r) => [r.method, r.authorized])).toEqual([
       ['GET', true],
       ['GET', true],
       ['POST', false],
+      ['POST', false],
+      ['PATCH', false],
     ]);
   });
 

@@ -17,6 +17,11 @@ describe('formatDuration (milliseconds in, a unit always out)', () => {
     [3_599_400, '59 min 59 s'],
     [3_599_600, '1 h 0 min'],
     [7_500_000, '2 h 5 min'],
+    [86_370_000, '1 d 0 h'],
+    [90_000_000, '1 d 1 h'],
+    // The largest duration the API takes (MAX_DURATION), and a run's total of many such.
+    [1e12, '11,574 d 2 h'],
+    [5e15, '57,870,370 d 9 h'],
   ])('%d ms reads %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
   });

@@ -444,7 +444,7 @@ describe.each(VITEST_AND_JEST)('failures outside any test under $label', (leg) =
     for (const fixtureCase of exitsEarly) {
       expect(testrunLines(outcomes.get(fixtureCase)!.stderr), fixtureCase).toEqual([
         expect.stringMatching(
-          /^testrun: the process exited \(code 1\) before the run's results were delivered: \d+ results? spooled to /,
+          /^testrun: the process exited \(code 1\) before the run's results were delivered: \d+ results? and the run's end \(interrupted\) spooled to /,
         ),
       ]);
     }

@@ -1,0 +1,106 @@
+// `pnpm test:time`: runs what `pnpm test` runs (lint, typecheck, Vitest's unit and main
+// projects), then prints the wall time of each step, the machine's load before and after, and
+// the slowest test files, each with the files that ran beside it. The figure the suite is held
+// to (≤ 6 minutes on 2 quiet cores) is this script's total.
+//
+//   pnpm test:time                                  # the whole of pnpm test
+//   pnpm test:time --vitest-only                    # Vitest alone (no lint, no typecheck)
+//   pnpm test:time --top 20 -- e2e/cancelled-runs.test.ts e2e/playwright   # some files, via Vitest's filters
+//   pnpm test:time --keep times.ndjson              # keep the per-file lines (file, ms, start, end)
+//
+// Arguments after `--` go to `vitest run` in place of `--project unit --project main`.
+// Per-file times come from scripts/file-times-reporter.mjs: a file's duration with its hooks
+// and collection, which Vitest's JSON reporter leaves out for work done in beforeAll.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const repo = path.resolve(new URL('..', import.meta.url).pathname);
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    'vitest-only': { type: 'boolean', default: false },
+    top: { type: 'string', default: '10' },
+    keep: { type: 'string' },
+  },
+});
+const top = Number(values.top);
+const vitestArgs = positionals.length > 0 ? positionals : ['--project', 'unit', '--project', 'main'];
+const timesFile = values.keep
+  ? path.resolve(values.keep)
+  : path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'test-time-')), 'times.ndjson');
+
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function step(name, command, args, env = {}) {
+  const started = performance.now();
+  const { status, signal } = spawnSync(command, args, {
+    cwd: repo,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  return { name, ms: performance.now() - started, ok: status === 0, status: signal ?? status };
+}
+
+const bin = (name) => path.join(repo, 'node_modules', '.bin', name);
+const loadBefore = load();
+const began = performance.now();
+const steps = [];
+if (!values['vitest-only']) {
+  steps.push(step('lint', bin('biome'), ['check', '.']));
+  steps.push(step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']));
+}
+steps.push(
+  step(
+    'vitest',
+    bin('vitest'),
+    ['run', ...vitestArgs, '--reporter=default', '--reporter=./scripts/file-times-reporter.mjs'],
+    { TESTRUN_FILE_TIMES: timesFile },
+  ),
+);
+const total = performance.now() - began;
+
+const files = fs.existsSync(timesFile)
+  ? fs
+      .readFileSync(timesFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+  : [];
+const beside = (f) =>
+  files
+    .filter((g) => g !== f && g.start !== null && f.start !== null && g.start < f.end && g.end > f.start)
+    .map((g) => ({ g, overlap: Math.min(f.end, g.end) - Math.max(f.start, g.start) }))
+    .filter(({ overlap }) => overlap > 0.25 * (f.end - f.start))
+    .sort((a, b) => b.overlap - a.overlap)
+    .map(({ g }) => path.basename(g.file, '.ts'))
+    .slice(0, 3)
+    .join(', ');
+
+const out = [];
+out.push('');
+out.push(`load average before: ${loadBefore}   after: ${load()}   (${os.cpus().length} cores)`);
+for (const s of steps)
+  out.push(`${s.name.padEnd(10)} ${seconds(s.ms).padStart(9)}  ${s.ok ? 'ok' : `FAILED (${s.status})`}`);
+out.push(`${'total'.padEnd(10)} ${seconds(total).padStart(9)}`);
+if (files.length > 0) {
+  const sum = files.reduce((a, f) => a + f.ms, 0);
+  out.push('');
+  out.push(
+    `${files.length} files, ${seconds(sum)} of file time; the ${Math.min(top, files.length)} slowest:`,
+  );
+  for (const f of [...files].sort((a, b) => b.ms - a.ms).slice(0, top)) {
+    const mark = f.state === 'passed' ? '' : ` [${f.state}]`;
+    out.push(`${seconds(f.ms).padStart(9)}  ${f.file}${mark}${beside(f) ? `   (beside: ${beside(f)})` : ''}`);
+  }
+  if (values.keep) out.push(`\nper-file lines: ${timesFile}`);
+}
+console.log(out.join('\n'));
+process.exitCode = steps.every((s) => s.ok) ? 0 : 1;

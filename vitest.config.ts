@@ -20,13 +20,20 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
-    setupFiles: ['packages/test-utils/src/one-process-signals.ts'],
+    setupFiles: [
+      'packages/test-utils/src/one-process-signals.ts',
+      // `pnpm test:time --spawns`: every process a test starts, logged (scripts/spawn-log-setup.mjs).
+      ...(process.env.TESTRUN_SPAWN_LOG ? ['scripts/spawn-log-setup.mjs'] : []),
+    ],
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
           include: ['test/*.test.ts', 'packages/*/test/**/*.test.ts'],
+          // A worker's files share one process and its loaded modules: importing the packages'
+          // source again for each of ~100 files was half of this project's CPU time.
+          isolate: false,
           exclude: ['**/node_modules/**', '**/fixtures/**', '**/dist/**', '**/*.e2e.test.ts'],
         },
       },

@@ -7,6 +7,11 @@
 //   pnpm test:time --vitest-only                    # Vitest alone (no lint, no typecheck)
 //   pnpm test:time --top 20 -- e2e/cancelled-runs.test.ts e2e/playwright   # some files, via Vitest's filters
 //   pnpm test:time --keep times.ndjson              # keep the per-file lines (file, ms, start, end)
+//   pnpm test:time --spawns -- e2e/cancelled-runs.test.ts   # also count the processes each file starts
+//
+// Each step's CPU time (user + system, its children's included) is printed beside its wall
+// time where /usr/bin/time is installed: on a machine others are using, the CPU a file costs
+// moves far less than its wall time, so before/after comparisons of one file are made by it.
 //
 // Arguments after `--` go to `vitest run` in place of `--project unit --project main`.
 // Per-file times come from scripts/file-times-reporter.mjs: a file's duration with its hooks
@@ -24,6 +29,7 @@ const { values, positionals } = parseArgs({
     'vitest-only': { type: 'boolean', default: false },
     top: { type: 'string', default: '10' },
     keep: { type: 'string' },
+    spawns: { type: 'boolean', default: false },
   },
 });
 const top = Number(values.top);
@@ -31,6 +37,10 @@ const vitestArgs = positionals.length > 0 ? positionals : ['--project', 'unit', 
 const timesFile = values.keep
   ? path.resolve(values.keep)
   : path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'test-time-')), 'times.ndjson');
+
+const spawnLog = values.spawns ? path.join(path.dirname(timesFile), 'spawns.ndjson') : undefined;
+if (spawnLog) fs.writeFileSync(spawnLog, '');
+const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 const load = () =>
   os
@@ -41,12 +51,20 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 function step(name, command, args, env = {}) {
   const started = performance.now();
-  const { status, signal } = spawnSync(command, args, {
+  const cpuFile = path.join(path.dirname(timesFile), `${name}.cpu`);
+  const [program, programArgs] = gnuTime
+    ? [gnuTime, ['-q', '-f', '%U %S', '-o', cpuFile, command, ...args]]
+    : [command, args];
+  const { status, signal } = spawnSync(program, programArgs, {
     cwd: repo,
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
-  return { name, ms: performance.now() - started, ok: status === 0, status: signal ?? status };
+  const cpu =
+    gnuTime && fs.existsSync(cpuFile) ? fs.readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1) : '';
+  const [user, system] = (cpu ?? '').split(' ').map(Number);
+  const cpuMs = Number.isFinite(user) && Number.isFinite(system) ? (user + system) * 1000 : undefined;
+  return { name, ms: performance.now() - started, cpuMs, ok: status === 0, status: signal ?? status };
 }
 
 const bin = (name) => path.join(repo, 'node_modules', '.bin', name);
@@ -62,7 +80,7 @@ steps.push(
     'vitest',
     bin('vitest'),
     ['run', ...vitestArgs, '--reporter=default', '--reporter=./scripts/file-times-reporter.mjs'],
-    { TESTRUN_FILE_TIMES: timesFile },
+    { TESTRUN_FILE_TIMES: timesFile, ...(spawnLog ? { TESTRUN_SPAWN_LOG: spawnLog } : {}) },
   ),
 );
 const total = performance.now() - began;
@@ -87,8 +105,13 @@ const beside = (f) =>
 const out = [];
 out.push('');
 out.push(`load average before: ${loadBefore}   after: ${load()}   (${os.cpus().length} cores)`);
-for (const s of steps)
-  out.push(`${s.name.padEnd(10)} ${seconds(s.ms).padStart(9)}  ${s.ok ? 'ok' : `FAILED (${s.status})`}`);
+const cpuOf = (s) => (s.cpuMs === undefined ? '' : `  (cpu ${seconds(s.cpuMs)})`);
+for (const s of steps) {
+  out.push(
+    `${s.name.padEnd(10)} ${seconds(s.ms).padStart(9)}${cpuOf(s)}  ${s.ok ? 'ok' : `FAILED (${s.status})`}`,
+  );
+}
+
 out.push(`${'total'.padEnd(10)} ${seconds(total).padStart(9)}`);
 if (files.length > 0) {
   const sum = files.reduce((a, f) => a + f.ms, 0);
@@ -101,6 +124,33 @@ if (files.length > 0) {
     out.push(`${seconds(f.ms).padStart(9)}  ${f.file}${mark}${beside(f) ? `   (beside: ${beside(f)})` : ''}`);
   }
   if (values.keep) out.push(`\nper-file lines: ${timesFile}`);
+}
+if (spawnLog) {
+  const spawns = fs
+    .readFileSync(spawnLog, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  const byFile = new Map();
+  for (const s of spawns) {
+    const entry = byFile.get(s.file) ?? { count: 0, ms: 0, programs: new Map() };
+    entry.count += 1;
+    entry.ms += s.ms;
+    entry.programs.set(s.program, (entry.programs.get(s.program) ?? 0) + 1);
+    byFile.set(s.file, entry);
+  }
+  out.push('');
+  out.push(
+    `${spawns.length} processes started; by file, most first (count, their summed wall time, by program):`,
+  );
+  for (const [file, e] of [...byFile].sort((a, b) => b[1].count - a[1].count).slice(0, top)) {
+    const programs = [...e.programs]
+      .sort((a, b) => b[1] - a[1])
+      .map(([p, n]) => `${p} ${n}`)
+      .join(', ');
+    out.push(`${String(e.count).padStart(5)} ${seconds(e.ms).padStart(9)}  ${file}   (${programs})`);
+  }
+  if (values.keep) out.push(`per-spawn lines: ${spawnLog}`);
 }
 console.log(out.join('\n'));
 process.exitCode = steps.every((s) => s.ok) ? 0 : 1;

@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 // they are the `main` project (e2e/ and every `*.e2e.test.ts`), whose globalSetup
 // (scripts/build.mjs) brings the build up to date before its first test. The `unit` project
 // runs source only and builds nothing: `vitest run --project unit` on a fresh clone works.
+// Every project's globalSetup checks that no process a test started outlives the run
+// (packages/test-utils/src/leftover-processes.ts).
 const sourceFirst = ['source', 'module', 'node', 'development|production'];
 
 export default defineConfig({
@@ -34,6 +36,7 @@ export default defineConfig({
           // A worker's files share one process and its loaded modules: importing the packages'
           // source again for each of ~100 files was half of this project's CPU time.
           isolate: false,
+          globalSetup: ['packages/test-utils/src/leftover-processes.ts'],
           exclude: ['**/node_modules/**', '**/fixtures/**', '**/dist/**', '**/*.e2e.test.ts'],
         },
       },
@@ -42,12 +45,16 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/*.e2e.test.ts', 'packages/*/test/**/*.e2e.test.ts', 'e2e/**/*.test.ts'],
-          globalSetup: ['scripts/build.mjs'],
+          globalSetup: ['packages/test-utils/src/leftover-processes.ts', 'scripts/build.mjs'],
         },
       },
       {
         extends: true,
-        test: { name: 'compat', include: ['compat/*.test.ts'], globalSetup: ['scripts/build.mjs'] },
+        test: {
+          name: 'compat',
+          include: ['compat/*.test.ts'],
+          globalSetup: ['packages/test-utils/src/leftover-processes.ts', 'scripts/build.mjs'],
+        },
       },
     ],
   },

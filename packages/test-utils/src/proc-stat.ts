@@ -14,3 +14,30 @@ export function procStat(pid: number | 'self'): string[] | undefined {
     return undefined;
   }
 }
+
+/**
+ * Every process now alive that descends from `pid`, parents before their children (Linux's
+ * /proc; empty elsewhere). Ending a driver alone orphans the browser it started: end them all.
+ */
+export function descendantsOf(pid: number): number[] {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const parent = Number(procStat(Number(entry))?.[1]);
+    if (!Number.isInteger(parent)) continue;
+    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  for (let queue = [pid]; queue.length > 0; ) {
+    const next = queue.flatMap((parent) => children.get(parent) ?? []);
+    found.push(...next);
+    queue = next;
+  }
+  return found;
+}

@@ -13,6 +13,12 @@ export const MARK = 'TEST_SUITE_PROCESS_MARK';
 /** How long processes on their way out (a browser whose driver just ended) get to go. */
 const GRACE_MS = 5_000;
 
+export interface Leftover {
+  pid: number;
+  command: string;
+  cwd: string;
+}
+
 /**
  * The processes but this one whose environment holds `MARK=mark`, leaving out the children of
  * `parent` (Vitest's main process: Vite's esbuild service, Vitest's workers; a test's

@@ -36,6 +36,10 @@ export default defineConfig({
           // A worker's files share one process and its loaded modules: importing the packages'
           // source again for each of ~100 files was half of this project's CPU time.
           isolate: false,
+          // Its tests mostly wait (loopback requests, retry backoffs, PostgreSQL), so four at a
+          // time keep two cores busy; it runs before `main` (a group of its own), which has two.
+          maxWorkers: 4,
+          sequence: { groupOrder: 0 },
           globalSetup: ['packages/test-utils/src/leftover-processes.ts'],
           exclude: ['**/node_modules/**', '**/fixtures/**', '**/dist/**', '**/*.e2e.test.ts'],
         },
@@ -45,6 +49,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/*.e2e.test.ts', 'packages/*/test/**/*.e2e.test.ts', 'e2e/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
           globalSetup: ['packages/test-utils/src/leftover-processes.ts', 'scripts/build.mjs'],
         },
       },
@@ -53,6 +58,7 @@ export default defineConfig({
         test: {
           name: 'compat',
           include: ['compat/*.test.ts'],
+          sequence: { groupOrder: 1 },
           globalSetup: ['packages/test-utils/src/leftover-processes.ts', 'scripts/build.mjs'],
         },
       },

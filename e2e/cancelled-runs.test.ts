@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  captureDescendants,
   closedPortUrl,
   FRAMEWORKS,
   type Framework,
@@ -48,13 +49,22 @@ function cancelWhenWaiting(waitingFile: string, signal: NodeJS.Signals) {
     };
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
+    let workers: ReturnType<typeof captureDescendants> | undefined;
     const poll = setInterval(() => {
       if (!fastFileDone(output) || !fs.existsSync(waitingFile)) return;
       clearInterval(poll);
       // A moment for the framework to hear of the finished test (Vitest and Jest batch their worker events).
-      setTimeout(() => child.kill(signal), 300);
+      setTimeout(() => {
+        workers = captureDescendants(child.pid!);
+        child.kill(signal);
+      }, 300);
     }, 50);
-    child.on('exit', () => clearInterval(poll));
+    // Only the framework's own process gets the signal: its workers, the slow file's still
+    // waiting, would outlive the test by minutes (the suite's leftover check found 32).
+    child.on('exit', () => {
+      clearInterval(poll);
+      workers?.end();
+    });
   };
 }
 
@@ -140,7 +150,9 @@ function neighboursOf(framework: Framework): [string, Record<string, string>][] 
   );
 }
 
-describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => {
+// Each test waits more than it works (a framework starting, the slow file's test waiting for
+// the signal): they run side by side, each with its own server, spool and waiting file.
+describe.concurrent.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => {
   describe.each(neighboursOf(framework))('beside %s', (_neighbour, neighbourEnv) => {
     it.each(['SIGTERM', 'SIGINT'] as const)(
       'ends on %s as it would without the reporter, with every finished test spooled',

@@ -41,3 +41,27 @@ export function descendantsOf(pid: number): number[] {
   }
   return found;
 }
+
+/**
+ * The descendants of `pid` now alive (descendantsOf), each with its start time, and a way to
+ * end those still alive later: a framework whose main process a test signals alone leaves its
+ * workers running (a cancelled CI job's signal would reach them too). A pid whose process has
+ * since ended and been reused is left alone.
+ */
+export function captureDescendants(pid: number): { pids: number[]; end(): void } {
+  const started = (entry: number) => procStat(entry)?.[19];
+  const captured = descendantsOf(pid).map((entry) => ({ entry, start: started(entry) }));
+  return {
+    pids: captured.map(({ entry }) => entry),
+    end: () => {
+      for (const { entry, start } of captured) {
+        if (start === undefined || started(entry) !== start) continue;
+        try {
+          process.kill(entry, 'SIGKILL');
+        } catch {
+          // Ended meanwhile.
+        }
+      }
+    },
+  };
+}

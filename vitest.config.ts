@@ -24,6 +24,7 @@ export default defineConfig({
     maxWorkers: 2,
     setupFiles: [
       'packages/test-utils/src/one-process-signals.ts',
+      'packages/test-utils/src/test-scope-setup.ts',
       // `pnpm test:time --spawns`: every process a test starts, logged (scripts/spawn-log-setup.mjs).
       ...(process.env.TESTRUN_SPAWN_LOG ? ['scripts/spawn-log-setup.mjs'] : []),
     ],

@@ -18,7 +18,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: sourceFirst } },
   test: {
     exclude: ['**/node_modules/**', '**/fixtures/**', '**/dist/**'],
-    testTimeout: 120_000,
+    // Longer than test-utils' RUN_TIMEOUT_MS (180 s), so a stuck run fails with its own output.
+    testTimeout: 240_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,

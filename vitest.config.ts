@@ -26,7 +26,9 @@ export default defineConfig({
     setupFiles: [
       'packages/test-utils/src/one-process-signals.ts',
       'packages/test-utils/src/test-scope-setup.ts',
-      // `pnpm test:time --spawns`: every process a test starts, logged (scripts/spawn-log-setup.mjs).
+      // `pnpm test:time`: each file's CPU time (scripts/file-cpu-setup.mjs), and with --spawns
+      // every process a test starts (scripts/spawn-log-setup.mjs).
+      ...(process.env.TESTRUN_FILE_CPU ? ['scripts/file-cpu-setup.mjs'] : []),
       ...(process.env.TESTRUN_SPAWN_LOG ? ['scripts/spawn-log-setup.mjs'] : []),
     ],
     projects: [

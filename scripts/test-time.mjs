@@ -9,7 +9,8 @@
 //   pnpm test:time --keep times.ndjson              # keep the per-file lines (file, ms, start, end)
 //   pnpm test:time --spawns -- e2e/cancelled-runs.test.ts   # also count the processes each file starts
 //
-// Each step's CPU time (user + system, its children's included) is printed beside its wall
+// Each file's CPU time (its worker's and its processes', scripts/file-cpu-setup.mjs) is shown
+// beside its wall time. Each step's CPU time (user + system, its children's included) is printed beside its wall
 // time where /usr/bin/time is installed: on a machine others are using, the CPU a file costs
 // moves far less than its wall time, so before/after comparisons of one file are made by it.
 //
@@ -38,6 +39,8 @@ const timesFile = values.keep
   ? path.resolve(values.keep)
   : path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'test-time-')), 'times.ndjson');
 
+const cpuLog = path.join(path.dirname(timesFile), 'file-cpu.ndjson');
+fs.writeFileSync(cpuLog, '');
 const spawnLog = values.spawns ? path.join(path.dirname(timesFile), 'spawns.ndjson') : undefined;
 if (spawnLog) fs.writeFileSync(spawnLog, '');
 const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -80,7 +83,11 @@ steps.push(
     'vitest',
     bin('vitest'),
     ['run', ...vitestArgs, '--reporter=default', '--reporter=./scripts/file-times-reporter.mjs'],
-    { TESTRUN_FILE_TIMES: timesFile, ...(spawnLog ? { TESTRUN_SPAWN_LOG: spawnLog } : {}) },
+    {
+      TESTRUN_FILE_TIMES: timesFile,
+      TESTRUN_FILE_CPU: cpuLog,
+      ...(spawnLog ? { TESTRUN_SPAWN_LOG: spawnLog } : {}),
+    },
   ),
 );
 const total = performance.now() - began;
@@ -92,6 +99,15 @@ const files = fs.existsSync(timesFile)
       .filter(Boolean)
       .map((line) => JSON.parse(line))
   : [];
+const cpuByFile = new Map(
+  fs
+    .readFileSync(cpuLog, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .map(({ file, cpuMs }) => [file, cpuMs]),
+);
+for (const f of files) f.cpuMs = cpuByFile.get(f.file);
 const beside = (f) =>
   files
     .filter((g) => g !== f && g.start !== null && f.start !== null && g.start < f.end && g.end > f.start)
@@ -119,9 +135,23 @@ if (files.length > 0) {
   out.push(
     `${files.length} files, ${seconds(sum)} of file time; the ${Math.min(top, files.length)} slowest:`,
   );
+  const cpu = (f) => (f.cpuMs === undefined ? '' : `cpu ${seconds(f.cpuMs)}`.padStart(12));
   for (const f of [...files].sort((a, b) => b.ms - a.ms).slice(0, top)) {
     const mark = f.state === 'passed' ? '' : ` [${f.state}]`;
-    out.push(`${seconds(f.ms).padStart(9)}  ${f.file}${mark}${beside(f) ? `   (beside: ${beside(f)})` : ''}`);
+    out.push(
+      `${seconds(f.ms).padStart(9)} ${cpu(f)}  ${f.file}${mark}${beside(f) ? `   (beside: ${beside(f)})` : ''}`,
+    );
+  }
+  const measured = files.filter((f) => f.cpuMs !== undefined);
+  if (measured.length > 0) {
+    const cpuSum = measured.reduce((a, f) => a + f.cpuMs, 0);
+    out.push('');
+    out.push(
+      `${seconds(cpuSum)} of CPU in the files (theirs and their processes'); the ${Math.min(top, measured.length)} costliest:`,
+    );
+    for (const f of [...measured].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, top)) {
+      out.push(`${seconds(f.ms).padStart(9)} ${cpu(f)}  ${f.file}`);
+    }
   }
   if (values.keep) out.push(`\nper-file lines: ${timesFile}`);
 }

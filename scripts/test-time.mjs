@@ -10,9 +10,9 @@
 //   pnpm test:time --spawns -- e2e/cancelled-runs.test.ts   # also count the processes each file starts
 //
 // Each file's CPU time (its worker's and its processes', scripts/file-cpu-setup.mjs) is shown
-// beside its wall time. Each step's CPU time (user + system, its children's included) is printed beside its wall
-// time where /usr/bin/time is installed: on a machine others are using, the CPU a file costs
-// moves far less than its wall time, so before/after comparisons of one file are made by it.
+// beside its wall time, and each step's (user + system, its children's included) beside its
+// wall time where /usr/bin/time is installed: on a machine others are using, the CPU a file
+// costs moves far less than its wall time, so before/after comparisons are made by it.
 //
 // Arguments after `--` go to `vitest run` in place of `--project unit --project main`.
 // Per-file times come from scripts/file-times-reporter.mjs: a file's duration with its hooks

@@ -14,6 +14,7 @@ import {
   reporterEnv,
   runCli,
   runJest,
+  runLimiter,
   startTestServer,
   testrunLines,
 } from '@testrun/test-utils';
@@ -80,6 +81,9 @@ const NEIGHBOURS = {
   'a second testrun reporter': { FIXTURE_REPORTERS: '2' },
 } as Record<string, Record<string, string>>;
 
+/** The framework runs of the tests that run side by side (below), a few at a time. */
+const limited = runLimiter();
+
 /** The run without the reporter: how the process must end with it too. Reporters are not signal listeners here. */
 const withoutReporter = new Map<string, Promise<RunOutcome>>();
 function runWithoutReporter(framework: Framework, env: Record<string, string>, signal: NodeJS.Signals) {
@@ -89,12 +93,14 @@ function runWithoutReporter(framework: Framework, env: Record<string, string>, s
     const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
     withoutReporter.set(
       key,
-      framework.run({
-        cwd: framework.fixtures.cancelled,
-        withoutReporter: true,
-        env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
-        onSpawn: cancelWhenWaiting(waitingFile, signal),
-      }),
+      limited(() =>
+        framework.run({
+          cwd: framework.fixtures.cancelled,
+          withoutReporter: true,
+          env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
+          onSpawn: cancelWhenWaiting(waitingFile, signal),
+        }),
+      ),
     );
   }
   return withoutReporter.get(key)!;
@@ -102,11 +108,13 @@ function runWithoutReporter(framework: Framework, env: Record<string, string>, s
 
 function cancel(framework: Framework, env: Record<string, string | undefined>, signal: NodeJS.Signals) {
   const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
-  return framework.run({
-    cwd: framework.fixtures.cancelled,
-    env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
-    onSpawn: cancelWhenWaiting(waitingFile, signal),
-  });
+  return limited(() =>
+    framework.run({
+      cwd: framework.fixtures.cancelled,
+      env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
+      onSpawn: cancelWhenWaiting(waitingFile, signal),
+    }),
+  );
 }
 
 type SpooledResult = { testSuite: string; testCase: string; status: string };

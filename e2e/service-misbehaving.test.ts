@@ -1,11 +1,13 @@
 import type { FaultHook } from '@testrun/server';
 import {
   FRAMEWORKS,
+  type Framework,
   identities,
   PASSING_RESULTS,
   REPORTER_OPTIONS_VAR,
   readSpoolLines,
   reporterEnv,
+  runLimiter,
   seededFaults,
   startTestServer,
   type TestServer,
@@ -41,109 +43,111 @@ function flushSeconds(stderr: string): number {
 // unchanged and the reporter done within its deadline. Most of each test is waiting (a
 // Retry-After, slow answers, a deadline), so each framework's tests run side by side, each
 // against a server of its own.
-describe.concurrent.each(FRAMEWORKS)(
-  '$name when the service misbehaves',
-  ({ name, run, fixtures, retries }) => {
-    it('stores every result once through 5xx, dropped connections, a 429 Retry-After, 413 and slow answers, exit code unchanged', async () => {
-      const flaky = seededFaults({ seed: 7, rates: { status5xx: 0.25, drop: 0.1 } });
-      const server = await serverWith(
-        (request) => {
-          if (request.route === 'submitResults' && request.n === 0) {
-            return { status: 429, headers: { 'retry-after': '1' } };
-          }
-          if (request.route === 'submitResults' && request.n === 1) return { delayMs: 1500 };
-          return flaky(request);
-        },
-        { maxResultsPerRequest: 2 },
-      );
-      const outcome = await run({
-        cwd: fixtures.passing,
-        env: envFor(server, { maxRetries: 12, requestTimeout: 400, flushInterval: 5000 }),
-      });
-      expect(outcome.code).toBe(0);
-      expect(await storedOnce(server)).toEqual(identities(PASSING_RESULTS));
-      const statuses = server.server.requests.map((request) => request.status);
-      expect(statuses).toEqual(expect.arrayContaining([429, 413]));
-    });
+/** The framework runs of the tests that run side by side, a few at a time. */
+const limited = runLimiter();
 
-    it('is done within flushTimeout + 1 s when the service never answers, spooling everything, exit code unchanged', async () => {
-      const server = await serverWith((req) =>
-        req.route === 'submitResults' ? { delayMs: 30_000 } : undefined,
-      );
-      const env = envFor(server, { requestTimeout: 400, flushTimeout: 1500 });
-      const outcome = await run({ cwd: fixtures.passing, env });
-      expect(flushSeconds(outcome.stderr)).toBeLessThanOrEqual(1.5 + 1);
-      expect(outcome.code).toBe(0);
-      const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!).filter((line) => line.type === 'batch');
-      expect(identities(spooled.flatMap((line) => line.results as never[]))).toEqual(
-        identities(PASSING_RESULTS),
-      );
+describe.concurrent.each(FRAMEWORKS)('$name when the service misbehaves', (framework) => {
+  const { name, fixtures, retries } = framework;
+  const run: Framework['run'] = (options) => limited(() => framework.run(options));
+  it('stores every result once through 5xx, dropped connections, a 429 Retry-After, 413 and slow answers, exit code unchanged', async () => {
+    const flaky = seededFaults({ seed: 7, rates: { status5xx: 0.25, drop: 0.1 } });
+    const server = await serverWith(
+      (request) => {
+        if (request.route === 'submitResults' && request.n === 0) {
+          return { status: 429, headers: { 'retry-after': '1' } };
+        }
+        if (request.route === 'submitResults' && request.n === 1) return { delayMs: 1500 };
+        return flaky(request);
+      },
+      { maxResultsPerRequest: 2 },
+    );
+    const outcome = await run({
+      cwd: fixtures.passing,
+      env: envFor(server, { maxRetries: 12, requestTimeout: 400, flushInterval: 5000 }),
     });
+    expect(outcome.code).toBe(0);
+    expect(await storedOnce(server)).toEqual(identities(PASSING_RESULTS));
+    const statuses = server.server.requests.map((request) => request.status);
+    expect(statuses).toEqual(expect.arrayContaining([429, 413]));
+  });
 
-    it('names each bad option and proxy variable with the expected form, and still runs the tests', async () => {
-      const server = await serverWith();
-      // Mocha's options are strings, where any text is a list of tags: no tags are wrong there.
-      const badTags = name === 'mocha' ? {} : { tags: 'a,b' };
-      const options = { batchSize: 'lots', ...badTags, durationUnit: 'minutes', flushTimeout: -1 };
-      const outcome = await run({
-        cwd: fixtures.passing,
-        env: { ...envFor(server, options), HTTPS_PROXY: '10.0.0.1:3128' },
-      });
-      const [line, ...others] = testrunLines(outcome.stderr);
-      expect(others).toEqual([]);
-      expect(line).toMatch(/^testrun: reporting is off: /);
-      expect(line).toContain('option batchSize must be a whole number from 1 to 10000, got "lots".');
-      if (name !== 'mocha') {
-        expect(line).toContain('option tags must be an array of strings, e.g. ["nightly"], got "a,b".');
-      }
-      expect(line).toContain('option durationUnit must be "ms" or "s", got "minutes".');
-      expect(line).toContain('option flushTimeout must be a whole number from 1 to 3600000, got -1.');
-      expect(line).toContain(
-        'HTTPS_PROXY must be a proxy URL such as http://proxy.example:3128, got "10.0.0.1:3128"',
-      );
-      expect(server.server.requests).toEqual([]);
-      expect(outcome.code).toBe(0);
-    });
+  it('is done within flushTimeout + 1 s when the service never answers, spooling everything, exit code unchanged', async () => {
+    const server = await serverWith((req) =>
+      req.route === 'submitResults' ? { delayMs: 30_000 } : undefined,
+    );
+    const env = envFor(server, { requestTimeout: 400, flushTimeout: 1500 });
+    const outcome = await run({ cwd: fixtures.passing, env });
+    expect(flushSeconds(outcome.stderr)).toBeLessThanOrEqual(1.5 + 1);
+    expect(outcome.code).toBe(0);
+    const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!).filter((line) => line.type === 'batch');
+    expect(identities(spooled.flatMap((line) => line.results as never[]))).toEqual(
+      identities(PASSING_RESULTS),
+    );
+  });
 
-    it('cleans odd names and durations instead of losing the results, and reports a retried test once', async () => {
-      const server = await serverWith();
-      const outcome = await run({ cwd: fixtures.oddNames, env: reporterEnv(server) });
-      expect(outcome.code).toBe(0);
-      const runs = await server.server.store.runs();
-      const stored = await server.server.store.results(runs[0]!.id);
-      const cases = stored.map((r) => r.testCase);
-      expect(cases).toEqual(
-        expect.arrayContaining([
-          // node:test names a test without a title `<anonymous>` itself.
-          name === 'node-test' ? 'odd names > <anonymous>' : 'odd names > (unnamed)',
-          'odd names > line one line two',
-          'odd names > nul byte',
-          'odd names > tab here',
-          'odd names > 🚀 ünïcödé 中文',
-        ]),
-      );
-      const long = cases.find((c) => c.startsWith('odd names > xxx'));
-      expect(Array.from(long!)).toHaveLength(1024);
-      expect(long!.endsWith('x…')).toBe(true);
-      const durations = Object.fromEntries(stored.map((r) => [r.testCase, r.duration]));
-      for (const durationCase of ['NaN', 'negative', 'missing', 'Infinity']) {
-        expect(durations[`odd durations > ${durationCase}`]).toBe(0);
-      }
-      // node:test has no retries: its fixture has no retried test.
-      expect(stored.filter((r) => r.testSuite === 'retried.test.js')).toEqual(
-        retries
-          ? [
-              expect.objectContaining({
-                testCase: 'retried > passes on the second attempt',
-                status: 'passed',
-              }),
-            ]
-          : [],
-      );
-      expect(stored).toHaveLength(retries ? 11 : 10);
+  it('names each bad option and proxy variable with the expected form, and still runs the tests', async () => {
+    const server = await serverWith();
+    // Mocha's options are strings, where any text is a list of tags: no tags are wrong there.
+    const badTags = name === 'mocha' ? {} : { tags: 'a,b' };
+    const options = { batchSize: 'lots', ...badTags, durationUnit: 'minutes', flushTimeout: -1 };
+    const outcome = await run({
+      cwd: fixtures.passing,
+      env: { ...envFor(server, options), HTTPS_PROXY: '10.0.0.1:3128' },
     });
-  },
-);
+    const [line, ...others] = testrunLines(outcome.stderr);
+    expect(others).toEqual([]);
+    expect(line).toMatch(/^testrun: reporting is off: /);
+    expect(line).toContain('option batchSize must be a whole number from 1 to 10000, got "lots".');
+    if (name !== 'mocha') {
+      expect(line).toContain('option tags must be an array of strings, e.g. ["nightly"], got "a,b".');
+    }
+    expect(line).toContain('option durationUnit must be "ms" or "s", got "minutes".');
+    expect(line).toContain('option flushTimeout must be a whole number from 1 to 3600000, got -1.');
+    expect(line).toContain(
+      'HTTPS_PROXY must be a proxy URL such as http://proxy.example:3128, got "10.0.0.1:3128"',
+    );
+    expect(server.server.requests).toEqual([]);
+    expect(outcome.code).toBe(0);
+  });
+
+  it('cleans odd names and durations instead of losing the results, and reports a retried test once', async () => {
+    const server = await serverWith();
+    const outcome = await run({ cwd: fixtures.oddNames, env: reporterEnv(server) });
+    expect(outcome.code).toBe(0);
+    const runs = await server.server.store.runs();
+    const stored = await server.server.store.results(runs[0]!.id);
+    const cases = stored.map((r) => r.testCase);
+    expect(cases).toEqual(
+      expect.arrayContaining([
+        // node:test names a test without a title `<anonymous>` itself.
+        name === 'node-test' ? 'odd names > <anonymous>' : 'odd names > (unnamed)',
+        'odd names > line one line two',
+        'odd names > nul byte',
+        'odd names > tab here',
+        'odd names > 🚀 ünïcödé 中文',
+      ]),
+    );
+    const long = cases.find((c) => c.startsWith('odd names > xxx'));
+    expect(Array.from(long!)).toHaveLength(1024);
+    expect(long!.endsWith('x…')).toBe(true);
+    const durations = Object.fromEntries(stored.map((r) => [r.testCase, r.duration]));
+    for (const durationCase of ['NaN', 'negative', 'missing', 'Infinity']) {
+      expect(durations[`odd durations > ${durationCase}`]).toBe(0);
+    }
+    // node:test has no retries: its fixture has no retried test.
+    expect(stored.filter((r) => r.testSuite === 'retried.test.js')).toEqual(
+      retries
+        ? [
+            expect.objectContaining({
+              testCase: 'retried > passes on the second attempt',
+              status: 'passed',
+            }),
+          ]
+        : [],
+    );
+    expect(stored).toHaveLength(retries ? 11 : 10);
+  });
+});
 
 describe('jest --forceExit', () => {
   it('delivers every result before Jest exits', async () => {

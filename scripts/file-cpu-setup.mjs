@@ -9,12 +9,17 @@ import { afterAll, beforeAll, expect } from 'vitest';
 const out = process.env.TESTRUN_FILE_CPU;
 const TICKS_PER_SECOND = 100;
 
-/** utime + stime + cutime + cstime of this process, in ms (fields 14 to 17 of /proc/self/stat). */
+/** [own, children's]: utime + stime and cutime + cstime of this process in ms (fields 14 to 17 of /proc/self/stat). */
 function cpuMs() {
   try {
     const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * (1000 / TICKS_PER_SECOND);
+    const ticks = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .slice(11, 15)
+      .map(Number);
+    const ms = (a, b) => (a + b) * (1000 / TICKS_PER_SECOND);
+    return [ms(ticks[0], ticks[1]), ms(ticks[2], ticks[3])];
   } catch {
     return undefined;
   }
@@ -29,6 +34,11 @@ if (out) {
     const ended = cpuMs();
     if (started === undefined || ended === undefined) return;
     const file = path.relative(process.cwd(), expect.getState().testPath ?? '');
-    fs.appendFileSync(out, `${JSON.stringify({ file, cpuMs: Math.round(ended - started) })}\n`);
+    const own = Math.round(ended[0] - started[0]);
+    const children = Math.round(ended[1] - started[1]);
+    fs.appendFileSync(
+      out,
+      `${JSON.stringify({ file, cpuMs: own + children, ownMs: own, childrenMs: children })}\n`,
+    );
   });
 }

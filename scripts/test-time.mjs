@@ -1,5 +1,5 @@
-// `pnpm test:time`: runs what `pnpm test` runs (lint, typecheck, Vitest's unit and main
-// projects), then prints the wall time of each step, the machine's load before and after, and
+// `pnpm test:time`: runs what `pnpm test` runs, as it runs it (scripts/test.mjs: lint, then the
+// type check beside Vitest's unit and main projects), then prints the wall time of each step, the machine's load before and after, and
 // the slowest test files, each with the files that ran beside it. The figure the suite is held
 // to (≤ 6 minutes on 2 quiet cores) is this script's total.
 //
@@ -17,13 +17,12 @@
 // Arguments after `--` go to `vitest run` in place of `--project unit --project main`.
 // Per-file times come from scripts/file-times-reporter.mjs: a file's duration with its hooks
 // and collection, which Vitest's JSON reporter leaves out for work done in beforeAll.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { PROJECTS, testSteps } from './test.mjs';
 
-const repo = path.resolve(new URL('..', import.meta.url).pathname);
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -34,7 +33,7 @@ const { values, positionals } = parseArgs({
   },
 });
 const top = Number(values.top);
-const vitestArgs = positionals.length > 0 ? positionals : ['--project', 'unit', '--project', 'main'];
+const vitestArgs = positionals.length > 0 ? positionals : PROJECTS;
 const timesFile = values.keep
   ? path.resolve(values.keep)
   : path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'test-time-')), 'times.ndjson');
@@ -52,44 +51,32 @@ const load = () =>
     .join(' ');
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-function step(name, command, args, env = {}) {
-  const started = performance.now();
-  const cpuFile = path.join(path.dirname(timesFile), `${name}.cpu`);
-  const [program, programArgs] = gnuTime
-    ? [gnuTime, ['-q', '-f', '%U %S', '-o', cpuFile, command, ...args]]
-    : [command, args];
-  const { status, signal } = spawnSync(program, programArgs, {
-    cwd: repo,
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
-  const cpu =
-    gnuTime && fs.existsSync(cpuFile) ? fs.readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1) : '';
+/** Runs a step under /usr/bin/time, which writes its CPU time (its children's included) aside. */
+const cpuFileOf = (name) => path.join(path.dirname(timesFile), `${name}.cpu`);
+const wrap = (command, args, name) =>
+  gnuTime ? [gnuTime, ['-q', '-f', '%U %S', '-o', cpuFileOf(name), command, ...args]] : [command, args];
+function cpuMsOf(name) {
+  const file = cpuFileOf(name);
+  const cpu = gnuTime && fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').at(-1) : '';
   const [user, system] = (cpu ?? '').split(' ').map(Number);
-  const cpuMs = Number.isFinite(user) && Number.isFinite(system) ? (user + system) * 1000 : undefined;
-  return { name, ms: performance.now() - started, cpuMs, ok: status === 0, status: signal ?? status };
+  return Number.isFinite(user) && Number.isFinite(system) ? (user + system) * 1000 : undefined;
 }
 
-const bin = (name) => path.join(repo, 'node_modules', '.bin', name);
 const loadBefore = load();
 const began = performance.now();
-const steps = [];
-if (!values['vitest-only']) {
-  steps.push(step('lint', bin('biome'), ['check', '.']));
-  steps.push(step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']));
-}
-steps.push(
-  step(
-    'vitest',
-    bin('vitest'),
-    ['run', ...vitestArgs, '--reporter=default', '--reporter=./scripts/file-times-reporter.mjs'],
-    {
+// What `pnpm test` runs, as it runs it (scripts/test.mjs): lint, then typecheck beside Vitest.
+const steps = (
+  await testSteps({
+    vitestOnly: values['vitest-only'],
+    vitestArgs: [...vitestArgs, '--reporter=default', '--reporter=./scripts/file-times-reporter.mjs'],
+    env: {
       TESTRUN_FILE_TIMES: timesFile,
       TESTRUN_FILE_CPU: cpuLog,
       ...(spawnLog ? { TESTRUN_SPAWN_LOG: spawnLog } : {}),
     },
-  ),
-);
+    wrap,
+  })
+).map((s) => ({ ...s, cpuMs: cpuMsOf(s.name) }));
 const total = performance.now() - began;
 
 const files = fs.existsSync(timesFile)

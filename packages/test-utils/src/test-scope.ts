@@ -9,9 +9,19 @@ import { getCurrentTest } from 'vitest/suite';
 
 const atFileEnd: (() => unknown)[] = [];
 
-/** Runs `cleanup` when the running test ends: at once if it is a concurrent one's, when the file ends. */
+/** Whether the running test may run beside another: it, or a describe around it, is concurrent. */
+function besideOthers(): boolean {
+  const test = getCurrentTest();
+  for (let task: { concurrent?: boolean; suite?: unknown } | undefined = test; task; ) {
+    if (task.concurrent) return true;
+    task = task.suite as typeof task;
+  }
+  return false;
+}
+
+/** Runs `cleanup` when the running test ends; when the file ends if it may run beside others. */
 export function whenTheTestEnds(cleanup: () => unknown): void {
-  if (getCurrentTest()?.concurrent) {
+  if (besideOthers()) {
     atFileEnd.push(cleanup);
     return;
   }

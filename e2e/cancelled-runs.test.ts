@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  captureDescendants,
   closedPortUrl,
   FRAMEWORKS,
   type Framework,
@@ -14,6 +15,7 @@ import {
   reporterEnv,
   runCli,
   runJest,
+  runLimiter,
   startTestServer,
   testrunLines,
 } from '@testrun/test-utils';
@@ -49,13 +51,22 @@ function cancelWhenWaiting(waitingFile: string, signal: NodeJS.Signals) {
     };
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
+    let workers: ReturnType<typeof captureDescendants> | undefined;
     const poll = setInterval(() => {
       if (!fastFileDone(output) || !fs.existsSync(waitingFile)) return;
       clearInterval(poll);
       // A moment for the framework to hear of the finished test (Vitest and Jest batch their worker events).
-      setTimeout(() => child.kill(signal), 300);
+      setTimeout(() => {
+        workers = captureDescendants(child.pid!);
+        child.kill(signal);
+      }, 300);
     }, 50);
-    child.on('exit', () => clearInterval(poll));
+    // Only the framework's own process gets the signal: its workers, the slow file's still
+    // waiting, would outlive the test by minutes (the suite's leftover check found 32).
+    child.on('exit', () => {
+      clearInterval(poll);
+      workers?.end();
+    });
   };
 }
 
@@ -71,6 +82,9 @@ const NEIGHBOURS = {
   'a second testrun reporter': { FIXTURE_REPORTERS: '2' },
 } as Record<string, Record<string, string>>;
 
+/** The framework runs of the tests that run side by side (below), a few at a time. */
+const limited = runLimiter();
+
 /** The run without the reporter: how the process must end with it too. Reporters are not signal listeners here. */
 const withoutReporter = new Map<string, Promise<RunOutcome>>();
 function runWithoutReporter(framework: Framework, env: Record<string, string>, signal: NodeJS.Signals) {
@@ -79,13 +93,15 @@ function runWithoutReporter(framework: Framework, env: Record<string, string>, s
     const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
     withoutReporter.set(
       key,
-      framework.run({
-        cwd: framework.fixtures.cancelled,
-        withoutReporter: true,
-        env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
-        onSpawn: cancelWhenWaiting(waitingFile, signal),
-        nodePath: nodeWithoutCoreDumps(),
-      }),
+      limited(() =>
+        framework.run({
+          cwd: framework.fixtures.cancelled,
+          withoutReporter: true,
+          env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
+          onSpawn: cancelWhenWaiting(waitingFile, signal),
+          nodePath: nodeWithoutCoreDumps(),
+        }),
+      ),
     );
   }
   return withoutReporter.get(key)!;
@@ -93,12 +109,14 @@ function runWithoutReporter(framework: Framework, env: Record<string, string>, s
 
 function cancel(framework: Framework, env: Record<string, string | undefined>, signal: NodeJS.Signals) {
   const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
-  return framework.run({
-    cwd: framework.fixtures.cancelled,
-    env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
-    onSpawn: cancelWhenWaiting(waitingFile, signal),
-    nodePath: nodeWithoutCoreDumps(),
-  });
+  return limited(() =>
+    framework.run({
+      cwd: framework.fixtures.cancelled,
+      env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
+      onSpawn: cancelWhenWaiting(waitingFile, signal),
+      nodePath: nodeWithoutCoreDumps(),
+    }),
+  );
 }
 
 /**
@@ -166,7 +184,9 @@ function neighboursOf(framework: Framework): [string, Record<string, string>][] 
   );
 }
 
-describe.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => {
+// Each test waits more than it works (a framework starting, the slow file's test waiting for
+// the signal): they run side by side, each with its own server, spool and waiting file.
+describe.concurrent.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => {
   describe.each(neighboursOf(framework))('beside %s', (_neighbour, neighbourEnv) => {
     it.each(['SIGTERM', 'SIGINT'] as const)(
       'ends on %s as it would without the reporter, with every finished test spooled',

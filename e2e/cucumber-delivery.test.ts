@@ -52,7 +52,8 @@ function cancelWhenWaiting(waitingFile: string, signal: NodeJS.Signals) {
   };
 }
 
-describe('cucumber-js delivering results', () => {
+// Each test has a server and a spool of its own, and mostly waits: they run side by side.
+describe.concurrent('cucumber-js delivering results', () => {
   it('delivers finished scenarios while a later one still runs', async () => {
     const server = await startTestServer();
     try {

@@ -48,25 +48,23 @@ describe('Vitest blob reports merged with --merge-reports', () => {
     elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-merge-elsewhere-'));
     linkFrameworks(elsewhere);
     const env = () => reporterEnv(server);
-    direct = await runVitest({ cwd: project, env: env() });
+    // The direct run beside the shards; the three merges once both shards are done, side by side.
     // `--reporter=blob` replaces the config's reporters: the shards report nothing themselves.
-    for (const shard of [1, 2]) {
-      await runVitest({ cwd: project, args: ['--reporter=blob', `--shard=${shard}/2`], env: env() });
-    }
+    [direct] = await Promise.all([
+      runVitest({ cwd: project, env: env() }),
+      ...[1, 2].map((shard) =>
+        runVitest({ cwd: project, args: ['--reporter=blob', `--shard=${shard}/2`], env: env() }),
+      ),
+    ]);
     fs.cpSync(path.join(project, '.vitest-reports'), path.join(elsewhere, '.vitest-reports'), {
       recursive: true,
     });
-    merged = await runVitest({ cwd: project, args: ['--merge-reports'], env: env() });
     const reporterArgs = ['--reporter=default', '--reporter=@testrun/vitest'];
-    mergedElsewhere = await runVitest({
-      cwd: elsewhere,
-      args: ['--merge-reports', ...reporterArgs],
-      env: env(),
-    });
-    mergedElsewhereAlone = await runVitest({
-      cwd: elsewhere,
-      args: ['--merge-reports', '--reporter=default'],
-    });
+    [merged, mergedElsewhere, mergedElsewhereAlone] = await Promise.all([
+      runVitest({ cwd: project, args: ['--merge-reports'], env: env() }),
+      runVitest({ cwd: elsewhere, args: ['--merge-reports', ...reporterArgs], env: env() }),
+      runVitest({ cwd: elsewhere, args: ['--merge-reports', '--reporter=default'] }),
+    ]);
   }, 2 * AWAIT_RUNS_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -14,7 +14,7 @@ import {
   type TestServer,
   testcafeBrowserMissing,
 } from '@testrun/test-utils';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docBlock } from '../test/doc-blocks.js';
 
 // What a user gets from the registry: each package packed the way `pnpm release` publishes
@@ -62,17 +62,23 @@ const spoolDirs: string[] = [];
 beforeAll(async () => {
   collectionServer = await startCollectionServer();
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-'));
+  const destination = path.join(workDir, 'tarballs');
+  fs.mkdirSync(destination);
+  // One pnpm for the eleven packages, as `pnpm release` packs them (a pnpm each cost ~0.5 s).
+  const filters = PACKAGES.flatMap((dir) => ['--filter', `./packages/${dir}`]);
+  succeeded(
+    await run('pnpm', ['-r', ...filters, 'pack', '--pack-destination', destination], {
+      cwd: path.dirname(PACKAGES_DIR.replace(/\/$/, '')),
+    }),
+    'pnpm -r pack',
+  );
+  const packed = fs.readdirSync(destination).filter((name) => name.endsWith('.tgz'));
   for (const dir of PACKAGES) {
-    const destination = path.join(workDir, 'tarballs', dir);
-    fs.mkdirSync(destination, { recursive: true });
-    succeeded(
-      await run('pnpm', ['pack', '--pack-destination', destination], { cwd: packageDir(dir) }),
-      `pnpm pack in packages/${dir}`,
-    );
-    const packed = fs.readdirSync(destination).filter((name) => name.endsWith('.tgz'));
-    expect(packed, `pnpm pack in packages/${dir} made one tarball`).toHaveLength(1);
-    tarballs[dir] = path.join(destination, packed[0]!);
+    const own = packed.filter((name) => name.startsWith(`testrun-${dir}-`));
+    expect(own, `pnpm -r pack made one tarball of packages/${dir}`).toHaveLength(1);
+    tarballs[dir] = path.join(destination, own[0]!);
   }
+  expect(packed, 'pnpm -r pack made a tarball of these packages only').toHaveLength(PACKAGES.length);
 }, 120_000);
 
 afterAll(async () => {
@@ -142,10 +148,11 @@ describe('the packed tarballs', () => {
   });
 });
 
-describe('installed from the tarballs with npm, outside the workspace', () => {
+// After the install, each test has a server of its own and runs in a folder of its own: they
+// run side by side (Vitest's maxConcurrency, five, at a time).
+describe.concurrent('installed from the tarballs with npm, outside the workspace', () => {
   let project: string;
   let install: RunOutcome;
-  let server: TestServer;
 
   beforeAll(async () => {
     project = path.join(workDir, 'project');
@@ -159,12 +166,8 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     succeeded(install, 'npm install');
   }, INSTALL_TIMEOUT_MS);
 
-  beforeEach(async () => {
-    server = await startTestServer();
-  });
-
-  /** The reporter's environment, aimed at this test's server, spooling into a dir removed afterwards. */
-  function envFor(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  /** The reporter's environment, aimed at the test's `server`, spooling into a dir removed afterwards. */
+  function envFor(server: TestServer, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     const env = reporterEnv(server, extra);
     spoolDirs.push(env.TESTRUN_SPOOL_DIR!);
     return consumerEnv(env);
@@ -188,7 +191,8 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
   it.each(RUNNABLE_RUNS)(
     '$dir: the documented $framework setup, run as written, stores every result',
     async (documentedRun) => {
-      const env = envFor();
+      const server = await startTestServer();
+      const env = envFor(server);
       const [program, ...args] = documentedRun.command();
       const outcome = await run(program!, args, { cwd: path.join(project, documentedRun.dir), env });
       const output = outcome.stdout + outcome.stderr;
@@ -215,9 +219,10 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
   );
 
   it("runs the core README's RunReporter example as written: one result stored", async () => {
+    const server = await startTestServer();
     const outcome = await run(process.execPath, ['core-readme-run-reporter.mjs'], {
       cwd: path.join(project, README_CODE_DIR),
-      env: envFor(),
+      env: envFor(server),
     });
     const output = outcome.stdout + outcome.stderr;
 
@@ -249,6 +254,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
   });
 
   it('runs the installed testrun command', async () => {
+    const server = await startTestServer();
     const testrun = path.join(project, 'node_modules', '.bin', 'testrun');
 
     const help = await run(testrun, ['--help'], { cwd: project, env: consumerEnv() });
@@ -257,7 +263,7 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
 
     const created = await run(testrun, ['create-run', '--framework', 'vitest', '--project', 'p'], {
       cwd: project,
-      env: envFor(),
+      env: envFor(server),
     });
     expect(created.code, created.stderr).toBe(0);
     // The run as shards need it: its id, then what the service announced.
@@ -266,7 +272,10 @@ describe('installed from the tarballs with npm, outside the workspace', () => {
     expect(await server.server.store.run(id)).toMatchObject({ id, project: 'p', framework: 'vitest' });
 
     // The form every spool line prints resolves to the installed CLI (`--no`: never the registry).
-    const replay = await run('npx', ['--no', '@testrun/cli', 'replay'], { cwd: project, env: envFor() });
+    const replay = await run('npx', ['--no', '@testrun/cli', 'replay'], {
+      cwd: project,
+      env: envFor(server),
+    });
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout + replay.stderr).toMatch(/^testrun replay: nothing to send in /m);
   });

@@ -1,11 +1,13 @@
 import {
   AWAIT_RUNS_TIMEOUT_MS,
   FRAMEWORKS,
+  type Framework,
   identities,
   PASSING_RESULTS,
   REPORTER_OPTIONS_VAR,
   type RunOutcome,
   reporterEnv,
+  runLimiter,
   shownState,
   startTestServer,
   type TestServer,
@@ -27,8 +29,13 @@ function useServer(): () => TestServer {
   return () => server!;
 }
 
-describe.each(FRAMEWORKS)('$name reporting a project', (framework) => {
-  const { name, run, fixtures } = framework;
+/** The framework runs of the blocks below, which run side by side, a few at a time. */
+const limited = runLimiter();
+
+// Every block has a server of its own: the frameworks, and each one's blocks, run side by side.
+describe.concurrent.each(FRAMEWORKS)('$name reporting a project', (framework) => {
+  const { name, fixtures } = framework;
+  const run: Framework['run'] = (options) => limited(() => framework.run(options));
   describe('a passing project reported to the service', () => {
     const server = useServer();
     let outcome: RunOutcome;
@@ -100,7 +107,8 @@ describe.each(FRAMEWORKS)('$name reporting a project', (framework) => {
     });
   });
 
-  describe('when the service refuses the key', () => {
+  // One server for both, whose requests the first reads: in turn.
+  describe.sequential('when the service refuses the key', () => {
     const server = useServer();
     const refusedEnv = (options: object = {}) =>
       reporterEnv(server(), {

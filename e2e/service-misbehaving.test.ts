@@ -1,11 +1,13 @@
 import type { FaultHook } from '@testrun/server';
 import {
   FRAMEWORKS,
+  type Framework,
   identities,
   PASSING_RESULTS,
   REPORTER_OPTIONS_VAR,
   readSpoolLines,
   reporterEnv,
+  runLimiter,
   seededFaults,
   startTestServer,
   type TestServer,
@@ -38,8 +40,15 @@ function flushSeconds(stderr: string): number {
 // Every fault and its rule is proven once in core, over both transports
 // (packages/core/test/delivery/delivery-under-faults.test.ts). Here, what only a real
 // framework process shows: through the faults, nothing lost or duplicated, the exit code
-// unchanged and the reporter done within its deadline.
-describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run, fixtures, retries }) => {
+// unchanged and the reporter done within its deadline. Most of each test is waiting (a
+// Retry-After, slow answers, a deadline), so each framework's tests run side by side, each
+// against a server of its own.
+/** The framework runs of the tests that run side by side, a few at a time. */
+const limited = runLimiter();
+
+describe.concurrent.each(FRAMEWORKS)('$name when the service misbehaves', (framework) => {
+  const { name, fixtures, retries } = framework;
+  const run: Framework['run'] = (options) => limited(() => framework.run(options));
   it('stores every result once through 5xx, dropped connections, a 429 Retry-After, 413 and slow answers, exit code unchanged', async () => {
     const flaky = seededFaults({ seed: 7, rates: { status5xx: 0.25, drop: 0.1 } });
     const server = await serverWith(
@@ -128,7 +137,12 @@ describe.each(FRAMEWORKS)('$name when the service misbehaves', ({ name, run, fix
     // node:test has no retries: its fixture has no retried test.
     expect(stored.filter((r) => r.testSuite === 'retried.test.js')).toEqual(
       retries
-        ? [expect.objectContaining({ testCase: 'retried > passes on the second attempt', status: 'passed' })]
+        ? [
+            expect.objectContaining({
+              testCase: 'retried > passes on the second attempt',
+              status: 'passed',
+            }),
+          ]
         : [],
     );
     expect(stored).toHaveLength(retries ? 11 : 10);

@@ -4,9 +4,9 @@ import path from 'node:path';
 import {
   cleanEnv,
   closedPortUrl,
+  descendantsOf,
   identities,
   missingBrowser,
-  procStat,
   type RunOutcome,
   readSpoolLines,
   reporterEnv,
@@ -217,15 +217,6 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
   });
 });
 
-/** The processes whose parent is `pid` (Linux's /proc). */
-function childrenOf(pid: number): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((entry) => Number(procStat(entry)?.[1]) === pid);
-}
-
 describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)', () => {
   it(
     'spools the finished tests into the run, for testrun replay, and WebdriverIO exits as it does',
@@ -251,8 +242,9 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
         { timeout: 60_000, interval: 100 },
       );
       // A cancelled job's signal reaches the whole process group; here only the worker gets it,
-      // so its chromedriver would outlive the test: it is ended once the run is over.
-      const driverPids = childrenOf(workerPid);
+      // so its chromedriver and the Chromium it started would outlive the test: they are ended
+      // once the run is over (the driver alone left the browser orphaned, after every run).
+      const driverPids = descendantsOf(workerPid);
       process.kill(workerPid, 'SIGTERM');
       const outcome = await running;
       for (const pid of driverPids) {

@@ -2,7 +2,7 @@
 // Run Reporting Service and shows what arrived. Needs no key and no setup: the server is started here, on a
 // free port, with a key made up for this run. In a terminal the server then stays up, so the links the
 // reporters printed open, until Enter or Ctrl-C; in CI, or with its output piped, it stops and the demo ends.
-// `--keep` and `--no-keep` choose either way.
+// `--keep` and `--no-keep` choose either way. `--only vitest,jest` runs those examples alone.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 // Playwright's output (.last-run.json) goes here, not into the example: Biome would check it
 // there, and `pnpm test` after `pnpm demo` would fail on it.
 const playwrightOutput = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-demo-playwright-'));
-const examples = [
+const allExamples = [
   { framework: 'vitest', dir: path.join(root, 'examples/vitest'), bin: 'vitest', args: ['run'] },
   { framework: 'jest', dir: path.join(root, 'examples/jest'), bin: 'jest', args: [] },
   // Its page tests use a Chromium already installed, or are skipped: no browser download.
@@ -50,6 +50,7 @@ const examples = [
     ],
   },
 ];
+const examples = chosenExamples(process.argv.slice(2));
 // The second round fails one Vitest example test on purpose (examples/vitest/src/cart.test.ts),
 // so the server's flaky-tests page and that test's history have something to show. Said on
 // screen before and after it, so that the red output reads as planned and not as a broken demo.
@@ -167,6 +168,21 @@ function keepsServerUp(args) {
   if (args.includes('--no-keep')) return false;
   const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
   return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !inCi;
+}
+
+/** The examples `--only a,b` names (every one without it); an unknown name ends the demo before it starts. */
+function chosenExamples(args) {
+  const at = args.indexOf('--only');
+  if (at === -1) return allExamples;
+  const names = (args[at + 1] ?? '').split(',').filter(Boolean);
+  const known = allExamples.map(({ framework }) => framework);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    console.error(`testrun demo: --only takes a list of ${known.join(', ')}; got "${args[at + 1] ?? ''}".`);
+    fs.rmSync(playwrightOutput, { recursive: true, force: true });
+    process.exit(2);
+  }
+  return allExamples.filter(({ framework }) => names.includes(framework));
 }
 
 /** The runs as the service's read API returns them, oldest first. */

@@ -26,7 +26,8 @@ function env(url: string, apiKey: string, spool: string) {
   return cleanEnv({ TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: url, TESTRUN_SPOOL_DIR: spool });
 }
 
-describe('testrun upload when the service misbehaves', () => {
+// Each test has a server and a spool of its own, and mostly waits on retries: they run side by side.
+describe.concurrent('testrun upload when the service misbehaves', () => {
   it('retries 5xx answers and stores every result exactly once', async () => {
     const server = await startTestServer({
       faults: ({ route, n }) =>

@@ -1,7 +1,9 @@
 export { createServer, type TestrunServer } from './create-server.js';
 export type { FaultAction, FaultHook, FaultRequest } from './faults.js';
+export type { ResultsFilter, RunsFilter } from './ledger/filters.js';
 export type { ImportOutcome } from './ledger/import-data-file.js';
-export type { Page, ResultsFilter, RunsFilter, SqlStore } from './ledger/sql-store.js';
+export type { Page } from './ledger/page-reads.js';
+export type { SqlStore } from './ledger/sql-store.js';
 export type {
   ResultInput,
   RunEnd,

@@ -75,10 +75,21 @@ describe('close()', () => {
   });
 
   it('ends a request held by a fault delay', async () => {
-    const server = await createServer({ faults: () => ({ delayMs: 60_000 }) });
+    // Closed once the request is held, not after a guess at how long it takes to arrive: on a
+    // loaded machine it had not reached the hook after 100 ms, and close() let it be answered.
+    let held!: () => void;
+    const arrived = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    const server = await createServer({
+      faults: () => {
+        held();
+        return { delayMs: 60_000 };
+      },
+    });
     const pending = fetch(`${server.url}/`).catch((error: unknown) => error);
 
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await arrived;
     const started = performance.now();
     await server.close();
 

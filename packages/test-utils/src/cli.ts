@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { onTestFinished } from 'vitest';
 import { collectOutput } from './process.js';
 import { startTestServer, type TestServer } from './server.js';
+import { whenTheTestEnds } from './test-scope.js';
 
 /** The built `testrun` command, for a hook that runs it with runProcess (runCli works inside a test only). */
 export const CLI_BIN = fileURLToPath(new URL('../../cli/bin/testrun.js', import.meta.url));
@@ -34,13 +34,10 @@ export function startCli(args: string[], options: CliOptions = {}): CliProcess {
   });
   const output = collectOutput(child);
   const exit = once(child, 'exit').then(([code]) => code as number | null);
-  try {
-    onTestFinished(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    });
-  } catch {
-    // Not in a test (a beforeAll): the run is awaited there.
-  }
+  // Not in a test (a beforeAll): the run is awaited there.
+  whenTheTestEnds(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
 
   return {
     child,

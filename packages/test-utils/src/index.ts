@@ -44,6 +44,7 @@ export * from './process.js';
 export * from './proxy.js';
 export * from './reporter.js';
 export * from './run-framework.js';
+export * from './run-limiter.js';
 export * from './server.js';
 export * from './small-disk.js';
 export * from './store-engines.js';

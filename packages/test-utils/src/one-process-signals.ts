@@ -9,13 +9,20 @@ import { procStat } from './proc-stat.js';
 // This process's group (field 5), where Linux says it.
 const ownGroup = procStat('self')?.[2];
 const group = ownGroup === undefined ? undefined : Number(ownGroup);
-const killOneProcess = process.kill.bind(process);
+// Once a process: the `unit` project runs its files in one process a worker (isolate: false),
+// and each runs this file again.
+const GUARDED = Symbol.for('testrun.one-process-signals');
+const guarded = process as NodeJS.Process & { [GUARDED]?: true };
 
-process.kill = ((pid: number, signal?: NodeJS.Signals | number) => {
-  if (!Number.isInteger(pid) || pid === 0 || pid === -1 || (group !== undefined && pid === -group)) {
-    throw new Error(
-      `process.kill(${pid}): that signals this test's own process group (vitest's) or every process; was the pid read before it was written?`,
-    );
-  }
-  return killOneProcess(pid, signal);
-}) as typeof process.kill;
+if (!guarded[GUARDED]) {
+  guarded[GUARDED] = true;
+  const killOneProcess = process.kill.bind(process);
+  process.kill = ((pid: number, signal?: NodeJS.Signals | number) => {
+    if (!Number.isInteger(pid) || pid === 0 || pid === -1 || (group !== undefined && pid === -group)) {
+      throw new Error(
+        `process.kill(${pid}): that signals this test's own process group (vitest's) or every process; was the pid read before it was written?`,
+      );
+    }
+    return killOneProcess(pid, signal);
+  }) as typeof process.kill;
+}

@@ -14,3 +14,54 @@ export function procStat(pid: number | 'self'): string[] | undefined {
     return undefined;
   }
 }
+
+/**
+ * Every process now alive that descends from `pid`, parents before their children (Linux's
+ * /proc; empty elsewhere). Ending a driver alone orphans the browser it started: end them all.
+ */
+export function descendantsOf(pid: number): number[] {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const parent = Number(procStat(Number(entry))?.[1]);
+    if (!Number.isInteger(parent)) continue;
+    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  for (let queue = [pid]; queue.length > 0; ) {
+    const next = queue.flatMap((parent) => children.get(parent) ?? []);
+    found.push(...next);
+    queue = next;
+  }
+  return found;
+}
+
+/**
+ * The descendants of `pid` now alive (descendantsOf), each with its start time, and a way to
+ * end those still alive later: a framework whose main process a test signals alone leaves its
+ * workers running (a cancelled CI job's signal would reach them too). A pid whose process has
+ * since ended and been reused is left alone.
+ */
+export function captureDescendants(pid: number): { pids: number[]; end(): void } {
+  const started = (entry: number) => procStat(entry)?.[19];
+  const captured = descendantsOf(pid).map((entry) => ({ entry, start: started(entry) }));
+  return {
+    pids: captured.map(({ entry }) => entry),
+    end: () => {
+      for (const { entry, start } of captured) {
+        if (start === undefined || started(entry) !== start) continue;
+        try {
+          process.kill(entry, 'SIGKILL');
+        } catch {
+          // Ended meanwhile.
+        }
+      }
+    },
+  };
+}

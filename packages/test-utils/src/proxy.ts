@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { onTestFinished } from 'vitest';
+import { whenTheTestEnds } from './test-scope.js';
 
 export interface ForwardProxy {
   url: string;
@@ -54,9 +54,7 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
     return closed;
   };
   // As test servers are (server.ts): started in a test, closed when it finishes.
-  try {
-    onTestFinished(close);
-  } catch {}
+  whenTheTestEnds(close);
   return { url: `http://127.0.0.1:${port}`, forwarded, close };
 }
 

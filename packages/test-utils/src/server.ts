@@ -7,7 +7,7 @@ import {
   type ServerOptions,
   type TestrunServer,
 } from '@testrun/server';
-import { onTestFinished } from 'vitest';
+import { whenTheTestEnds } from './test-scope.js';
 
 /**
  * A URL on which nothing listens, for a server that is down. The port is a free one below the
@@ -60,11 +60,8 @@ export async function startTestServer(
 }
 
 function closeWhenTheTestEnds(server: TestServer): void {
-  try {
-    onTestFinished(() => server.close());
-  } catch {
-    // Not in a test: a beforeAll, whose suite closes it.
-  }
+  // Not in a test (a beforeAll): the suite closes it.
+  whenTheTestEnds(() => server.close());
 }
 
 export interface SeededFaultsOptions {

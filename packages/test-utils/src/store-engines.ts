@@ -1,13 +1,14 @@
-import { afterAll } from 'vitest';
 import { havePostgres, type PostgresServer, startPostgres } from './postgres.js';
 
 /**
  * The database engines the server's store runs on, for tests that must hold on both:
  * `describe.each(storeEngines())('… on $name', ({ target }) => …)`. Each `target()` is a
  * fresh, empty database, given as the server's options name it (`database`: a PostgreSQL
- * URL; neither: the embedded SQLite in memory). PostgreSQL is started once per test file, on
- * its first use, and stopped after the file; without it installed, only SQLite is listed
- * and POSTGRES_MISSING is said once.
+ * URL; neither: the embedded SQLite in memory). PostgreSQL is started once per test process,
+ * on its first use, and stopped when the process ends: a worker of the `unit` project runs
+ * many files (isolate: false), which share it (an initdb each cost ~2 s of CPU, ~15 s at a
+ * load of 18), each test in a database of its own. Without it installed, only SQLite is
+ * listed and POSTGRES_MISSING is said once.
  */
 export interface StoreEngine {
   name: 'sqlite' | 'postgres';
@@ -22,29 +23,36 @@ export interface DatabaseTarget {
 }
 
 let shared: StoreEngine[] | undefined;
+let server: Promise<PostgresServer> | undefined;
 
-/**
- * Call at the top level of a test file, e.g. in `describe.each(storeEngines())`: the first call
- * registers the file's `afterAll` that stops PostgreSQL, and every call in the file answers
- * the same engines, so the file starts one PostgreSQL however many suites it has.
- */
+/** Call at the top level of a test file, e.g. in `describe.each(storeEngines())`; every call answers the same engines. */
 export function storeEngines(): StoreEngine[] {
   if (shared) return shared;
   const engines: StoreEngine[] = [{ name: 'sqlite', target: async () => ({}) }];
   if (havePostgres()) {
-    let server: Promise<PostgresServer> | undefined;
-    afterAll(async () => {
-      shared = undefined;
-      if (server) await (await server).stop();
-    });
     engines.push({
       name: 'postgres',
       target: async () => {
-        server ??= startPostgres();
+        server ??= startPostgres().then((started) => {
+          stopWithTheProcess(started);
+          return started;
+        });
         return { database: await (await server).createDatabase() };
       },
     });
   }
   shared = engines;
   return engines;
+}
+
+/**
+ * Vitest ends a worker with SIGTERM, which runs no `exit` listener: the cluster is stopped
+ * first, then the signal is raised again to end the process as it would have (the suite's
+ * leftover check, leftover-processes.ts, names a cluster left running).
+ */
+function stopWithTheProcess(postgres: PostgresServer): void {
+  process.once('SIGTERM', () => {
+    postgres.stopNow();
+    process.kill(process.pid, 'SIGTERM');
+  });
 }

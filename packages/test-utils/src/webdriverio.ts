@@ -60,7 +60,7 @@ export function missingBrowser(): string | undefined {
 
 /**
  * A `wdio run` starts a Chromium in every worker: on two cores shared with another test file's
- * runs, one took over RUN_TIMEOUT_MS (a CI run saw the parity fixture's, at a load of 18).
+ * runs, one took over 90 s (a CI run saw the parity fixture's, at a load of 18).
  */
 export const WDIO_RUN_TIMEOUT_MS = 2 * RUN_TIMEOUT_MS;
 /** For a test or hook that awaits `wdio run`s at once: long enough for one to time out with its output first. */

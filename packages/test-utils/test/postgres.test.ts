@@ -90,7 +90,7 @@ describe('storeEngines', () => {
   });
 
   it.skipIf(!havePostgres())(
-    'gives a fresh PostgreSQL database per target, on one server per file',
+    'gives a fresh PostgreSQL database per target, on one server per test process',
     async () => {
       const postgres = engines.find(({ name }) => name === 'postgres')!;
       const first = (await postgres.target()).database!;

@@ -9,9 +9,10 @@ import { NetworkError, TlsError } from '../errors.js';
 import type { TlsMaterial } from '../options/tls-material.js';
 import { redact, type SecretPattern, secretPattern } from '../output/redact.js';
 import { formatMs } from '../output/summary.js';
+import { openTransport } from './open-transport.js';
 import { ReusedConnectionClosed } from './reused-connection.js';
 import { describeTlsFailure } from './tls-failure.js';
-import { openTransport, type Transport } from './transport.js';
+import type { Transport } from './transport.js';
 
 export interface HttpResponse {
   status: number;

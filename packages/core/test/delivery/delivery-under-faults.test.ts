@@ -9,7 +9,7 @@ import {
   startTestServer,
   TRANSPORTS,
 } from '@testrun/test-utils';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 /** Asserts every case in `expected` is stored exactly once and nothing else is. */
 function expectStoredOnce(stored: readonly { testCase: string }[], expectedCount: number): void {
@@ -24,7 +24,10 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
   return { value, ms: performance.now() - started };
 }
 
-describe.each(TRANSPORTS)('when the service misbehaves, over $name', (transport) => {
+// Most of these tests wait (a Retry-After, a deadline, backoffs): the two transports run side
+// by side, each one's tests in turn.
+describe.concurrent.each(TRANSPORTS)('when the service misbehaves, over $name', (transport) => {
+  const it = test.sequential;
   const reporterOver = (url: string, apiKey: string, options: TestrunOptions = {}) =>
     createReporterOver(transport, url, apiKey, options);
 

@@ -1,9 +1,7 @@
-import type { SqlDatabase } from './sql-database.js';
-
 /**
  * What a `--database` URL may say, and the one way it is shown: with its password replaced.
- * This module never loads `pg`; `openPostgres` does, and only when a PostgreSQL URL is given,
- * so a server on its embedded default never pays for a driver it does not use.
+ * This module never loads `pg`: `openPostgres` (open-database.ts) does, and only when a
+ * PostgreSQL URL is given, so a server on its embedded default never pays for a driver it does not use.
  */
 
 /** A database the server cannot open or reach; its message never holds the URL's password. */
@@ -62,10 +60,4 @@ export function scrubError<E>(error: E, secrets: readonly string[]): E {
   error.message = scrub(error.message);
   if (error.stack) error.stack = scrub(error.stack);
   return error;
-}
-
-/** Opens a PostgreSQL database, loading the driver only now. */
-export async function openPostgres(url: string): Promise<SqlDatabase> {
-  const { openPostgresDatabase } = await import('./postgres.js');
-  return openPostgresDatabase(url);
 }

@@ -119,7 +119,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // retry) there: ~1 % of their results. Without this index both engines read every result
       // of those runs to find them. Partial, so a passing result (nearly all) costs a write
       // nothing here; its condition is written exactly as the store's query writes it
-      // (sql-store.ts, FAILED_OR_RETRIED), which is what lets either planner use it. It holds
+      // (ledger/filters.ts, FAILED_OR_RETRIED), which is what lets either planner use it. It holds
       // every column that query reads: SQLite, without statistics, picks it over
       // results_by_duration only because it answers alone.
       `CREATE INDEX results_failed_or_retried ON results (run_seq, test_suite, test_case, status, attempts)
@@ -146,7 +146,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // across the index, and every commit wrote each of those pages again (SQLite: into the
       // WAL, ~30 % of the server's time in the write syscall; PostgreSQL: a full page image
       // after each checkpoint). Every query that reads a test's results names the runs first
-      // (sql-store.ts, lastRunsWithResults), so the run leads now: a run's entries are
+      // (ledger/page-reads.ts, lastRunsWithResults), so the run leads now: a run's entries are
       // adjacent, appended like the table's own (issue 30's ingest figure, docs/design.md §21b).
       `DROP INDEX results_by_test`,
       `CREATE INDEX results_by_run_and_test ON results (run_seq, test_suite, test_case)`,
@@ -158,7 +158,7 @@ export const MIGRATIONS: readonly Migration[] = [
     statements: [
       // PostgreSQL checks a foreign key with a trigger and a query per inserted row: 100 of
       // them for every batch of results, ~10-15 % of the cluster's CPU at ingest. A result is
-      // only ever appended by the statement that moves its run's totals on (sql-store.ts,
+      // only ever appended by the statement that moves its run's totals on (write-sql.ts,
       // ADD_RESULTS_POSTGRES), which finds no run for an unknown id and then inserts nothing,
       // and retention removes a run's results before the run. SQLite checks the same key
       // with a B-tree probe in the process and keeps it (it cannot drop one without copying
@@ -174,7 +174,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // CPU a run, of which the foreign-key checks of run_tags and run_counts (a trigger and a
       // query a row, 3-4 rows a run) were 10-15 %. Both are written only by the statement that
       // has just created or found the run (CREATE_RUN_POSTGRES, ADD_RESULTS_POSTGRES in
-      // sql-store.ts), and retention removes them before the run, as migration 6 argued for
+      // ledger/write-sql.ts), and retention removes them before the run, as migration 6 argued for
       // results. SQLite keeps them (a B-tree probe in the process).
       { postgres: 'ALTER TABLE run_tags DROP CONSTRAINT run_tags_run_seq_fkey' },
       { postgres: 'ALTER TABLE run_counts DROP CONSTRAINT run_counts_run_seq_fkey' },

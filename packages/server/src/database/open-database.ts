@@ -1,5 +1,5 @@
 import { claimDataFolder } from './data-folder.js';
-import { isPostgresUrl, openPostgres, redactDatabaseUrl } from './database-url.js';
+import { isPostgresUrl, redactDatabaseUrl } from './database-url.js';
 import type { SqlDatabase } from './sql-database.js';
 import { explainedWriteError, SqliteDatabase } from './sqlite.js';
 
@@ -51,4 +51,10 @@ export async function openDatabase({ database, data }: DatabaseTarget): Promise<
     await folder.release();
     throw error;
   }
+}
+
+/** Opens a PostgreSQL database, loading the driver (`pg`, in postgres.ts) only now. */
+export async function openPostgres(url: string): Promise<SqlDatabase> {
+  const { openPostgresDatabase } = await import('./postgres.js');
+  return openPostgresDatabase(url);
 }

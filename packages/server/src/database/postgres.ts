@@ -5,7 +5,7 @@ import type { SqlDatabase, SqlRow, SqlTransaction, SqlValue } from './sql-databa
 
 /**
  * A team's PostgreSQL behind the SqlDatabase seam (`--database postgres://…`), over `pg`'s
- * pool. Loaded only through `openPostgres` (database-url.ts), so `pg` stays unloaded otherwise.
+ * pool. Loaded only through `openPostgres` (open-database.ts), so `pg` stays unloaded otherwise.
  */
 
 /** Column types answered as JavaScript numbers: the ones that always fit in a double. */

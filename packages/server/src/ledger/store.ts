@@ -62,6 +62,19 @@ export interface SavedResponse {
   body: unknown;
 }
 
+/** What an Idempotency-Key is scoped to: the same key on another method or path is another key. */
+export interface IdempotencyScope {
+  key: string;
+  method: string;
+  path: string;
+}
+
+/** An idempotent write's saved answer, with what its request's body hashed to. */
+export interface IdempotentResponse extends IdempotencyScope {
+  fingerprint: string;
+  response: SavedResponse;
+}
+
 /** Read access to what the server has accepted, from the database: lists in arrival order. */
 export interface Store {
   /** All runs, oldest first. */

@@ -3,7 +3,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { migrate } from '../../src/database/migrations.js';
 import { openDatabase } from '../../src/database/open-database.js';
 import type { SqlDatabase } from '../../src/database/sql-database.js';
-import { FAILED_OR_RETRIED, namedTest, type RunsFilter, SqlStore } from '../../src/ledger/sql-store.js';
+import { FAILED_OR_RETRIED, namedTest, type RunsFilter } from '../../src/ledger/filters.js';
+import { SqlStore } from '../../src/ledger/sql-store.js';
 
 // The pages' queries are written for plans that stay small at 100,000 runs (docs/design.md
 // §21b): choices skipped through an index, recent tags read as a range, a tag's count from

@@ -1,7 +1,8 @@
 import { inspect } from 'node:util';
 import { closedPortUrl, havePostgres, type PostgresServer, startPostgres } from '@testrun/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DatabaseError, openPostgres } from '../../src/database/database-url.js';
+import { DatabaseError } from '../../src/database/database-url.js';
+import { openPostgres } from '../../src/database/open-database.js';
 import { openPostgresDatabase } from '../../src/database/postgres.js';
 import type { SqlDatabase } from '../../src/database/sql-database.js';
 

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ts from 'typescript';
+import { expect, it } from 'vitest';
+
+// No module of a package's src imports itself back, directly or through others: a reader
+// follows a module's imports down and never arrives where they started. Type-only imports and
+// the lazy `import()`s count too: a circle of types is still a circle to read. Packages import
+// one another by name (their build), so a circle is looked for within each package's src.
+const repo = path.resolve(import.meta.dirname, '..');
+const SOURCE = /\.(ts|cts|mts|js|cjs|mjs)$/;
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).flatMap((entry) => {
+    const file = path.join(dir, entry);
+    return SOURCE.test(entry) && !entry.endsWith('.d.ts') && fs.statSync(file).isFile() ? [file] : [];
+  });
+}
+
+/** The module a relative specifier names: `./x.js` is `./x.ts` in src. */
+function resolve(from: string, specifier: string): string | undefined {
+  const base = path.resolve(path.dirname(from), specifier);
+  const candidates = [
+    base,
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.cjs$/, '.cts'),
+    base.replace(/\.mjs$/, '.mts'),
+    `${base}.ts`,
+    path.join(base, 'index.ts'),
+  ];
+  return candidates.find((file) => fs.existsSync(file) && fs.statSync(file).isFile());
+}
+
+function importsOf(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
+  return importedFiles
+    .map(({ fileName }) => fileName)
+    .filter((specifier) => specifier.startsWith('.'))
+    .flatMap((specifier) => resolve(file, specifier) ?? []);
+}
+
+/** Every circle among `files`, each once, as the paths from a module back to itself. */
+function cycles(files: string[]): string[][] {
+  const graph = new Map(files.map((file) => [file, importsOf(file)]));
+  const found = new Map<string, string[]>();
+  const done = new Set<string>();
+  const walk = (file: string, trail: string[]) => {
+    const at = trail.indexOf(file);
+    if (at >= 0) {
+      const circle = trail.slice(at);
+      found.set([...circle].sort().join(' '), [...circle, file]);
+      return;
+    }
+    if (done.has(file)) return;
+    for (const next of graph.get(file) ?? []) walk(next, [...trail, file]);
+    done.add(file);
+  };
+  for (const file of files) walk(file, []);
+  return [...found.values()];
+}
+
+it('no module imports itself back, directly or through others', () => {
+  const packages = fs.readdirSync(path.join(repo, 'packages'));
+  const circles = packages.flatMap((name) => {
+    const src = path.join(repo, 'packages', name, 'src');
+    return fs.existsSync(src) ? cycles(sourceFiles(src)) : [];
+  });
+  expect(circles.map((circle) => circle.map((file) => path.relative(repo, file)).join(' → '))).toEqual([]);
+});
+
+it('the check sees a circle through a type-only import and a lazy import()', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cycles-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b.js';\nexport type A = B;\n");
+    fs.writeFileSync(
+      path.join(dir, 'b.ts'),
+      "export type B = 1;\nexport const c = () => import('./c.js');\n",
+    );
+    fs.writeFileSync(path.join(dir, 'c.ts'), "import type { A } from './a.js';\nexport type C = A;\n");
+    fs.writeFileSync(
+      path.join(dir, 'outside.ts'),
+      "import type { A } from './a.js';\nexport type Outside = A;\n",
+    );
+    const found = cycles(sourceFiles(dir)).map((circle) => circle.map((file) => path.basename(file)));
+    expect(found).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

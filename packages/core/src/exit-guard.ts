@@ -151,12 +151,20 @@ const guard = {
     for (const emitter of signalExitEmitters()) emitter.removeListener('exit', onSignalExitEnd);
   },
 
-  /** Tells every reporter once; a signal's own handler then ends the process in one step. */
+  /**
+   * Tells every reporter once; a signal's own handler then ends the process in one step. The
+   * listeners go only after every reporter has spooled: a second signal meanwhile (a CI
+   * runner that signals the job twice, a process group and its parent both forwarding it)
+   * is then held for a listener, not the default action that killed the process mid-write.
+   */
   end(end: ProcessEnd): void {
     if (this.done) return;
     this.done = true;
-    if ('signal' in end) this.uninstall();
-    for (const entry of [...this.entries]) entry.onExit(end);
+    try {
+      for (const entry of [...this.entries]) entry.onExit(end);
+    } finally {
+      if ('signal' in end) this.uninstall();
+    }
   },
 };
 

@@ -159,6 +159,18 @@ describe('onProcessExit, when a signal comes', () => {
     expect(lines(stdout)).toEqual([{ guard: { signal: 'SIGTERM' } }]);
   });
 
+  it('finishes telling every reporter when a second signal comes meanwhile, then ends by the first', async () => {
+    // The second SIGTERM arrives while a reporter spools (here: sent by the reporter itself,
+    // so it is certain to come then); it used to find no listener and kill the process mid-write.
+    const guardedProcess = guarded({
+      after: `onProcessExit(() => { process.kill(process.pid, 'SIGTERM'); say('spooled after the second signal'); });`,
+    });
+    await guardedProcess.signal('SIGTERM');
+    const { code, signal, stdout } = await guardedProcess.outcome;
+    expect({ code, signal }).toEqual({ code: null, signal: 'SIGTERM' });
+    expect(lines(stdout)).toEqual([{ guard: { signal: 'SIGTERM' } }, 'spooled after the second signal']);
+  });
+
   it('lets a signal nobody handles end the process once the guard is stopped', async () => {
     const guardedProcess = guarded({ andThen: 'stop();' });
     await guardedProcess.signal('SIGHUP');

@@ -361,22 +361,41 @@ export class RunSession {
   private async createRun(): Promise<string | undefined> {
     try {
       this.run = withTags(this.run, (await this.init.moreTags?.catch(() => [])) ?? []);
-      const outcome = await this.service.createRun(this.run, this.createKey);
-      if (outcome.kind === 'ok') {
-        this.pageUrl = outcome.pageUrl;
-        if (this.config.failureDetails === 'auto') {
-          this.acceptsDetails = outcome.extensions.includes(FAILURE_DETAILS_EXTENSION);
-        }
-        this.completionAnnounced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
-        if (outcome.replayed && this.config.runKey && !this.init.sharesRunKey) {
-          this.fail(reusedRunKeyLine(outcome.runId));
-        }
-        return outcome.runId;
-      }
-      this.handleFailure(outcome);
-    } catch (error) {
-      this.fail(`the run could not be created: ${(error as Error).message}`);
+    } catch {
+      // The run goes without the tags it could not get.
     }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createRunOnce(attempt);
+      } catch (error) {
+        // A test sharing the process may have replaced a built-in while the answer was read
+        // (mocking libraries' own suites stub Array.prototype.filter between a hook and its
+        // test): asked again with the same Idempotency-Key, the service answers the same run.
+        if (attempt === 1 && !this.deadline.passed) {
+          await sleep(CREATE_RUN_RETRY_MS, this.deadline.signal);
+          continue;
+        }
+        this.fail(`the run could not be created: ${(error as Error).message}`);
+        return undefined;
+      }
+    }
+  }
+
+  /** `attempt` 2 asks again with the same key: its answer is replayed from attempt 1's. */
+  private async createRunOnce(attempt: number): Promise<string | undefined> {
+    const outcome = await this.service.createRun(this.run, this.createKey);
+    if (outcome.kind === 'ok') {
+      this.pageUrl = outcome.pageUrl;
+      if (this.config.failureDetails === 'auto') {
+        this.acceptsDetails = outcome.extensions.includes(FAILURE_DETAILS_EXTENSION);
+      }
+      this.completionAnnounced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
+      if (outcome.replayed && attempt === 1 && this.config.runKey && !this.init.sharesRunKey) {
+        this.fail(reusedRunKeyLine(outcome.runId));
+      }
+      return outcome.runId;
+    }
+    this.handleFailure(outcome);
     return undefined;
   }
 
@@ -445,6 +464,9 @@ export class RunSession {
 export function reusedRunKeyLine(runId: string): string {
   return `the run key (TESTRUN_RUN_KEY) was used before: the service answered with the run it created then, ${runId}, so these results join it. Give each run, and each attempt of a CI job, a key of its own (docs/ci.md, "A run key").`;
 }
+
+/** How long an internal error while creating the run waits before its one more attempt. */
+const CREATE_RUN_RETRY_MS = 50;
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

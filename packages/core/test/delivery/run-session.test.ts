@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { createReporter, makeResults, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
@@ -72,6 +73,43 @@ describe('RunSession against the local server', () => {
     const [run] = await server.store.runs();
     expect(await server.store.results(run!.id)).toHaveLength(3);
     await reporter.endRun();
+  });
+
+  it("asks again with the same key when reading create-run's answer throws (a test stubbed a built-in meanwhile)", async () => {
+    const { server, url, apiKey } = await startTestServer();
+    // As the Mocha fixture's stubbed-builtins test does between its hook and its test: the first
+    // create-run answer arrives while Array.prototype.filter returns undefined.
+    const filter = Array.prototype.filter;
+    let stubbed = 0;
+    const onResponse = (message: unknown) => {
+      const { request } = message as { request: { path: string } };
+      if (stubbed > 0 || !request.path.endsWith('/runs')) return;
+      stubbed += 1;
+      Array.prototype.filter = (() => undefined) as never;
+      setTimeout(() => {
+        Array.prototype.filter = filter;
+      }, 20);
+    };
+    diagnostics.subscribe('http.client.response.finish', onResponse);
+    try {
+      const { reporter, lines } = createReporter(url, apiKey);
+      reporter.startRun();
+      reporter.addResults(makeResults(3));
+      const summary = await reporter.endRun();
+
+      expect(stubbed).toBe(1);
+      expect(summary).toMatchObject({ delivered: 3, spooled: 0, failed: 0 });
+      const creates = server.requests.filter((r) => r.route === 'createRun');
+      expect(creates).toHaveLength(2);
+      expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(1);
+      expect(await server.store.runs()).toHaveLength(1);
+      expect(await server.store.results(summary!.runId!)).toHaveLength(3);
+      // Asked again with its own key, not a run key used twice: nothing to say.
+      expect(lines.join('\n')).not.toMatch(/could not be created|used before/);
+    } finally {
+      diagnostics.unsubscribe('http.client.response.finish', onResponse);
+      Array.prototype.filter = filter;
+    }
   });
 
   it('submits into an existing run given by runId and creates none', async () => {

@@ -38,6 +38,7 @@ const timesFile = values.keep
   ? path.resolve(values.keep)
   : path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'test-time-')), 'times.ndjson');
 
+fs.mkdirSync(path.dirname(timesFile), { recursive: true });
 const cpuLog = path.join(path.dirname(timesFile), 'file-cpu.ndjson');
 fs.writeFileSync(cpuLog, '');
 const spawnLog = values.spawns ? path.join(path.dirname(timesFile), 'spawns.ndjson') : undefined;

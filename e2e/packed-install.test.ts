@@ -209,6 +209,7 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
       const results = await server.server.store.results(stored[0]!.id);
       expect(
         results.map(({ testSuite, testCase, status }) => ({ testSuite, testCase, status })).sort(byCase),
+        output,
       ).toEqual(mathResults(documentedRun));
       for (const result of results) expect(result.duration).toBeGreaterThanOrEqual(0);
       expect(output).toContain(`testrun: 5 results → run ${stored[0]!.id}`);

@@ -38,7 +38,8 @@ export const webdriverioFixtures = {
   /**
    * The shared parity fixture's Mocha files under WebdriverIO's Mocha framework
    * (WDIO_PARITY_RESULTS): run `config` from `cwd`, the Mocha parity folder, so that the files
-   * are named as under every runner. FIXTURE_WITHOUT_REPORTER=1 runs it without ours.
+   * are named as under every runner. FIXTURE_WITHOUT_REPORTER=1 runs it without ours;
+   * FIXTURE_TWO_WORKERS=1 runs two of its workers (WDIO_TWO_WORKER_RESULTS).
    */
   parity: {
     cwd: path.join(FIXTURES_DIR, 'mocha', 'parity'),
@@ -131,3 +132,17 @@ export const WDIO_PARITY_RESULTS: readonly ExpectedResult[] = [
   }),
   ...WDIO_FAILED_SETUP_FILES.flatMap((file) => resultsIn(file, [['(file failed to run)', 'failed']])),
 ];
+
+/** The files a parity run with FIXTURE_TWO_WORKERS=1 runs (shared/parity.conf.mjs). */
+const WDIO_TWO_WORKER_FILES: readonly string[] = [
+  'cart.test.js',
+  'each.test.js',
+  'names.test.js',
+  'setup-fails.test.js',
+  'teardown-fails.test.js',
+];
+
+/** What a parity run with FIXTURE_TWO_WORKERS=1 stores: WDIO_PARITY_RESULTS of its files. */
+export const WDIO_TWO_WORKER_RESULTS: readonly ExpectedResult[] = WDIO_PARITY_RESULTS.filter((result) =>
+  WDIO_TWO_WORKER_FILES.includes(result.testSuite),
+);

@@ -13,6 +13,7 @@ import {
   startTestServer,
   type TestServer,
   testcafeBrowserMissing,
+  untilTestCafeOpensItsBrowsers,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docBlock } from '../test/doc-blocks.js';
@@ -191,10 +192,17 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
   it.each(RUNNABLE_RUNS)(
     '$dir: the documented $framework setup, run as written, stores every result',
     async (documentedRun) => {
-      const server = await startTestServer();
-      const env = envFor(server);
-      const [program, ...args] = documentedRun.command();
-      const outcome = await run(program!, args, { cwd: path.join(project, documentedRun.dir), env });
+      const attempt = async () => {
+        const server = await startTestServer();
+        const env = envFor(server);
+        const [program, ...args] = documentedRun.command();
+        const outcome = await run(program!, args, { cwd: path.join(project, documentedRun.dir), env });
+        return { server, env, outcome };
+      };
+      const { server, env, outcome } =
+        documentedRun.framework === 'testcafe'
+          ? await untilTestCafeOpensItsBrowsers(attempt)
+          : await attempt();
       const output = outcome.stdout + outcome.stderr;
 
       const stored = await server.server.store.runs();

@@ -18,6 +18,7 @@ import {
   type TestServer,
   testcafeBrowserMissing,
   testrunLines,
+  untilTestCafeOpensItsBrowsers,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -47,12 +48,15 @@ describe.skipIf(missing)('testcafe in two browsers, in quarantine mode, with -r 
 
   beforeAll(async () => {
     // A run nobody completed reads abandoned at once: one that reads failed was ended by its reporter.
-    server = await startTestServer({ abandonedAfterMs: 1 });
-    outcome = await runTestCafe({
-      browsers: TESTCAFE_TWO_BROWSERS,
-      args: ['tests/', ...TESTCAFE_QUARANTINE],
-      env: reporterEnv(server),
-    });
+    ({ server, outcome } = await untilTestCafeOpensItsBrowsers(async () => {
+      const server = await startTestServer({ abandonedAfterMs: 1 });
+      const outcome = await runTestCafe({
+        browsers: TESTCAFE_TWO_BROWSERS,
+        args: ['tests/', ...TESTCAFE_QUARANTINE],
+        env: reporterEnv(server),
+      });
+      return { server, outcome };
+    }));
   }, TESTCAFE_RUN_TIMEOUT_MS);
   afterAll(() => server.close());
 
@@ -99,12 +103,15 @@ describe.skipIf(missing)('testcafe with the reporter in a configuration file', (
   it(
     'stores every result once through 5xx, dropped connections and a 429, exit code unchanged',
     async () => {
-      const server = await startTestServer({ faults: misbehavingFaults() });
       const options = { maxRetries: 12, requestTimeout: 400, batchSize: 2, project: 'in-code' };
-      const outcome = await runTestCafe({
-        args: ['tests/', ...TESTCAFE_QUARANTINE],
-        inConfigFile: true,
-        env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: JSON.stringify(options) }),
+      const { server, outcome } = await untilTestCafeOpensItsBrowsers(async () => {
+        const server = await startTestServer({ faults: misbehavingFaults() });
+        const outcome = await runTestCafe({
+          args: ['tests/', ...TESTCAFE_QUARANTINE],
+          inConfigFile: true,
+          env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: JSON.stringify(options) }),
+        });
+        return { server, outcome };
       });
       const output = outcome.stdout + outcome.stderr;
       const runs = await server.server.store.runs();
@@ -125,15 +132,18 @@ describe.skipIf(missing)('testcafe with the reporter in a configuration file', (
     'spools what a service it cannot reach did not take, never prints the key, fails a passing run with failOnError; a replay stores it once',
     async () => {
       const apiKey = 'testcafe-secret-key-7d2a90';
-      const env = reporterEnv(
-        { url: await closedPortUrl(), apiKey },
-        {
-          TESTRUN_DEBUG: '1',
-          [REPORTER_OPTIONS_VAR]: JSON.stringify({ flushTimeout: 2000, failOnError: true }),
-        },
-      );
       // The account file passes: TestCafe alone exits 0.
-      const outcome = await runTestCafe({ args: ['tests/account.test.js'], inConfigFile: true, env });
+      const { env, outcome } = await untilTestCafeOpensItsBrowsers(async () => {
+        const env = reporterEnv(
+          { url: await closedPortUrl(), apiKey },
+          {
+            TESTRUN_DEBUG: '1',
+            [REPORTER_OPTIONS_VAR]: JSON.stringify({ flushTimeout: 2000, failOnError: true }),
+          },
+        );
+        const outcome = await runTestCafe({ args: ['tests/account.test.js'], inConfigFile: true, env });
+        return { env, outcome };
+      });
       const output = outcome.stdout + outcome.stderr;
       const account = ONE_BROWSER.filter(({ testSuite }) => testSuite === 'tests/account.test.js');
       expect(identities(spooled(env.TESTRUN_SPOOL_DIR!)), output).toEqual(identities(account));

@@ -62,6 +62,28 @@ export function runTestCafe({
   });
 }
 
+/** What TestCafe prints when it could not open a browser it was given: its own failure, not the reporter's. */
+export const TESTCAFE_BROWSER_NOT_OPENED = /Unable to open the "[^"]*" browser due to the following error/;
+
+/**
+ * Runs `attempt` (a server, a spool and a TestCafe run of its own) again, at most twice, while
+ * TestCafe says it could not open a browser: on a loaded machine (four busy loops beside the
+ * suite) Chromium's debugging port sometimes reset TestCafe's first connection (ECONNRESET)
+ * before any test ran. The reporter's part then, a failed result of the run spooled on the way
+ * out, is proven by its own test (e2e/testcafe.test.ts, "a browser does not start"). The last
+ * attempt is answered whatever happened.
+ */
+export async function untilTestCafeOpensItsBrowsers<
+  T extends { outcome: RunOutcome; server?: { close(): Promise<void> } },
+>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    const done = await attempt();
+    const { stdout, stderr } = done.outcome;
+    if (tries === 3 || !TESTCAFE_BROWSER_NOT_OPENED.test(stdout + stderr)) return done;
+    await done.server?.close();
+  }
+}
+
 /**
  * What the fixture stores in one browser, in quarantine mode: TestCafe's own verdicts
  * (`keeps the basket on reload` passed on its second attempt).

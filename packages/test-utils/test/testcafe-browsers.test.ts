@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { RunOutcome } from '../src/process.js';
+import { untilTestCafeOpensItsBrowsers } from '../src/testcafe.js';
+
+const outcome = (stderr: string): RunOutcome => ({ code: 1, signal: null, stdout: '', stderr, durationMs: 1 });
+const NOT_OPENED =
+  'ERROR Unable to open the "chromium:headless --no-sandbox" browser due to the following error:\n\nError: connect ECONNRESET 127.0.0.1:37461';
+
+describe('untilTestCafeOpensItsBrowsers', () => {
+  it('runs again while TestCafe could not open a browser, closing each discarded server', async () => {
+    const closed: number[] = [];
+    let tries = 0;
+    const done = await untilTestCafeOpensItsBrowsers(async () => {
+      tries += 1;
+      const attempt = tries;
+      return {
+        tries: attempt,
+        outcome: outcome(attempt < 2 ? NOT_OPENED : '2/5 failed'),
+        server: { close: async () => void closed.push(attempt) },
+      };
+    });
+    expect(done.tries).toBe(2);
+    expect(closed).toEqual([1]);
+  });
+
+  it('answers the third attempt whatever happened, and never retries another failure', async () => {
+    let tries = 0;
+    const third = await untilTestCafeOpensItsBrowsers(async () => ({
+      tries: ++tries,
+      outcome: outcome(NOT_OPENED),
+    }));
+    expect(third.tries).toBe(3);
+
+    tries = 0;
+    const once = await untilTestCafeOpensItsBrowsers(async () => ({
+      tries: ++tries,
+      outcome: outcome('Cannot establish one or more browser connections.'),
+    }));
+    expect(once.tries).toBe(1);
+  });
+});

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { RunOutcome } from '../src/process.js';
 import { untilTestCafeOpensItsBrowsers } from '../src/testcafe.js';
 
-const outcome = (stderr: string): RunOutcome => ({ code: 1, signal: null, stdout: '', stderr, durationMs: 1 });
+const outcome = (stderr: string): RunOutcome => ({
+  code: 1,
+  signal: null,
+  stdout: '',
+  stderr,
+  durationMs: 1,
+});
 const NOT_OPENED =
   'ERROR Unable to open the "chromium:headless --no-sandbox" browser due to the following error:\n\nError: connect ECONNRESET 127.0.0.1:37461';
 

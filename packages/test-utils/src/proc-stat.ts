@@ -65,3 +65,34 @@ export function captureDescendants(pid: number): { pids: number[]; end(): void }
     },
   };
 }
+
+/**
+ * Every descendant `pid` has while it runs, looked for every `intervalMs`, and a way to end
+ * those still alive once it has ended: a program that starts a browser and exits without
+ * ending it (TestCafe when it could not connect to the Chromium it started) leaves it orphaned,
+ * where descendantsOf no longer finds it. A pid since reused is left alone.
+ */
+export function followDescendants(pid: number, intervalMs = 500): { stop(): void; end(): void } {
+  const started = (entry: number) => procStat(entry)?.[19];
+  const seen = new Map<number, string | undefined>();
+  const look = () => {
+    for (const entry of descendantsOf(pid)) if (!seen.has(entry)) seen.set(entry, started(entry));
+  };
+  look();
+  const timer = setInterval(look, intervalMs);
+  timer.unref();
+  return {
+    stop: () => clearInterval(timer),
+    end: () => {
+      clearInterval(timer);
+      for (const [entry, start] of seen) {
+        if (start === undefined || started(entry) !== start) continue;
+        try {
+          process.kill(entry, 'SIGKILL');
+        } catch {
+          // Ended meanwhile.
+        }
+      }
+    },
+  };
+}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { cleanEnv } from './environment.js';
 import { FIXTURES_DIR } from './fixtures.js';
 import { type ExpectedResult, resultsIn } from './parity-expected.js';
+import { followDescendants } from './proc-stat.js';
 import { frameworkBin, RUN_TIMEOUT_MS, type RunOutcome, runProcess } from './process.js';
 import type { RunOptions } from './run-framework.js';
 
@@ -35,7 +36,7 @@ export const TESTCAFE_RUN_TIMEOUT_MS = 2 * RUN_TIMEOUT_MS;
  * testrun.testcaferc.cjs instead (the reporter with REPORTER_OPTIONS_VAR's options, in code).
  * `args` are the sources and flags.
  */
-export function runTestCafe({
+export async function runTestCafe({
   browsers = TESTCAFE_CHROMIUM,
   args = ['tests/'],
   withoutReporter = false,
@@ -54,12 +55,19 @@ export function runTestCafe({
   const reporters = inConfigFile
     ? ['--config-file', 'testrun.testcaferc.cjs']
     : ['-r', withoutReporter ? 'spec' : 'spec,testrun'];
-  return runProcess(nodePath ?? process.execPath, [bin, browsers, ...args, ...reporters], {
+  // TestCafe that could not connect to a Chromium it started exits without ending it (the
+  // suite's leftover check found one): whatever it started and left is ended with the run.
+  let started: ReturnType<typeof followDescendants> | undefined;
+  const outcome = await runProcess(nodePath ?? process.execPath, [bin, browsers, ...args, ...reporters], {
     cwd,
     env: cleanEnv(env),
     timeoutMs,
-    onSpawn,
-  });
+    onSpawn: (child) => {
+      if (child.pid) started = followDescendants(child.pid);
+      onSpawn?.(child);
+    },
+  }).finally(() => started?.end());
+  return outcome;
 }
 
 /** What TestCafe prints when it could not open a browser it was given: its own failure, not the reporter's. */

@@ -49,21 +49,25 @@ export function descendantsOf(pid: number): number[] {
  * since ended and been reused is left alone.
  */
 export function captureDescendants(pid: number): { pids: number[]; end(): void } {
-  const started = (entry: number) => procStat(entry)?.[19];
-  const captured = descendantsOf(pid).map((entry) => ({ entry, start: started(entry) }));
-  return {
-    pids: captured.map(({ entry }) => entry),
-    end: () => {
-      for (const { entry, start } of captured) {
-        if (start === undefined || started(entry) !== start) continue;
-        try {
-          process.kill(entry, 'SIGKILL');
-        } catch {
-          // Ended meanwhile.
-        }
-      }
-    },
-  };
+  const captured = new Map(descendantsOf(pid).map((entry) => [entry, startTime(entry)]));
+  return { pids: [...captured.keys()], end: () => endStillRunning(captured) };
+}
+
+/** When `pid` started (clock ticks since boot), which tells it from a later process given the same pid. */
+function startTime(pid: number): string | undefined {
+  return procStat(pid)?.[19];
+}
+
+/** SIGKILLs each pid still the process that had it when seen (the same start time). */
+function endStillRunning(seen: ReadonlyMap<number, string | undefined>): void {
+  for (const [entry, start] of seen) {
+    if (start === undefined || startTime(entry) !== start) continue;
+    try {
+      process.kill(entry, 'SIGKILL');
+    } catch {
+      // Ended meanwhile.
+    }
+  }
 }
 
 /**
@@ -72,27 +76,18 @@ export function captureDescendants(pid: number): { pids: number[]; end(): void }
  * ending it (TestCafe when it could not connect to the Chromium it started) leaves it orphaned,
  * where descendantsOf no longer finds it. A pid since reused is left alone.
  */
-export function followDescendants(pid: number, intervalMs = 500): { stop(): void; end(): void } {
-  const started = (entry: number) => procStat(entry)?.[19];
+export function followDescendants(pid: number, intervalMs = 500): { end(): void } {
   const seen = new Map<number, string | undefined>();
   const look = () => {
-    for (const entry of descendantsOf(pid)) if (!seen.has(entry)) seen.set(entry, started(entry));
+    for (const entry of descendantsOf(pid)) if (!seen.has(entry)) seen.set(entry, startTime(entry));
   };
   look();
   const timer = setInterval(look, intervalMs);
   timer.unref();
   return {
-    stop: () => clearInterval(timer),
     end: () => {
       clearInterval(timer);
-      for (const [entry, start] of seen) {
-        if (start === undefined || started(entry) !== start) continue;
-        try {
-          process.kill(entry, 'SIGKILL');
-        } catch {
-          // Ended meanwhile.
-        }
-      }
+      endStillRunning(seen);
     },
   };
 }

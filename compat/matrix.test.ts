@@ -403,6 +403,7 @@ const EXITS_BEFORE_RUN_END: Record<string, readonly string[]> = { 'Vitest 3.2': 
 describe.each(VITEST_AND_JEST)('failures outside any test under $label', (leg) => {
   let server: TestServer;
   const outcomes = new Map<string, RunOutcome>();
+  const alone = new Map<string, RunOutcome>();
   const exitsEarly = EXITS_BEFORE_RUN_END[leg.label] ?? [];
 
   beforeAll(async () => {
@@ -414,6 +415,14 @@ describe.each(VITEST_AND_JEST)('failures outside any test under $label', (leg) =
       OUTSIDE_TEST_CASES.map(async (fixtureCase) => {
         const env = reporterEnv(server, { FIXTURE_CASE: fixtureCase, TESTRUN_TAGS: fixtureCase });
         outcomes.set(fixtureCase, await legRun(leg, fixtures.outsideTests, { args: args(fixtureCase), env }));
+        alone.set(
+          fixtureCase,
+          await legRun(leg, fixtures.outsideTests, {
+            args: args(`${fixtureCase}-alone`),
+            withoutReporter: true,
+            env: { FIXTURE_CASE: fixtureCase },
+          }),
+        );
       }),
     );
   }, AWAIT_RUNS_TIMEOUT_MS);
@@ -438,6 +447,13 @@ describe.each(VITEST_AND_JEST)('failures outside any test under $label', (leg) =
       if (!results.some((result) => result.status === 'failed')) withoutFailure.push(fixtureCase);
     }
     expect(withoutFailure).toEqual([]);
+  });
+
+  // e2e/errors-outside-tests.test.ts holds this repo's versions to the code these runs give.
+  it('keeps the exit code each case gives without the reporter', () => {
+    const codes = (runs: Map<string, RunOutcome>) =>
+      OUTSIDE_TEST_CASES.map((fixtureCase) => [fixtureCase, runs.get(fixtureCase)!.code]);
+    expect(codes(outcomes)).toEqual(codes(alone));
   });
 
   it.runIf(exitsEarly.length > 0)('says in one line when the framework exits before the run ends', () => {

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './scripts/longest-first-sequencer.js';
 
 // The one test config of the monorepo. Integration tests spawn real Vitest and Jest
 // processes, so timeouts are generous; files run two at a time (CI has 2 cores), three in
@@ -24,6 +25,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Longest files first, by committed times: a fresh clone has no results cache to order by.
+    sequence: { sequencer: LongestFirstSequencer },
     setupFiles: [
       'packages/test-utils/src/one-process-signals.ts',
       'packages/test-utils/src/test-scope-setup.ts',

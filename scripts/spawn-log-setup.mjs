@@ -28,6 +28,10 @@ if (log && !childProcess.spawn[WRAPPED]) {
         program,
         arg: list.find((a, i) => i > 0 && !a.startsWith('-')) ?? '',
         ms: Math.round(performance.now() - started),
+        cwd: path.relative(
+          process.cwd(),
+          String(rest.find((o) => o && typeof o === 'object' && !Array.isArray(o))?.cwd ?? '.'),
+        ),
       };
       fs.appendFileSync(log, `${JSON.stringify(line)}\n`);
     });

@@ -8,6 +8,7 @@
 //   pnpm test:time --top 20 -- e2e/cancelled-runs.test.ts e2e/playwright   # some files, via Vitest's filters
 //   pnpm test:time --keep times.ndjson              # keep the per-file lines (file, ms, start, end)
 //   pnpm test:time --spawns -- e2e/cancelled-runs.test.ts   # also count the processes each file starts
+//   pnpm test:time --write-durations                # after a green run, commit the order files start in
 //
 // Each file's CPU time (its worker's and its processes', scripts/file-cpu-setup.mjs) is shown
 // beside its wall time, and each step's (user + system, its children's included) beside its
@@ -21,6 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DURATIONS_FILE, writeDurations } from './file-durations.mjs';
 import { PROJECTS, testSteps } from './test.mjs';
 
 const { values, positionals } = parseArgs({
@@ -30,6 +32,7 @@ const { values, positionals } = parseArgs({
     top: { type: 'string', default: '10' },
     keep: { type: 'string' },
     spawns: { type: 'boolean', default: false },
+    'write-durations': { type: 'boolean', default: false },
   },
 });
 const top = Number(values.top);
@@ -63,6 +66,26 @@ function cpuMsOf(name) {
   return Number.isFinite(user) && Number.isFinite(system) ? (user + system) * 1000 : undefined;
 }
 
+/** The machine's CPU counters (/proc/stat, Linux): busy and idle jiffies of all cores. */
+function cpuCounters() {
+  if (!fs.existsSync('/proc/stat')) return undefined;
+  const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number);
+  return { busy: user + nice + system + irq + softirq + steal, idle: idle + iowait };
+}
+// The cores' idle share, every 10 s: a suite that leaves cores idle can be faster without
+// doing less, so where they idled says where to look (a slow last file, a phase that waits).
+const idleWindows = [];
+let lastCounters = cpuCounters();
+const sampler = setInterval(() => {
+  const now = cpuCounters();
+  if (!now || !lastCounters) return;
+  const busy = now.busy - lastCounters.busy;
+  const idle = now.idle - lastCounters.idle;
+  idleWindows.push({ busy, idle });
+  lastCounters = now;
+}, 10_000);
+
 const loadBefore = load();
 const began = performance.now();
 // What `pnpm test` runs, as it runs it (scripts/test.mjs): lint, then typecheck beside Vitest.
@@ -79,6 +102,7 @@ const steps = (
   })
 ).map((s) => ({ ...s, cpuMs: cpuMsOf(s.name) }));
 const total = performance.now() - began;
+clearInterval(sampler);
 
 const files = fs.existsSync(timesFile)
   ? fs
@@ -117,6 +141,14 @@ for (const s of steps) {
 }
 
 out.push(`${'total'.padEnd(10)} ${seconds(total).padStart(9)}`);
+if (idleWindows.length > 0) {
+  const share = (w) => Math.round((100 * w.idle) / Math.max(1, w.busy + w.idle));
+  const all = idleWindows.reduce((a, w) => ({ busy: a.busy + w.busy, idle: a.idle + w.idle }), {
+    busy: 0,
+    idle: 0,
+  });
+  out.push(`cores idle ${share(all)} % of the run; by 10 s: ${idleWindows.map((w) => share(w)).join(' ')}`);
+}
 if (files.length > 0) {
   const sum = files.reduce((a, f) => a + f.ms, 0);
   out.push('');
@@ -170,5 +202,15 @@ if (spawnLog) {
   }
   if (values.keep) out.push(`per-spawn lines: ${spawnLog}`);
 }
+const green = steps.every((s) => s.ok);
+if (values['write-durations']) {
+  // Only a whole green run: a filtered or failed one would reorder the files by what it left out.
+  if (!green || positionals.length > 0) {
+    out.push('\n--write-durations: not written (only after a green run of the whole suite)');
+  } else {
+    writeDurations(files);
+    out.push(`\nfile durations written to ${path.relative(process.cwd(), DURATIONS_FILE)}`);
+  }
+}
 console.log(out.join('\n'));
-process.exitCode = steps.every((s) => s.ok) ? 0 : 1;
+process.exitCode = green ? 0 : 1;

@@ -4,11 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
+  cancelledRun,
   DOUBLES_BEFORE_THE_REPORTER,
   DOUBLES_IN_A_TEST,
   doubleEnv,
   expectDeliveredPast,
   expectNamesShared,
+  FIXTURES_DIR,
   FRAMEWORKS,
   type Framework,
   fixtures,
@@ -467,6 +469,37 @@ describe.each(VITEST_AND_JEST)('failures outside any test under $label', (leg) =
   });
 });
 
+// How each framework's process ends on a cancel (its own code, or the signal) is the
+// framework's: e2e/cancelled-runs.test.ts holds this repo's versions to a written-down table
+// (ENDS_ITSELF_ON) beside every neighbour; here every supported version, with the reporter
+// and without, must end alike.
+describe.each(MATRIX)('$label cancelled by a signal mid-run', (leg) => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'ends on %s as it does without the reporter',
+    async (signal) => {
+      const server = await startTestServer({
+        faults: (r) => (r.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
+      });
+      const env = reporterEnv(server, {
+        FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }),
+      });
+      const fixture = frameworkOf(leg).fixtures.cancelled;
+      const [withReporter, without] = await Promise.all([
+        legRun(leg, fixture, cancelledRun(env, signal)),
+        legRun(leg, fixture, { ...cancelledRun({}, signal), withoutReporter: true }),
+      ]);
+      server.close();
+      const end = (outcome: RunOutcome) => ({ code: outcome.code, signal: outcome.signal });
+      expect(end(withReporter), withReporter.stderr).toEqual(end(without));
+      expect(
+        testrunLines(withReporter.stderr).some((line) => / spooled to /.test(line)),
+        withReporter.stdout + withReporter.stderr,
+      ).toBe(true);
+    },
+    AWAIT_RUNS_TIMEOUT_MS,
+  );
+});
+
 /** A cache directory of its own, so Jest knows no timings and uses its workers. */
 function freshDir(leg: Leg, name: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `testrun-${leg.label}-${name}-`.replace(/[^\w-]+/g, '-')));
@@ -477,9 +510,22 @@ const copied = new Set<string>();
 
 /** A fresh copy of `fixture` in `installDir`/fixture/<name> (gitignored), where that install resolves. */
 function copyFixtureInto(installDir: string, fixture: string): string {
-  const target = path.join(installDir, 'fixture', path.basename(fixture));
+  // Where it lies below fixtures/, with the loose files of every folder above it there
+  // (signal-listeners.cjs, mocha/rc.cjs): fixtures share them by relative paths.
+  const relative = path.relative(FIXTURES_DIR, fixture);
+  const below = relative.startsWith('..') ? path.basename(fixture) : relative;
+  const target = path.join(installDir, 'fixture', below);
   if (copied.has(target)) return target;
   copied.add(target);
+  for (let dir = path.dirname(below); ; dir = path.dirname(dir)) {
+    const from = path.join(FIXTURES_DIR, dir);
+    const to = path.join(installDir, 'fixture', dir);
+    fs.mkdirSync(to, { recursive: true });
+    for (const entry of relative.startsWith('..') ? [] : fs.readdirSync(from, { withFileTypes: true })) {
+      if (entry.isFile()) fs.copyFileSync(path.join(from, entry.name), path.join(to, entry.name));
+    }
+    if (dir === '.') break;
+  }
   fs.rmSync(target, { recursive: true, force: true });
   fs.cpSync(fixture, target, {
     recursive: true,

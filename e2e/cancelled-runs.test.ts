@@ -1,16 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  captureDescendants,
+  cancelledRun,
   closedPortUrl,
   FRAMEWORKS,
   type Framework,
   fixtures,
   identities,
   nodeWithoutCoreDumps,
-  type RunOutcome,
   readSpoolLines,
   reporterEnv,
   runCli,
@@ -33,43 +31,6 @@ const FINISHED_RESULTS = [
 
 const WAITING_CASE = 'slow > waits for the job to be cancelled';
 
-/** Vitest and Jest print a line per file; Playwright one per test, in order; Mocha's and node:test's spec reporters one per test. */
-const fastFileDone = (output: string) =>
-  /✓ fast\.test\.js|PASS \.?\/?fast\.test\.js|fast\.test\.js:\d+:\d+ › fast › multiplies|✔ multiplies/.test(
-    output,
-  );
-
-/**
- * Sends `signal` once the fast file is done and the slow file's second test is waiting
- * (it writes `waitingFile`), so every framework has had the finished tests in hand.
- */
-function cancelWhenWaiting(waitingFile: string, signal: NodeJS.Signals) {
-  return (child: ChildProcess) => {
-    let output = '';
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
-    let workers: ReturnType<typeof captureDescendants> | undefined;
-    const poll = setInterval(() => {
-      if (!fastFileDone(output) || !fs.existsSync(waitingFile)) return;
-      clearInterval(poll);
-      // A moment for the framework to hear of the finished test (Vitest and Jest batch their worker events).
-      setTimeout(() => {
-        workers = captureDescendants(child.pid!);
-        child.kill(signal);
-      }, 300);
-    }, 50);
-    // Only the framework's own process gets the signal: its workers, the slow file's still
-    // waiting, would outlive the test by minutes (the suite's leftover check found 32).
-    child.on('exit', () => {
-      clearInterval(poll);
-      workers?.end();
-    });
-  };
-}
-
 /**
  * Other software in the framework's process that listens for signals (see
  * fixtures/signal-listeners.cjs). signal-exit v3 beside the guard is proven in
@@ -85,46 +46,47 @@ const NEIGHBOURS = {
 /** The framework runs of the tests that run side by side (below), a few at a time. */
 const limited = runLimiter();
 
-/** The run without the reporter: how the process must end with it too. Reporters are not signal listeners here. */
-const withoutReporter = new Map<string, Promise<RunOutcome>>();
-function runWithoutReporter(framework: Framework, env: Record<string, string>, signal: NodeJS.Signals) {
-  // A second reporter is no listener without the reporter: that run is the one beside nothing.
-  const { FIXTURE_REPORTERS: _reporters, ...listeners } = env;
-  const key = `${framework.name} ${JSON.stringify(listeners)} ${signal}`;
-  if (!withoutReporter.has(key)) {
-    const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
-    withoutReporter.set(
-      key,
-      limited(() =>
-        framework.run({
-          cwd: framework.fixtures.cancelled,
-          withoutReporter: true,
-          env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
-          onSpawn: cancelWhenWaiting(waitingFile, signal),
-          nodePath: nodeWithoutCoreDumps(),
-        }),
-      ),
-    );
-  }
-  return withoutReporter.get(key)!;
+/**
+ * How the framework's own process ends on `signal` without the reporter, in this repo's
+ * versions: Vitest exits 130 on SIGINT and 143 on SIGTERM, Playwright 130 on SIGINT, and
+ * node --test ends a run cancelled by either with 1, each before a handler of the tests'
+ * own; otherwise a handler that cleans up exits 75 (fixtures/signal-listeners.cjs), or the
+ * signal ends the process, as a signal-exit listener always makes it. compat/matrix.test.ts runs every supported version
+ * cancelled with and without the reporter and compares; 26 runs without it here cost the
+ * suite ~17 CPU-s.
+ */
+const ENDS_ITSELF_ON: Partial<Record<Framework['name'], Partial<Record<NodeJS.Signals, number>>>> = {
+  vitest: { SIGINT: 130, SIGTERM: 143 },
+  playwright: { SIGINT: 130 },
+  'node-test': { SIGINT: 1, SIGTERM: 1 },
+};
+function endWithoutReporter(
+  framework: Framework,
+  neighbourEnv: Record<string, string | undefined>,
+  signal: NodeJS.Signals,
+): { code: number | null; signal: NodeJS.Signals | null } {
+  // signal-exit ends the process by the signal itself once its listeners ran, before the framework's own exit.
+  if (neighbourEnv.FIXTURE_SIGNAL_LISTENER?.startsWith('signal-exit')) return { code: null, signal };
+  const own = ENDS_ITSELF_ON[framework.name]?.[signal];
+  if (own !== undefined) return { code: own, signal: null };
+  if (neighbourEnv.FIXTURE_SIGNAL_LISTENER === 'handler') return { code: 75, signal: null };
+  return { code: null, signal };
 }
 
 function cancel(framework: Framework, env: Record<string, string | undefined>, signal: NodeJS.Signals) {
-  const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
   return limited(() =>
     framework.run({
       cwd: framework.fixtures.cancelled,
-      env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
-      onSpawn: cancelWhenWaiting(waitingFile, signal),
+      ...cancelledRun(env, signal),
       nodePath: nodeWithoutCoreDumps(),
     }),
   );
 }
 
 /**
- * The framework's cancelled fixture beside a neighbour, with the reporter and without, `signal`
- * sent to both once the slow file waits; the service never answers, so every result is still
- * in hand when the signal comes.
+ * The framework's cancelled fixture beside a neighbour, with the reporter, `signal` sent once
+ * the slow file waits; the service never answers, so every result is still in hand when the
+ * signal comes.
  */
 async function cancelBeside(
   framework: Framework,
@@ -138,11 +100,12 @@ async function cancelBeside(
     ...neighbourEnv,
     FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }),
   });
-  const [withReporter, without] = await Promise.all([
-    cancel(framework, env, signal),
-    runWithoutReporter(framework, neighbourEnv, signal),
-  ]);
-  return { withReporter, without, spoolDir: env.TESTRUN_SPOOL_DIR! };
+  const withReporter = await cancel(framework, env, signal);
+  return {
+    withReporter,
+    without: endWithoutReporter(framework, neighbourEnv, signal),
+    spoolDir: env.TESTRUN_SPOOL_DIR!,
+  };
 }
 
 type SpooledResult = { testSuite: string; testCase: string; status: string };
@@ -247,10 +210,8 @@ describe.concurrent.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (fra
         { url, apiKey },
         { FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }) },
       );
-      const [withReporter, without] = await Promise.all([
-        cancel(framework, env, signal),
-        runWithoutReporter(framework, {}, signal),
-      ]);
+      const withReporter = await cancel(framework, env, signal);
+      const without = endWithoutReporter(framework, {}, signal);
       expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({
         code: without.code,
         signal: without.signal,
@@ -301,8 +262,8 @@ describe('a signal signal-exit listens to, beside signal-exit', () => {
   ] as const)(
     '%s ends on %s beside %j as it would without the reporter, with every finished test spooled',
     async (name, signal, neighbour) => {
-      const { withReporter, without, spoolDir } = await cancelBeside(named(name), neighbour, signal);
-      expect({ code: without.code, signal: without.signal }).toEqual({ code: null, signal });
+      // Without the reporter, the signal ends the process (compat/matrix.test.ts compares the two).
+      const { withReporter, spoolDir } = await cancelBeside(named(name), neighbour, signal);
       expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({ code: null, signal });
       const [spooled = []] = spooledPerFile(spoolDir);
       expectFinishedTestsKept(spooled);

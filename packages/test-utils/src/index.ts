@@ -1,5 +1,7 @@
 // Test utilities shared by every package's tests: one place to start a server, to drive
 // core directly, and to spawn a real Vitest, Jest, Playwright, Mocha or node:test run on a fixture project.
+
+export * from './cancel.js';
 export * from './certificates.js';
 export * from './cli.js';
 export * from './closing-relay.js';

@@ -1,0 +1,58 @@
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { captureDescendants } from './proc-stat.js';
+import type { RunOptions } from './run-framework.js';
+
+/** Vitest and Jest print a line per file; Playwright one per test, in order; Mocha's and node:test's spec reporters one per test. */
+const fastFileDone = (output: string) =>
+  /✓ fast\.test\.js|PASS \.?\/?fast\.test\.js|fast\.test\.js:\d+:\d+ › fast › multiplies|✔ multiplies/.test(
+    output,
+  );
+
+/**
+ * Sends `signal` once the fast file is done and the slow file's second test is waiting
+ * (it writes `waitingFile`), so every framework has had the finished tests in hand.
+ */
+export function cancelWhenWaiting(waitingFile: string, signal: NodeJS.Signals) {
+  return (child: ChildProcess) => {
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    let workers: ReturnType<typeof captureDescendants> | undefined;
+    const poll = setInterval(() => {
+      if (!fastFileDone(output) || !fs.existsSync(waitingFile)) return;
+      clearInterval(poll);
+      // A moment for the framework to hear of the finished test (Vitest and Jest batch their worker events).
+      setTimeout(() => {
+        workers = captureDescendants(child.pid!);
+        child.kill(signal);
+      }, 300);
+    }, 50);
+    // Only the framework's own process gets the signal: its workers, the slow file's still
+    // waiting, would outlive the test by minutes (the suite's leftover check found 32).
+    child.on('exit', () => {
+      clearInterval(poll);
+      workers?.end();
+    });
+  };
+}
+
+/**
+ * What a run of a framework's `cancelled` fixture needs to be cancelled as a CI job is:
+ * `signal` to the framework's process once the finished tests are in its hands.
+ */
+export function cancelledRun(
+  env: Record<string, string | undefined>,
+  signal: NodeJS.Signals,
+): Pick<RunOptions, 'env' | 'onSpawn'> {
+  const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
+  return {
+    env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
+    onSpawn: cancelWhenWaiting(waitingFile, signal),
+  };
+}

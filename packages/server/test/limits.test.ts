@@ -91,7 +91,10 @@ describe('limits', () => {
     const [trickled, idled] = await Promise.all([closed(trickle), closed(idle)]);
     clearInterval(drip);
     expect(trickled).toMatch(/^HTTP\/1\.1 408 /);
-    expect(idled).toBe('');
+    // Closed, by whichever of two clocks comes first: the connection's idle limit closes it
+    // without a word, Node's check of request timeouts (every clientTimeoutMs / 4) with a 408.
+    // A loaded machine saw the second.
+    expect(idled).toMatch(/^(|HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*)$/);
     expect(await createRun(server)).toEqual(expect.any(String));
   });
 });

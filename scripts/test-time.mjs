@@ -18,11 +18,9 @@
 // Arguments after `--` go to `vitest run` in place of `--project unit --project main`.
 // Per-file times come from scripts/file-times-reporter.mjs: a file's duration with its hooks
 // and collection, which Vitest's JSON reporter leaves out for work done in beforeAll.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DURATIONS_FILE, writeDurations } from './file-durations.mjs';
 import { PROJECTS, testSteps } from './test.mjs';
@@ -88,27 +86,6 @@ const sampler = setInterval(() => {
   lastCounters = now;
 }, 10_000);
 
-/**
- * The machine's speed, from a fixed piece of work: the CPU time of loading TypeScript's
- * compiler (9 MB of JavaScript: what most of the suite does, start Node and load modules),
- * the median of five. On a shared VM the same files cost 15–20 % more CPU at one hour than
- * at another, so two runs' figures compare only beside this one.
- */
-function calibrate() {
-  if (!gnuTime) return undefined;
-  const out = path.join(path.dirname(timesFile), 'calibration.cpu');
-  const samples = [];
-  for (let i = 0; i < 5; i++) {
-    spawnSync(gnuTime, ['-q', '-f', '%U %S', '-o', out, process.execPath, '-e', "require('typescript')"], {
-      cwd: path.dirname(fileURLToPath(import.meta.url)),
-    });
-    const [user, system] = fs.readFileSync(out, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
-    samples.push((user + system) * 1000);
-  }
-  return samples.sort((a, b) => a - b)[2];
-}
-
-const calibrationBefore = calibrate();
 const loadBefore = load();
 const began = performance.now();
 // What `pnpm test` runs, as it runs it (scripts/test.mjs): lint, then typecheck beside Vitest.
@@ -156,12 +133,6 @@ const beside = (f) =>
 const out = [];
 out.push('');
 out.push(`load average before: ${loadBefore}   after: ${load()}   (${os.cpus().length} cores)`);
-const calibrationAfter = calibrate();
-if (calibrationBefore !== undefined) {
-  out.push(
-    `machine speed: loading TypeScript took ${Math.round(calibrationBefore)} ms of CPU before, ${Math.round(calibrationAfter)} ms after (compare runs by it)`,
-  );
-}
 const cpuOf = (s) => (s.cpuMs === undefined ? '' : `  (cpu ${seconds(s.cpuMs)})`);
 for (const s of steps) {
   out.push(

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
+  CANCELLED_REPORTER_OPTIONS,
   cancelledRun,
   DOUBLES_BEFORE_THE_REPORTER,
   DOUBLES_IN_A_TEST,
@@ -35,6 +36,7 @@ import {
   reporterEnv,
   resultsTagged,
   runNodeTest,
+  startServerThatHoldsResults,
   startTestServer,
   type TestServer,
   testrunLines,
@@ -477,18 +479,13 @@ describe.each(MATRIX)('$label cancelled by a signal mid-run', (leg) => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'ends on %s as it does without the reporter',
     async (signal) => {
-      const server = await startTestServer({
-        faults: (r) => (r.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
-      });
-      const env = reporterEnv(server, {
-        FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }),
-      });
+      const server = await startServerThatHoldsResults();
+      const env = reporterEnv(server, { FIXTURE_REPORTER_OPTIONS: CANCELLED_REPORTER_OPTIONS });
       const fixture = frameworkOf(leg).fixtures.cancelled;
       const [withReporter, without] = await Promise.all([
         legRun(leg, fixture, cancelledRun(env, signal)),
         legRun(leg, fixture, { ...cancelledRun({}, signal), withoutReporter: true }),
       ]);
-      server.close();
       const end = (outcome: RunOutcome) => ({ code: outcome.code, signal: outcome.signal });
       expect(end(withReporter), withReporter.stderr).toEqual(end(without));
       expect(
@@ -508,23 +505,22 @@ function freshDir(leg: Leg, name: string): string {
 /** Fixtures copied in this process: runs of one leg share a copy, made once. */
 const copied = new Set<string>();
 
-/** A fresh copy of `fixture` in `installDir`/fixture/<name> (gitignored), where that install resolves. */
+/**
+ * A fresh copy of `fixture` in `installDir`/fixture (gitignored), where that install resolves:
+ * at its place below fixtures/, with the loose files of each folder above it (signal-listeners.cjs,
+ * mocha/rc.cjs), which fixtures reach by relative paths. A fixture from elsewhere: by its name.
+ */
 function copyFixtureInto(installDir: string, fixture: string): string {
-  // Where it lies below fixtures/, with the loose files of every folder above it there
-  // (signal-listeners.cjs, mocha/rc.cjs): fixtures share them by relative paths.
-  const relative = path.relative(FIXTURES_DIR, fixture);
-  const below = relative.startsWith('..') ? path.basename(fixture) : relative;
-  const target = path.join(installDir, 'fixture', below);
+  const below = path.relative(FIXTURES_DIR, fixture);
+  const inFixtures = !below.startsWith('..');
+  const target = path.join(installDir, 'fixture', inFixtures ? below : path.basename(fixture));
   if (copied.has(target)) return target;
   copied.add(target);
-  for (let dir = path.dirname(below); ; dir = path.dirname(dir)) {
-    const from = path.join(FIXTURES_DIR, dir);
-    const to = path.join(installDir, 'fixture', dir);
-    fs.mkdirSync(to, { recursive: true });
-    for (const entry of relative.startsWith('..') ? [] : fs.readdirSync(from, { withFileTypes: true })) {
-      if (entry.isFile()) fs.copyFileSync(path.join(from, entry.name), path.join(to, entry.name));
+  if (inFixtures) {
+    for (let dir = path.dirname(below); ; dir = path.dirname(dir)) {
+      copyLooseFiles(path.join(FIXTURES_DIR, dir), path.join(installDir, 'fixture', dir));
+      if (dir === '.') break;
     }
-    if (dir === '.') break;
   }
   fs.rmSync(target, { recursive: true, force: true });
   fs.cpSync(fixture, target, {
@@ -533,4 +529,12 @@ function copyFixtureInto(installDir: string, fixture: string): string {
     filter: (source) => path.basename(source) !== 'node_modules',
   });
   return target;
+}
+
+/** The files (not the folders) of `from`, copied into `to`. */
+function copyLooseFiles(from: string, to: string): void {
+  fs.mkdirSync(to, { recursive: true });
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    if (entry.isFile()) fs.copyFileSync(path.join(from, entry.name), path.join(to, entry.name));
+  }
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  CANCELLED_REPORTER_OPTIONS,
   cancelledRun,
   closedPortUrl,
   FRAMEWORKS,
@@ -14,6 +15,7 @@ import {
   runCli,
   runJest,
   runLimiter,
+  startServerThatHoldsResults,
   startTestServer,
   testrunLines,
 } from '@testrun/test-utils';
@@ -51,9 +53,9 @@ const limited = runLimiter();
  * versions: Vitest exits 130 on SIGINT and 143 on SIGTERM, Playwright 130 on SIGINT, and
  * node --test ends a run cancelled by either with 1, each before a handler of the tests'
  * own; otherwise a handler that cleans up exits 75 (fixtures/signal-listeners.cjs), or the
- * signal ends the process, as a signal-exit listener always makes it. compat/matrix.test.ts runs every supported version
- * cancelled with and without the reporter and compares; 26 runs without it here cost the
- * suite ~17 CPU-s.
+ * signal ends the process, as a signal-exit listener always makes it. compat/matrix.test.ts
+ * runs every supported version cancelled with and without the reporter and compares; 26
+ * runs without it here cost the suite ~17 CPU-s.
  */
 const ENDS_ITSELF_ON: Partial<Record<Framework['name'], Partial<Record<NodeJS.Signals, number>>>> = {
   vitest: { SIGINT: 130, SIGTERM: 143 },
@@ -93,13 +95,8 @@ async function cancelBeside(
   neighbourEnv: Record<string, string>,
   signal: NodeJS.Signals,
 ) {
-  const server = await startTestServer({
-    faults: (r) => (r.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
-  });
-  const env = reporterEnv(server, {
-    ...neighbourEnv,
-    FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }),
-  });
+  const server = await startServerThatHoldsResults();
+  const env = reporterEnv(server, { ...neighbourEnv, FIXTURE_REPORTER_OPTIONS: CANCELLED_REPORTER_OPTIONS });
   const withReporter = await cancel(framework, env, signal);
   return {
     withReporter,
@@ -206,10 +203,7 @@ describe.concurrent.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (fra
     async (signal) => {
       const url = await closedPortUrl();
       const apiKey = 'cancel-key-4711';
-      const env = reporterEnv(
-        { url, apiKey },
-        { FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10, flushTimeout: 2000 }) },
-      );
+      const env = reporterEnv({ url, apiKey }, { FIXTURE_REPORTER_OPTIONS: CANCELLED_REPORTER_OPTIONS });
       const withReporter = await cancel(framework, env, signal);
       const without = endWithoutReporter(framework, {}, signal);
       expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({

@@ -1,6 +1,6 @@
 // The file times `pnpm test:time --write-durations` measured on a green run of the whole suite,
 // committed so that every clone (CI's fresh one included) starts its longest files first
-// (scripts/longest-first-sequencer.mjs).
+// (scripts/longest-first-sequencer.ts).
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { captureDescendants } from './proc-stat.js';
 import type { RunOptions } from './run-framework.js';
+import { startTestServer, type TestServer } from './server.js';
 
 /** Vitest and Jest print a line per file; Playwright one per test, in order; Mocha's and node:test's spec reporters one per test. */
 const fastFileDone = (output: string) =>
@@ -56,3 +57,16 @@ export function cancelledRun(
     onSpawn: cancelWhenWaiting(waitingFile, signal),
   };
 }
+
+/**
+ * A service that never answers a batch of results, so that every result is still in the
+ * reporter's hands when the signal comes; closed when the test ends.
+ */
+export function startServerThatHoldsResults(): Promise<TestServer> {
+  return startTestServer({
+    faults: (request) => (request.route === 'submitResults' ? { delayMs: 60_000 } : undefined),
+  });
+}
+
+/** The reporter's options for a cancelled run: results sent at once, its end waits 2 s at most. */
+export const CANCELLED_REPORTER_OPTIONS = JSON.stringify({ flushInterval: 10, flushTimeout: 2000 });

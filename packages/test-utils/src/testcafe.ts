@@ -52,32 +52,51 @@ export async function runTestCafe({
   cwd?: string;
   inConfigFile?: boolean;
 }): Promise<RunOutcome> {
+  const initTimeout = args.includes('--browser-init-timeout')
+    ? []
+    : ['--browser-init-timeout', String(BROWSER_INIT_TIMEOUT_MS)];
   const reporters = inConfigFile
     ? ['--config-file', 'testrun.testcaferc.cjs']
     : ['-r', withoutReporter ? 'spec' : 'spec,testrun'];
   // TestCafe that could not connect to a Chromium it started exits without ending it (the
   // suite's leftover check found one): whatever it started and left is ended with the run.
   let started: ReturnType<typeof followDescendants> | undefined;
-  const outcome = await runProcess(nodePath ?? process.execPath, [bin, browsers, ...args, ...reporters], {
-    cwd,
-    env: cleanEnv(env),
-    timeoutMs,
-    onSpawn: (child) => {
-      if (child.pid) started = followDescendants(child.pid);
-      onSpawn?.(child);
+  const outcome = await runProcess(
+    nodePath ?? process.execPath,
+    [bin, browsers, ...args, ...initTimeout, ...reporters],
+    {
+      cwd,
+      env: cleanEnv(env),
+      timeoutMs,
+      onSpawn: (child) => {
+        if (child.pid) started = followDescendants(child.pid);
+        onSpawn?.(child);
+      },
     },
-  }).finally(() => started?.end());
+  ).finally(() => started?.end());
   return outcome;
 }
 
-/** What TestCafe prints when it could not open a browser it was given: its own failure, not the reporter's. */
-export const TESTCAFE_BROWSER_NOT_OPENED = /Unable to open the "[^"]*" browser due to the following error/;
+/**
+ * What TestCafe prints when it could not open a browser it was given, its own failure and not
+ * the reporter's: the browser failed to start, or started and never connected before the
+ * browser init timeout (a CI run's Chromium never did in TestCafe's default 2 minutes).
+ */
+export const TESTCAFE_BROWSER_NOT_OPENED =
+  /Unable to open the "[^"]*" browser due to the following error|Cannot establish one or more browser connections/;
+
+/**
+ * How long runTestCafe lets a browser take to connect: a Chromium that has not in 30 s on a
+ * loaded machine (it connects in 1–3 s) is stuck, and a new attempt is cheaper than TestCafe's
+ * default 2 minutes.
+ */
+const BROWSER_INIT_TIMEOUT_MS = 30_000;
 
 /**
  * Runs `attempt` (a server, a spool and a TestCafe run of its own) again, at most twice, while
  * TestCafe says it could not open a browser: on a loaded machine (four busy loops beside the
  * suite) Chromium's debugging port sometimes reset TestCafe's first connection (ECONNRESET)
- * before any test ran. The reporter's part then, a failed result of the run spooled on the way
+ * before any test ran, and in one CI run a Chromium never connected at all. The reporter's part then, a failed result of the run spooled on the way
  * out, is proven by its own test (e2e/testcafe.test.ts, "a browser does not start"). The last
  * attempt is answered whatever happened.
  */

@@ -29,7 +29,7 @@ describe('untilTestCafeOpensItsBrowsers', () => {
     expect(closed).toEqual([1]);
   });
 
-  it('answers the third attempt whatever happened, and never retries another failure', async () => {
+  it('runs again when a browser never connected, answers the third attempt whatever happened, and never retries another failure', async () => {
     let tries = 0;
     const third = await untilTestCafeOpensItsBrowsers(async () => ({
       tries: ++tries,
@@ -38,9 +38,16 @@ describe('untilTestCafeOpensItsBrowsers', () => {
     expect(third.tries).toBe(3);
 
     tries = 0;
+    const neverConnected = await untilTestCafeOpensItsBrowsers(async () => ({
+      tries: ++tries,
+      outcome: outcome(tries < 2 ? 'ERROR Cannot establish one or more browser connections.' : '2/5 failed'),
+    }));
+    expect(neverConnected.tries).toBe(2);
+
+    tries = 0;
     const once = await untilTestCafeOpensItsBrowsers(async () => ({
       tries: ++tries,
-      outcome: outcome('Cannot establish one or more browser connections.'),
+      outcome: outcome('ERROR Cannot prepare tests due to the following error:\n\nSyntaxError'),
     }));
     expect(once.tries).toBe(1);
   });

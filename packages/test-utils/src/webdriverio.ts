@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { cleanEnv } from './environment.js';
 import { FIXTURES_DIR } from './fixtures.js';
 import { type ExpectedResult, MOCHA_PARITY_RESULTS, resultsIn } from './parity-expected.js';
@@ -67,26 +68,50 @@ export const WDIO_RUN_TIMEOUT_MS = 2 * RUN_TIMEOUT_MS;
 /** For a test or hook that awaits `wdio run`s at once: long enough for one to time out with its output first. */
 export const WDIO_AWAIT_RUNS_TIMEOUT_MS = WDIO_RUN_TIMEOUT_MS + 15_000;
 
+/** @wdio/cli's entry, resolved as WebdriverIO resolves its own dependencies. */
+const wdioCli = () => createRequire(import.meta.url).resolve('@wdio/cli');
+
 /**
- * `wdio run <config>` in `cwd`, as a real child process. WebdriverIO puts each worker's id in
- * front of every line the worker writes (`[0-1] testrun: …`); the outcome has them taken off,
- * so that testrunLines finds the reporters' lines.
+ * NODE_OPTIONS that keep WebdriverIO from loading tsx into every worker. Its launcher adds
+ * `--import <tsx's loader>` to NODE_OPTIONS unless they already name that loader, whatever the
+ * config's language; tsx's module hooks then cost each worker ~0.9 CPU-s of its ~1.7 (measured:
+ * the Mocha fixture's four workers, 11.6 CPU-s with tsx and 8.0 without). The fixtures are
+ * JavaScript: a flag that does nothing (`--disable-warning` of a warning no one raises) names
+ * the loader, and WebdriverIO leaves NODE_OPTIONS alone. The README's configuration keeps
+ * WebdriverIO's default (`runWdio`'s `withTsx`, in e2e/webdriverio.test.ts).
+ */
+function withoutTsx(nodeOptions: string | undefined): string {
+  const tsxPackage = createRequire(wdioCli()).resolve('tsx/package.json');
+  const loader = path.join(path.dirname(tsxPackage), 'dist', 'loader.mjs');
+  // A tsx whose loader moved would be loaded again unnoticed, and the suite slower: say so.
+  if (!fs.existsSync(loader)) throw new Error(`tsx's loader is not at ${loader}: update withoutTsx`);
+  return `${nodeOptions ?? ''} --disable-warning=${pathToFileURL(loader).href}`.trim();
+}
+
+/**
+ * `wdio run <config>` in `cwd`, as a real child process, without tsx in its workers unless
+ * `withTsx` (see withoutTsx). WebdriverIO puts each worker's id in front of every line the
+ * worker writes (`[0-1] testrun: …`); the outcome has them taken off, so that testrunLines
+ * finds the reporters' lines.
  */
 export async function runWdio({
   cwd,
   config = 'wdio.conf.mjs',
   env = {},
+  withTsx = false,
 }: {
   cwd: string;
   config?: string;
   env?: Record<string, string | undefined>;
+  withTsx?: boolean;
 }): Promise<RunOutcome> {
   // @wdio/cli's exports map hides its package.json, which frameworkBin reads: the bin is beside its build.
-  const main = createRequire(import.meta.url).resolve('@wdio/cli');
-  const bin = path.join(path.dirname(main), '..', 'bin', 'wdio.js');
+  const bin = path.join(path.dirname(wdioCli()), '..', 'bin', 'wdio.js');
+  const runEnv = cleanEnv(env);
+  if (!withTsx) runEnv.NODE_OPTIONS = withoutTsx(runEnv.NODE_OPTIONS);
   const outcome = await runProcess(process.execPath, [bin, 'run', config], {
     cwd,
-    env: cleanEnv(env),
+    env: runEnv,
     timeoutMs: WDIO_RUN_TIMEOUT_MS,
   });
   const unprefixed = (text: string) => text.replace(/^\[\d+-\d+\] /gm, '');

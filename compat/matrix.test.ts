@@ -133,6 +133,8 @@ describe.each(MATRIX)('the parity fixture under $label', (leg) => {
   beforeAll(async () => {
     server = await startTestServer();
     outcome = await legRun(leg, frameworkOf(leg).fixtures.parity, {
+      // Vitest's default, a process per file, which the fixture's config turns off for pnpm test's speed.
+      args: leg.framework === 'vitest' ? ['--isolate'] : [],
       env: reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS }),
     });
   }, AWAIT_RUNS_TIMEOUT_MS);

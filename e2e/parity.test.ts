@@ -33,10 +33,12 @@ describe('the parity fixture, run under Vitest and under Jest', () => {
     server = await startTestServer({ abandonedAfterMs: 1 });
     const env = () => reporterEnv(server, { [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS });
     const cwd = fixtures.parity;
+    // Vitest's default, a process per file, which the fixture's config turns off for the other tests' speed.
+    const isolated = ['--isolate'];
     [vitest, jest, vitestAlone, jestAlone] = await Promise.all([
-      runVitest({ cwd, env: env() }),
+      runVitest({ cwd, args: isolated, env: env() }),
       runJest({ cwd, env: env() }),
-      runVitest({ cwd, withoutReporter: true }),
+      runVitest({ cwd, args: isolated, withoutReporter: true }),
       runJest({ cwd, withoutReporter: true }),
     ]);
   }, AWAIT_RUNS_TIMEOUT_MS);

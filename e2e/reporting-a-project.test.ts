@@ -39,13 +39,9 @@ describe.concurrent.each(FRAMEWORKS)('$name reporting a project', (framework) =>
   describe('a passing project reported to the service', () => {
     const server = useServer();
     let outcome: RunOutcome;
-    let outcomeWithoutReporter: RunOutcome;
 
     beforeAll(async () => {
-      [outcome, outcomeWithoutReporter] = await Promise.all([
-        run({ cwd: fixtures.passing, env: reporterEnv(server()) }),
-        run({ cwd: fixtures.passing, withoutReporter: true }),
-      ]);
+      outcome = await run({ cwd: fixtures.passing, env: reporterEnv(server()) });
     }, AWAIT_RUNS_TIMEOUT_MS);
 
     it('stores every test exactly once, in one run of the project', async () => {
@@ -78,8 +74,9 @@ describe.concurrent.each(FRAMEWORKS)('$name reporting a project', (framework) =>
       expect(server().server.requests[0]?.userAgent).toContain(`(${name}/${framework.version()}; node/`);
     });
 
+    // Every test passed (stored above): the framework's own code is 0, and the reporter leaves it so.
     it('exits 0, as without the reporter', () => {
-      expect([outcome.code, outcomeWithoutReporter.code]).toEqual([0, 0]);
+      expect(outcome.code, outcome.stderr).toBe(0);
     });
   });
 

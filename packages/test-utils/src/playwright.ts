@@ -41,6 +41,15 @@ export const playwrightFixtures = {
 } as const;
 
 /**
+ * What `playwright test` exits with, without any reporter, when a test failed or an error
+ * happened outside one (a worker's teardown, a globalSetup that throws, a file that fails to
+ * load): 1. The e2e tests hold a run with the reporter to it instead of running each fixture
+ * again without (a Playwright run costs ~1.5 CPU-s); compat/matrix.test.ts runs the parity
+ * fixture both ways under every supported version and compares.
+ */
+export const PLAYWRIGHT_OWN_EXIT_CODE = 1;
+
+/**
  * `playwright test` in `cwd`, as a real child process. Its output folder (test-results)
  * is a fresh temp dir per run: Playwright empties it when a run starts, and runs of one
  * fixture overlap.

@@ -96,9 +96,10 @@ const BROWSER_INIT_TIMEOUT_MS = 30_000;
  * Runs `attempt` (a server, a spool and a TestCafe run of its own) again, at most twice, while
  * TestCafe says it could not open a browser: on a loaded machine (four busy loops beside the
  * suite) Chromium's debugging port sometimes reset TestCafe's first connection (ECONNRESET)
- * before any test ran, and in one CI run a Chromium never connected at all. The reporter's part then, a failed result of the run spooled on the way
- * out, is proven by its own test (e2e/testcafe.test.ts, "a browser does not start"). The last
- * attempt is answered whatever happened.
+ * before any test ran, and in one CI run a Chromium never connected at all. The reporter's
+ * part then, a failed result of the run spooled on the way out, is proven by its own test
+ * (e2e/testcafe.test.ts, "a browser does not start"). The last attempt is answered whatever
+ * happened.
  */
 export async function untilTestCafeOpensItsBrowsers<
   T extends { outcome: RunOutcome; server?: { close(): Promise<void> } },

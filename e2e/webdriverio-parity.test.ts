@@ -184,9 +184,10 @@ describe.skipIf(missing)('the parity fixture under WebdriverIO, the service up b
 
 describe.skipIf(missing)('WebdriverIO streaming while tests run', () => {
   it(
-    'delivers the results of a finished worker while another worker still runs',
+    'delivers the results of a finished worker while another worker still runs, and the launcher completes the passed run',
     async () => {
-      const server = await startTestServer();
+      // A run nobody completed reads abandoned at once: one that reads completed was ended.
+      const server = await startTestServer({ abandonedAfterMs: 1 });
       const outcome = await runWdio({ ...streaming, env: reporterEnv(server) });
       // last.test.js passes only if it sees the fast files' nine results on the server.
       expect(outcome.code, output(outcome)).toBe(0);
@@ -197,6 +198,8 @@ describe.skipIf(missing)('WebdriverIO streaming while tests run', () => {
         status: 'passed',
       });
       expect(stored).toHaveLength(10);
+      expect(await shownState(server, run!.id)).toEqual({ api: 'completed', page: 'completed' });
+      expect(testrunLines(output(outcome))).toContain(`testrun: run ${run!.id} marked completed`);
       server.close();
     },
     WDIO_AWAIT_RUNS_TIMEOUT_MS,

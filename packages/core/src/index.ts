@@ -53,6 +53,7 @@ export {
   TITLE_SEPARATOR,
 } from './results/result-name.js';
 export { RunReporter, type RunReporterInit } from './run-reporter.js';
+export { runnerVersion } from './runner-version.js';
 export { startDir } from './start-dir.js';
 export type * from './types.js';
 export { CORE_VERSION, userAgent } from './version.js';

@@ -15,7 +15,7 @@ import { MAX_BLIND_REFUSALS, MAX_NAMED_REFUSALS } from '../../src/delivery/refus
 // "400: the result at fault"): the rule is deliver-batch.test.ts's; here, what a run and a
 // replay do with it against a real server: what is stored, spooled, said and counted.
 
-const casesOf = (results: readonly { testCase: string }[]) => results.map((r) => r.testCase).sort();
+const casesOf = (results: readonly { testCase: unknown }[]) => results.map((r) => String(r.testCase)).sort();
 
 /** The lines of a run about refused results, in the order said. */
 const refusedLines = (lines: readonly string[]) =>

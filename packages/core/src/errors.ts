@@ -18,7 +18,7 @@ export type ErrorCode =
   | 'TESTRUN_NO_RUN_ID'
   /** A request was retried as often as allowed, or the flush deadline came first. */
   | 'TESTRUN_GAVE_UP'
-  /** The service refused one result alone (400 or 422) and took others of its run: it is not sent again. */
+  /** The service refused one result alone (400) and took others of its run: it is not sent again. */
   | 'TESTRUN_RESULT_REFUSED'
   /** The service refused results whatever they held (each one alone too) and took none of the run's: they are spooled. */
   | 'TESTRUN_REQUESTS_REFUSED'
@@ -74,7 +74,7 @@ export class HttpError extends TestrunError {
 }
 
 /**
- * The service refused one result alone (400 or 422) while it took others of the same run: the
+ * The service refused one result alone (400) while it took others of the same run: the
  * result is at fault, and sending it again would be refused again, so it is said and dropped,
  * never spooled. The message names the result and quotes the service (`cause`).
  */

@@ -35,7 +35,7 @@ export interface ReplaySummary {
   /** Spooled ends the service refused: one line each, and out of the spool (asking again gets the same answer). */
   endsRefused: number;
   /**
-   * Results the service refused alone while it took others of their run (400 or 422): out of the
+   * Results the service refused alone while it took others of their run (400): out of the
    * spool, since sending them again would be refused again; `lines` of `errors` name them.
    */
   refused: { results: number; lines: number };

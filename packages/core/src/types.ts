@@ -194,7 +194,7 @@ export interface DeliverySummary {
   /** Results written to the spool for `testrun replay`. */
   spooled: number;
   /**
-   * Results the service refused alone while it took others of the run (400 or 422): each named
+   * Results the service refused alone while it took others of the run (400): each named
    * in a line (the first ten), neither delivered nor spooled, since sending again would be refused again.
    */
   refused: number;

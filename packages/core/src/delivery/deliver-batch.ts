@@ -71,7 +71,7 @@ export interface DeliverOptions {
 /**
  * Sends one batch of a run, with retries (send-with-retries.ts). A batch the service finds
  * too large (413) is split in half until it takes the parts or one result alone is too large;
- * a batch it refuses for what it holds (400, 422) is split the same way to find the results at
+ * a batch it refuses for what it holds (400) is split the same way to find the results at
  * fault, which go to `refusals` instead of the spool (docs/design.md §9). Used by the run
  * session and by replay alike.
  */

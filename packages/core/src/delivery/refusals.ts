@@ -2,15 +2,19 @@ import { type HttpError, RequestsRefusedError, ResultRefusedError } from '../err
 import type { Batch, TestResult } from '../types.js';
 
 // What one run's deliveries learn from the service's refusals (docs/design.md §9, "400: the
-// result at fault"). A batch refused for what it holds (400 or 422) is split as a 413 is, down
+// result at fault"). A batch refused for what it holds (400) is split as a 413 is, down
 // to results alone; a result the service refuses alone is at fault only if the service takes
 // other results of the same run. Until it has taken one, a refusal may be of the request itself
 // (a run id, a header, a body it cannot read), which no split finds: those refusals are
 // counted, and past MAX_BLIND_REFUSALS the run's refused parts are no longer split but spooled,
 // so a service that refuses everything costs a bounded number of requests, not one per result.
 
-/** Statuses that refuse what a request holds: the batch is split to find the result at fault. */
-export const REFUSES_CONTENT: ReadonlySet<number> = new Set([400, 422]);
+/**
+ * Statuses that refuse what a request holds: the batch is split to find the result at fault.
+ * Not 422: the IETF Idempotency-Key draft answers it to a key sent again with another body,
+ * and the halves' new keys would then store again what the first body stored.
+ */
+export const REFUSES_CONTENT: ReadonlySet<number> = new Set([400]);
 
 /**
  * Refusals a run's deliveries may meet before the service has taken any of its results. One

@@ -142,12 +142,12 @@ describe('deliverBatch when the service refuses a batch for what it holds', () =
     expect(refused[0]!.error.message).toContain('results/0/status must be one of: passed, failed');
   });
 
-  it('finds every result at fault, side by side or spread out, and a 422 as a 400', async () => {
+  it('finds every result at fault, side by side or spread out', async () => {
     const atFault = (testCase: string) => {
       const n = Number(testCase.slice('case '.length));
       return n < 12 || n % 5 === 0;
     };
-    const server = await startTestServer({ faults: refusingResults((r) => atFault(r.testCase), 'no', 422) });
+    const server = await startTestServer({ faults: refusingResults((r) => atFault(r.testCase), 'no') });
     const sent = results(200);
     const refusals = new RunRefusals();
     const { runId, delivery } = await deliverTo(server, makeBatch(sent, randomUUID()), refusals);
@@ -196,7 +196,7 @@ describe('deliverBatch when the service refuses a batch for what it holds', () =
     expect(refusals.takeRefused().map(({ result }) => result.testCase)).toEqual(['case 0']);
   });
 
-  it('does not split a refusal that is no judgement of what the batch holds (404: no such run)', async () => {
+  it('does not split a refusal that is no judgement of what the batch holds: 404 (no such run), 422 (a key sent with another body)', async () => {
     const server = await startTestServer();
     const http = new HttpClient({ baseUrl: server.url, apiKey: server.apiKey, userAgent: 'test', env: {} });
     const delivery = await deliverBatch(
@@ -206,10 +206,23 @@ describe('deliverBatch when the service refuses a batch for what it holds', () =
       POLICY,
       new Deadline(),
     );
-    await http.close();
     expect(delivery.failure?.kind).toBe('rejected');
     expect(delivery.left).toHaveLength(1);
     expect(submits(server)).toHaveLength(1);
+    // The IETF Idempotency-Key draft's 422: halves with new keys would store the first body's results again.
+    const runId = await createRunOn(server);
+    const key = randomUUID();
+    expect(await deliverBatch(http, runId, makeBatch(results(4), key), POLICY, new Deadline())).toMatchObject(
+      {
+        delivered: 4,
+      },
+    );
+    const reused = await deliverBatch(http, runId, makeBatch(results(6), key), POLICY, new Deadline());
+    await http.close();
+    expect(reused.failure?.kind).toBe('rejected');
+    expect((reused.failure?.error as { status?: number }).status).toBe(422);
+    expect(reused.left.flatMap(resultsOf)).toHaveLength(6);
+    expect(await server.server.store.results(runId)).toHaveLength(4);
   });
 });
 

@@ -8,8 +8,10 @@ export const replay = defineCommand({
   about: `
 Sends the runs and results that reporters spooled when the service could not take
 them, with the idempotency keys they were first sent with, so nothing is stored
-twice. Delivered batches leave the spool; the rest stay for the next try. Exits 1
-when something remains. Files a running reporter is still writing, or another
+twice. Delivered batches leave the spool; the rest stay for the next try. A
+result the service refuses alone (400) while it takes the others leaves the spool
+too, named in a line: sending it again would be refused again. Exits 1 when
+something remains or was refused. Files a running reporter is still writing, or another
 replay holds, are left alone; those of a reporter or replay that died are taken
 over. A file whose lines are not what a reporter writes is set aside as
 <file>.bad, named, and not sent.

@@ -220,7 +220,7 @@ describe('deliverBatch when the service refuses a batch for what it holds', () =
     const reused = await deliverBatch(http, runId, makeBatch(results(6), key), POLICY, new Deadline());
     await http.close();
     expect(reused.failure?.kind).toBe('rejected');
-    expect((reused.failure?.error as { status?: number }).status).toBe(422);
+    expect((reused.failure!.error as { status?: number }).status).toBe(422);
     expect(reused.left.flatMap(resultsOf)).toHaveLength(6);
     expect(await server.server.store.results(runId)).toHaveLength(4);
   });

@@ -404,7 +404,7 @@ describe('reading what writers put around their testcases', () => {
 
 describe('a report that cannot be read', () => {
   it('refuses one nested deeper than 1,000 levels at its first element past them, reading no further', async () => {
-    const lines = ['<testsuites>', ...Array.from({ length: 200_000 }, (_, i) => `<testsuite name="s${i}">`)];
+    const lines = ['<testsuites>', ...Array.from({ length: 5_000 }, (_, i) => `<testsuite name="s${i}">`)];
     const error = await readError(reportFile(lines.join('\n')));
     expect(error).toMatchObject({
       code: 'JUNIT_TOO_DEEP',

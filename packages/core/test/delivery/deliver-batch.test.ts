@@ -148,16 +148,16 @@ describe('deliverBatch when the service refuses a batch for what it holds', () =
       return n < 12 || n % 5 === 0;
     };
     const server = await startTestServer({ faults: refusingResults((r) => atFault(r.testCase), 'no') });
-    const sent = results(200);
+    const sent = results(100);
     const refusals = new RunRefusals();
     const { runId, delivery } = await deliverTo(server, makeBatch(sent, randomUUID()), refusals);
     const refused = casesOf(refusals.takeRefused().map(({ result }) => result));
     expect(refused).toEqual(casesOf(sent.filter((r) => atFault(r.testCase))));
-    expect(delivery.delivered + refused.length).toBe(200);
+    expect(delivery.delivered + refused.length).toBe(100);
     expect(delivery.left).toEqual([]);
     expect(await storedCases(server, runId)).toEqual(casesOf(sent.filter((r) => !atFault(r.testCase))));
     // Each request a node of the halving, each node once: fewer than two per result.
-    expect(submits(server).length).toBeLessThan(2 * 200);
+    expect(submits(server).length).toBeLessThan(2 * 100);
   });
 
   it('keeps a batch it refuses whatever it holds after a bounded number of requests, then sends each later batch once', async () => {

@@ -48,12 +48,12 @@ describe('a result the service refuses, in a run', () => {
 
   it('names the first ten and counts the rest, when many are refused (a status the service does not take)', async () => {
     const { server, url, apiKey } = await startTestServer({ statuses: ['passed', 'failed'] });
-    const { reporter, lines, spoolDir } = createReporter(url, apiKey, { batchSize: 25 });
-    const sent = makeResults(60).map((r, i) => (i % 4 === 1 ? { ...r, status: 'skipped' as const } : r));
+    const { reporter, lines, spoolDir } = createReporter(url, apiKey, { batchSize: 24 });
+    const sent = makeResults(48).map((r, i) => (i % 4 === 1 ? { ...r, status: 'skipped' as const } : r));
     reporter.addResults(sent);
     const summary = await reporter.endRun();
-    expect(summary).toMatchObject({ delivered: 45, spooled: 0, refused: 15 });
-    expect(await server.store.results(summary!.runId!)).toHaveLength(45);
+    expect(summary).toMatchObject({ delivered: 36, spooled: 0, refused: 12 });
+    expect(await server.store.results(summary!.runId!)).toHaveLength(36);
     expect(readSpoolLines(spoolDir)).toEqual([]);
     const said = refusedLines(lines);
     expect(said).toHaveLength(MAX_NAMED_REFUSALS + 1);
@@ -80,14 +80,14 @@ describe('a result the service refuses, in a run', () => {
     const { server, url, apiKey } = await startTestServer({
       faults: refusingResults(() => true, 'this run does not take results'),
     });
-    const { reporter, lines, spoolDir } = createReporter(url, apiKey, { batchSize: 500 });
-    reporter.addResults(makeResults(3_000));
+    const { reporter, lines, spoolDir } = createReporter(url, apiKey, { batchSize: 200 });
+    reporter.addResults(makeResults(1_200));
     const summary = await reporter.endRun();
-    expect(summary).toMatchObject({ delivered: 0, spooled: 3_000, refused: 0 });
+    expect(summary).toMatchObject({ delivered: 0, spooled: 1_200, refused: 0 });
     const spooled = readSpoolLines(spoolDir).flatMap((line) =>
       line.type === 'batch' ? (line.results as { testCase: string }[]) : [],
     );
-    expect(casesOf(spooled)).toEqual(casesOf(makeResults(3_000)));
+    expect(casesOf(spooled)).toEqual(casesOf(makeResults(1_200)));
     const said = refusedLines(lines);
     expect(said).toEqual([
       expect.stringMatching(

@@ -221,6 +221,7 @@ export class RunSession {
 
   private spoolEverything(): void {
     this.queue.clear();
+    this.sayRefused();
     // Refused alone, and the service took no other result of the run: nothing says they are at fault.
     const undecided = this.refusals.takeUndecided();
     if (undecided.length > 0) this.fail(this.refusals.requestsRefused()!.message);

@@ -32,7 +32,7 @@ export function bodyFor(batch: Batch, acceptsDetails: boolean): string {
   return JSON.stringify({ results });
 }
 
-/** The results of a batch, for the rare paths that need them as objects (a 413 split). */
+/** The results of a batch, for the rare paths that need them as objects (a 413 or 400 split). */
 export function resultsOf(batch: Batch): TestResult[] {
   return (JSON.parse(batch.body) as { results: TestResult[] }).results;
 }

@@ -20,6 +20,7 @@ import * as runsPage from './runs-page.mjs';
 import * as serverScale from './server-scale.mjs';
 import * as suite from './suite-overhead.mjs';
 import * as throughput from './throughput.mjs';
+import * as uploadBounds from './upload-bounds.mjs';
 import * as upload from './upload-memory.mjs';
 import * as userCost from './user-cost.mjs';
 
@@ -88,6 +89,8 @@ if (only.includes('memory')) {
 if (only.includes('upload')) {
   log(`[${elapsed()}] 6. testrun upload memory`);
   out.upload = await upload.run({ log });
+  log(`[${elapsed()}] 6b. testrun upload on reports past its bounds`);
+  out.uploadBounds = await uploadBounds.run({ log });
 }
 if (only.includes('fixed')) {
   log(`[${elapsed()}] 7. fixed cost per run (${values['fixed-rounds']} paired rounds)`);
@@ -255,6 +258,15 @@ if (out.upload) {
     'testrun upload: live heap for 100,000 testcases within 1.5× of 10,000 (flat memory)',
     `${(large.peakLiveHeap / small.peakLiveHeap).toFixed(2)}× (${mb(large.peakLiveHeap)} vs ${mb(small.peakLiveHeap)}; peak RSS ${mb(large.peakRss)} vs ${mb(small.peakRss)})`,
     large.peakLiveHeap <= 1.5 * small.peakLiveHeap,
+  );
+}
+if (out.uploadBounds) {
+  problems.push(...out.uploadBounds.problems);
+  const { rows } = out.uploadBounds;
+  target(
+    `testrun upload: a report nested past its bound (TAP 10,000 deep, JUnit and CTRF 1,000,000 deep) refused within ${uploadBounds.TARGET_MS / 1000} s, saying so`,
+    rows.map((r) => `${r.name.split(' ')[0]} ${seconds(r.ms)}`).join(', '),
+    rows.every((r) => r.met),
   );
 }
 if (out.requests) {
@@ -464,6 +476,22 @@ if (out.upload) {
     );
   }
   md.push('');
+}
+
+if (out.uploadBounds) {
+  md.push(
+    '## 6b. `testrun upload` on reports past its bounds',
+    '',
+    'Each report uploaded by the CLI in a fresh process (spawn to exit), the server in another: the line it answers with, and how long it took. The TAP stream is gzipped on disk; the reader gunzips only what it reads.',
+    '',
+    '| Report | Size (unzipped) | On disk | Answered in | Line |',
+    '|---|---|---|---|---|',
+    ...out.uploadBounds.rows.map(
+      (r) =>
+        `| ${r.name} | ${mb(r.bytes)} | ${mb(r.onDisk)} | ${seconds(r.ms)} | ${r.line.replace(/\|/g, '\\|')} |`,
+    ),
+    '',
+  );
 }
 
 if (out.pages) {

@@ -27,6 +27,8 @@ export {
   type ErrorCode,
   HttpError,
   NetworkError,
+  RequestsRefusedError,
+  ResultRefusedError,
   RunIdError,
   TestrunError,
   TlsError,
@@ -45,6 +47,7 @@ export { countOf, formatCount } from './output/summary.js';
 export { DEFAULT_REPLAY_TIMEOUT_MS, type ReplaySummary, replaySpool } from './replay.js';
 export { FAILURE_DETAIL_LIMITS, toFailureDetails } from './results/failure-details.js';
 export { fileNamedFirst } from './results/named-file.js';
+export { isPlausibleDuration, MAX_DURATION_MS } from './results/normalize.js';
 export {
   EMPTY_NAME,
   FILE_FAILURE_CASE,

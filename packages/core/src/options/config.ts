@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { type CompleteRunChoice, readCompleteRun } from '../delivery/complete-run.js';
 import { type Extension, parseRunHandle } from '../delivery/extensions.js';
 import { ConfigError } from '../errors.js';
+import { type CompleteRunChoice, readCompleteRun } from '../run-end/end-request.js';
 import { startDir } from '../start-dir.js';
 import type { CanonicalStatus, TestrunOptions } from '../types.js';
 import { unknownOptionMessage } from './option-names.js';

@@ -121,6 +121,16 @@ export class RunSession {
     return this.spool.path;
   }
 
+  /** The run's id, once it is known. */
+  get id(): string | undefined {
+    return this.runId;
+  }
+
+  /** Results the service accepted so far. */
+  get delivered(): number {
+    return this.counts.delivered;
+  }
+
   /** The status the run's end was spooled with, once it was (`completeRun`). */
   get runEndSpooled(): RunEndStatus | undefined {
     return this.runEnd?.state === 'spooled' ? this.runEnd.status : undefined;
@@ -218,6 +228,7 @@ export class RunSession {
       stopped: this.stopped,
       pageUrl: this.pageUrl,
       runEnd: this.runEnd,
+      verdict: this.endStatus(),
       errors: [...this.errors],
     };
   }

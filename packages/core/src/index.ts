@@ -63,6 +63,14 @@ export {
   runVerdict,
   sendRunEnd,
 } from './run-end/end-run.js';
+export {
+  type GatheredRun,
+  type GatherInit,
+  gatherRun,
+  SUMMARY_PARTS_VAR,
+  type SummaryRun,
+  writeRunSummary,
+} from './run-end/summary-hand-off.js';
 export { RunReporter, type RunReporterInit } from './run-reporter.js';
 export { startDir } from './start-dir.js';
 export type * from './types.js';

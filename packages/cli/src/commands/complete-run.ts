@@ -1,6 +1,7 @@
 import { endRun, parseRunHandle, RUN_END_STATUSES, type RunEndStatus, userAgent } from '@testrun/core';
 import { resolveCliConfig, TLS_FLAGS } from '../cli-config.js';
 import { defineCommand, UsageError } from '../command.js';
+import { summarizeRun } from './summary.js';
 
 export const completeRun = defineCommand({
   name: 'complete-run',
@@ -14,7 +15,8 @@ shard has reported:
 Sends PATCH {base}/api/v1/runs/{runId} with {"status":"…"}, or the request that
 TESTRUN_COMPLETE_RUN describes as JSON ({ "method", "path", "body" }). Given the run as
 \`testrun create-run\` prints it, it sends nothing to a service that did not announce
-completing runs (one line says so, exit code 0).
+completing runs (one line says so, exit code 0). It then writes the run's CI summary
+($GITHUB_STEP_SUMMARY on GitHub Actions, TESTRUN_SUMMARY elsewhere), as testrun summary does.
 Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
 `,
   flags: {
@@ -48,6 +50,9 @@ Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
       asked: true,
       userAgent: userAgent('cli'),
     });
+    // The job that ends the run writes its summary, told or not ($GITHUB_STEP_SUMMARY, TESTRUN_SUMMARY).
+    if (config.summary !== false)
+      await summarizeRun(config, runId, extensions, status, output, { toStdout: false });
     switch (ended.state) {
       case 'sent':
         output.out(`testrun complete-run: run ${runId} completed: ${status}\n`);

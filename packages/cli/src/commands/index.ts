@@ -23,6 +23,14 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'complete a run that shards shared, once every shard has reported',
     load: async () => (await import('./complete-run.js')).completeRun,
   },
+  run: {
+    summary: 'run a test command inside one run, complete it by how the command ended, write the CI summary',
+    load: async () => (await import('./run.js')).run,
+  },
+  summary: {
+    summary: 'write the CI summary of a run, e.g. of a run shards shared, in the job after them',
+    load: async () => (await import('./summary.js')).summary,
+  },
   replay: {
     summary: 'send results that a run could not deliver and spooled',
     load: async () => (await import('./replay.js')).replay,

@@ -136,6 +136,9 @@ export interface GatheredRun {
   pageUrl: string | undefined;
   /** The service's own state of the run, where it was read. */
   state: string | undefined;
+  /** The run's project and framework, where the service's read said. */
+  project: string | undefined;
+  framework: string | undefined;
   /** Created to ended (or to its last results), where the service said. */
   durationMs: number | undefined;
   notes: string[];
@@ -176,6 +179,8 @@ export async function gatherRun(init: GatherInit): Promise<GatheredRun> {
         covers: { whole: true },
         pageUrl: read.pageUrl,
         state: read.run.state,
+        project: read.run.project,
+        framework: read.run.framework,
         durationMs: until >= created ? until - created : undefined,
         notes,
       };
@@ -191,6 +196,8 @@ export async function gatherRun(init: GatherInit): Promise<GatheredRun> {
     covers: { whole: false, why },
     pageUrl: undefined,
     state: undefined,
+    project: undefined,
+    framework: undefined,
     durationMs: undefined,
     notes,
   };
@@ -221,19 +228,21 @@ async function readFromService(
 }
 
 /**
- * Writes the summary of `run` to the configured file, the API key redacted from it whatever a
- * test named itself. Never throws: a summary that cannot be written is one line.
+ * Writes the summary of `run` to the configured file (or to `print`, given), the API key
+ * redacted from it whatever a test named itself. Never throws: a summary that cannot be
+ * written is one line.
  */
 export async function writeRunSummary(
   config: ResolvedConfig,
   run: SummaryRun,
   gathered: Pick<GatheredRun, 'tally' | 'covers' | 'notes'>,
   log: (line: string) => void,
+  print?: (markdown: string) => void,
 ): Promise<void> {
-  if (config.summary === false) return;
+  if (config.summary === false && !print) return;
   try {
     const summary = await loadSummary();
-    writeSummary(summary, config, run, gathered.tally, gathered.covers, gathered.notes, log);
+    writeSummary(summary, config, run, gathered.tally, gathered.covers, gathered.notes, log, print);
   } catch (error) {
     log(`the CI summary could not be written: ${(error as Error).message}`);
   }
@@ -247,11 +256,17 @@ function writeSummary(
   covers: GatheredRun['covers'],
   notes: readonly string[],
   log: (line: string) => void,
+  print?: (markdown: string) => void,
 ): void {
-  if (config.summary === false) return;
   const markdown = summary.renderSummary({ ...run, tally, covers, statusWords: config.statusMap, notes });
+  const clean = redact(markdown, secretPattern([config.apiKey]));
+  if (print) {
+    print(clean);
+    return;
+  }
+  if (config.summary === false) return;
   try {
-    summary.appendSummary(config.summary, redact(markdown, secretPattern([config.apiKey])));
+    summary.appendSummary(config.summary, clean);
   } catch (error) {
     log(`the CI summary could not be written to ${config.summary}: ${(error as Error).message}`);
   }

@@ -14,7 +14,15 @@ export const SHOWN_MESSAGE = 300;
 const SHOWN_LABEL = 100;
 
 /** The run's state, as it ended or as the service shows it now. */
-export type SummaryState = 'completed' | 'failed' | 'interrupted' | 'running' | 'abandoned' | 'not created';
+export type SummaryState =
+  | 'completed'
+  | 'failed'
+  | 'interrupted'
+  | 'running'
+  | 'abandoned'
+  | 'not created'
+  /** The service offers no reads, and this process did not end the run. */
+  | 'unknown';
 
 export interface SummaryInput {
   project: string;
@@ -43,6 +51,7 @@ const STATE_MARKS: Record<SummaryState, string> = {
   running: '⏳',
   abandoned: '⚠️',
   'not created': '⚠️',
+  unknown: '❔',
 };
 
 export function renderSummary(input: SummaryInput): string {

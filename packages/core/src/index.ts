@@ -9,6 +9,7 @@ export {
   formatRunHandle,
   KNOWN_EXTENSIONS,
   parseRunHandle,
+  READ_RUNS_EXTENSION,
   type RunHandle,
 } from './delivery/extensions.js';
 export { reusedRunKeyLine } from './delivery/run-session.js';

@@ -66,7 +66,7 @@ describe('a reporter that created its run', () => {
       'Earlier step',
       '❌ core-tests · vitest: failed',
       expect.stringMatching(
-        /^1 failed · 2 passed \(1 flaky\) · 1 skipped · 4 tests · \d+ ms · the run's page$/,
+        /^1 failed · 2 passed \(1 flaky\) · 1 skipped · 4 tests · [\d.]+ m?s · the run's page$/,
       ),
     ]);
     expect(await storedCounts(server, runId)).toEqual({ passed: 2, failed: 1, skipped: 1 });
@@ -119,7 +119,7 @@ describe('a reporter that created its run', () => {
     const { blocks } = shown(fs.readFileSync(file, 'utf8'));
     expect(blocks.slice(0, 3)).toEqual([
       '⚠️ core-tests · vitest: not created',
-      expect.stringMatching(/^1 failed · 2 passed \(1 flaky\) · 1 skipped · 4 tests · \d+ ms$/),
+      expect.stringMatching(/^1 failed · 2 passed \(1 flaky\) · 1 skipped · 4 tests · [\d.]+ m?s$/),
       '4 results could not be delivered yet: they wait in the spool, and npx @testrun/cli replay sends them.',
     ]);
     expect(blocks).toContain('fails a.test.ts expected 2 to be 3');

@@ -44,6 +44,20 @@ export function cancelWhenWaiting(waitingFile: string, signal: NodeJS.Signals) {
 }
 
 /**
+ * How each framework's own process ends on a signal, in this repo's versions, before any
+ * handler of the tests' own: Vitest exits 130 on SIGINT and 143 on SIGTERM, Playwright 130 on
+ * SIGINT, node --test ends a run cancelled by either with 1; a framework not named here for a
+ * signal dies of it. Measured without the reporter (compat/matrix.test.ts compares every
+ * supported version with and without it), and held by e2e/cancelled-runs.test.ts and, for
+ * `testrun run` around the framework, e2e/testrun-run.test.ts.
+ */
+export const ENDS_ITSELF_ON: Partial<Record<string, Partial<Record<NodeJS.Signals, number>>>> = {
+  vitest: { SIGINT: 130, SIGTERM: 143 },
+  playwright: { SIGINT: 130 },
+  'node-test': { SIGINT: 1, SIGTERM: 1 },
+};
+
+/**
  * What a run of a framework's `cancelled` fixture needs to be cancelled as a CI job is:
  * `signal` to the framework's process once the finished tests are in its hands.
  */

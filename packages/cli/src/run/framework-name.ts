@@ -19,6 +19,7 @@ const RUNNERS: Record<string, string> = {
   cypress: 'cypress',
   ava: 'ava',
   tap: 'tap',
+  '@playwright': 'playwright',
 };
 
 /** Programs that start the command rather than being it: their next word is looked at. */
@@ -45,6 +46,9 @@ export function frameworkOf(command: readonly string[]): string {
     return 'node-test';
   const runner = names.find((name) => Object.hasOwn(RUNNERS, name));
   if (runner) return RUNNERS[runner]!;
+  // A runner's script by its path: node_modules/@playwright/test/cli.js.
+  const segment = words.flatMap((word) => word.split('/')).find((part) => Object.hasOwn(RUNNERS, part));
+  if (segment) return RUNNERS[segment]!;
   // Else the program, past the launchers: a word of a script (`sh -c '…'`) says little.
   const program = command.find(
     (arg) => !/\s/.test(arg) && !arg.startsWith('-') && !LAUNCHERS.has(path.basename(arg)),

@@ -10,6 +10,7 @@ describe('the framework testrun run names its run with, when --framework does no
     [['node', '--test', '--test-reporter=@testrun/node-test'], 'node-test'],
     [['sh', '-c', 'pytest --junitxml=r.xml; npx @testrun/cli upload r.xml'], 'pytest'],
     [['npx', 'wdio', 'run', 'wdio.conf.ts'], 'webdriverio'],
+    [['node', '/p/node_modules/@playwright/test/cli.js', 'test'], 'playwright'],
     [['make', 'test'], 'make'],
     [['sh', '-c', 'echo hi; exit 3'], 'command'],
   ])('%j is %s', (command, framework) => {

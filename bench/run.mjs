@@ -2,12 +2,13 @@
 // bench/results.md. Options: --vitest-rounds N, --jest-rounds N (suite runs per configuration,
 // default 9 each), --fixed-rounds N (paired rounds of the fixed cost, default 15),
 // --user-rounds N (rounds of the fixed cost as a user pays it, default 7),
-// --only requests,flush,throughput,memory,upload,fixed,user,realworld,suite,profile,pages,scale,
+// --only requests,flush,throughput,memory,upload,fixed,user,realworld,suite,profile,pages,scale,summary,
 // --frameworks vitest,jest, --write (write results.md even when --only leaves sections out),
 // --scale F (figure 10 with F × 100,000 runs; results.md records 1), --engines sqlite,postgres.
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import * as ciSummary from './ci-summary.mjs';
 import * as fixed from './fixed-cost.mjs';
 import * as flush from './flush-latency.mjs';
 import { FILES, TESTS } from './lib/generate-suite.mjs';
@@ -36,6 +37,7 @@ const SECTIONS = [
   'profile',
   'pages',
   'scale',
+  'summary',
 ];
 const { values } = parseArgs({
   options: {
@@ -117,6 +119,13 @@ if (only.includes('pages')) {
 if (only.includes('scale')) {
   log(`[${elapsed()}] 10. the local server at scale (${values.scale} × 100,000 runs of 100 results)`);
   out.scale = await serverScale.run({ scale: Number(values.scale), engines: values.engines.split(','), log });
+}
+if (only.includes('summary')) {
+  log(`[${elapsed()}] 13. the CI summary of 100,000 results with 10 KB hostile names and messages`);
+  out.summary = await ciSummary.run();
+  log(
+    `    tallied in ${ms(out.summary.tallyMs)}, written in ${ms(out.summary.writeMs)}: ${mb(out.summary.bytes)} (${int(out.summary.bytes)} bytes)`,
+  );
 }
 if (only.includes('profile')) {
   log(`[${elapsed()}] profile of the core throughput run`);
@@ -255,6 +264,14 @@ if (out.upload) {
     'testrun upload: live heap for 100,000 testcases within 1.5× of 10,000 (flat memory)',
     `${(large.peakLiveHeap / small.peakLiveHeap).toFixed(2)}× (${mb(large.peakLiveHeap)} vs ${mb(small.peakLiveHeap)}; peak RSS ${mb(large.peakRss)} vs ${mb(small.peakRss)})`,
     large.peakLiveHeap <= 1.5 * small.peakLiveHeap,
+  );
+}
+if (out.summary) {
+  const { tallyMs, writeMs, bytes } = out.summary;
+  target(
+    'CI summary of 100,000 results with 10 KB hostile names and messages: < 1 MiB, tallied and written < 2 s',
+    `${int(bytes)} bytes; tallied in ${ms(tallyMs)}, written in ${ms(writeMs)}`,
+    bytes < 1024 * 1024 && tallyMs + writeMs < 2000,
   );
 }
 if (out.requests) {

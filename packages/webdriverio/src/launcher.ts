@@ -7,6 +7,7 @@ import {
   type Extension,
   endRun,
   formatRunHandle,
+  gatherRun,
   Logger,
   openService,
   type ResolvedConfig,
@@ -14,8 +15,10 @@ import {
   resolveConfig,
   reusedRunKeyLine,
   runVerdict,
+  SUMMARY_PARTS_VAR,
   startDir,
   userAgent,
+  writeRunSummary,
 } from '@testrun/core';
 import { CAPABILITY_LABELS_VAR, capabilityIndex, capabilityLabels, labelsFromEnv } from './capabilities.js';
 import { pathOf } from './map-events.js';
@@ -56,7 +59,17 @@ export function reporterOptionsIn(config: unknown): Record<string, unknown> {
 export class TestrunLauncher {
   private readonly options: Record<string, unknown>;
   /** The run this service created, and what the service announced when it did: this service ends it. */
-  private created: { runId: string; config: ResolvedConfig; extensions: Extension[] } | undefined;
+  private created:
+    | {
+        runId: string;
+        config: ResolvedConfig;
+        extensions: Extension[];
+        pageUrl: string | undefined;
+        startedAt: number;
+        /** Where the workers leave what they sent, for the CI summary (run-end/summary-hand-off.ts). */
+        partsDir: string | undefined;
+      }
+    | undefined;
   /** The service's lines, with the API key redacted once the options are read (the environment's from the start). */
   private readonly logger = new Logger();
 
@@ -91,7 +104,20 @@ export class TestrunLauncher {
           // A key the user gave (a constant, an id a re-run keeps) that named a run before.
           if (outcome.replayed) this.logger.line(reusedRunKeyLine(outcome.runId));
           process.env.TESTRUN_RUN_ID = formatRunHandle(outcome.runId, outcome.extensions);
-          this.created = { runId: outcome.runId, config, extensions: outcome.extensions };
+          // The workers' reporters leave what they sent there, for the summary this service writes.
+          const partsDir =
+            config.summary === false
+              ? undefined
+              : fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-wdio-summary-'));
+          if (partsDir) process.env[SUMMARY_PARTS_VAR] = partsDir;
+          this.created = {
+            runId: outcome.runId,
+            config,
+            extensions: outcome.extensions,
+            pageUrl: outcome.pageUrl,
+            startedAt: Date.now(),
+            partsDir,
+          };
         } else {
           this.logger.line(
             `the run could not be created before the workers started (${outcome.error.message}): the workers create it under one key (TESTRUN_RUN_KEY), or spool it for \`npx @testrun/cli replay\`: still one run.`,
@@ -155,13 +181,31 @@ export class TestrunLauncher {
     const created = this.created;
     if (!created) return;
     try {
-      const { runId, config, extensions } = created;
-      const { status } = runVerdict({ exitCode });
-      const ended = await endRun({ config, runId, extensions, status, userAgent: userAgent('webdriverio') });
+      const { runId, config, extensions, partsDir } = created;
+      const agent = userAgent('webdriverio');
+      const gathered =
+        config.summary === false
+          ? undefined
+          : await gatherRun({ config, runId, extensions, partsDir, userAgent: agent });
+      const failedResults = (gathered?.tally.failedCount ?? 0) > 0;
+      const { status } = runVerdict({ exitCode, failedResults });
+      const ended = await endRun({ config, runId, extensions, status, userAgent: agent });
       if (ended.state === 'sent') this.logger.line(`run ${runId} marked ${status}`);
       else if (ended.state === 'refused' || ended.state === 'unsent') {
         this.logger.line(`the run ${runId} could not be completed: ${ended.error.message}`);
       }
+      if (gathered) {
+        const run = {
+          project: config.project,
+          framework: 'webdriverio',
+          runId,
+          pageUrl: created.pageUrl ?? gathered.pageUrl,
+          state: status,
+          durationMs: Date.now() - created.startedAt,
+        };
+        await writeRunSummary(config, run, gathered, (line) => this.logger.line(line));
+      }
+      if (partsDir) fs.rmSync(partsDir, { recursive: true, force: true });
     } catch (error) {
       this.logger.line(`internal error in the launcher service: ${(error as Error).message}`);
     }

@@ -45,6 +45,8 @@ Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
       throw new UsageError('give the command to run after --, e.g. testrun run -- npx vitest run');
     }
     const framework = values.framework?.trim() || frameworkOf(positionals);
+    // A terminal closed under it (SIGHUP) fails its writes: testrun still ends the run.
+    for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
     // The run's side (core's, loaded after the arguments are read): the command is never
     // kept waiting on more than creating the run.
     const { startRunAround } = await import('../run/run-around.js');

@@ -34,7 +34,11 @@ describe('testrun create-run', () => {
   it('prints a dotenv line with --env, and the id alone for a service that announces nothing', async () => {
     const printed: string[] = [];
     for (const failureDetails of [true, false]) {
-      started = await startTestServer({ failureDetails, completeRun: failureDetails, readRuns: failureDetails });
+      started = await startTestServer({
+        failureDetails,
+        completeRun: failureDetails,
+        readRuns: failureDetails,
+      });
       const { code, stdout } = await runCli(['create-run', '--framework', 'vitest', '--env'], {
         env: envFor(started),
       });

@@ -2,12 +2,13 @@
 // bench/results.md. Options: --vitest-rounds N, --jest-rounds N (suite runs per configuration,
 // default 9 each), --fixed-rounds N (paired rounds of the fixed cost, default 15),
 // --user-rounds N (rounds of the fixed cost as a user pays it, default 7),
-// --only requests,flush,throughput,memory,upload,fixed,user,realworld,suite,profile,pages,scale,
+// --only requests,flush,throughput,memory,upload,fixed,user,realworld,suite,profile,pages,scale,summary,
 // --frameworks vitest,jest, --write (write results.md even when --only leaves sections out),
 // --scale F (figure 10 with F × 100,000 runs; results.md records 1), --engines sqlite,postgres.
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import * as ciSummary from './ci-summary.mjs';
 import * as fixed from './fixed-cost.mjs';
 import * as flush from './flush-latency.mjs';
 import { FILES, TESTS } from './lib/generate-suite.mjs';
@@ -37,6 +38,7 @@ const SECTIONS = [
   'profile',
   'pages',
   'scale',
+  'summary',
 ];
 const { values } = parseArgs({
   options: {
@@ -120,6 +122,13 @@ if (only.includes('pages')) {
 if (only.includes('scale')) {
   log(`[${elapsed()}] 10. the local server at scale (${values.scale} × 100,000 runs of 100 results)`);
   out.scale = await serverScale.run({ scale: Number(values.scale), engines: values.engines.split(','), log });
+}
+if (only.includes('summary')) {
+  log(`[${elapsed()}] 13. the CI summary of 100,000 results with 10 KB hostile names and messages`);
+  out.summary = await ciSummary.run();
+  log(
+    `    tallied in ${ms(out.summary.tallyMs)}, written in ${ms(out.summary.writeMs)}: ${mb(out.summary.bytes)} (${int(out.summary.bytes)} bytes)`,
+  );
 }
 if (only.includes('profile')) {
   log(`[${elapsed()}] profile of the core throughput run`);
@@ -267,6 +276,14 @@ if (out.uploadBounds) {
     `testrun upload: a report nested past its bound (TAP 10,000 deep, JUnit and CTRF 1,000,000 deep) refused within ${uploadBounds.TARGET_MS / 1000} s, saying so`,
     rows.map((r) => `${r.name.split(' ')[0]} ${seconds(r.ms)}`).join(', '),
     rows.every((r) => r.met),
+  );
+}
+if (out.summary) {
+  const { tallyMs, writeMs, bytes } = out.summary;
+  target(
+    'CI summary of 100,000 results with 10 KB hostile names and messages: < 1 MiB, tallied and written < 2 s',
+    `${int(bytes)} bytes; tallied in ${ms(tallyMs)}, written in ${ms(writeMs)}`,
+    bytes < 1024 * 1024 && tallyMs + writeMs < 2000,
   );
 }
 if (out.requests) {

@@ -36,9 +36,35 @@ function hasName(manifest) {
   return fs.existsSync(manifest) && Boolean(JSON.parse(fs.readFileSync(manifest, 'utf8')).name);
 }
 
-/** Writes packages/core/dist/index.js as one file. */
+/**
+ * The CI summary (src/summary/) is a bundle of its own, dist/summary/index.js, which the main
+ * bundle imports only when a summary is written (run-end/summary-hand-off.ts): a run without
+ * one parses none of it. It imports only types from the rest of core, so nothing is bundled twice.
+ */
+const summaryApart = {
+  name: 'summary-apart',
+  setup(build) {
+    build.onResolve({ filter: /\/summary\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}src${path.sep}summary${path.sep}`)
+        ? undefined
+        : { path: './summary/index.js', external: true },
+    );
+  },
+};
+
+/** Writes packages/core/dist/index.js as one file, and the summary's dist/summary/index.js. */
 export async function bundleCore() {
   await build({
+    entryPoints: [path.join(repo, 'packages/core/src/summary/index.ts')],
+    outfile: path.join(repo, 'packages/core/dist/summary/index.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    logLevel: 'warning',
+  });
+  await build({
+    plugins: [summaryApart],
     entryPoints: [path.join(repo, 'packages/core/src/index.ts')],
     outfile: path.join(repo, 'packages/core/dist/index.js'),
     bundle: true,

@@ -227,7 +227,11 @@ describe('testrun serve', () => {
       details: { message: 'expected 1 to be 2' },
     };
     const answers: { extensions: unknown; resultsStatus: number }[] = [];
-    for (const flags of [[], ['--no-failure-details'], ['--no-failure-details', '--no-complete-run']]) {
+    for (const flags of [
+      [],
+      ['--no-failure-details'],
+      ['--no-failure-details', '--no-complete-run', '--no-read-runs'],
+    ]) {
       const cli = startCli(['serve', '--api-key', 'k', '--memory', ...flags], { cwd: await tempDir() });
       const [, url = ''] = await cli.waitForStdout(listening);
       const created = await postJson(`${url}/api/v1/runs`, 'k', { project: 'p', framework: 'vitest' });
@@ -238,8 +242,8 @@ describe('testrun serve', () => {
       expect(await cli.exited()).toBe(0);
     }
     expect(answers).toEqual([
-      { extensions: ['failure-details', 'complete-run'], resultsStatus: 201 },
-      { extensions: ['complete-run'], resultsStatus: 400 },
+      { extensions: ['failure-details', 'complete-run', 'read-runs'], resultsStatus: 201 },
+      { extensions: ['complete-run', 'read-runs'], resultsStatus: 400 },
       { extensions: undefined, resultsStatus: 400 },
     ]);
   });

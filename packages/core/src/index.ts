@@ -1,14 +1,5 @@
 // What the adapters, the CLI and users build on. Everything else in src/ is internal.
 
-export {
-  type CompleteRunChoice,
-  type CompleteRunRequest,
-  completeRun,
-  completionRequest,
-  DEFAULT_COMPLETE_RUN,
-  RUN_END_STATUSES,
-  type RunEndStatus,
-} from './delivery/complete-run.js';
 export type { CreateRunOutcome } from './delivery/create-run.js';
 export type { Deadline } from './delivery/deadline.js';
 export {
@@ -18,6 +9,7 @@ export {
   formatRunHandle,
   KNOWN_EXTENSIONS,
   parseRunHandle,
+  READ_RUNS_EXTENSION,
   type RunHandle,
 } from './delivery/extensions.js';
 export { reusedRunKeyLine } from './delivery/run-session.js';
@@ -55,6 +47,34 @@ export {
   RUN_SUITE,
   TITLE_SEPARATOR,
 } from './results/result-name.js';
+export {
+  type CompleteRunChoice,
+  type CompleteRunRequest,
+  DEFAULT_COMPLETE_RUN,
+  RUN_END_STATUSES,
+  type RunEndStatus,
+} from './run-end/end-request.js';
+export {
+  type EndRunInit,
+  type EndRunOutcome,
+  endRequest,
+  endRun,
+  endsItsRun,
+  type PlannedEnd,
+  type RunEndOutcome,
+  type RunEvidence,
+  type RunVerdict,
+  runVerdict,
+  sendRunEnd,
+} from './run-end/end-run.js';
+export {
+  type GatheredRun,
+  type GatherInit,
+  gatherRun,
+  SUMMARY_PARTS_VAR,
+  type SummaryRun,
+  writeRunSummary,
+} from './run-end/summary-hand-off.js';
 export { RunReporter, type RunReporterInit } from './run-reporter.js';
 export { runnerVersion } from './runner-version.js';
 export { startDir } from './start-dir.js';

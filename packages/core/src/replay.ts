@@ -1,12 +1,12 @@
 import { wallClockNow } from './clock.js';
-import { completeRun } from './delivery/complete-run.js';
 import { deliverBatch, makeBatch, resultsOf } from './delivery/deliver-batch.js';
-import { COMPLETE_RUN_EXTENSION, FAILURE_DETAILS_EXTENSION } from './delivery/extensions.js';
+import { FAILURE_DETAILS_EXTENSION } from './delivery/extensions.js';
 import { RefusedLines, RunRefusals } from './delivery/refusals.js';
 import { openService, type Service } from './delivery/service.js';
 import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './delivery/spool.js';
 import { OPTION_SPECS } from './options/option-specs.js';
 import type { TlsMaterial } from './options/tls-material.js';
+import { announcesCompletion, sendRunEnd as sendEnd } from './run-end/end-run.js';
 import type { Batch } from './types.js';
 
 export interface ReplayInit {
@@ -180,7 +180,7 @@ async function replayFile(
     // answer announces it, and so decided for good should the file go back to the spool.
     if (spool.complete?.ifAnnounced) {
       const { ifAnnounced: _, ...end } = spool.complete;
-      spool.complete = outcome.extensions.includes(COMPLETE_RUN_EXTENSION) ? end : undefined;
+      spool.complete = announcesCompletion(outcome.extensions) ? end : undefined;
     }
   }
   // Batches keep why tests failed; they go out only to a run whose service takes them.
@@ -232,7 +232,7 @@ async function sendRunEnd(
   summary: ReplaySummary,
 ): Promise<void> {
   const { status, idempotencyKey, request } = spool.complete!;
-  const outcome = await completeRun(
+  const outcome = await sendEnd(
     service.http,
     runId,
     request,
@@ -241,12 +241,12 @@ async function sendRunEnd(
     POLICY,
     service.deadline,
   );
-  if (outcome.kind === 'ok') {
+  if (outcome.state === 'sent') {
     summary.runsCompleted += 1;
     spool.complete = undefined;
     return;
   }
-  const refused = outcome.kind === 'rejected' || outcome.kind === 'too-large';
+  const refused = outcome.state === 'refused';
   if (refused) {
     spool.complete = undefined;
     summary.endsRefused += 1;

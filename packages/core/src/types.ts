@@ -157,6 +157,12 @@ export interface TestrunOptions {
    * request's form; `false` never.
    */
   completeRun?: 'auto' | boolean | { method?: string; path?: string; body?: unknown };
+  /**
+   * Where the process that ends the run appends a CI summary in Markdown: a file's path
+   * (relative to the working directory), or `false` for none. Default: `$GITHUB_STEP_SUMMARY`
+   * where GitHub Actions sets it, else none.
+   */
+  summary?: string | false;
   spoolDir?: string;
   failOnError?: boolean;
   debug?: boolean;
@@ -213,6 +219,8 @@ export interface DeliverySummary {
   runEnd?:
     | { status: 'completed' | 'failed' | 'interrupted'; state: 'sent' | 'spooled' | 'refused' }
     | undefined;
+  /** How the run ended by what this process knows of it (run-end/end-run.ts), told to the service or not. */
+  verdict?: 'completed' | 'failed' | 'interrupted' | undefined;
   /** One line per distinct problem, already printed once. */
   errors: string[];
 }

@@ -65,6 +65,13 @@ export interface ServerOptions {
    */
   completeRun?: boolean;
   /**
+   * Announce the `read-runs` extension: a run and its results may be read back with the API
+   * key (`GET /api/v1/runs/{id}`, `…/results`), which the process that ends a shared run
+   * reads its CI summary from. Default: true; false makes a server that announces no reads
+   * (they still answer), as a spec-only service.
+   */
+  readRuns?: boolean;
+  /**
    * How many of the latest requests `TestrunServer.requests` keeps at least (tests and benches
    * read it; never twice as many). Default: 10,000, so a server that runs for months does not
    * grow with its traffic.
@@ -122,6 +129,7 @@ export interface ResolvedOptions {
   abandonedAfterMs: number;
   failureDetails: boolean;
   completeRun: boolean;
+  readRuns: boolean;
   requestLogSize: number;
   closeTimeoutMs: number;
   clientTimeoutMs: number;
@@ -163,6 +171,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     ),
     failureDetails: options.failureDetails ?? true,
     completeRun: options.completeRun ?? true,
+    readRuns: options.readRuns ?? true,
     requestLogSize: requireInteger('requestLogSize', options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, 1),
     closeTimeoutMs: requireInteger('closeTimeoutMs', options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS, 0),
     clientTimeoutMs: requireInteger(

@@ -11,6 +11,10 @@ export interface CommandEntry {
  * loaded only when it runs (`create-run` in CI does not load the server and Fastify).
  */
 export const commands: Record<string, CommandEntry> = {
+  run: {
+    summary: 'run a test command inside one run, ended by how the command ends, and summarize it for CI',
+    load: async () => (await import('./run.js')).run,
+  },
   serve: {
     summary: 'run a local Test Run Reporting Service, for trying the reporters',
     load: async () => (await import('./serve.js')).serve,
@@ -22,6 +26,10 @@ export const commands: Record<string, CommandEntry> = {
   'complete-run': {
     summary: 'complete a run that shards shared, once every shard has reported',
     load: async () => (await import('./complete-run.js')).completeRun,
+  },
+  summary: {
+    summary: 'write the CI summary of a run, e.g. one that shards shared, in the job after them',
+    load: async () => (await import('./summary.js')).summary,
   },
   replay: {
     summary: 'send results that a run could not deliver and spooled',

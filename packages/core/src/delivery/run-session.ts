@@ -4,14 +4,16 @@ import { clearTimeout, monotonicNow, setTimeout, wallClockIso } from '../clock.j
 import type { HttpClient } from '../http/client.js';
 import type { ResolvedConfig } from '../options/config.js';
 import { countOf } from '../output/summary.js';
-import type { Batch, DeliverySummary, RunnerVerdict, RunPayload, TestResult } from '../types.js';
+import type { CompleteRunRequest, RunEndStatus } from '../run-end/end-request.js';
 import {
-  type CompleteRunRequest,
-  completeRun,
-  completionRequest,
-  DEFAULT_COMPLETE_RUN,
-  type RunEndStatus,
-} from './complete-run.js';
+  endRequest,
+  endsItsRun,
+  type PlannedEnd,
+  type RunEvidence,
+  runVerdict,
+  sendRunEnd,
+} from '../run-end/end-run.js';
+import type { Batch, DeliverySummary, RunnerVerdict, RunPayload, TestResult } from '../types.js';
 import type { Deadline } from './deadline.js';
 import { type BatchDelivery, deliverBatch, makeBatch } from './deliver-batch.js';
 import { COMPLETE_RUN_EXTENSION, FAILURE_DETAILS_EXTENSION } from './extensions.js';
@@ -63,10 +65,13 @@ export class RunSession {
   private readonly createKey: string;
   /** The key of the request that completes the run, in the spool too: a replay of it is the same request. */
   private readonly completeKey = randomUUID();
-  /** A result went out with the failed status: the run ends `failed`. */
-  private failedSeen = false;
-  /** The process is going away before the run ended: the run ends `interrupted`. */
-  private interrupted = false;
+  /**
+   * What this session knows of how the run went, for its verdict (run-end/end-run.ts): a
+   * result that went out failed, what the runner said, a process going away before the end.
+   */
+  private readonly evidence: Required<Pick<RunEvidence, 'failedResults' | 'cancelled'>> & {
+    runner: RunnerVerdict;
+  } = { failedResults: false, cancelled: false, runner: {} };
   /** How the run's end was handled (`completeRun`): sent, spooled for replay, or refused; unset while it is not. */
   private runEnd: DeliverySummary['runEnd'];
   private run: RunPayload;
@@ -119,6 +124,16 @@ export class RunSession {
     return this.spool.path;
   }
 
+  /** The run's id, once it is known. */
+  get id(): string | undefined {
+    return this.runId;
+  }
+
+  /** Results the service accepted so far. */
+  get delivered(): number {
+    return this.counts.delivered;
+  }
+
   /** The status the run's end was spooled with, once it was (`completeRun`). */
   get runEndSpooled(): RunEndStatus | undefined {
     return this.runEnd?.state === 'spooled' ? this.runEnd.status : undefined;
@@ -138,7 +153,7 @@ export class RunSession {
   /** One batch to deliver; it waits on disk while the queue is full. */
   send(results: TestResult[]): void {
     this.start();
-    this.failedSeen ||= results.some((result) => result.status === this.config.statusMap.failed);
+    this.evidence.failedResults ||= results.some((result) => result.status === this.config.statusMap.failed);
     const batch = makeBatch(results, randomUUID());
     if (this.closed) {
       this.fail(`${countOf(results.length, 'result')} came after the run ended: spooled`);
@@ -156,8 +171,9 @@ export class RunSession {
    * every test, a failed coverage threshold) or was interrupted. The run then ends so.
    */
   runnerSaid({ failed = false, interrupted = false }: RunnerVerdict): void {
-    this.failedSeen ||= failed;
-    this.interrupted ||= interrupted;
+    const { runner } = this.evidence;
+    runner.failed = runner.failed === true || failed;
+    runner.interrupted = runner.interrupted === true || interrupted;
   }
 
   /** Waits for delivery up to flushTimeout, spools the rest. Resolves once. */
@@ -175,7 +191,7 @@ export class RunSession {
    */
   spoolNow(buffered: TestResult[] = [], { interrupted = true } = {}): number {
     this.closed = true;
-    this.interrupted ||= interrupted;
+    this.evidence.cancelled ||= interrupted;
     this.deadline.expire();
     if (buffered.length > 0) this.spoolBatch(makeBatch(buffered, randomUUID()));
     this.spoolEverything();
@@ -215,6 +231,7 @@ export class RunSession {
       stopped: this.stopped,
       pageUrl: this.pageUrl,
       runEnd: this.runEnd,
+      verdict: this.endStatus(),
       errors: [...this.errors],
     };
   }
@@ -234,21 +251,13 @@ export class RunSession {
   }
 
   /**
-   * The request that completes this run, when it is this process's to send: the one
-   * `completeRun` gives, or with 'auto' the default one where create-run's answer announced
-   * `complete-run`. A run never created is created by replay, whose answer decides then
-   * (`ifAnnounced`). A run shared by shards (`runId` given) is never completed by a reporter:
-   * `testrun complete-run` does that once every shard has reported. Nor is a run shared by
-   * its key (`runKey`): the first of its processes to end would complete it while the others
-   * still report.
+   * The request that completes this run, when it is this process's to send (run-end/end-run.ts
+   * decides both): a run never created is created by replay, whose answer decides then.
    */
-  private completion(): { request: CompleteRunRequest; ifAnnounced: boolean } | undefined {
-    const choice = this.config.completeRun;
-    if (this.config.runId || this.config.runKey) return undefined;
-    if (choice === 'auto' && this.runId === undefined)
-      return { request: DEFAULT_COMPLETE_RUN, ifAnnounced: true };
-    const request = completionRequest(choice, this.completionAnnounced);
-    return request && { request, ifAnnounced: false };
+  private completion(): PlannedEnd | undefined {
+    if (!endsItsRun(this.config)) return undefined;
+    const announced = this.runId === undefined ? undefined : this.completionAnnounced;
+    return endRequest(this.config.completeRun, announced);
   }
 
   /**
@@ -261,8 +270,7 @@ export class RunSession {
   }
 
   private endStatus(): RunEndStatus {
-    if (this.interrupted) return 'interrupted';
-    return this.failedSeen ? 'failed' : 'completed';
+    return runVerdict(this.evidence).status;
   }
 
   private everythingDelivered(): boolean {
@@ -281,7 +289,7 @@ export class RunSession {
   private async sendRunEnd(request: CompleteRunRequest): Promise<void> {
     const status = this.endStatus();
     try {
-      const outcome = await completeRun(
+      const outcome = await sendRunEnd(
         this.http,
         this.runId!,
         request,
@@ -290,9 +298,9 @@ export class RunSession {
         this.config,
         this.deadline,
       );
-      if (outcome.kind === 'ok') {
+      if (outcome.state === 'sent') {
         this.runEnd = { status, state: 'sent' };
-      } else if (outcome.kind === 'rejected' || outcome.kind === 'too-large') {
+      } else if (outcome.state === 'refused') {
         this.runEnd = { status, state: 'refused' };
         this.fail(`the run could not be completed: ${outcome.error.message}`);
       } else {

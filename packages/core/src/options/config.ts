@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { type CompleteRunChoice, readCompleteRun } from '../delivery/complete-run.js';
 import { type Extension, parseRunHandle } from '../delivery/extensions.js';
 import { ConfigError } from '../errors.js';
 import { toStatus } from '../results/normalize.js';
+import { type CompleteRunChoice, readCompleteRun } from '../run-end/end-request.js';
 import { startDir } from '../start-dir.js';
 import type { CanonicalStatus, TestrunOptions } from '../types.js';
 import { unknownOptionMessage } from './option-names.js';
@@ -21,8 +21,13 @@ import { readTlsMaterial, type TlsMaterial } from './tls-material.js';
 /** Options that have no default: absent unless given. */
 type WithoutDefault = 'runId' | 'runKey' | 'runIdPath' | 'mapResult' | 'ca' | 'clientCert' | 'clientKey';
 
+/** GitHub Actions' job summary file: the summary's default where it is set. */
+const GITHUB_SUMMARY_VAR = 'GITHUB_STEP_SUMMARY';
+
 /** Options after merging reporter options > environment > defaults, all checked. */
-export type ResolvedConfig = Required<Omit<TestrunOptions, WithoutDefault | 'statusMap' | 'completeRun'>> & {
+export type ResolvedConfig = Required<
+  Omit<TestrunOptions, WithoutDefault | 'statusMap' | 'completeRun' | 'summary'>
+> & {
   [K in WithoutDefault]: TestrunOptions[K] | undefined;
 } & {
   statusMap: Record<CanonicalStatus, string>;
@@ -35,6 +40,8 @@ export type ResolvedConfig = Required<Omit<TestrunOptions, WithoutDefault | 'sta
   runExtensions: Extension[] | undefined;
   /** The PEM text `ca`, `clientCert` and `clientKey` name, read and checked. */
   tls: TlsMaterial | undefined;
+  /** The CI summary's file, absolute; false: none (the option, TESTRUN_SUMMARY, else $GITHUB_STEP_SUMMARY). */
+  summary: string | false;
 };
 
 export type ConfigResolution =
@@ -84,6 +91,7 @@ export function resolveConfig({
   // One place for every adapter and the CLI: where the command was started, not the
   // framework's root (Playwright's is its testDir), so `npx @testrun/cli replay` run there finds it.
   config.spoolDir = path.resolve(startDir, config.spoolDir);
+  config.summary = summaryFile(config.summary as string | false | undefined, env);
   const baseUrl = values.baseUrl as string | undefined;
   config.baseUrl = '';
   if (apiKey !== undefined) {
@@ -157,12 +165,23 @@ function readOption(
       return fail(label, `must be a function ${spec.signature}, got ${describe(value)}.`);
     case 'statusMap':
       return readStatusMap(value, fail);
+    case 'summary':
+      if (value === false || (typeof value === 'string' && value.trim() !== '')) {
+        return typeof value === 'string' ? value.trim() : value;
+      }
+      return fail(label, `must be a file's path or false, got ${describe(value)}.`);
     case 'completeRun': {
       const read = readCompleteRun(value);
       if ('request' in read) return read.request;
       return fail(label, `${read.problem}, got ${describe(value)}.`);
     }
   }
+}
+
+/** The summary's file: given, or where GitHub Actions collects a job's summary; false for none. */
+function summaryFile(given: string | false | undefined, env: NodeJS.ProcessEnv): string | false {
+  const file = given ?? (env[GITHUB_SUMMARY_VAR]?.trim() || false);
+  return file === false ? false : path.resolve(startDir, file);
 }
 
 function readStatusMap(value: unknown, fail: (option: string, problem: string) => unknown): unknown {

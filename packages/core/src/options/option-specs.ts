@@ -17,6 +17,8 @@ export type OptionKind =
   | { kind: 'statusMap' }
   /** `true`, `false`, or `{ method, path, body }`; from the environment, a boolean word or JSON. */
   | { kind: 'completeRun' }
+  /** A file's path, or `false`; from the environment, `0`/`false`/`no`/`off` is false. */
+  | { kind: 'summary' }
   | { kind: 'function'; signature: string };
 
 export type OptionSpec = OptionKind & {
@@ -150,6 +152,13 @@ export const OPTION_SPECS = {
     default: 'auto',
     defaultText: "`'auto'`",
     doc: "Tell the service the run ended: `'auto'` (if the service takes it), `true`, `false`, or `{ method, path, body }` (see below).",
+  },
+  summary: {
+    kind: 'summary',
+    env: 'TESTRUN_SUMMARY',
+    envNote: '(a path, or `0`)',
+    defaultText: '`$GITHUB_STEP_SUMMARY` on GitHub Actions, else none',
+    doc: 'Where the process that ends the run appends its CI summary in Markdown (docs/ci.md); `false`: none.',
   },
   failureDetails: {
     kind: 'choice',

@@ -39,11 +39,19 @@ export const FAILURE_DETAILS_EXTENSION = 'failure-details';
 /** The extension create-run announces so that reporters complete the runs they create (PATCH, below). */
 export const COMPLETE_RUN_EXTENSION = 'complete-run';
 
+/** The extension create-run announces so that the process ending a shared run reads it back (api/read.ts). */
+export const READ_RUNS_EXTENSION = 'read-runs';
+
 /** What create-run's answer announces, by the server's options. */
-export function announcedExtensions(options: { failureDetails: boolean; completeRun: boolean }): string[] {
+export function announcedExtensions(options: {
+  failureDetails: boolean;
+  completeRun: boolean;
+  readRuns: boolean;
+}): string[] {
   return [
     ...(options.failureDetails ? [FAILURE_DETAILS_EXTENSION] : []),
     ...(options.completeRun ? [COMPLETE_RUN_EXTENSION] : []),
+    ...(options.readRuns ? [READ_RUNS_EXTENSION] : []),
   ];
 }
 

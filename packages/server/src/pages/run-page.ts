@@ -17,6 +17,7 @@ import {
   tagList,
   testLink,
 } from './layout.js';
+import { testAnchor } from './test-anchor.js';
 
 /** How many tests the "Slowest tests" table lists. */
 export const SLOWEST_TESTS = 10;
@@ -291,8 +292,16 @@ function* namedTable(
 ): Generator<SafeHtml> {
   yield html`<div class="table-wrap"><table id="${id}"><thead><tr><th>Test · suite</th><th class="num">Duration</th></tr></thead><tbody>
 `;
+  // Failed tests' rows are what a CI summary links to (test-anchor.ts): one id per row.
+  const seen = new Map<string, number>();
   for (const result of results) {
-    yield html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span>${withDetails && failureDetailsBlock(result.details)}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
+    const key = `${result.testSuite}\n${result.testCase}`;
+    const occurrence = (seen.get(key) ?? 0) + 1;
+    seen.set(key, occurrence);
+    const anchor = withDetails
+      ? html` id="${testAnchor(result.testSuite, result.testCase, occurrence)}"`
+      : '';
+    yield html`<tr class="test"${anchor} data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span>${withDetails && failureDetailsBlock(result.details)}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
 `;
   }
   yield html`</tbody></table></div>`;

@@ -15,6 +15,7 @@ import {
   timedSuite,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docBlock } from '../test/doc-blocks.js';
 
 // `testrun plan` and the sequencers against a real server (docs/sharding.md): a first run
 // stores each file's time; four shards asked one after another, while another run lands
@@ -22,9 +23,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // the plan prints them, runs exactly those (a printed path that is part of another file's
 // path included: `cart.test.js` and `admin/cart.test.js` go to different shards); Vitest's
 // and Jest's own --shard follow the plan through their sequencers. That every file is in
-// exactly one shard is the planner's (packages/core/test/plan/, packages/server/test/plans/);
-// the four shards of every runner run in compat (pnpm test:compat), and their times in
-// pnpm bench.
+// exactly one shard is the planner's (packages/core/test/plan/, packages/server/test/plans/),
+// and the split by size without the service too (packages/cli/test/plan.test.ts); the four
+// shards of every runner run in compat (pnpm test:compat), and their times in pnpm bench.
 
 const PROJECT = 'shop';
 const KEY = 'build-1';
@@ -116,9 +117,10 @@ async function onlyRunSince(before: readonly string[], framework: string): Promi
 
 beforeAll(async () => {
   server = await startTestServer();
-  for (const name of ['node-test', 'mocha', 'playwright', 'vitest', 'jest'] as const) {
-    suites[name] = timedSuite(name, FILES);
-  }
+  for (const name of ['node-test', 'mocha', 'playwright'] as const) suites[name] = timedSuite(name, FILES);
+  // Vitest and Jest with docs/sharding.md's configs, as they are: the reporter and the sequencer.
+  suites.vitest = timedSuite('vitest', FILES, { 'vitest.config.ts': docBlock('sharding-vitest-config') });
+  suites.jest = timedSuite('jest', FILES, { 'jest.config.js': docBlock('sharding-jest-config') });
   // The first run, as a reporter sends it (which names the reporters give files is what the
   // runner runs below hold to the plan's names): each file's time, all but the one added since.
   await landRun(
@@ -196,19 +198,6 @@ describe('testrun plan', () => {
       /^testrun plan: plan "build-1" of project "shop" for 4 shards was made, at .*, for other files than this shard was given: this shard lacks 1 of the plan's files \("help\.test\.js"\)\. Every shard/,
     );
   });
-
-  it('splits by size when the service is down, and says so in one line', async () => {
-    const down = cliEnv({ TESTRUN_BASE_URL: 'http://127.0.0.1:9', TESTRUN_MAX_RETRIES: '0' });
-    const { code, stdout, stderr } = await plan(2, ['--plan-key', KEY, '--format', 'json'], down);
-    expect(code, stderr).toBe(0);
-    expect(stderr).toMatch(
-      /^testrun plan: no plan from the service: POST http:\/\/127\.0\.0\.1:9\/api\/v1\/plans failed: .*: split by file size, as every shard that cannot have the service's plan does; shard 2\/4 runs \d files? of 8\n$/,
-    );
-    // The split every shard computes alike from the files (each in one shard: core's unit tests).
-    const split = JSON.parse(stdout) as PlanJson;
-    expect(split).toMatchObject({ source: 'sizes', basis: 'sizes' });
-    expect(split.shards.reduce((sum, shard) => sum + shard.fileCount, 0)).toBe(NAMES.length);
-  });
 });
 
 describe('a runner given the files printed for its shard runs exactly those', () => {
@@ -266,7 +255,7 @@ describe("Vitest's and Jest's own --shard, balanced by their sequencers", () => 
     const outcome = await run({
       cwd: suites[suite],
       args: ['--shard=2/4'],
-      env: reporterEnv(server, { TESTRUN_PROJECT: PROJECT, TESTRUN_PLAN_KEY: KEY, FIXTURE_SEQUENCER: '1' }),
+      env: reporterEnv(server, { TESTRUN_PROJECT: PROJECT, TESTRUN_PLAN_KEY: KEY }),
     });
     expect(outcome.code, outcome.stderr + outcome.stdout).toBe(0);
     expect(outcome.stderr + outcome.stdout).toContain(

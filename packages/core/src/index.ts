@@ -43,30 +43,11 @@ export { checkBaseUrl } from './options/service-address.js';
 export { Logger } from './output/logger.js';
 export { countOf, formatCount } from './output/summary.js';
 export { filesToPlan, type LocalFile } from './plan/files-to-plan.js';
-export { compareNames, median, placeFiles, type ShardShare, type WeightedFile } from './plan/place-files.js';
-export { type PlanForShard, type PlanForShardInput, planForShard } from './plan/plan-for-shard.js';
-export { type BuildBranches, buildBranches, defaultPlanKey, planKeyProblem } from './plan/plan-key.js';
-export {
-  PLANS_PATH,
-  type PlanAnswer,
-  type PlannedFile,
-  type PlanRequest,
-  readPlan,
-  requestPlan,
-  type ServicePlan,
-  type WeightSource,
-} from './plan/plan-request.js';
-export {
-  describePlan,
-  type FileToPlan,
-  type PlanSource,
-  planShard,
-  type ShardPlan,
-  type ShardPlanInput,
-  type ShardTotals,
-  splitBySize,
-} from './plan/plan-shard.js';
-export { formatShard, MAX_SHARDS, parseShard } from './plan/shard-spec.js';
+export { planForShard } from './plan/plan-for-shard.js';
+export { planKeyProblem } from './plan/plan-key.js';
+export type { PlannedFile } from './plan/plan-request.js';
+export { describePlan, type FileToPlan, type ShardPlan, splitBySize } from './plan/plan-shard.js';
+export { parseShard } from './plan/shard-spec.js';
 export { DEFAULT_REPLAY_TIMEOUT_MS, type ReplaySummary, replaySpool } from './replay.js';
 export { FAILURE_DETAIL_LIMITS, toFailureDetails } from './results/failure-details.js';
 export { fileNamedFirst } from './results/named-file.js';

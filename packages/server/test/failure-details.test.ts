@@ -11,17 +11,19 @@ describe('create-run', () => {
   it('announces the extensions in its answer: why a test failed, and completing the run', async () => {
     const server = await startServer();
     const answer = await post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
-    expect(answer.body).toMatchObject({ extensions: ['failure-details', 'complete-run'] });
+    expect(answer.body).toMatchObject({ extensions: ['failure-details', 'complete-run', 'shard-plans'] });
   });
 
   it('announces each only when the server is started with it, and nothing without either', async () => {
     const withoutDetails = await startServer({ failureDetails: false });
     const withoutEnd = await startServer({ completeRun: false });
-    const specOnly = await startServer({ failureDetails: false, completeRun: false });
+    const specOnly = await startServer({ failureDetails: false, completeRun: false, shardPlans: false });
     const create = (server: typeof specOnly) =>
       post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
-    expect((await create(withoutDetails)).body).toMatchObject({ extensions: ['complete-run'] });
-    expect((await create(withoutEnd)).body).toMatchObject({ extensions: ['failure-details'] });
+    expect((await create(withoutDetails)).body).toMatchObject({
+      extensions: ['complete-run', 'shard-plans'],
+    });
+    expect((await create(withoutEnd)).body).toMatchObject({ extensions: ['failure-details', 'shard-plans'] });
     expect((await create(specOnly)).body).not.toHaveProperty('extensions');
   });
 });

@@ -14,13 +14,17 @@ export interface TimedFile {
  * A suite whose files each hold one test that takes a given time, written in `framework`'s
  * own form into a fresh folder (its node_modules linking this repo's frameworks and
  * reporters): what shard plans split. Every framework's copy names its files alike, so the
- * service's durations of one serve all. Configs read the reporter's options from
- * FIXTURE_REPORTER_OPTIONS; FIXTURE_SEQUENCER=1 shards Vitest and Jest by the plan
- * (`@testrun/vitest/sequencer`, `@testrun/jest/sequencer`). No config names the files:
- * each run is given them, as `testrun plan` prints them, or finds them by its pattern. One
- * worker each: the files are few, and a runner's workers are most of what a run costs.
+ * service's durations of one serve all. The default configs read the reporter's options from
+ * FIXTURE_REPORTER_OPTIONS and run one worker (the files are few, and a runner's workers are
+ * most of what a run costs); `configs` replaces them (a README's config, as it is). No config
+ * names the files: each run is given them, as `testrun plan` prints them, or finds them by
+ * its pattern.
  */
-export function timedSuite(framework: Framework['name'], files: readonly TimedFile[]): string {
+export function timedSuite(
+  framework: Framework['name'],
+  files: readonly TimedFile[],
+  configs: Record<string, string> = CONFIGS[framework],
+): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `testrun-timed-${framework}-`));
   linkFrameworks(dir);
   const write = (name: string, text: string) => {
@@ -28,7 +32,7 @@ export function timedSuite(framework: Framework['name'], files: readonly TimedFi
     fs.writeFileSync(path.join(dir, name), text);
   };
   write('package.json', `${JSON.stringify({ name: 'timed-suite', private: true })}\n`);
-  for (const [name, text] of Object.entries(CONFIGS[framework])) write(name, text);
+  for (const [name, text] of Object.entries(configs)) write(name, text);
   for (const { name, ms } of files) write(name, testFile(framework, ms));
   return dir;
 }
@@ -37,19 +41,16 @@ const OPTIONS = "const options = JSON.parse(process.env.FIXTURE_REPORTER_OPTIONS
 
 const CONFIGS: Record<Framework['name'], Record<string, string>> = {
   vitest: {
-    'vitest.config.mjs': `import { TestrunSequencer } from '@testrun/vitest/sequencer';
-import { defineConfig } from 'vitest/config';
+    'vitest.config.mjs': `import { defineConfig } from 'vitest/config';
 
 ${OPTIONS}
 
 export default defineConfig({
   test: {
-    globals: true,
     isolate: false,
     maxWorkers: 1,
     include: ['**/*.test.js'],
     reporters: ['default', ['@testrun/vitest', options]],
-    ...(process.env.FIXTURE_SEQUENCER && { sequence: { sequencer: TestrunSequencer } }),
   },
 });
 `,
@@ -61,7 +62,6 @@ module.exports = {
   testMatch: ['**/*.test.js'],
   maxWorkers: 1,
   reporters: ['default', ['@testrun/jest', options]],
-  ...(process.env.FIXTURE_SEQUENCER && { testSequencer: '@testrun/jest/sequencer' }),
 };
 `,
   },
@@ -98,8 +98,10 @@ function testFile(framework: Framework['name'], ms: number): string {
       return `const { test } = require('@playwright/test');\n\ntest('takes ${ms} ms', ${body});\n`;
     case 'node-test':
       return `const { test } = require('node:test');\n\ntest('takes ${ms} ms', ${body});\n`;
+    case 'vitest':
+      return `import { it } from 'vitest';\n\nit('takes ${ms} ms', ${body});\n`;
     default:
-      // Vitest (globals), Jest and Mocha alike.
+      // Jest and Mocha alike.
       return `it('takes ${ms} ms', ${body});\n`;
   }
 }

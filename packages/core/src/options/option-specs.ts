@@ -90,8 +90,8 @@ export const OPTION_SPECS = {
   planKey: {
     kind: 'string',
     env: 'TESTRUN_PLAN_KEY',
-    defaultText: 'the CI build (see [sharding](sharding.md))',
-    doc: 'What the shards of one build share their plan by (`testrun plan`, the sequencers).',
+    defaultText: "the CI build's id (docs/sharding.md)",
+    doc: 'What the shards of one build share their plan by (`testrun plan`, the sequencers): any text, the same in every shard.',
   },
   enabled: {
     kind: 'boolean',

@@ -82,7 +82,11 @@ export async function planShard(input: ShardPlanInput): Promise<ShardPlan> {
  * largest first onto the least loaded shard, ties by name. An empty file weighs a byte, so
  * that empty files spread rather than pile onto one shard.
  */
-export function splitBySize(files: readonly FileToPlan[], shard: Shard, reason: string): ShardPlan {
+export function splitBySize(
+  files: readonly FileToPlan[],
+  shard: Shard,
+  reason: string,
+): Extract<ShardPlan, { kind: 'sizes' }> {
   const shares = placeFiles(
     files.map(({ file, size }) => ({ file, weight: Math.max(1, size) })),
     shard.count,

@@ -320,7 +320,11 @@ import type { TestrunMochaOptions } from '@testrun/mocha';
 import type { TestrunNodeTestOptions } from '@testrun/node-test';
 import type { TestrunPlaywrightOptions } from '@testrun/playwright';
 import type { TestrunVitestOptions } from '@testrun/vitest';
+import type { TestrunSequencer, testrunSequencer } from '@testrun/vitest/sequencer';
+import type JestSequencer from '@testrun/jest/sequencer';
 
+// The sequencers' entry points (docs/sharding.md) resolve through the published exports maps.
+export type ${exportPrefix}Sequencers = [typeof TestrunSequencer, ReturnType<typeof testrunSequencer>, typeof JestSequencer];
 export const ${exportPrefix}vitestOptions: TestrunVitestOptions = { project: 'web', tags: ['nightly'], batchSize: 100 };
 export const ${exportPrefix}jestOptions: TestrunJestOptions = { project: 'api', statusMap: { todo: 'pending' } };
 // @ts-expect-error batchSize is a number

@@ -112,7 +112,7 @@ describe('the packed tarballs', () => {
       expect(files, `${dir}: ${name}`).toContain(`package/${name}`);
     }
     // Every source module, compiled, with its declarations (a .cts module: .cjs and .d.cts).
-    // Core's modules are one bundle (scripts/bundle-core.mjs): tsc's copy of each would be
+    // Core's modules are bundled (scripts/bundle-core.mjs): tsc's copy of each would be
     // unreachable through its exports map, so only their declarations ship.
     for (const { module, js, dts } of sourceModules(dir)) {
       if (dir !== 'core')
@@ -120,7 +120,12 @@ describe('the packed tarballs', () => {
       expect(files, `${dir}: dist/${module}${dts}`).toContain(`package/dist/${module}${dts}`);
     }
     if (dir === 'core') {
-      expect([...files].filter((file) => /\.c?js$/.test(file))).toEqual(['package/dist/index.js']);
+      // Two bundles: the reporters' core, and shard plans (`@testrun/core/plan`), which only
+      // `testrun plan` and the sequencers load.
+      expect([...files].filter((file) => /\.c?js$/.test(file)).sort()).toEqual([
+        'package/dist/index.js',
+        'package/dist/plan.js',
+      ]);
     }
     // Whatever the manifest points at is in the tarball.
     const manifest = JSON.parse(await tarFile(tarballs[dir], 'package/package.json')) as Manifest;

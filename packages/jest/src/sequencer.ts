@@ -2,16 +2,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { AggregatedResult, Config, Test, TestContext } from '@jest/reporters';
-import {
-  describePlan,
-  filesToPlan,
-  line,
-  planForShard,
-  type Shard,
-  splitBySize,
-  type TestrunOptions,
-  userAgent,
-} from '@testrun/core';
+import { line, type Shard, type TestrunOptions, userAgent } from '@testrun/core';
+import { describePlan, filesToPlan, planForShard, splitBySize } from '@testrun/core/plan';
 import { jestVersion } from './jest-version.js';
 
 // `--shard i/n`, balanced: Jest's own sequencer splits files by a hash of their paths; this

@@ -1,13 +1,5 @@
-import {
-  describePlan,
-  filesToPlan,
-  line,
-  planForShard,
-  type Shard,
-  splitBySize,
-  type TestrunOptions,
-  userAgent,
-} from '@testrun/core';
+import { line, type Shard, type TestrunOptions, userAgent } from '@testrun/core';
+import { describePlan, filesToPlan, planForShard, splitBySize } from '@testrun/core/plan';
 import { BaseSequencer, type TestSpecification, type Vitest } from 'vitest/node';
 
 // `--shard i/n`, balanced: Vitest's own shard() splits files by a hash of their paths; this

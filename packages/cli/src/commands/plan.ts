@@ -1,17 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseShard, planKeyProblem, type Shard, userAgent } from '@testrun/core';
 import {
   describePlan,
   filesToPlan,
   type LocalFile,
   type PlannedFile,
-  parseShard,
   planForShard,
-  planKeyProblem,
-  type Shard,
   type ShardPlan,
-  userAgent,
-} from '@testrun/core';
+} from '@testrun/core/plan';
 import { TLS_FLAGS } from '../cli-config.js';
 import { defineCommand, type Output, UsageError } from '../command.js';
 import { findReports } from '../reports/find-reports.js';

@@ -3,8 +3,8 @@ import type { RetryPolicy } from '../delivery/send-with-retries.js';
 import type { HttpClient } from '../http/client.js';
 import type { Shard } from '../options/ci-tags.js';
 import { countOf, formatMs } from '../output/summary.js';
+import type { BuildBranches } from './build-branches.js';
 import { placeFiles } from './place-files.js';
-import type { BuildBranches } from './plan-key.js';
 import { type PlannedFile, type PlanRequest, requestPlan, type ServicePlan } from './plan-request.js';
 import { formatShard } from './shard-spec.js';
 

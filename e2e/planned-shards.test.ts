@@ -247,14 +247,16 @@ describe('a runner given the files printed for its shard runs exactly those', ()
 });
 
 describe("Vitest's and Jest's own --shard, balanced by their sequencers", () => {
+  // The configs as docs/sharding.md has them; the run in one process (one worker, no
+  // isolation), as the lean fixtures run: the files are two, and workers are what a run costs.
   it.concurrent.each([
-    ['Vitest', runVitest, 'vitest'],
-    ['Jest', runJest, 'jest'],
-  ] as const)('%s runs the files the plan gives shard 2', async (_name, run, suite) => {
+    ['Vitest', runVitest, 'vitest', ['--no-isolate', '--maxWorkers=1']],
+    ['Jest', runJest, 'jest', ['--runInBand']],
+  ] as const)('%s runs the files the plan gives shard 2', async (_name, run, suite, lean) => {
     const before = (await server.server.store.runs()).map((stored) => stored.id);
     const outcome = await run({
       cwd: suites[suite],
-      args: ['--shard=2/4'],
+      args: ['--shard=2/4', ...lean],
       env: reporterEnv(server, { TESTRUN_PROJECT: PROJECT, TESTRUN_PLAN_KEY: KEY }),
     });
     expect(outcome.code, outcome.stderr + outcome.stdout).toBe(0);

@@ -110,20 +110,27 @@ describe.each(storeEngines())('shard plans on $name', (engine) => {
     expect((await askPlan(server, ['x.test.js'], { project: 'web' })).status).toBe(201);
   });
 
-  it('weighs the branch first, then the default branch, then any run of the project; a file never seen at the median', async () => {
+  it("weighs a file by its recent time: the branch's runs first, then the default branch's, then the project's; every label and the typecheck run summed; runs under way left out; a file never seen at the median; none seen, by size", async () => {
     const server = await startServer();
+    // One project per case, on one server.
+    const levels = { project: 'levels' };
     await landRun(
       server,
       { 'a.test.js': 7000, 'b.test.js': 7000, 'c.test.js': 7000 },
-      { tags: ['branch:main'] },
+      { ...levels, tags: ['branch:main'] },
     );
-    await landRun(server, { 'b.test.js': 2000, 'c.test.js': 2000 }, { tags: ['branch:feature'] });
-    await landRun(server, { 'c.test.js': 100, 'e.test.js': 50 }, { tags: ['branch:other'] });
-    const answer = await askPlan(server, ['a.test.js', 'b.test.js', 'c.test.js', 'd.test.js', 'e.test.js'], {
-      branch: 'feature',
-      defaultBranch: 'main',
-    });
-    expect(weights(answer)).toEqual({
+    await landRun(server, { 'b.test.js': 2000, 'c.test.js': 2000 }, { ...levels, tags: ['branch:feature'] });
+    await landRun(server, { 'c.test.js': 100, 'e.test.js': 50 }, { ...levels, tags: ['branch:other'] });
+    const fromLevels = await askPlan(
+      server,
+      ['a.test.js', 'b.test.js', 'c.test.js', 'd.test.js', 'e.test.js'],
+      {
+        ...levels,
+        branch: 'feature',
+        defaultBranch: 'main',
+      },
+    );
+    expect(weights(fromLevels)).toEqual({
       // Its newest run on the branch comes first; older ones fill the last five.
       'b.test.js': [4500, 'branch'],
       'c.test.js': [2000, 'branch'],
@@ -131,42 +138,40 @@ describe.each(storeEngines())('shard plans on $name', (engine) => {
       'e.test.js': [50, 'project'],
       'd.test.js': [3250, 'unseen'],
     });
-  });
 
-  it("takes a file's time as its results' sum under every project label and the typecheck variant, over its last five ended runs", async () => {
-    const server = await startServer();
+    const labels = { project: 'labels' };
     for (const duration of [100, 200, 300, 400, 500, 600]) {
-      await landRun(server, {
-        'a.test.ts': duration,
-        '[node] b.test.ts': [duration, duration],
-        '[browser] b.test.ts': duration,
-        'b.test.ts (typecheck)': 1,
-      });
+      await landRun(
+        server,
+        {
+          'a.test.ts': duration,
+          '[node] b.test.ts': [duration, duration],
+          '[browser] b.test.ts': duration,
+          'b.test.ts (typecheck)': 1,
+        },
+        labels,
+      );
     }
     // A run still under way holds files half run: not counted.
-    await landRun(server, { 'a.test.ts': 99_999 }, { end: false });
-    const answer = await askPlan(server, ['a.test.ts', 'b.test.ts']);
-    expect(weights(answer)).toEqual({ 'a.test.ts': [400, 'project'], 'b.test.ts': [1201, 'project'] });
-  });
+    await landRun(server, { 'a.test.ts': 99_999 }, { ...labels, end: false });
+    const fromLabels = await askPlan(server, ['a.test.ts', 'b.test.ts'], labels);
+    expect(weights(fromLabels)).toEqual({ 'a.test.ts': [400, 'project'], 'b.test.ts': [1201, 'project'] });
 
-  it('splits by size, and says so, when no file was ever seen', async () => {
-    const server = await startServer();
-    await landRun(server, { 'other.test.js': 1000 }, { project: 'web' });
-    const answer = await askPlan(server, {
-      'a.test.js': 3000,
-      'b.test.js': 1000,
-      'c.test.js': 1500,
-      'empty.test.js': 0,
-    });
-    expect(answer.status).toBe(201);
-    expect(answer.body).toMatchObject({
+    // Nothing of these files seen in their project (another's runs do not count): their sizes.
+    const bySize = await askPlan(
+      server,
+      { 'a.test.js': 3000, 'b.test.js': 1000, 'c.test.js': 1500, 'empty.test.js': 0 },
+      { project: 'new' },
+    );
+    expect(bySize.status).toBe(201);
+    expect(bySize.body).toMatchObject({
       basis: 'sizes',
       shards: [
         { shard: 1, weight: 3000, fileCount: 1 },
         { shard: 2, weight: 2501, fileCount: 3 },
       ],
     });
-    expect(weights(answer)['empty.test.js']).toEqual([1, 'size']);
+    expect(weights(bySize)['empty.test.js']).toEqual([1, 'size']);
   });
 
   it('stores one plan when shards ask at the same moment', async () => {
@@ -177,29 +182,6 @@ describe.each(storeEngines())('shard plans on $name', (engine) => {
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
     for (const answer of answers) expect(answer.body).toEqual(answers[0]!.body);
-  });
-
-  it.each([
-    [{ shard: 3 }, /^shard 3 is above shardCount 2$/],
-    [
-      {
-        files: [
-          { file: 'a.js', size: 1 },
-          { file: 'a.js', size: 2 },
-        ],
-      },
-      /^files\/1\/file repeats "a\.js": name each file once$/,
-    ],
-    [{ files: [] }, /files/],
-    [{ key: ' padded' }, /key/],
-    [{ files: [{ file: 'a\u0000.js', size: 1 }] }, /^files\/0\/file contains NUL/],
-  ])('refuses %j with 400 naming the problem', async (change, message) => {
-    const server = await startServer();
-    const answer = await askPlan(server, ['a.js'], change);
-    expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({
-      error: { code: 'invalid_request', message: expect.stringMatching(message) },
-    });
   });
 
   it("records each shard's results from the Testrun-Shard header, and the run page sets them beside the plan", async () => {
@@ -241,7 +223,7 @@ describe.each(storeEngines())('shard plans on $name', (engine) => {
     expect((await get(server, `/runs/${plain}`)).text).not.toContain('id="shards"');
   });
 
-  it("a retried batch (the same Idempotency-Key) counts once in its shard's results", async () => {
+  it('counts a retried batch once in its shard, and removes shards and plans with retention', async () => {
     const server = await startServer();
     const runId = await createRun(server);
     const body = { results: [{ testSuite: 'a.test.js', testCase: 't', status: 'passed', duration: 5 }] };
@@ -252,20 +234,7 @@ describe.each(storeEngines())('shard plans on $name', (engine) => {
     expect((await get(server, `/runs/${runId}`)).text).toMatch(
       /<tr><td>1\/3<\/td><td class="num">1<\/td><td class="num">–<\/td><td class="num">5\.0 ms<\/td>/,
     );
-  });
-
-  it('removes plans and shard counts with retention', async () => {
-    const server = await startServer();
-    const runId = await createRun(server);
-    await post(
-      server,
-      `/api/v1/runs/${runId}/results`,
-      { results: [{ testSuite: 'a', testCase: 't', status: 'passed', duration: 1 }] },
-      {
-        headers: { 'testrun-shard': '1/2' },
-      },
-    );
-    await askPlan(server, ['a']);
+    await askPlan(server, ['a.test.js']);
     await Retention.paused(server.store, 1).runOnce(Date.now() + 2 * 86_400_000);
     const count = async (table: string) =>
       Number((await server.store.db.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
@@ -274,11 +243,36 @@ describe.each(storeEngines())('shard plans on $name', (engine) => {
   });
 });
 
-describe('a server started without shard plans', () => {
+describe('the plan route, on one engine: its checks come before the store', () => {
   const [engine] = storeEngines();
   const startServer = serverOn(engine!);
 
-  it('answers the plan operation 404, as a service without it, and announces nothing of it', async () => {
+  it('refuses what the schema and the rules do not take, with 400 naming the problem', async () => {
+    const server = await startServer();
+    for (const [change, message] of [
+      [{ shard: 3 }, /^shard 3 is above shardCount 2$/],
+      [
+        {
+          files: [
+            { file: 'a.js', size: 1 },
+            { file: 'a.js', size: 2 },
+          ],
+        },
+        /^files\/1\/file repeats "a\.js": name each file once$/,
+      ],
+      [{ files: [] }, /files/],
+      [{ key: ' padded' }, /key/],
+      [{ files: [{ file: 'a\u0000.js', size: 1 }] }, /^files\/0\/file contains NUL/],
+    ] as const) {
+      const answer = await askPlan(server, ['a.js'], change);
+      expect(answer.status, JSON.stringify(change)).toBe(400);
+      expect(answer.body).toMatchObject({
+        error: { code: 'invalid_request', message: expect.stringMatching(message) },
+      });
+    }
+  });
+
+  it('is 404 at a server started without shard plans, as at a service without it, and announced only with them', async () => {
     const server = await startServer({ shardPlans: false });
     expect((await askPlan(server, ['a.js'])).status).toBe(404);
     const created = await post(server, '/api/v1/runs', { project: 'p', framework: 'f' });

@@ -22,6 +22,7 @@ import * as serverScale from './server-scale.mjs';
 import * as shardPlans from './shard-plans.mjs';
 import * as suite from './suite-overhead.mjs';
 import * as throughput from './throughput.mjs';
+import * as uploadBounds from './upload-bounds.mjs';
 import * as upload from './upload-memory.mjs';
 import * as userCost from './user-cost.mjs';
 
@@ -92,6 +93,8 @@ if (only.includes('memory')) {
 if (only.includes('upload')) {
   log(`[${elapsed()}] 6. testrun upload memory`);
   out.upload = await upload.run({ log });
+  log(`[${elapsed()}] 6b. testrun upload on reports past its bounds`);
+  out.uploadBounds = await uploadBounds.run({ log });
 }
 if (only.includes('fixed')) {
   log(`[${elapsed()}] 7. fixed cost per run (${values['fixed-rounds']} paired rounds)`);
@@ -277,6 +280,15 @@ if (out.shards) {
     `four shards planned by testrun plan end within 15% of each other (${shardPlans.FILES} files of 50× durations; each shard's run, creation to end)`,
     `testrun plan: ${spreads(plan)}; the sequencer: ${spreads(sequencer)}; Vitest's own --shard: ${spreads(own)} (median of ${out.shards.rounds} rounds)`,
     plan.runSpread <= 0.15 && sequencer.runSpread <= 0.15,
+  );
+}
+if (out.uploadBounds) {
+  problems.push(...out.uploadBounds.problems);
+  const { rows } = out.uploadBounds;
+  target(
+    `testrun upload: a report nested past its bound (TAP 10,000 deep, JUnit and CTRF 1,000,000 deep) refused within ${uploadBounds.TARGET_MS / 1000} s, saying so`,
+    rows.map((r) => `${r.name.split(' ')[0]} ${seconds(r.ms)}`).join(', '),
+    rows.every((r) => r.met),
   );
 }
 if (out.requests) {
@@ -486,6 +498,22 @@ if (out.upload) {
     );
   }
   md.push('');
+}
+
+if (out.uploadBounds) {
+  md.push(
+    '## 6b. `testrun upload` on reports past its bounds',
+    '',
+    'Each report uploaded by the CLI in a fresh process (spawn to exit), the server in another: the line it answers with, and how long it took. The TAP stream is gzipped on disk; the reader gunzips only what it reads.',
+    '',
+    '| Report | Size (unzipped) | On disk | Answered in | Line |',
+    '|---|---|---|---|---|',
+    ...out.uploadBounds.rows.map(
+      (r) =>
+        `| ${r.name} | ${mb(r.bytes)} | ${mb(r.onDisk)} | ${seconds(r.ms)} | ${r.line.replace(/\|/g, '\\|')} |`,
+    ),
+    '',
+  );
 }
 
 if (out.pages) {

@@ -27,6 +27,8 @@ export {
   type ErrorCode,
   HttpError,
   NetworkError,
+  RequestsRefusedError,
+  ResultRefusedError,
   RunIdError,
   TestrunError,
   TlsError,
@@ -47,6 +49,7 @@ export { parseShard } from './plan/shard-spec.js';
 export { DEFAULT_REPLAY_TIMEOUT_MS, type ReplaySummary, replaySpool } from './replay.js';
 export { FAILURE_DETAIL_LIMITS, toFailureDetails } from './results/failure-details.js';
 export { fileNamedFirst } from './results/named-file.js';
+export { isPlausibleDuration, MAX_DURATION_MS } from './results/normalize.js';
 export {
   EMPTY_NAME,
   FILE_FAILURE_CASE,
@@ -55,6 +58,7 @@ export {
   TITLE_SEPARATOR,
 } from './results/result-name.js';
 export { RunReporter, type RunReporterInit } from './run-reporter.js';
+export { runnerVersion } from './runner-version.js';
 export { startDir } from './start-dir.js';
 export type * from './types.js';
 export { CORE_VERSION, userAgent } from './version.js';

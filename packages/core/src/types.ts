@@ -197,6 +197,11 @@ export interface DeliverySummary {
   failed: number;
   /** Results written to the spool for `testrun replay`. */
   spooled: number;
+  /**
+   * Results the service refused alone while it took others of the run (400): each named
+   * in a line (the first ten), neither delivered nor spooled, since sending again would be refused again.
+   */
+  refused: number;
   /** HTTP requests sent, retries included. */
   requests: number;
   durationMs: number;

@@ -13,10 +13,10 @@ import {
   type RunEndStatus,
 } from './complete-run.js';
 import type { Deadline } from './deadline.js';
-import { deliverBatch, makeBatch } from './deliver-batch.js';
+import { type BatchDelivery, deliverBatch, makeBatch } from './deliver-batch.js';
 import { COMPLETE_RUN_EXTENSION, FAILURE_DETAILS_EXTENSION } from './extensions.js';
 import { Overflow } from './overflow.js';
-import type { SendFailure } from './send-with-retries.js';
+import { RefusedLines, RunRefusals } from './refusals.js';
 import { type Service, withTags } from './service.js';
 import { SpoolWriter } from './spool.js';
 
@@ -84,7 +84,10 @@ export class RunSession {
   private stopped: DeliverySummary['stopped'];
   private finishing: Promise<DeliverySummary> | undefined;
   private readonly errors: string[] = [];
-  private readonly counts = { delivered: 0, spooled: 0, failed: 0 };
+  private readonly counts = { delivered: 0, spooled: 0, failed: 0, refused: 0 };
+  /** What the service's refusals showed: results at fault are said and dropped, never spooled (refusals.ts). */
+  private readonly refusals = new RunRefusals();
+  private readonly refusedLines = new RefusedLines();
 
   constructor(private readonly init: RunSessionInit) {
     this.config = init.config;
@@ -218,6 +221,11 @@ export class RunSession {
 
   private spoolEverything(): void {
     this.queue.clear();
+    this.sayRefused();
+    // Refused alone, and the service took no other result of the run: nothing says they are at fault.
+    const undecided = this.refusals.takeUndecided();
+    if (undecided.length > 0) this.fail(this.refusals.requestsRefused()!.message);
+    for (const part of undecided) this.spoolBatch(part);
     for (const batch of this.pending) this.spoolBatch(batch);
     for (let batch = this.overflow.shift(); batch; batch = this.overflow.shift()) this.spoolBatch(batch);
     this.overflow.dispose();
@@ -259,7 +267,14 @@ export class RunSession {
 
   private everythingDelivered(): boolean {
     const { spooled, failed } = this.counts;
-    return this.idle() && this.runId !== undefined && spooled === 0 && failed === 0 && !this.stopped;
+    return (
+      this.idle() &&
+      this.runId !== undefined &&
+      spooled === 0 &&
+      failed === 0 &&
+      !this.stopped &&
+      !this.refusals.waiting
+    );
   }
 
   /** Completes the run now; a refusal is one line, anything that may pass later goes to the spool (spoolRunEnd). */
@@ -347,10 +362,14 @@ export class RunSession {
       batch,
       this.config,
       this.deadline,
-      this.acceptsDetails,
+      {
+        acceptsDetails: this.acceptsDetails,
+        refusals: this.refusals,
+      },
     );
     // Spooled whole while in flight (the process is exiting, or the grace ran out).
     if (!this.pending.has(batch)) return;
+    this.sayRefused();
     this.counts.delivered += delivered;
     if (failure) this.handleFailure(failure);
     this.settle(batch);
@@ -399,7 +418,18 @@ export class RunSession {
     return undefined;
   }
 
-  private handleFailure(failure: SendFailure | { kind: 'no-id'; error: Error }): void {
+  /** Each result the service refused at fault: a line (the first few), counted, never spooled. */
+  private sayRefused(): void {
+    for (const refused of this.refusals.takeRefused()) {
+      this.counts.refused += 1;
+      const line = this.refusedLines.lineFor(refused);
+      if (line) this.fail(line);
+    }
+  }
+
+  private handleFailure(
+    failure: NonNullable<BatchDelivery['failure']> | { kind: 'no-id'; error: Error },
+  ): void {
     if (this.stopped) return;
     if (failure.kind === 'auth' || failure.kind === 'tls') {
       this.stopped = failure.kind === 'auth' ? 'refused-key' : 'tls';

@@ -4,6 +4,7 @@ import { type Extension, parseRunHandle } from '../delivery/extensions.js';
 import { ConfigError } from '../errors.js';
 import { planKeyProblem } from '../plan/plan-key.js';
 import { parseShard } from '../plan/shard-spec.js';
+import { toStatus } from '../results/normalize.js';
 import { startDir } from '../start-dir.js';
 import type { CanonicalStatus, TestrunOptions } from '../types.js';
 import { unknownOptionMessage } from './option-names.js';
@@ -186,8 +187,11 @@ function readStatusMap(value: unknown, fail: (option: string, problem: string) =
   for (const [key, status] of Object.entries(value)) {
     if (!Object.hasOwn(DEFAULT_STATUS_MAP, key)) {
       fail(`statusMap.${key}`, 'is not a status we report; use passed, failed, skipped or todo.');
-    } else if (typeof status !== 'string' || status.trim() === '') {
-      fail(`statusMap.${key}`, `must be a non-empty string, got ${describe(status)}.`);
+    } else if (typeof status !== 'string' || toStatus(status.trim()) === undefined) {
+      fail(
+        `statusMap.${key}`,
+        `must be a non-empty string without NUL or lone surrogates, got ${describe(status)}.`,
+      );
     } else {
       map[key as CanonicalStatus] = status.trim();
     }

@@ -138,9 +138,10 @@ describe('resolveConfig', () => {
   });
 
   it('names each bad statusMap entry', () => {
-    expect(problems({ statusMap: { todo: '', flaky: 'x' } })).toEqual([
+    expect(problems({ statusMap: { todo: '', flaky: 'x', failed: 'fail\u0000ed' } })).toEqual([
       expect.stringMatching(/^statusMap.todo: .*must be a non-empty string/),
       expect.stringMatching(/^statusMap.flaky: .*use passed, failed, skipped or todo/),
+      expect.stringMatching(/^statusMap.failed: .*must be a non-empty string without NUL or lone surrogates/),
     ]);
   });
 

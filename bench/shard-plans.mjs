@@ -110,6 +110,12 @@ export async function run({ rounds = 3, log = () => {} } = {}) {
     const testTimes = Object.fromEntries(
       MODES.map((mode) => [mode, Array.from({ length: SHARDS }, () => [])]),
     );
+    // Each shard's run as the service saw it, from its creation (Vitest started, its config
+    // loaded) to its end: the shard's wall time without Node's and Vitest's start, which on a
+    // shared machine varies by seconds from one process to the next.
+    const runTimes = Object.fromEntries(
+      MODES.map((mode) => [mode, Array.from({ length: SHARDS }, () => [])]),
+    );
     const planMs = [];
     const read = async (pathname) =>
       (

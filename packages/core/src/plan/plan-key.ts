@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { knownProvider } from '../options/ci-providers.js';
 
 type Env = NodeJS.ProcessEnv;
@@ -15,8 +16,19 @@ type Env = NodeJS.ProcessEnv;
 export function defaultPlanKey(env: Env, runId?: string): string | undefined {
   const ci = knownProvider(env);
   const build = ci ? BUILD_KEYS[ci.service]?.(env) : undefined;
-  if (ci && build) return `${ci.service}:${build}`;
-  return runId ? `run:${runId}` : undefined;
+  if (ci && build) return headerSafe(`${ci.service}:${build}`);
+  return runId ? headerSafe(`run:${runId}`) : undefined;
+}
+
+/**
+ * A key as a header and the plan request carry it (planKeyProblem): a character outside visible
+ * ASCII (a GitLab stage named `tésts`, a space) percent-encoded, and a key past 200 characters
+ * cut, with a hash of the whole so that two long keys stay apart. The same text in every shard.
+ */
+function headerSafe(key: string): string {
+  const safe = key.replace(/[^\x21-\x7e]/gu, (character) => encodeURIComponent(character));
+  if (safe.length <= 200) return safe;
+  return `${safe.slice(0, 183)}~${createHash('sha256').update(safe).digest('hex').slice(0, 16)}`;
 }
 
 /** `a:b:c` of the parts that are set; undefined when the first (the build) is not. */

@@ -55,6 +55,15 @@ describe('defaultPlanKey', () => {
     expect(defaultPlanKey(env, 'run-1')).toBe(key);
   });
 
+  it('is a key a header can carry, whatever CI names its stage, and stays apart when cut', () => {
+    const stage = (name: string) =>
+      defaultPlanKey({ GITLAB_CI: 'true', CI_PIPELINE_ID: '7', CI_JOB_STAGE: name });
+    expect(stage('tésts et intégration')).toBe('gitlab:7:t%C3%A9sts%20et%20int%C3%A9gration');
+    const long = [stage('x'.repeat(300)), stage(`${'x'.repeat(299)}y`)];
+    for (const key of long) expect(planKeyProblem(key!)).toBeUndefined();
+    expect(long[0]).not.toBe(long[1]);
+  });
+
   it('is the shared run (TESTRUN_RUN_ID) where no build is known, and none outside CI without one', () => {
     expect(defaultPlanKey({ CI: 'true' }, 'run-1')).toBe('run:run-1');
     expect(defaultPlanKey({ GITHUB_ACTIONS: 'true' }, 'run-1')).toBe('run:run-1');

@@ -113,7 +113,7 @@ describe('the packed tarballs', () => {
       expect(files, `${dir}: ${name}`).toContain(`package/${name}`);
     }
     // Every source module, compiled, with its declarations (a .cts module: .cjs and .d.cts).
-    // Core's modules are one bundle (scripts/bundle-core.mjs): tsc's copy of each would be
+    // Core's modules are bundled (scripts/bundle-core.mjs): tsc's copy of each would be
     // unreachable through its exports map, so only their declarations ship.
     for (const { module, js, dts } of sourceModules(dir)) {
       if (dir !== 'core')
@@ -121,9 +121,11 @@ describe('the packed tarballs', () => {
       expect(files, `${dir}: dist/${module}${dts}`).toContain(`package/dist/${module}${dts}`);
     }
     if (dir === 'core') {
-      // The CI summary is a bundle of its own, loaded only when a summary is written.
+      // Bundles apart from the reporters' core, each loaded only by what uses it: the CI summary
+      // (when a summary is written) and shard plans (`@testrun/core/plan`: `testrun plan`, the sequencers).
       expect([...files].filter((file) => /\.c?js$/.test(file)).sort()).toEqual([
         'package/dist/index.js',
+        'package/dist/plan.js',
         'package/dist/summary/index.js',
       ]);
     }
@@ -377,7 +379,11 @@ import type { TestrunMochaOptions } from '@testrun/mocha';
 import type { TestrunNodeTestOptions } from '@testrun/node-test';
 import type { TestrunPlaywrightOptions } from '@testrun/playwright';
 import type { TestrunVitestOptions } from '@testrun/vitest';
+import type { TestrunSequencer, testrunSequencer } from '@testrun/vitest/sequencer';
+import type JestSequencer from '@testrun/jest/sequencer';
 
+// The sequencers' entry points (docs/sharding.md) resolve through the published exports maps.
+export type ${exportPrefix}Sequencers = [typeof TestrunSequencer, ReturnType<typeof testrunSequencer>, typeof JestSequencer];
 export const ${exportPrefix}vitestOptions: TestrunVitestOptions = { project: 'web', tags: ['nightly'], batchSize: 100 };
 export const ${exportPrefix}jestOptions: TestrunJestOptions = { project: 'api', statusMap: { todo: 'pending' } };
 // @ts-expect-error batchSize is a number

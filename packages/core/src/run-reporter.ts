@@ -10,6 +10,8 @@ import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './opt
 import { Logger } from './output/logger.js';
 import { type SecretPattern, secretPattern } from './output/redact.js';
 import { countOf, formatCount, formatSummary, replayCommand } from './output/summary.js';
+import { defaultPlanKey } from './plan/plan-key.js';
+import { configuredShard, shardHeaders } from './plan/shard-headers.js';
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
 import { runErrorResult } from './results/result-name.js';
 import { RunResults } from './results/run-results.js';
@@ -362,17 +364,19 @@ export class RunReporter {
   private createSession(config: ResolvedConfig): RunSession {
     const { env } = this;
     const { name, version } = this.init.framework;
+    const shard = this.init.shard ?? configuredShard(config);
     const service = openService({
       ...config,
       userAgent: userAgent(`${name}/${version}`),
       env,
       onAttempt: config.debug ? (line) => this.logger.line(line) : undefined,
+      headers: shard && shardHeaders(shard, config.planKey ?? defaultPlanKey(env, config.runId)),
     });
     return new RunSession({
       config,
       service,
       run: { project: config.project, framework: name, tags: config.tags },
-      moreTags: config.ciTags && !config.runId ? ciTags(env, this.init.rootDir, this.init.shard) : undefined,
+      moreTags: config.ciTags && !config.runId ? ciTags(env, this.init.rootDir, shard) : undefined,
       log: (line) => this.logger.line(line),
       sharesRunKey: this.init.sharesRunKey,
     });

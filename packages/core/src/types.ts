@@ -143,6 +143,10 @@ export interface TestrunOptions {
   runId?: string;
   /** The create-run Idempotency-Key: reporters given the same key (and the same run) name one run, live or replayed. */
   runKey?: string;
+  /** The shard this process runs, `2/4`, when the runner does not say (it runs files `testrun plan` printed). */
+  shard?: string;
+  /** What the shards of one build share their plan by; by default the CI build (docs/sharding.md). */
+  planKey?: string;
   enabled?: boolean;
   ciTags?: boolean;
   batchSize?: number;

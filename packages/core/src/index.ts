@@ -52,6 +52,7 @@ export {
   RUN_SUITE,
   TITLE_SEPARATOR,
 } from './results/result-name.js';
+export { testsNotReported } from './results/runner-verdict.js';
 export { RunReporter, type RunReporterInit } from './run-reporter.js';
 export { startDir } from './start-dir.js';
 export type * from './types.js';

@@ -196,3 +196,50 @@ it.skipIf(missing)(
   },
   TESTCAFE_RUN_TIMEOUT_MS,
 );
+
+describe.skipIf(missing)('testcafe whose browser dies mid-task', () => {
+  let server: TestServer;
+  let outcome: RunOutcome;
+
+  beforeAll(async () => {
+    // crash/ kills its Chromium each time TestCafe starts it, until TestCafe gives up (third
+    // disconnection): about 20 s of restarts, heartbeats shortened by the fixture.
+    ({ server, outcome } = await untilTestCafeOpensItsBrowsers(async () => {
+      const server = await startTestServer();
+      const outcome = await runTestCafe({ args: ['crash/'], env: reporterEnv(server) });
+      return { server, outcome };
+    }));
+  }, TESTCAFE_RUN_TIMEOUT_MS);
+  afterAll(() => server.close());
+
+  it("ends the run failed, as TestCafe's exit code says, with a failed result saying the browser disconnected", async () => {
+    const output = outcome.stdout + outcome.stderr;
+    // TestCafe's own verdict, without the reporter as with it: the task failed, 2 of its 3 tests with it.
+    expect(output).toMatch(/The Chrome [^\n]* browser disconnected/);
+    expect(outcome.stdout).toMatch(/2\/3 failed/);
+    expect(outcome.code, output).toBe(1);
+    const [run] = await server.server.store.runs();
+    const stored = await server.server.store.results(run!.id);
+    expect(identities(stored), output).toEqual(
+      identities([
+        {
+          testSuite: 'crash/browser-dies.test.js',
+          testCase: 'crash > passes before the browser dies',
+          status: 'passed',
+        },
+        {
+          testSuite: '(run)',
+          testCase: expect.stringMatching(
+            /^\(unhandled error\) The Chrome .* browser disconnected\. If you did not close the browser yourself/,
+          ),
+          status: 'failed',
+        },
+      ]),
+    );
+    expect(stored.find((result) => result.testSuite === '(run)')?.details?.message).toMatch(
+      /browser disconnected\. .*\nTestCafe counted 3 tests and reported 1: 2 never ended$/,
+    );
+    expect(await shownState(server, run!.id)).toEqual({ api: 'failed', page: 'failed' });
+    expect(testrunLines(output)).toEqual([expect.stringMatching(/^testrun: 2 results → run \S+/)]);
+  });
+});

@@ -1,5 +1,12 @@
 import type { SecretPattern } from '../output/redact.js';
-import type { FailureDetails, FileReport, ProjectLabel, RawResult, RunnerVerdict, TestResult } from '../types.js';
+import type {
+  FailureDetails,
+  FileReport,
+  ProjectLabel,
+  RawResult,
+  RunnerVerdict,
+  TestResult,
+} from '../types.js';
 import { retriedPassDetails, toFailureDetails } from './failure-details.js';
 import type { ResultMapper, ResultSource } from './map-result.js';
 import {

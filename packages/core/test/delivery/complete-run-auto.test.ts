@@ -61,7 +61,8 @@ describe("completeRun 'auto' (the default)", () => {
       (await server.store.results(runId!)).filter((result) => result.testSuite === '(run)');
     expect(await runResults(a!.runId)).toMatchObject([
       {
-        testCase: '(unhandled error) vitest failed the run outside its tests and gave no error for it; its output says why',
+        testCase:
+          '(unhandled error) vitest failed the run outside its tests and gave no error for it; its output says why',
         status: 'failed',
       },
     ]);

@@ -259,7 +259,9 @@ describe("the runner's own verdict at the run's end", () => {
   it('adds a failed (run) result for each reason the adapter gave, whatever else failed', () => {
     const stage = runResults({ framework: 'testcafe' });
     stage.ofFile({ ...passed, tests: [{ titles: ['breaks'], status: 'failed' }] });
-    expect(stage.ofVerdict({ why: ['The Chrome browser disconnected.\nTestCafe counted 3 tests'] })).toMatchObject([
+    expect(
+      stage.ofVerdict({ why: ['The Chrome browser disconnected.\nTestCafe counted 3 tests'] }),
+    ).toMatchObject([
       {
         testSuite: '(run)',
         testCase: '(unhandled error) The Chrome browser disconnected.',

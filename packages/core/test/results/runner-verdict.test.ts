@@ -25,12 +25,8 @@ describe('tests the runner counted but never reported', () => {
 
 describe('a verdict', () => {
   it('fails the run when the runner says so or the adapter says why', () => {
-    expect([{}, { failed: true }, { why: ['x'] }, { why: [] }, { interrupted: true }].map(verdictFails)).toEqual([
-      false,
-      true,
-      true,
-      false,
-      false,
-    ]);
+    expect(
+      [{}, { failed: true }, { why: ['x'] }, { why: [] }, { interrupted: true }].map(verdictFails),
+    ).toEqual([false, true, true, false, false]);
   });
 });

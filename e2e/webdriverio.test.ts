@@ -202,12 +202,13 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
   });
 });
 
-describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)', () => {
+describe.skipIf(missing)('workers ended mid-run: by a signal (a cancelled job), or killed outright', () => {
   it(
-    'spools the finished tests into the run, for testrun replay, and WebdriverIO exits as it does',
+    'spools what a signalled worker finished, for testrun replay; the launcher fails the files of both; WebdriverIO exits as it does',
     async () => {
       const server = await startTestServer();
       const state = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-state-'));
+      // Two spec files at once (maxInstances 2): each writes its worker's pid aside and waits.
       const env = reporterEnv(server, {
         TESTRUN_TAGS: 'cancelled',
         FIXTURE_ONE_CAPABILITY: '1',
@@ -215,22 +216,25 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
         FIXTURE_STATE_DIR: state,
       });
       const running = runWdio({ cwd: webdriverioFixtures.mocha, env });
-      const marker = path.join(state, 'waiting');
       // Only a real pid: process.kill(0) would end this test's own process group, vitest and
       // pnpm with it (a CI run ended so, exit 143, when the file was read before its pid was in it).
-      const workerPid = await vi.waitFor(
-        () => {
-          const pid = fs.existsSync(marker) ? Number(fs.readFileSync(marker, 'utf8')) : Number.NaN;
-          expect(Number.isInteger(pid) && pid > 1, `a pid in ${marker}`).toBe(true);
-          return pid;
-        },
-        { timeout: 60_000, interval: 100 },
-      );
-      // A cancelled job's signal reaches the whole process group; here only the worker gets it,
-      // so its chromedriver and the Chromium it started would outlive the test: they are ended
-      // once the run is over (the driver alone left the browser orphaned, after every run).
-      const driverPids = descendantsOf(workerPid);
-      process.kill(workerPid, 'SIGTERM');
+      const workerPid = (marker: string) =>
+        vi.waitFor(
+          () => {
+            const file = path.join(state, marker);
+            const pid = fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8')) : Number.NaN;
+            expect(Number.isInteger(pid) && pid > 1, `a pid in ${file}`).toBe(true);
+            return pid;
+          },
+          { timeout: 60_000, interval: 100 },
+        );
+      const [cancelled, killed] = await Promise.all([workerPid('waiting'), workerPid('killed')]);
+      // A cancelled job's signal reaches the whole process group; here only the workers get
+      // one, so their chromedrivers and the Chromiums they started would outlive the test: they
+      // are ended once the run is over (the driver alone left the browser orphaned, after every run).
+      const driverPids = [...descendantsOf(cancelled), ...descendantsOf(killed)];
+      process.kill(cancelled, 'SIGTERM');
+      process.kill(killed, 'SIGKILL');
       const outcome = await running;
       for (const pid of driverPids) {
         try {
@@ -238,8 +242,26 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
         } catch {}
       }
 
+      // Live: the launcher saw both workers end before their files did, and fails each file, saying why.
       const { run, results } = await theRun(server, 'cancelled');
-      expect(results, output(outcome)).toEqual([]);
+      expect(identities(results), output(outcome)).toEqual(
+        identities([
+          ...resultsIn('cancelled/slow.spec.js', [['(file failed to run)', 'failed']]),
+          ...resultsIn('cancelled/killed.spec.js', [['(file failed to run)', 'failed']]),
+        ]),
+      );
+      const why = (file: string) => results.find((result) => result.testSuite === file)?.details?.message;
+      expect(why('cancelled/slow.spec.js')).toMatch(
+        /^the WebdriverIO worker 0-\d+ was ended by SIGTERM( \(exit code 143\))? before its spec files ended/,
+      );
+      expect(why('cancelled/killed.spec.js')).toMatch(
+        /^the WebdriverIO worker 0-\d+ was ended by SIGKILL( \(exit code 137\))? before its spec files ended/,
+      );
+      // WebdriverIO's own verdict: it failed, and so does the run.
+      expect(outcome.code).toBe(1);
+      expect(await stateOf(server, run.id)).toBe('failed');
+
+      // The signalled worker spooled the test it finished; the killed one could not.
       const batches = readSpoolLines(env.TESTRUN_SPOOL_DIR!).filter((line) => line.type === 'batch');
       expect(
         batches.flatMap((batch) => batch.results as { testCase: string }[]).map((r) => r.testCase),
@@ -249,17 +271,17 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
           /^testrun: the process received SIGTERM before the run's results were delivered: 1 result spooled to /,
         ),
       );
-      // WebdriverIO's own code for a worker ended by a signal, with or without the reporter.
-      expect(outcome.code).toBe(1);
 
       const replay = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], { env: cleanEnv(env) });
       expect(replay.code, replay.stderr).toBe(0);
       expect(identities(await server.server.store.results(run.id))).toEqual(
-        identities(
-          resultsIn('cancelled/slow.spec.js', [
+        identities([
+          ...resultsIn('cancelled/slow.spec.js', [
             ['a cancelled file > passes before the job is cancelled', 'passed'],
+            ['(file failed to run)', 'failed'],
           ]),
-        ),
+          ...resultsIn('cancelled/killed.spec.js', [['(file failed to run)', 'failed']]),
+        ]),
       );
     },
     WDIO_AWAIT_RUNS_TIMEOUT_MS,

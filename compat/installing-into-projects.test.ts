@@ -258,7 +258,7 @@ describe('the shape of webdriverio/cucumber-boilerplate (WebdriverIO 9.1.2, Cucu
     // The User-Agent names the Cucumber that ran: the project's 10.
     expect(
       server.server.requests.find(
-        (request) => request.route === 'createRun' && request.userAgent.includes('cucumber/'),
+        (request) => request.route === 'createRun' && request.userAgent?.includes('cucumber/'),
       )?.userAgent,
     ).toMatch(/\(cucumber\/10\./);
     expect(identities(await server.server.store.results(run!.id)), output).toEqual(

@@ -51,12 +51,13 @@ beforeAll(async () => {
   expect(packed, 'pnpm -r pack made a tarball of these packages only').toHaveLength(PACKAGES.length);
 }, 120_000);
 
+// The project's node_modules (TestCafe's, Playwright's…) took over a minute to remove on a loaded machine.
 afterAll(async () => {
   await collectionServer?.close();
   for (const dir of [workDir, ...spoolDirs]) {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
-});
+}, 300_000);
 
 describe('the packed tarballs', () => {
   it.each(PACKAGES)('@testrun/%s depends on real versions, not workspace:*', async (dir) => {

@@ -22,6 +22,7 @@ import {
   untilTestCafeOpensItsBrowsers,
   writeFiles,
 } from '@testrun/test-utils';
+import { readSummary } from '@testrun/test-utils/gfm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docBlock } from '../test/doc-blocks.js';
 
@@ -82,7 +83,7 @@ describe('the packed tarballs', () => {
       expect(files, `${dir}: ${name}`).toContain(`package/${name}`);
     }
     // Every source module, compiled, with its declarations (a .cts module: .cjs and .d.cts).
-    // Core's modules are one bundle (scripts/bundle-core.mjs): tsc's copy of each would be
+    // Core's modules are bundled (scripts/bundle-core.mjs): tsc's copy of each would be
     // unreachable through its exports map, so only their declarations ship.
     for (const { module, js, dts } of sourceModules(dir)) {
       if (dir !== 'core')
@@ -90,7 +91,13 @@ describe('the packed tarballs', () => {
       expect(files, `${dir}: dist/${module}${dts}`).toContain(`package/dist/${module}${dts}`);
     }
     if (dir === 'core') {
-      expect([...files].filter((file) => /\.c?js$/.test(file))).toEqual(['package/dist/index.js']);
+      // Bundles apart from the reporters' core, each loaded only by what uses it: the CI summary
+      // (when a summary is written) and shard plans (`@testrun/core/plan`: `testrun plan`, the sequencers).
+      expect([...files].filter((file) => /\.c?js$/.test(file)).sort()).toEqual([
+        'package/dist/index.js',
+        'package/dist/plan.js',
+        'package/dist/summary/index.js',
+      ]);
     }
     // Whatever the manifest points at is in the tarball.
     const manifest = JSON.parse(await tarFile(tarballs[dir], 'package/package.json')) as Manifest;
@@ -158,14 +165,24 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     expect(install.stderr).not.toMatch(/ERESOLVE|peer dep/i);
   });
 
-  // Every documented way to configure or run a reporter, taken verbatim from its page.
+  // Every documented way to configure or run a reporter, taken verbatim from its page; the
+  // README's quick start for each runner the way its CI section says, under `testrun run`.
   it.each(RUNNABLE_RUNS)(
     '$dir: the documented $framework setup, run as written, stores every result',
     async (documentedRun) => {
       const attempt = async () => {
         const server = await startTestServer();
-        const env = envFor(server);
-        const [program, ...args] = documentedRun.command();
+        const env = envFor(
+          server,
+          documentedRun.underTestrunRun ? { GITHUB_STEP_SUMMARY: summaryFile() } : {},
+        );
+        const [program, ...args] = [
+          // The run is testrun run's: its project is given to it, as docs/ci.md says.
+          ...(documentedRun.underTestrunRun
+            ? [bin('testrun'), 'run', '--project', documentedRun.project, '--']
+            : []),
+          ...documentedRun.command(),
+        ];
         const outcome = await run(program!, args, { cwd: path.join(project, documentedRun.dir), env });
         return { server, env, outcome };
       };
@@ -194,8 +211,50 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
       // One test fails on purpose: the framework's exit code, unchanged by the reporter.
       expect(outcome.code, output).toBe(documentedRun.failedExitCode ?? 1);
       expect(readSpoolLines(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
+      if (documentedRun.underTestrunRun) {
+        // testrun run created the run, the reporter sent into it, and testrun run ended it failed.
+        const runId = stored[0]!.id;
+        expect(server.server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(1);
+        expect(await server.server.store.endOf(runId)).toMatchObject({ status: 'failed' });
+        expect(output).toMatch(
+          new RegExp(`^testrun run: run ${runId} marked failed \\(the command exited 1\\)`, 'm'),
+        );
+        // Its summary counts what the service stored, and names the failed test with why.
+        const summary = readSummary(fs.readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'));
+        const failed = results.find((result) => result.status === 'failed')!;
+        expect(summary.heading).toBe(`❌ ${documentedRun.project} · ${documentedRun.framework}: failed`);
+        expect(summary.counts).toMatchObject({ ...countsOf(results), tests: results.length });
+        expect(summary.tables['Why it failed']?.map((row) => row.cells)).toEqual([
+          [failed.testCase, failed.testSuite, firstLine(failed.details?.message)],
+        ]);
+      }
     },
   );
+
+  it('under testrun run, a command that passes exits 0 and its run is completed', async () => {
+    const server = await startTestServer();
+    const env = envFor(server, { GITHUB_STEP_SUMMARY: summaryFile() });
+    const outcome = await run(
+      bin('testrun'),
+      ['run', '--project', 'api', '--', bin('mocha'), '--grep', 'adds'],
+      {
+        cwd: path.join(project, 'readme-mocharc'),
+        env,
+      },
+    );
+    const output = outcome.stdout + outcome.stderr;
+    expect(outcome.code, output).toBe(0);
+    const [stored, ...others] = await server.server.store.runs();
+    expect(others).toEqual([]);
+    expect(identitiesOf(await server.server.store.results(stored!.id))).toEqual([
+      { testSuite: 'test/math.test.js', testCase: 'Math > adds', status: 'passed' },
+    ]);
+    expect(await server.server.store.endOf(stored!.id)).toMatchObject({ status: 'completed' });
+    expect(readSummary(fs.readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'))).toMatchObject({
+      heading: `✅ api · mocha: completed`,
+      counts: { passed: 1, tests: 1 },
+    });
+  });
 
   it("runs the core README's RunReporter example as written: one result stored", async () => {
     const server = await startTestServer();
@@ -247,7 +306,7 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     expect(created.code, created.stderr).toBe(0);
     // The run as shards need it: its id, then what the service announced.
     const [id = '', announced] = created.stdout.trim().split(';');
-    expect(announced).toBe('extensions=failure-details,complete-run');
+    expect(announced).toBe('extensions=failure-details,complete-run,read-runs');
     expect(await server.server.store.run(id)).toMatchObject({ id, project: 'p', framework: 'vitest' });
 
     // The form every spool line prints resolves to the installed CLI (`--no`: never the registry).
@@ -290,7 +349,11 @@ import type { TestrunMochaOptions } from '@testrun/mocha';
 import type { TestrunNodeTestOptions } from '@testrun/node-test';
 import type { TestrunPlaywrightOptions } from '@testrun/playwright';
 import type { TestrunVitestOptions } from '@testrun/vitest';
+import type { TestrunSequencer, testrunSequencer } from '@testrun/vitest/sequencer';
+import type JestSequencer from '@testrun/jest/sequencer';
 
+// The sequencers' entry points (docs/sharding.md) resolve through the published exports maps.
+export type ${exportPrefix}Sequencers = [typeof TestrunSequencer, ReturnType<typeof testrunSequencer>, typeof JestSequencer];
 export const ${exportPrefix}vitestOptions: TestrunVitestOptions = { project: 'web', tags: ['nightly'], batchSize: 100 };
 export const ${exportPrefix}jestOptions: TestrunJestOptions = { project: 'api', statusMap: { todo: 'pending' } };
 // @ts-expect-error batchSize is a number
@@ -416,6 +479,8 @@ interface DocumentedRun {
   flat?: boolean;
   /** It drives a browser (TestCafe): skipped, saying why, where Chromium is missing. */
   browser?: boolean;
+  /** Run under `testrun run`, as the README's CI section says, with a CI summary to read back. */
+  underTestrunRun?: boolean;
 }
 
 const MOCHA_CJS_TESTS = { 'test/math.test.js': mathTest('mocha-cjs') };
@@ -539,6 +604,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     command: () => [bin('vitest'), 'run'],
     project: 'web',
     suite: 'math.test.mjs',
+    underTestrunRun: true,
   },
   {
     dir: 'vitest-readme-config',
@@ -558,6 +624,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     command: () => [bin('jest')],
     project: 'api',
     suite: 'math.test.js',
+    underTestrunRun: true,
   },
   {
     dir: 'readme-jest-config-mjs',
@@ -608,6 +675,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
       project: block === 'readme-playwright-config' ? 'e2e' : CONSUMER_NAME,
       // Playwright names files from its testDir, the config's folder.
       suite: 'math.spec.ts',
+      underTestrunRun: block === 'readme-playwright-config',
     }),
   ),
   ...(['readme-mocharc', 'mocha-readme-mocharc'] as const).map(
@@ -618,6 +686,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
       command: () => [bin('mocha')],
       project: 'api',
       suite: 'test/math.test.js',
+      underTestrunRun: block === 'readme-mocharc',
     }),
   ),
   {
@@ -648,6 +717,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     command: () => ['sh', '-c', docBlock('readme-node-test-command')],
     project: CONSUMER_NAME,
     suite: 'math.test.js',
+    underTestrunRun: true,
   },
   {
     dir: 'node-test-readme-scripts',
@@ -949,6 +1019,32 @@ async function tarList(tarball: string): Promise<string[]> {
 
 async function tarFile(tarball: string, file: string): Promise<string> {
   return succeeded(await run('tar', ['-xzOf', tarball, file]), `tar -xzOf ${tarball} ${file}`).stdout;
+}
+
+/** A fresh file for a CI summary, as GitHub Actions gives each step. */
+function summaryFile(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-summary-'));
+  spoolDirs.push(dir);
+  return path.join(dir, 'step-summary.md');
+}
+
+function countsOf(results: readonly { status: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const result of results) counts[result.status] = (counts[result.status] ?? 0) + 1;
+  return counts;
+}
+
+function firstLine(text = ''): string {
+  return (
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .find(Boolean) ?? ''
+  ).replace(/\s+/g, ' ');
+}
+
+function identitiesOf(results: readonly { testSuite: string; testCase: string; status: string }[]) {
+  return results.map(({ testSuite, testCase, status }) => ({ testSuite, testCase, status }));
 }
 
 function byCase(a: { testCase: string }, b: { testCase: string }): number {

@@ -218,7 +218,7 @@ describe('testrun serve', () => {
     );
   });
 
-  it('announces failure-details and complete-run unless started with --no-failure-details (which refuses details) or --no-complete-run', async () => {
+  it('announces failure-details, complete-run, read-runs and shard-plans unless started with --no-failure-details (which refuses details), --no-complete-run, --no-read-runs or --no-shard-plans', async () => {
     const result = {
       testSuite: 'a.test.ts',
       testCase: 'fails',
@@ -227,7 +227,11 @@ describe('testrun serve', () => {
       details: { message: 'expected 1 to be 2' },
     };
     const answers: { extensions: unknown; resultsStatus: number }[] = [];
-    for (const flags of [[], ['--no-failure-details'], ['--no-failure-details', '--no-complete-run']]) {
+    for (const flags of [
+      [],
+      ['--no-failure-details'],
+      ['--no-failure-details', '--no-complete-run', '--no-read-runs', '--no-shard-plans'],
+    ]) {
       const cli = startCli(['serve', '--api-key', 'k', '--memory', ...flags], { cwd: await tempDir() });
       const [, url = ''] = await cli.waitForStdout(listening);
       const created = await postJson(`${url}/api/v1/runs`, 'k', { project: 'p', framework: 'vitest' });
@@ -238,8 +242,8 @@ describe('testrun serve', () => {
       expect(await cli.exited()).toBe(0);
     }
     expect(answers).toEqual([
-      { extensions: ['failure-details', 'complete-run'], resultsStatus: 201 },
-      { extensions: ['complete-run'], resultsStatus: 400 },
+      { extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans'], resultsStatus: 201 },
+      { extensions: ['complete-run', 'read-runs', 'shard-plans'], resultsStatus: 400 },
       { extensions: undefined, resultsStatus: 400 },
     ]);
   });

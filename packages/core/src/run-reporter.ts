@@ -10,10 +10,14 @@ import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './opt
 import { Logger } from './output/logger.js';
 import { type SecretPattern, secretPattern } from './output/redact.js';
 import { countOf, formatCount, formatSummary, replayCommand } from './output/summary.js';
+import { defaultPlanKey } from './plan/plan-key.js';
+import { configuredShard, shardHeaders } from './plan/shard-headers.js';
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
 import { runErrorResult } from './results/result-name.js';
 import { RunResults } from './results/run-results.js';
 import { verdictFails } from './results/runner-verdict.js';
+import { endsItsRun } from './run-end/end-run.js';
+import { SummaryFeed } from './run-end/summary-hand-off.js';
 import type { DeliverySummary, FileReport, RawResult, RunnerVerdict, TestResult } from './types.js';
 import { userAgent } from './version.js';
 
@@ -53,6 +57,8 @@ interface ActiveRun {
   results: RunResults;
   session: RunSession;
   batcher: Batcher;
+  /** What it sends, tallied for the CI summary, when one is written (run-end/summary-hand-off.ts). */
+  feed: SummaryFeed | undefined;
   stopExitGuard: () => void;
   /**
    * Set once `endRun` began, to its outcome: results that still arrive go to the session
@@ -147,7 +153,8 @@ export class RunReporter {
       const results = new RunResults(naming, this.mapper!);
       const session = this.createSession(config);
       const batcher = new Batcher(config.batchSize, config.flushInterval, (batch) => session.send(batch));
-      const run: ActiveRun = { results, session, batcher, ending: undefined, stopExitGuard: () => {} };
+      const feed = SummaryFeed.for(config, this.env);
+      const run: ActiveRun = { results, session, batcher, feed, ending: undefined, stopExitGuard: () => {} };
       run.stopExitGuard = onProcessExit((end) => this.spoolOnExit(run, end));
       this.run = run;
       session.start();
@@ -189,6 +196,7 @@ export class RunReporter {
   private deliver(run: ActiveRun, results: TestResult[]): void {
     keepExitGuard();
     this.added += results.length;
+    run.feed?.add(results);
     // A file that ends while the run's end is delivering (Jest --bail, a slow service) still
     // belongs to this run: its session delivers it within the deadline, or spools it.
     if (run.ending) {
@@ -246,6 +254,7 @@ export class RunReporter {
     if (receivedSignal()) this.guard(() => run.session.spoolNow(run.batcher.take()));
     else this.guard(() => run.batcher.flush());
     const summary = await this.finish(run.session, config, notes);
+    if (summary && run.feed) await this.handOffSummary(run.feed, summary, config);
     run.stopExitGuard();
     return summary;
   }
@@ -270,6 +279,24 @@ export class RunReporter {
     }
   }
 
+  /** The CI summary of the run this reporter ended, or its part for the process that ends it. */
+  private async handOffSummary(feed: SummaryFeed, summary: DeliverySummary, config: ResolvedConfig) {
+    const { runId, pageUrl, delivered, spooled, spoolFile } = summary;
+    await feed.finish(
+      {
+        project: config.project,
+        framework: this.init.framework.name,
+        runId,
+        pageUrl,
+        state: runId === undefined ? 'not created' : (summary.verdict ?? 'completed'),
+        durationMs: undefined,
+      },
+      { runId, delivered, spooled, spoolFile },
+      endsItsRun(config),
+      (line) => this.logger.line(line),
+    );
+  }
+
   /**
    * The process is going away before the run ended (a cancelled CI job, `process.exit()`
    * in a test, a crash): whatever is not delivered yet goes to the spool now,
@@ -287,11 +314,14 @@ export class RunReporter {
       // After the framework's end hook began, a failing exit is the framework's verdict on the
       // tests (Jest exits 1 after --bail), not a process that died mid-run.
       if ('code' in end && end.code !== 0 && !run.ending) {
-        buffered.push(...run.results.ofNamed([runErrorResult(`${why} before the run ended`)], {}));
+        const exited = run.results.ofNamed([runErrorResult(`${why} before the run ended`)], {});
+        buffered.push(...exited);
+        run.feed?.add(exited);
       }
       // A run whose tests had ended (its end hook began) ends as they say, unless a signal came.
       const spooled = session.spoolNow(buffered, { interrupted: 'signal' in end || !run.ending });
       const file = session.spoolFile;
+      run.feed?.finishNow({ runId: session.id, delivered: session.delivered, spooled, spoolFile: file });
       const runEnd = session.runEndSpooled;
       if ((spooled === 0 && !runEnd) || !file) return;
       const endNote = runEnd ? `the run's end (${runEnd})` : '';
@@ -336,17 +366,19 @@ export class RunReporter {
   private createSession(config: ResolvedConfig): RunSession {
     const { env } = this;
     const { name, version } = this.init.framework;
+    const shard = this.init.shard ?? configuredShard(config);
     const service = openService({
       ...config,
       userAgent: userAgent(`${name}/${version}`),
       env,
       onAttempt: config.debug ? (line) => this.logger.line(line) : undefined,
+      headers: shard && shardHeaders(shard, config.planKey ?? defaultPlanKey(env, config.runId)),
     });
     return new RunSession({
       config,
       service,
       run: { project: config.project, framework: name, tags: config.tags },
-      moreTags: config.ciTags && !config.runId ? ciTags(env, this.init.rootDir, this.init.shard) : undefined,
+      moreTags: config.ciTags && !config.runId ? ciTags(env, this.init.rootDir, shard) : undefined,
       log: (line) => this.logger.line(line),
       sharesRunKey: this.init.sharesRunKey,
     });

@@ -143,6 +143,10 @@ export interface TestrunOptions {
   runId?: string;
   /** The create-run Idempotency-Key: reporters given the same key (and the same run) name one run, live or replayed. */
   runKey?: string;
+  /** The shard this process runs, `2/4`, when the runner does not say (it runs files `testrun plan` printed). */
+  shard?: string;
+  /** What the shards of one build share their plan by; by default the CI build (docs/sharding.md). */
+  planKey?: string;
   enabled?: boolean;
   ciTags?: boolean;
   batchSize?: number;
@@ -157,6 +161,12 @@ export interface TestrunOptions {
    * request's form; `false` never.
    */
   completeRun?: 'auto' | boolean | { method?: string; path?: string; body?: unknown };
+  /**
+   * Where the process that ends the run appends a CI summary in Markdown: a file's path
+   * (relative to the working directory), or `false` for none. Default: `$GITHUB_STEP_SUMMARY`
+   * where GitHub Actions sets it, else none.
+   */
+  summary?: string | false;
   spoolDir?: string;
   failOnError?: boolean;
   debug?: boolean;
@@ -193,6 +203,11 @@ export interface DeliverySummary {
   failed: number;
   /** Results written to the spool for `testrun replay`. */
   spooled: number;
+  /**
+   * Results the service refused alone while it took others of the run (400): each named
+   * in a line (the first ten), neither delivered nor spooled, since sending again would be refused again.
+   */
+  refused: number;
   /** HTTP requests sent, retries included. */
   requests: number;
   durationMs: number;
@@ -208,6 +223,8 @@ export interface DeliverySummary {
   runEnd?:
     | { status: 'completed' | 'failed' | 'interrupted'; state: 'sent' | 'spooled' | 'refused' }
     | undefined;
+  /** How the run ended by what this process knows of it (run-end/end-run.ts), told to the service or not. */
+  verdict?: 'completed' | 'failed' | 'interrupted' | undefined;
   /** One line per distinct problem, already printed once. */
   errors: string[];
 }

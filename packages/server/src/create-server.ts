@@ -26,6 +26,7 @@ import { type HttpsOptions, type ResolvedOptions, resolveOptions, type ServerOpt
 import { registerPageAccess } from './pages/access.js';
 import { registerPages } from './pages/routes.js';
 import { registerSecurityHeaders } from './pages/security-headers.js';
+import { registerPlans } from './plans/plan-route.js';
 import { RequestLog, type RequestRecord, registerRequestRecording } from './request-log.js';
 
 export interface TestrunServer {
@@ -197,6 +198,7 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
   registerCreateRun(app, writes, options.runIds, announcedExtensions(options));
   registerSubmitResults(app, writes, options);
   registerCompleteRun(app, writes, options.abandonedAfterMs);
+  if (options.shardPlans) registerPlans(app, store, options.abandonedAfterMs);
   registerReadApi(app, store, options.abandonedAfterMs);
   registerPages(app, store, options.abandonedAfterMs);
 

@@ -8,20 +8,39 @@ const failed = (details: object, overrides: object = {}) =>
   result({ status: 'failed', testCase: 'cart > adds', details, ...overrides });
 
 describe('create-run', () => {
-  it('announces the extensions in its answer: why a test failed, and completing the run', async () => {
+  it('announces the extensions in its answer: why a test failed, completing the run, reading it back', async () => {
     const server = await startServer();
     const answer = await post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
-    expect(answer.body).toMatchObject({ extensions: ['failure-details', 'complete-run'] });
+    expect(answer.body).toMatchObject({
+      extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans'],
+    });
   });
 
   it('announces each only when the server is started with it, and nothing without either', async () => {
     const withoutDetails = await startServer({ failureDetails: false });
     const withoutEnd = await startServer({ completeRun: false });
-    const specOnly = await startServer({ failureDetails: false, completeRun: false });
+    const withoutReads = await startServer({ readRuns: false });
+    const withoutPlans = await startServer({ shardPlans: false });
+    const specOnly = await startServer({
+      failureDetails: false,
+      completeRun: false,
+      readRuns: false,
+      shardPlans: false,
+    });
     const create = (server: typeof specOnly) =>
       post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
-    expect((await create(withoutDetails)).body).toMatchObject({ extensions: ['complete-run'] });
-    expect((await create(withoutEnd)).body).toMatchObject({ extensions: ['failure-details'] });
+    expect((await create(withoutDetails)).body).toMatchObject({
+      extensions: ['complete-run', 'read-runs', 'shard-plans'],
+    });
+    expect((await create(withoutEnd)).body).toMatchObject({
+      extensions: ['failure-details', 'read-runs', 'shard-plans'],
+    });
+    expect((await create(withoutReads)).body).toMatchObject({
+      extensions: ['failure-details', 'complete-run', 'shard-plans'],
+    });
+    expect((await create(withoutPlans)).body).toMatchObject({
+      extensions: ['failure-details', 'complete-run', 'read-runs'],
+    });
     expect((await create(specOnly)).body).not.toHaveProperty('extensions');
   });
 });

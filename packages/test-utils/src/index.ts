@@ -53,6 +53,7 @@ export * from './small-disk.js';
 export * from './store-engines.js';
 export * from './tap.js';
 export * from './testcafe.js';
+export * from './timed-suite.js';
 export * from './transports.js';
 export * from './watch.js';
 export * from './webdriverio.js';

@@ -3,20 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  COMPLETE_RUN_EXTENSION,
-  type CompleteRunRequest,
   ciTags,
-  completeRun,
-  completionRequest,
+  type Extension,
+  endRun,
   formatRunHandle,
+  gatherRun,
   Logger,
   openService,
   type ResolvedConfig,
   RunReporter,
   resolveConfig,
   reusedRunKeyLine,
+  runVerdict,
+  SUMMARY_PARTS_VAR,
   startDir,
   userAgent,
+  writeRunSummary,
 } from '@testrun/core';
 import { CAPABILITY_LABELS_VAR, capabilityIndex, capabilityLabels, labelsFromEnv } from './capabilities.js';
 import { pathOf } from './map-events.js';
@@ -57,9 +59,17 @@ export function reporterOptionsIn(config: unknown): Record<string, unknown> {
  */
 export class TestrunLauncher {
   private readonly options: Record<string, unknown>;
-  /** The run this service created, and the request that completes it, if it is to be completed. */
+  /** The run this service created, and what the service announced when it did: this service ends it. */
   private created:
-    | { runId: string; config: ResolvedConfig; completion: CompleteRunRequest | undefined }
+    | {
+        runId: string;
+        config: ResolvedConfig;
+        extensions: Extension[];
+        pageUrl: string | undefined;
+        startedAt: number;
+        /** Where the workers leave what they sent, for the CI summary (run-end/summary-hand-off.ts). */
+        partsDir: string | undefined;
+      }
     | undefined;
   /** The service's lines, with the API key redacted once the options are read (the environment's from the start). */
   private readonly logger = new Logger();
@@ -98,9 +108,20 @@ export class TestrunLauncher {
           // A key the user gave (a constant, an id a re-run keeps) that named a run before.
           if (outcome.replayed) this.logger.line(reusedRunKeyLine(outcome.runId));
           process.env.TESTRUN_RUN_ID = formatRunHandle(outcome.runId, outcome.extensions);
-          const announced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
-          const completion = completionRequest(config.completeRun, announced);
-          this.created = { runId: outcome.runId, config, completion };
+          // The workers' reporters leave what they sent there, for the summary this service writes.
+          const partsDir =
+            config.summary === false
+              ? undefined
+              : fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-wdio-summary-'));
+          if (partsDir) process.env[SUMMARY_PARTS_VAR] = partsDir;
+          this.created = {
+            runId: outcome.runId,
+            config,
+            extensions: outcome.extensions,
+            pageUrl: outcome.pageUrl,
+            startedAt: Date.now(),
+            partsDir,
+          };
         } else {
           this.logger.line(
             `the run could not be created before the workers started (${outcome.error.message}): the workers create it under one key (TESTRUN_RUN_KEY), or spool it for \`npx @testrun/cli replay\`: still one run.`,
@@ -207,37 +228,47 @@ export class TestrunLauncher {
     return 'failed';
   }
 
-  /** Completes the run this service created, where it is to be completed: `failed` when WebdriverIO's verdict says so. */
+  /**
+   * Ends the run this service created (run-end/end-run.ts decides how and whether the service
+   * is told): `failed` when WebdriverIO's verdict says so (`verdict`).
+   */
   async onComplete(exitCode: number, config?: unknown): Promise<void> {
-    let status: 'completed' | 'failed' = exitCode === 0 ? 'completed' : 'failed';
+    let failedHere = exitCode !== 0;
     try {
-      status = await this.verdict(exitCode, config);
+      failedHere = (await this.verdict(exitCode, config)) === 'failed';
     } catch (error) {
       this.logger.line(`internal error in the launcher service: ${(error as Error).message}`);
     }
     const marks = process.env[STARTED_WORKERS_VAR];
     if (marks) fs.rmSync(marks, { recursive: true, force: true });
     const created = this.created;
-    if (!created?.completion) return;
+    if (!created) return;
     try {
-      const { runId, config, completion } = created;
-      const service = openService({ ...config, userAgent: userAgent('webdriverio'), env: process.env });
-      service.deadline.start(config.flushTimeout);
-      try {
-        const outcome = await completeRun(
-          service.http,
-          runId,
-          completion,
-          status,
-          randomUUID(),
-          config,
-          service.deadline,
-        );
-        if (outcome.kind === 'ok') this.logger.line(`run ${runId} marked ${status}`);
-        else this.logger.line(`the run ${runId} could not be completed: ${outcome.error.message}`);
-      } finally {
-        await service.close();
+      const { runId, config, extensions, partsDir } = created;
+      const agent = userAgent('webdriverio');
+      const gathered =
+        config.summary === false
+          ? undefined
+          : await gatherRun({ config, runId, extensions, partsDir, userAgent: agent });
+      const failedResults = (gathered?.tally.failedCount ?? 0) > 0;
+      const { status } = runVerdict({ exitCode, failedResults, runner: { failed: failedHere } });
+      const ended = await endRun({ config, runId, extensions, status, userAgent: agent });
+      if (ended.state === 'sent') this.logger.line(`run ${runId} marked ${status}`);
+      else if (ended.state === 'refused' || ended.state === 'unsent') {
+        this.logger.line(`the run ${runId} could not be completed: ${ended.error.message}`);
       }
+      if (gathered) {
+        const run = {
+          project: config.project,
+          framework: 'webdriverio',
+          runId,
+          pageUrl: created.pageUrl ?? gathered.pageUrl,
+          state: status,
+          durationMs: Date.now() - created.startedAt,
+        };
+        await writeRunSummary(config, run, gathered, (line) => this.logger.line(line));
+      }
+      if (partsDir) fs.rmSync(partsDir, { recursive: true, force: true });
     } catch (error) {
       this.logger.line(`internal error in the launcher service: ${(error as Error).message}`);
     }

@@ -74,6 +74,14 @@ only once written to disk, and read again on the next start.
       type: 'boolean',
       help: 'do not announce the complete-run extension: reporters then leave their runs running (PATCH still answers)',
     },
+    'no-read-runs': {
+      type: 'boolean',
+      help: 'do not announce the read-runs extension: CI summaries then count what was sent from their job (reads still answer)',
+    },
+    'no-shard-plans': {
+      type: 'boolean',
+      help: 'make no shard plans (POST /api/v1/plans answers 404), as a spec-only service: testrun plan then splits by size',
+    },
   },
   run: async ({ values, output }) => {
     const apiKey = values['api-key'] ?? generateApiKey();
@@ -99,6 +107,8 @@ only once written to disk, and read again on the next start.
       abandonedAfterMs: parseTime('--abandoned-after', values['abandoned-after']),
       failureDetails: !values['no-failure-details'],
       completeRun: !values['no-complete-run'],
+      readRuns: !values['no-read-runs'],
+      shardPlans: !values['no-shard-plans'],
       ...(values['trust-proxy'] === undefined ? {} : { trustProxy: proxiesOf(values['trust-proxy']) }),
     });
     // The API key is printed on purpose: it is this server's own, made up for it. The

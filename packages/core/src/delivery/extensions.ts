@@ -6,8 +6,15 @@ export const FAILURE_DETAILS_EXTENSION = 'failure-details';
 /** The run may be completed (`PATCH /api/v1/runs/{runId}`): docs/design.md, "The run's end". */
 export const COMPLETE_RUN_EXTENSION = 'complete-run';
 
+/** A run and its results may be read back (`GET /api/v1/runs/{runId}` and `…/results`): docs/design.md §31. */
+export const READ_RUNS_EXTENSION = 'read-runs';
+
 /** The extensions this client knows, in the order it writes them. */
-export const KNOWN_EXTENSIONS = [FAILURE_DETAILS_EXTENSION, COMPLETE_RUN_EXTENSION] as const;
+export const KNOWN_EXTENSIONS = [
+  FAILURE_DETAILS_EXTENSION,
+  COMPLETE_RUN_EXTENSION,
+  READ_RUNS_EXTENSION,
+] as const;
 export type Extension = (typeof KNOWN_EXTENSIONS)[number];
 
 /**

@@ -5,6 +5,7 @@ import { runState } from '../ledger/run-state.js';
 import type { SqlStore } from '../ledger/sql-store.js';
 import type { ResultInput, RunEndStatus } from '../ledger/store.js';
 import { paths, runLocation, runPagePath } from '../paths.js';
+import { addShardResults, shardOfBatch } from '../plans/run-shards.js';
 import { handleWrite, type InFlightWrites } from './idempotent-write.js';
 import { unstorableText } from './storable-text.js';
 
@@ -39,11 +40,23 @@ export const FAILURE_DETAILS_EXTENSION = 'failure-details';
 /** The extension create-run announces so that reporters complete the runs they create (PATCH, below). */
 export const COMPLETE_RUN_EXTENSION = 'complete-run';
 
+/** The extension create-run announces so that the process ending a shared run reads it back (api/read.ts). */
+export const READ_RUNS_EXTENSION = 'read-runs';
+/** The extension create-run announces when the server makes shard plans (POST /api/v1/plans, plans/plan-route.ts). */
+export const SHARD_PLANS_EXTENSION = 'shard-plans';
+
 /** What create-run's answer announces, by the server's options. */
-export function announcedExtensions(options: { failureDetails: boolean; completeRun: boolean }): string[] {
+export function announcedExtensions(options: {
+  failureDetails: boolean;
+  completeRun: boolean;
+  readRuns: boolean;
+  shardPlans: boolean;
+}): string[] {
   return [
     ...(options.failureDetails ? [FAILURE_DETAILS_EXTENSION] : []),
     ...(options.completeRun ? [COMPLETE_RUN_EXTENSION] : []),
+    ...(options.readRuns ? [READ_RUNS_EXTENSION] : []),
+    ...(options.shardPlans ? [SHARD_PLANS_EXTENSION] : []),
   ];
 }
 
@@ -142,7 +155,10 @@ export function registerSubmitResults(app: FastifyInstance, writes: Writes, limi
       handleWrite(request, reply, writes.store, writes.inFlight, async (tx) => {
         const runId = request.params.id;
         const { results } = request.body;
-        if (!(await tx.addResults(runId, results, new Date().toISOString()))) throw runNotFound(runId);
+        const receivedAt = new Date().toISOString();
+        if (!(await tx.addResults(runId, results, receivedAt))) throw runNotFound(runId);
+        const shard = shardOfBatch(request.headers);
+        if (shard) await addShardResults(tx.tx, runId, shard, results, receivedAt);
         return { status: 201, headers: {}, body: { accepted: results.length } };
       }),
   );

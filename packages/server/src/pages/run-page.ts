@@ -1,6 +1,7 @@
 import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredResult } from '../ledger/store.js';
 import { flakyPagePath, runPagePath, runsPagePath } from '../paths.js';
+import type { ShardTime } from '../plans/shard-times.js';
 import { statusBar } from './charts.js';
 import { failureDetailsBlock, failuresByMessage } from './failure-details.js';
 import { formatCount, formatDuration } from './format.js';
@@ -17,6 +18,8 @@ import {
   tagList,
   testLink,
 } from './layout.js';
+import { shardTable } from './shard-table.js';
+import { testAnchor } from './test-anchor.js';
 
 /** How many tests the "Slowest tests" table lists. */
 export const SLOWEST_TESTS = 10;
@@ -56,6 +59,8 @@ export interface RunPageInput {
   /** A run never completed that received nothing for this long is abandoned. */
   abandonedAfterMs: number;
   now: number;
+  /** The shards its results came from, with their planned and actual time (none: not sharded). */
+  shards?: readonly ShardTime[] | undefined;
 }
 
 /**
@@ -75,6 +80,7 @@ function* runPageContent({
   status,
   abandonedAfterMs,
   now,
+  shards = [],
 }: RunPageInput): Generator<SafeHtml> {
   const state = runState(run, now, abandonedAfterMs);
   const needle = search?.toLowerCase();
@@ -123,6 +129,7 @@ ${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(shownCount,
     yield html`<h2 id="slowest">Slowest tests</h2>\n`;
     yield* namedTable('slowest-tests', run.project, slowest);
   }
+  yield shardTable(shards);
   yield html`
 <h2 id="suites">Suites (${formatCount(suites.length)})</h2>
 ${suites.length === 0 ? html`<p>${run.total === 0 ? 'This run has no results yet.' : 'No results match.'}</p>` : ''}
@@ -291,8 +298,16 @@ function* namedTable(
 ): Generator<SafeHtml> {
   yield html`<div class="table-wrap"><table id="${id}"><thead><tr><th>Test · suite</th><th class="num">Duration</th></tr></thead><tbody>
 `;
+  // Failed tests' rows are what a CI summary links to (test-anchor.ts): one id per row.
+  const seen = new Map<string, number>();
   for (const result of results) {
-    yield html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span>${withDetails && failureDetailsBlock(result.details)}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
+    const key = `${result.testSuite}\n${result.testCase}`;
+    const occurrence = (seen.get(key) ?? 0) + 1;
+    seen.set(key, occurrence);
+    const anchor = withDetails
+      ? html` id="${testAnchor(result.testSuite, result.testCase, occurrence)}"`
+      : '';
+    yield html`<tr class="test"${anchor} data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span>${withDetails && failureDetailsBlock(result.details)}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
 `;
   }
   yield html`</tbody></table></div>`;

@@ -1,19 +1,26 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   type CollectionServer,
-  cleanEnv,
+  npmEnv as consumerEnv,
+  jsonFile as json,
+  PUBLISHED_PACKAGES as PACKAGES,
+  PACKAGES_DIR,
+  type PackageDir,
+  packageName,
+  packTarballs,
   type RunOutcome,
   readSpoolLines,
   reporterEnv,
   runProcess as run,
   startCollectionServer,
   startTestServer,
+  succeeded,
   type TestServer,
   testcafeBrowserMissing,
   untilTestCafeOpensItsBrowsers,
+  writeFiles,
 } from '@testrun/test-utils';
 import { readSummary } from '@testrun/test-utils/gfm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,31 +34,6 @@ import { docBlock } from '../test/doc-blocks.js';
 // `pnpm build` first and the npm registry for vitest, jest, @playwright/test (no browser:
 // its tests use none), mocha, jasmine, newman, typescript and @types/node.
 
-const PACKAGES = [
-  'core',
-  'vitest',
-  'jest',
-  'playwright',
-  'mocha',
-  'node-test',
-  'cucumber',
-  'jasmine',
-  'webdriverio',
-  'newman',
-  'testcafe',
-  'server',
-  'cli',
-] as const;
-type PackageDir = (typeof PACKAGES)[number];
-
-/** A package's name: `@testrun/<dir>`, but for Newman, which loads `-r @testrun/testrun` as `@testrun/newman-reporter-testrun`. */
-function packageName(dir: PackageDir): string {
-  return dir === 'newman' ? '@testrun/newman-reporter-testrun' : `@testrun/${dir}`;
-}
-
-const PACKAGES_DIR = fileURLToPath(new URL('../packages/', import.meta.url));
-/** Reused between runs so that only the first npm install downloads anything. */
-const NPM_CACHE = path.join(os.tmpdir(), 'testrun-npm-cache');
 const CONSUMER_NAME = 'packed-consumer';
 const INSTALL_TIMEOUT_MS = 300_000;
 
@@ -65,30 +47,18 @@ beforeAll(async () => {
   collectionServer = await startCollectionServer();
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-'));
   const destination = path.join(workDir, 'tarballs');
-  fs.mkdirSync(destination);
-  // One pnpm for the eleven packages, as `pnpm release` packs them (a pnpm each cost ~0.5 s).
-  const filters = PACKAGES.flatMap((dir) => ['--filter', `./packages/${dir}`]);
-  succeeded(
-    await run('pnpm', ['-r', ...filters, 'pack', '--pack-destination', destination], {
-      cwd: path.dirname(PACKAGES_DIR.replace(/\/$/, '')),
-    }),
-    'pnpm -r pack',
-  );
+  Object.assign(tarballs, await packTarballs(destination));
   const packed = fs.readdirSync(destination).filter((name) => name.endsWith('.tgz'));
-  for (const dir of PACKAGES) {
-    const own = packed.filter((name) => name.startsWith(`testrun-${dir}-`));
-    expect(own, `pnpm -r pack made one tarball of packages/${dir}`).toHaveLength(1);
-    tarballs[dir] = path.join(destination, own[0]!);
-  }
   expect(packed, 'pnpm -r pack made a tarball of these packages only').toHaveLength(PACKAGES.length);
 }, 120_000);
 
+// The project's node_modules (TestCafe's, Playwright's…) took over a minute to remove on a loaded machine.
 afterAll(async () => {
   await collectionServer?.close();
   for (const dir of [workDir, ...spoolDirs]) {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
-});
+}, 300_000);
 
 describe('the packed tarballs', () => {
   it.each(PACKAGES)('@testrun/%s depends on real versions, not workspace:*', async (dir) => {
@@ -988,20 +958,6 @@ function mathResults({ suite, todo = 'skipped', lowerCase = false, flat = false 
   ].sort(byCase);
 }
 
-/**
- * The clean child environment of the test helpers, minus the npm and pnpm settings that
- * `pnpm vitest` passes down (they would configure the consumer's npm), plus the shared cache.
- */
-function consumerEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env = cleanEnv(extra);
-  for (const name of Object.keys(env)) {
-    if (/^(npm|pnpm)_/i.test(name)) delete env[name];
-  }
-  env.npm_config_cache = NPM_CACHE;
-  env.npm_config_update_notifier = 'false';
-  return env;
-}
-
 // ---------------------------------------------------------------------------------------
 // Helpers
 
@@ -1065,18 +1021,6 @@ async function tarFile(tarball: string, file: string): Promise<string> {
   return succeeded(await run('tar', ['-xzOf', tarball, file]), `tar -xzOf ${tarball} ${file}`).stdout;
 }
 
-function writeFiles(root: string, files: Record<string, string>): void {
-  for (const [name, content] of Object.entries(files)) {
-    const file = path.join(root, name);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, content);
-  }
-}
-
-function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
-
 /** A fresh file for a CI summary, as GitHub Actions gives each step. */
 function summaryFile(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-summary-'));
@@ -1105,11 +1049,4 @@ function identitiesOf(results: readonly { testSuite: string; testCase: string; s
 
 function byCase(a: { testCase: string }, b: { testCase: string }): number {
   return a.testCase < b.testCase ? -1 : a.testCase > b.testCase ? 1 : 0;
-}
-
-function succeeded(outcome: RunOutcome, what: string): RunOutcome {
-  if (outcome.code !== 0) {
-    throw new Error(`${what} exited ${outcome.code}\n${outcome.stdout}\n${outcome.stderr}`);
-  }
-  return outcome;
 }

@@ -49,6 +49,7 @@ export {
   RUN_SUITE,
   TITLE_SEPARATOR,
 } from './results/result-name.js';
+export { testsNotReported } from './results/runner-verdict.js';
 export {
   type CompleteRunChoice,
   type CompleteRunRequest,

@@ -15,6 +15,7 @@ import { configuredShard, shardHeaders } from './plan/shard-headers.js';
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
 import { runErrorResult } from './results/result-name.js';
 import { RunResults } from './results/run-results.js';
+import { verdictFails } from './results/runner-verdict.js';
 import { endsItsRun } from './run-end/end-run.js';
 import { SummaryFeed } from './run-end/summary-hand-off.js';
 import type { DeliverySummary, FileReport, RawResult, RunnerVerdict, TestResult } from './types.js';
@@ -240,11 +241,12 @@ export class RunReporter {
     notes: readonly string[],
     verdict: RunnerVerdict,
   ) {
-    this.guard(() => run.session.runnerSaid(verdict));
-    // Before `ending` is set: this result still goes through the batcher.
+    this.guard(() => run.session.runnerSaid({ ...verdict, failed: verdictFails(verdict) }));
+    // Before `ending` is set: these results still go through the batcher. A run the runner
+    // failed holds a failed result saying why (results/runner-verdict.ts).
     this.guard(() => {
-      const uncounted = run.results.ofUncountedRunErrors();
-      if (uncounted.length > 0) this.deliver(run, uncounted);
+      const said = [...run.results.ofVerdict(verdict), ...run.results.ofUncountedRunErrors()];
+      if (said.length > 0) this.deliver(run, said);
     });
     // A cancelled job whose framework ends the run itself (Playwright on SIGINT): what is
     // not delivered yet goes to the spool at once, so the process ends as soon as it would

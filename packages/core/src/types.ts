@@ -232,11 +232,20 @@ export interface DeliverySummary {
 /**
  * What a runner says of its run beside the results (an adapter hands it to `endRun`): the run
  * failed where no result says so (a failed coverage threshold, an error outside every test),
- * or was interrupted (Vitest's and Playwright's own verdicts). The run's end says so (`completeRun`).
+ * or was interrupted (Vitest's and Playwright's own verdicts). The run's end says so
+ * (`completeRun`), and a failed run always holds a failed result that says why
+ * (results/runner-verdict.ts).
  */
 export interface RunnerVerdict {
   failed?: boolean;
   interrupted?: boolean;
+  /**
+   * Why the runner failed the run outside its tests, as far as the adapter knows: the runner's
+   * own error (TestCafe's browser that disconnected), or what the adapter saw (fewer tests
+   * reported than the runner counted, `testsNotReported`). Each becomes a failed `(run)`
+   * result; given, the run is failed.
+   */
+  why?: readonly unknown[];
 }
 
 /**

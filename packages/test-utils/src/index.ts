@@ -24,6 +24,7 @@ export * from './jasmine.js';
 export { PYTEST_RESULTS, SUREFIRE_RESULTS } from './junit-expected.js';
 export * from './newman.js';
 export * from './node-script.js';
+export * from './packed.js';
 export {
   type ExpectedResult,
   LOAD_ERROR_FILES,

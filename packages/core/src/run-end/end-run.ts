@@ -5,6 +5,7 @@ import { type RetryPolicy, sendWithRetries } from '../delivery/send-with-retries
 import { openService } from '../delivery/service.js';
 import type { HttpClient } from '../http/client.js';
 import type { ResolvedConfig } from '../options/config.js';
+import { verdictFails } from '../results/runner-verdict.js';
 import type { RunnerVerdict } from '../types.js';
 import {
   type CompleteRunChoice,
@@ -65,7 +66,7 @@ export interface RunVerdict {
  */
 export function runVerdict(evidence: RunEvidence): RunVerdict {
   const { failedResults = false, runner = {}, cancelled = false, exitCode } = evidence;
-  const failed = failedResults || runner.failed === true || (exitCode !== undefined && exitCode !== 0);
+  const failed = failedResults || verdictFails(runner) || (exitCode !== undefined && exitCode !== 0);
   const status: RunEndStatus =
     cancelled || runner.interrupted === true ? 'interrupted' : failed ? 'failed' : 'completed';
   return { status, exitCode };

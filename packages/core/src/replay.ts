@@ -62,7 +62,7 @@ const POLICY = {
  * Sends what earlier runs spooled, with the idempotency keys they were first sent with,
  * so a batch that did reach the service is not stored again. Delivered batches leave the
  * spool; the rest stay for the next try. Files a live reporter is still writing, or
- * another replay holds, are left alone (spool.ts). See docs/design.md, "Replay".
+ * another replay holds, are left alone (spool.ts). See docs/design/spool-and-replay.md#replay.
  */
 export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
   const timeoutMs = init.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS;

@@ -1,7 +1,8 @@
 /** Outcome of a test as the adapters see it; `statusMap` turns it into what is sent. */
 export type CanonicalStatus = 'passed' | 'failed' | 'skipped' | 'todo';
 
-/** A run as the service's spec defines it (section 2): what create-run sends. */
+/** A run as the service's spec defines it (docs/service-api.md#what-a-spec-only-service-gets): what
+ * create-run sends. */
 export interface RunPayload {
   project: string;
   framework: string;
@@ -17,7 +18,7 @@ export interface TestResult {
   /**
    * Why a failed test failed, or how many attempts a passed test needed when it needed more
    * than one: sent only to a service that accepts the `failure-details` extension
-   * (docs/design.md, "Why a test failed"); stripped for every other service.
+   * (docs/design/failure-details.md); stripped for every other service.
    */
   details?: FailureDetails;
 }
@@ -31,9 +32,10 @@ export interface FailureDetails {
   /** Where it failed: `file:line[:column]`, the file relative to the root like testSuite. */
   location?: string;
   /**
-   * How many times the test ran in this result (1 + retries). On a failed result, with the
-   * rest; on a passed result it is the only field, and only there when it is 2 or more: the
-   * runner retried the test and it passed on that attempt (a flaky test, docs/design.md §26).
+   * How many times the test ran in this result (1 + retries). On a failed result, with the rest; on
+   * a passed result it is the only field, and only there when it is 2 or more: the runner retried
+   * the test and it passed on that attempt (a flaky test,
+   * docs/design/failure-details.md#a-pass-on-a-retry).
    */
   attempts?: number;
 }

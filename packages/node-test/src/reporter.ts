@@ -20,7 +20,7 @@ export type NodeTestReporter = Transform;
  * runner. It is a Transform, as Node's own reporters are, not an async generator: events
  * reach a Transform as node:test writes them, while `for await` waits for each through
  * `process.nextTick`, which a test in the same process may have faked and never restored
- * (docs/design.md, "What a test does to its process"), and so began only after tests of an
+ * (docs/design/what-tests-do-to-the-process.md), and so began only after tests of an
  * isolation-none run had already changed the process.
  */
 export function createReporter(options?: TestrunNodeTestOptions): NodeTestReporter {

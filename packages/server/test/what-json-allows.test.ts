@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { MAX_DURATION, MAX_LABEL_LENGTH } from '../src/api/write.js';
 import { createRun, get, post, result, serverOn } from './client.js';
 
-// Issue 42: our reporters clean names before sending, another client does not. Whatever JSON
-// can carry within the spec's schema, a write is stored and read back exactly as sent, or
-// refused with a 4xx naming the field — on both engines alike, never a 500 (which a client
-// retries, spools and replays for ever) and never a value changed on the way (docs/design.md
-// §21, "What a write may hold").
+// Issue 42: our reporters clean names before sending, another client does not. Whatever JSON can
+// carry within the spec's schema, a write is stored and read back exactly as sent, or refused with
+// a 4xx naming the field — on both engines alike, never a 500 (which a client retries, spools and
+// replays for ever) and never a value changed on the way
+// (docs/design/server-storage.md#what-a-write-may-hold).
 
 /** A character any text may hold: every plane, control characters and odd ones weighted up; not NUL, no lone surrogate. */
 const storableCharacter = fc.oneof(

@@ -20,7 +20,7 @@ import type { Output } from '../command.js';
 import type { CommandEnd } from './run-command.js';
 
 // The run around `testrun run`'s command: created before it, ended after it by its verdict,
-// summarized (docs/design.md §31). Nothing here may keep the command from running as it
+// summarized (docs/design/testrun-run.md). Nothing here may keep the command from running as it
 // would without testrun: every problem is one line, and the command runs.
 
 /** Creating the run waits at most this long before the command starts anyway (the reporters spool). */

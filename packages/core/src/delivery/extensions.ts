@@ -1,12 +1,17 @@
-// What a service may say it takes beyond the spec's two operations (docs/service-api.md, "What a
-// service announces"), and how that travels with a run id to the processes that share the run.
+// What a service may say it takes beyond the spec's two operations
+// (docs/service-api.md#what-a-service-announces), and how that travels with a run id to the
+// processes that share the run.
 
-/** A failed result may carry why it failed (`details`): docs/design.md, "Why a test failed". */
+/** A failed result may carry why it failed (`details`): docs/design/failure-details.md. */
 export const FAILURE_DETAILS_EXTENSION = 'failure-details';
-/** The run may be completed (`PATCH /api/v1/runs/{runId}`): docs/design.md, "The run's end". */
+/** The run may be completed (`PATCH /api/v1/runs/{runId}`):
+ * docs/design/run-end.md#the-complete-run-extension. */
 export const COMPLETE_RUN_EXTENSION = 'complete-run';
 
-/** A run and its results may be read back (`GET /api/v1/runs/{runId}` and `…/results`): docs/design.md §31. */
+/**
+ * A run and its results may be read back (`GET /api/v1/runs/{runId}` and `…/results`):
+ * docs/design/ci-summary.md#read-runs-announced-like-complete-run.
+ */
 export const READ_RUNS_EXTENSION = 'read-runs';
 
 /** The extensions this client knows, in the order it writes them. */

@@ -7,7 +7,7 @@ import os from 'node:os';
 // container's first process is pid 1), so the pid of a killed replay is soon some other
 // live process, often the next replay itself. A process is told apart from a later one
 // with the same pid by its start time, and a pid only means something on the same
-// machine, in the same pid namespace. See docs/design.md, "The spool".
+// machine, in the same pid namespace. See docs/design/spool-and-replay.md#who-holds-a-file.
 
 /** The process holding a spool file, as recorded in the file's run record or claim name. */
 export interface SpoolOwner {

@@ -8,7 +8,7 @@ import {
 import type { Batch, RunPayload, TestResult } from '../types.js';
 
 // The records of a spool file, and the check a replay makes before it sends any of them.
-// The format and its compatibility promise are in docs/design.md ("The spool").
+// The format and its compatibility promise are in docs/design/spool-and-replay.md#format.
 
 /** First line of a spool file: which run its batches belong to. Never holds the API key. */
 export interface SpoolRunRecord {

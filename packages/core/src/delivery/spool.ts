@@ -17,7 +17,7 @@ import {
 
 // The spool: undelivered work, one ndjson file per session, for `testrun replay`. The
 // format and the rules that let reporters and replays share a directory safely are in
-// docs/design.md ("The spool").
+// docs/design/spool-and-replay.md#the-spool.
 //
 //   <stamp>-<id>.ndjson.open     being written by a live reporter: replay leaves it alone
 //   <stamp>-<id>.ndjson          closed: ready for replay

@@ -6,7 +6,7 @@ type Env = NodeJS.ProcessEnv;
 /**
  * What the shards of one CI build share their plan by, when no `planKey` is given: the
  * provider's build, and where the provider names it the job or stage whose parallel copies
- * the shards are (docs/sharding.md, "Which shards share a plan"). Coarse on purpose: two
+ * the shards are (docs/sharding.md#every-shard-gets-the-same-plan). Coarse on purpose: two
  * sharded jobs that land on one key with different files are told so (409, a line naming
  * `--plan-key`), while shards of one job that landed on different keys would each plan
  * alone, and a run landing between them could give them different splits, which nothing

@@ -1,6 +1,6 @@
 // The request that tells the service a run has ended, and how: its form, as the
 // `completeRun` option gives it, and filled in for one run. Whether and when it is sent is
-// end-run.ts's (docs/design.md, "The run's end").
+// end-run.ts's (docs/design/run-end.md#the-complete-run-extension).
 
 /**
  * How a run ended: `completed` when it ended normally and no result failed, `failed` when

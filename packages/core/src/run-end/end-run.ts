@@ -16,11 +16,11 @@ import {
   type RunEndStatus,
 } from './end-request.js';
 
-// Ending a run, in one place for every process that ends one (docs/design.md, "The run's
-// end"): a reporter that created its run (delivery/run-session.ts, which spools what it
-// cannot send), `testrun replay` sending an end a reporter spooled (replay.ts), and, through
-// `endRun`, `testrun run`, `testrun complete-run` and WebdriverIO's launcher. Four decisions
-// are taken here and nowhere else:
+// Ending a run, in one place for every process that ends one (docs/design/run-end.md): a reporter
+// that created its run (delivery/run-session.ts, which spools what it cannot send), `testrun
+// replay` sending an end a reporter spooled (replay.ts), and, through `endRun`, `testrun run`,
+// `testrun complete-run` and WebdriverIO's launcher. Four decisions are taken here and nowhere
+// else:
 //
 //   1. who ends a run: `endsItsRun`;
 //   2. how it ended: `runVerdict`, the one decision a later rule (quarantine) extends;

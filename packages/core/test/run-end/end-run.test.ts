@@ -4,8 +4,9 @@ import { resolveConfig } from '../../src/options/config.js';
 import { DEFAULT_COMPLETE_RUN } from '../../src/run-end/end-request.js';
 import { endRequest, endRun, endsItsRun, runVerdict } from '../../src/run-end/end-run.js';
 
-// The decisions every process that ends a run takes from this one module (docs/design.md,
-// "The run's end"); what each caller does around them is tested where it lives.
+// The decisions every process that ends a run takes from this one module
+// (docs/design/run-end.md#one-module-decides-it); what each caller does around them is tested where
+// it lives.
 
 describe('the verdict on a run', () => {
   it.each([

@@ -31,8 +31,9 @@ function keepingByteOrderMarks<T>(load: () => T): T {
 }
 
 /**
- * The embedded database: SQLite compiled to WebAssembly (node-sqlite3-wasm), its files
- * written through Node's `fs`, so nothing native is downloaded (docs/design.md §21).
+ * The embedded database: SQLite compiled to WebAssembly (node-sqlite3-wasm), its files written
+ * through Node's `fs`, so nothing native is downloaded
+ * (docs/design/server-storage.md#the-choice-sqlite-embedded-postgresql-for-a-team).
  *
  * Durability: a write-ahead log in `locking_mode=EXCLUSIVE`, where a commit is one append to
  * the `-wal` file and one fsync of it (a rollback journal takes three: journal, database,

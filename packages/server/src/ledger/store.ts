@@ -20,7 +20,7 @@ export interface ResultInput {
   details?: FailureDetails;
 }
 
-/** The `failure-details` extension of a result (docs/design.md, "Why a test failed"). */
+/** The `failure-details` extension of a result (docs/design/failure-details.md). */
 export interface FailureDetails {
   message?: string;
   stack?: string;

@@ -113,8 +113,9 @@ export function* pageParts(title: string, content: Iterable<SafeHtml>): Generato
 }
 
 /**
- * What each state means, as the badge says it when hovered, focused or tapped (docs/design.md,
- * "The run's end"). No script: the explanation is the badge's own text, shown by CSS.
+ * What each state means, as the badge says it when hovered, focused or tapped
+ * (docs/design/run-end.md#the-local-server). No script: the explanation is the badge's own text,
+ * shown by CSS.
  */
 export const STATE_MEANINGS: Readonly<Record<RunState, string>> = {
   running: 'Running: receiving results, or waiting for more. Not completed yet.',

@@ -6,9 +6,9 @@ import type { SqlDatabase } from '../../src/database/sql-database.js';
 import { SqlStore } from '../../src/ledger/sql-store.js';
 import type { ResultInput, StoredRun } from '../../src/ledger/store.js';
 
-// Migration 2 keeps a result's `details.attempts` in a column of its own, so the flaky
-// page's query can pick the tests that passed on a retry (docs/design.md §26) without
-// parsing JSON in SQL. A database made before it gets the column filled once, at start:
+// Migration 2 keeps a result's `details.attempts` in a column of its own, so the flaky page's query
+// can pick the tests that passed on a retry (docs/design/flaky.md#passed-on-a-retry-within-one-run)
+// without parsing JSON in SQL. A database made before it gets the column filled once, at start:
 // each engine its own statement, so both run here (PostgreSQL where it is installed).
 
 const CREATED_AT = '2026-06-01T00:00:00.000Z';

@@ -6,10 +6,11 @@ import type { SqlDatabase } from '../../src/database/sql-database.js';
 import { FAILED_OR_RETRIED, namedTest, type RunsFilter } from '../../src/ledger/filters.js';
 import { SqlStore } from '../../src/ledger/sql-store.js';
 
-// The pages' queries are written for plans that stay small at 100,000 runs (docs/design.md
-// §21b): choices skipped through an index, recent tags read as a range, a tag's count from
-// run_tags, old pages read from the oldest end. These check they answer what the plain
-// queries answered, on both engines, at the edges those rewrites have.
+// The pages' queries are written for plans that stay small at 100,000 runs
+// (docs/design/server-storage.md#page-queries-bounded-by-the-runs-they-show): choices skipped
+// through an index, recent tags read as a range, a tag's count from run_tags, old pages read from
+// the oldest end. These check they answer what the plain queries answered, on both engines, at the
+// edges those rewrites have.
 
 const STATES = { now: Date.parse('2026-06-02T00:00:00.000Z'), abandonedAfterMs: 3_600_000 };
 

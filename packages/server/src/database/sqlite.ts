@@ -13,7 +13,7 @@ const { Database: WasmDatabase } = keepingByteOrderMarks(
  * Loads the engine with a TextDecoder that keeps a leading U+FEFF. Emscripten makes its one
  * decoder when the module loads (`new TextDecoder`), whose default drops a byte-order mark, and
  * reads every text column longer than 16 bytes through it: a name that began with U+FEFF came
- * back without it (found by test/what-json-allows.test.ts). A stored string is text, never a
+ * back without it (found by test/api/storable-text.test.ts). A stored string is text, never a
  * file with a BOM, so the character is the name's own.
  */
 function keepingByteOrderMarks<T>(load: () => T): T {

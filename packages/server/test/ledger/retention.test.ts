@@ -4,11 +4,11 @@ import { dirname, join } from 'node:path';
 import { createServer } from '@testrun/server';
 import { type StoreEngine, storeEngines } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { migrate } from '../src/database/migrations.js';
-import { openDatabase } from '../src/database/open-database.js';
-import { Retention } from '../src/ledger/retention.js';
-import { SqlStore } from '../src/ledger/sql-store.js';
-import { createRun, KEY, result, startServer } from './client.js';
+import { migrate } from '../../src/database/migrations.js';
+import { openDatabase } from '../../src/database/open-database.js';
+import { Retention } from '../../src/ledger/retention.js';
+import { SqlStore } from '../../src/ledger/sql-store.js';
+import { createRun, KEY, result, startServer } from '../client.js';
 
 const DAY = 24 * 60 * 60_000;
 const NOW = Date.parse('2026-06-01T00:00:00.000Z');

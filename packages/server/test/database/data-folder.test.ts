@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { createServer, type TestrunServer } from '@testrun/server';
 import { mountSmallDisk } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { MIGRATIONS } from '../src/database/migrations.js';
-import { createRun, get, KEY, post, result, startServer } from './client.js';
+import { MIGRATIONS } from '../../src/database/migrations.js';
+import { createRun, get, KEY, post, result, startServer } from '../client.js';
 
 async function tempFolder(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'testrun-server-'));

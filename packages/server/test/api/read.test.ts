@@ -1,6 +1,6 @@
 import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createRun, get, patch, post, result, serverOn } from './client.js';
+import { createRun, get, patch, post, result, serverOn } from '../client.js';
 
 interface RunsPage {
   runs: { id: string; project: string; state: string }[];

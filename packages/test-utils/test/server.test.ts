@@ -1,7 +1,7 @@
 import type { FaultRequest } from '@testrun/server';
 import { describe, expect, it, onTestFinished } from 'vitest';
 // The file itself rather than the package index, which also pulls in the spawn helpers.
-import { seededFaults, startTestServer, TEST_API_KEY } from '../../test-utils/src/server.js';
+import { seededFaults, startTestServer, TEST_API_KEY } from '../src/server.js';
 
 function requestTo(route: FaultRequest['route'], n: number): FaultRequest {
   return { method: 'POST', path: '/api/v1/runs', route, n, headers: {}, body: {} };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from '@testrun/server';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { KEY, post, result, startServer } from './client.js';
+import { KEY, post, result, startServer } from '../client.js';
 
 // The ndjson data file older servers appended to (`dataFile`), written here line by line in
 // that format, so the import is tested against the records as they were, not as we write now.

@@ -1,8 +1,8 @@
 import { storeEngines } from '@testrun/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_DURATION, MAX_LABEL_LENGTH } from '../src/api/write.js';
-import { createRun, get, post, result, serverOn } from './client.js';
+import { MAX_DURATION, MAX_LABEL_LENGTH } from '../../src/api/write.js';
+import { createRun, get, post, result, serverOn } from '../client.js';
 
 // Issue 42: our reporters clean names before sending, another client does not. Whatever JSON can
 // carry within the spec's schema, a write is stored and read back exactly as sent, or refused with

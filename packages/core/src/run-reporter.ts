@@ -1,16 +1,15 @@
 import { withRealTaskQueues } from './clock.js';
 import { Batcher } from './delivery/batcher.js';
-import { RunSession } from './delivery/run-session.js';
 import { openService } from './delivery/service.js';
 import { TestrunError } from './errors.js';
 import { keepExitGuard, onProcessExit, type ProcessEnd, receivedSignal } from './exit-guard.js';
 import { lineOnce, redactInAdapterLines } from './hooks.js';
 import { ciTags, type Shard } from './options/ci-tags.js';
 import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './options/config.js';
+import { defaultPlanKey } from './options/plan-key.js';
 import { Logger } from './output/logger.js';
 import { type SecretPattern, secretPattern } from './output/redact.js';
 import { countOf, formatCount, formatSummary, replayCommand } from './output/summary.js';
-import { defaultPlanKey } from './plan/plan-key.js';
 import { configuredShard, shardHeaders } from './plan/shard-headers.js';
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
 import { runErrorResult } from './results/result-name.js';
@@ -18,6 +17,7 @@ import { RunResults } from './results/run-results.js';
 import { verdictFails } from './results/runner-verdict.js';
 import { endsItsRun } from './run-end/end-run.js';
 import { SummaryFeed } from './run-end/summary-hand-off.js';
+import { RunSession } from './run-session.js';
 import type { DeliverySummary, FileReport, RawResult, RunnerVerdict, TestResult } from './types.js';
 import { userAgent } from './version.js';
 

@@ -1,9 +1,9 @@
 import { RunIdError } from '../errors.js';
+import { type Extension, KNOWN_EXTENSIONS } from '../extensions.js';
 import type { HttpClient } from '../http/client.js';
 import { toRunPayload } from '../results/result-name.js';
 import type { RunPayload } from '../types.js';
 import type { Deadline } from './deadline.js';
-import { type Extension, KNOWN_EXTENSIONS } from './extensions.js';
 import { type RetryPolicy, type SendOutcome, sendWithRetries } from './send-with-retries.js';
 
 export type CreateRunOutcome =

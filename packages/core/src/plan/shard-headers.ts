@@ -1,5 +1,5 @@
 import type { Shard } from '../options/ci-tags.js';
-import { parseShard } from './shard-spec.js';
+import { parseShard } from '../options/shard-spec.js';
 
 /**
  * What a sharded reporter's requests say besides the spec's: which shard of the build its results

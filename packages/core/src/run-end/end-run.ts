@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Deadline } from '../delivery/deadline.js';
-import { COMPLETE_RUN_EXTENSION, type Extension } from '../delivery/extensions.js';
 import { type RetryPolicy, sendWithRetries } from '../delivery/send-with-retries.js';
 import { openService } from '../delivery/service.js';
+import { COMPLETE_RUN_EXTENSION, type Extension } from '../extensions.js';
 import type { HttpClient } from '../http/client.js';
-import type { ResolvedConfig } from '../options/config.js';
-import { verdictFails } from '../results/runner-verdict.js';
-import type { RunnerVerdict } from '../types.js';
 import {
   type CompleteRunChoice,
   type CompleteRunRequest,
@@ -14,11 +11,14 @@ import {
   fillBody,
   fillPath,
   type RunEndStatus,
-} from './end-request.js';
+} from '../options/complete-run-request.js';
+import type { ResolvedConfig } from '../options/config.js';
+import { verdictFails } from '../results/runner-verdict.js';
+import type { RunnerVerdict } from '../types.js';
 
 // Ending a run, in one place for every process that ends one (docs/design/run-end.md): a reporter
-// that created its run (delivery/run-session.ts, which spools what it cannot send), `testrun
-// replay` sending an end a reporter spooled (replay.ts), and, through `endRun`, `testrun run`,
+// that created its run (run-session.ts, which spools what it cannot send), `testrun
+// replay` sending an end a reporter spooled (spool/replay.ts), and, through `endRun`, `testrun run`,
 // `testrun complete-run` and WebdriverIO's launcher. Four decisions are taken here and nowhere
 // else:
 //

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { monotonicNow } from '../clock.js';
 import { runPageUrl } from '../delivery/create-run.js';
-import { READ_RUNS_EXTENSION } from '../delivery/extensions.js';
 import { sendWithRetries } from '../delivery/send-with-retries.js';
 import { openService } from '../delivery/service.js';
+import { READ_RUNS_EXTENSION } from '../extensions.js';
 import type { ResolvedConfig } from '../options/config.js';
 import { redact, secretPattern } from '../output/redact.js';
 import type { Get, SummaryPart, SummaryState, TallyData } from '../summary/index.js';

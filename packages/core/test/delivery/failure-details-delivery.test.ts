@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FaultRequest } from '@testrun/server';
 import { closedPortUrl, createReporter, readSpoolLines, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { replaySpool } from '../../src/replay.js';
+import { replaySpool } from '../../src/spool/replay.js';
 import type { RawResult } from '../../src/types.js';
 
 // Why a test failed goes only where the run accepts it (docs/design/failure-details.md#negotiation):

@@ -1,7 +1,7 @@
 import { startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_COMPLETE_RUN } from '../../src/options/complete-run-request.js';
 import { resolveConfig } from '../../src/options/config.js';
-import { DEFAULT_COMPLETE_RUN } from '../../src/run-end/end-request.js';
 import { endRequest, endRun, endsItsRun, runVerdict } from '../../src/run-end/end-run.js';
 
 // The decisions every process that ends a run takes from this one module

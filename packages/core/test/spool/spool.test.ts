@@ -4,8 +4,8 @@ import path from 'node:path';
 import { closedPortUrl, createReporter, makeResults } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { makeBatch } from '../../src/delivery/deliver-batch.js';
-import { claimSpool, releaseSpool, SpoolWriter } from '../../src/delivery/spool.js';
-import { thisProcess } from '../../src/delivery/spool-owner.js';
+import { claimSpool, releaseSpool, SpoolWriter } from '../../src/spool/spool.js';
+import { thisProcess } from '../../src/spool/spool-owner.js';
 
 /** When a replay's --timeout would end: what its claims record. */
 const until = () => Date.now() + 60_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRunHandle, parseRunHandle } from '../../src/delivery/extensions.js';
+import { formatRunHandle, parseRunHandle } from '../src/extensions.js';
 
 describe('run handles: a run id with what the service announced', () => {
   it('writes the id alone when the service announced nothing, as create-run always printed it', () => {

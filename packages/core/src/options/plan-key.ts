@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { knownProvider } from '../options/ci-providers.js';
+import { knownProvider } from './ci-providers.js';
 
 type Env = NodeJS.ProcessEnv;
 

@@ -1,13 +1,13 @@
-import { wallClockNow } from './clock.js';
-import { deliverBatch, makeBatch, resultsOf } from './delivery/deliver-batch.js';
-import { FAILURE_DETAILS_EXTENSION } from './delivery/extensions.js';
-import { RefusedLines, RunRefusals } from './delivery/refusals.js';
-import { openService, type Service } from './delivery/service.js';
-import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './delivery/spool.js';
-import { OPTION_SPECS } from './options/option-specs.js';
-import type { TlsMaterial } from './options/tls-material.js';
-import { announcesCompletion, sendRunEnd as sendEnd } from './run-end/end-run.js';
-import type { Batch } from './types.js';
+import { wallClockNow } from '../clock.js';
+import { deliverBatch, makeBatch, resultsOf } from '../delivery/deliver-batch.js';
+import { RefusedLines, RunRefusals } from '../delivery/refusals.js';
+import { openService, type Service } from '../delivery/service.js';
+import { FAILURE_DETAILS_EXTENSION } from '../extensions.js';
+import { OPTION_SPECS } from '../options/option-specs.js';
+import type { TlsMaterial } from '../options/tls-material.js';
+import { announcesCompletion, sendRunEnd as sendEnd } from '../run-end/end-run.js';
+import type { Batch } from '../types.js';
+import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './spool.js';
 
 export interface ReplayInit {
   dir: string;

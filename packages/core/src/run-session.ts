@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
-import { clearTimeout, monotonicNow, setTimeout, wallClockIso } from '../clock.js';
-import type { HttpClient } from '../http/client.js';
-import type { ResolvedConfig } from '../options/config.js';
-import { countOf } from '../output/summary.js';
-import type { CompleteRunRequest, RunEndStatus } from '../run-end/end-request.js';
+import { clearTimeout, monotonicNow, setTimeout, wallClockIso } from './clock.js';
+import type { Deadline } from './delivery/deadline.js';
+import { type BatchDelivery, deliverBatch, makeBatch } from './delivery/deliver-batch.js';
+import { Overflow } from './delivery/overflow.js';
+import { RefusedLines, RunRefusals } from './delivery/refusals.js';
+import { type Service, withTags } from './delivery/service.js';
+import { COMPLETE_RUN_EXTENSION, FAILURE_DETAILS_EXTENSION } from './extensions.js';
+import type { HttpClient } from './http/client.js';
+import type { CompleteRunRequest, RunEndStatus } from './options/complete-run-request.js';
+import type { ResolvedConfig } from './options/config.js';
+import { countOf } from './output/summary.js';
 import {
   endRequest,
   endsItsRun,
@@ -12,15 +18,9 @@ import {
   type RunEvidence,
   runVerdict,
   sendRunEnd,
-} from '../run-end/end-run.js';
-import type { Batch, DeliverySummary, RunnerVerdict, RunPayload, TestResult } from '../types.js';
-import type { Deadline } from './deadline.js';
-import { type BatchDelivery, deliverBatch, makeBatch } from './deliver-batch.js';
-import { COMPLETE_RUN_EXTENSION, FAILURE_DETAILS_EXTENSION } from './extensions.js';
-import { Overflow } from './overflow.js';
-import { RefusedLines, RunRefusals } from './refusals.js';
-import { type Service, withTags } from './service.js';
-import { SpoolWriter } from './spool.js';
+} from './run-end/end-run.js';
+import { SpoolWriter } from './spool/spool.js';
+import type { Batch, DeliverySummary, RunnerVerdict, RunPayload, TestResult } from './types.js';
 
 /** How long `finish` waits past the deadline for aborted requests to settle before spooling them itself. */
 const SETTLE_GRACE_MS = 500;

@@ -1,4 +1,4 @@
-import type { Shard } from '../options/ci-tags.js';
+import type { Shard } from './ci-tags.js';
 
 /** The most shards a plan splits files into: CI providers run at most a few hundred jobs in parallel. */
 export const MAX_SHARDS = 1_000;

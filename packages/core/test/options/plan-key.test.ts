@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultPlanKey, planKeyProblem } from '../../src/options/plan-key.js';
 import { buildBranches } from '../../src/plan/build-branches.js';
-import { defaultPlanKey, planKeyProblem } from '../../src/plan/plan-key.js';
 
 // The key the shards of one build share their plan by, from what CI says (docs/sharding.md).
 

@@ -4,7 +4,7 @@ import {
   type CompleteRunRequest,
   RUN_END_STATUSES,
   type RunEndStatus,
-} from '../run-end/end-request.js';
+} from '../options/complete-run-request.js';
 import type { Batch, RunPayload, TestResult } from '../types.js';
 
 // The records of a spool file, and the check a replay makes before it sends any of them.

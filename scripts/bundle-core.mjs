@@ -1,4 +1,5 @@
-// Part of the build (scripts/build.mjs), after `tsc -b`: @testrun/core's dist/index.js becomes one file.
+// Part of the build (scripts/build.mjs), after `tsc -b`: @testrun/core's dist/index.js becomes one
+// file, beside the attachments' (loaded only when a run has files) and what the two share.
 // tsc's one module per source file costs the test framework's main process several times
 // the CPU of one bundled file to load (bench/README.md, "Fixed cost"). p-queue (with
 // eventemitter3) is bundled in for the same reason, its licence kept; undici and env-ci stay
@@ -36,11 +37,25 @@ function hasName(manifest) {
   return fs.existsSync(manifest) && Boolean(JSON.parse(fs.readFileSync(manifest, 'utf8')).name);
 }
 
-/** Writes packages/core/dist/index.js as one file. */
+/**
+ * Writes packages/core/dist/index.js, and dist/attachments.js: the attachments' stage, which a
+ * run imports only when it has a file to send (docs/design.md, "Attachments"). What both use
+ * is in one shared file (dist/shared-<hash>.js) that index.js imports, so there is one copy of
+ * every module: one set of timers taken at load (clock.ts), one p-queue.
+ */
 export async function bundleCore() {
+  const dist = path.join(repo, 'packages/core/dist');
+  for (const name of fs.existsSync(dist) ? fs.readdirSync(dist) : []) {
+    if (/^shared-.*\.js$/.test(name)) fs.rmSync(path.join(dist, name));
+  }
   await build({
-    entryPoints: [path.join(repo, 'packages/core/src/index.ts')],
-    outfile: path.join(repo, 'packages/core/dist/index.js'),
+    entryPoints: {
+      index: path.join(repo, 'packages/core/src/index.ts'),
+      attachments: path.join(repo, 'packages/core/src/attachments/index.ts'),
+    },
+    outdir: dist,
+    splitting: true,
+    chunkNames: 'shared-[hash]',
     bundle: true,
     format: 'esm',
     platform: 'node',

@@ -12,6 +12,8 @@ export {
 export type { CreateRunOutcome } from './delivery/create-run.js';
 export type { Deadline } from './delivery/deadline.js';
 export {
+  ATTACHMENTS_EXTENSION,
+  type AttachmentLimits,
   COMPLETE_RUN_EXTENSION,
   type Extension,
   FAILURE_DETAILS_EXTENSION,
@@ -41,10 +43,11 @@ export { OPTION_SPECS, type OptionSpec } from './options/option-specs.js';
 export { optionFromText } from './options/option-text.js';
 export { checkBaseUrl } from './options/service-address.js';
 export { Logger } from './output/logger.js';
-export { countOf, formatCount } from './output/summary.js';
+export { countOf, formatCount, formatSize } from './output/summary.js';
 export { DEFAULT_REPLAY_TIMEOUT_MS, type ReplaySummary, replaySpool } from './replay.js';
 export { FAILURE_DETAIL_LIMITS, toFailureDetails } from './results/failure-details.js';
 export { fileNamedFirst } from './results/named-file.js';
+export { OUTPUT_TAIL_BYTES, OutputTail, outputAttachments } from './results/output-tail.js';
 export {
   EMPTY_NAME,
   FILE_FAILURE_CASE,

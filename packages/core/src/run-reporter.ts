@@ -1,4 +1,5 @@
 import { withRealTaskQueues } from './clock.js';
+import { AttachedFiles } from './delivery/attached-files.js';
 import { Batcher } from './delivery/batcher.js';
 import { RunSession } from './delivery/run-session.js';
 import { openService } from './delivery/service.js';
@@ -10,6 +11,7 @@ import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './opt
 import { Logger } from './output/logger.js';
 import { type SecretPattern, secretPattern } from './output/redact.js';
 import { countOf, formatCount, formatSummary, replayCommand } from './output/summary.js';
+import { filesOf } from './results/attached-files.js';
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
 import { runErrorResult } from './results/result-name.js';
 import { RunResults } from './results/run-results.js';
@@ -52,6 +54,8 @@ interface ActiveRun {
   results: RunResults;
   session: RunSession;
   batcher: Batcher;
+  /** The run's attached files, from the first result that has some (loaded then: attached-files.ts). */
+  files: AttachedFiles | undefined;
   stopExitGuard: () => void;
   /**
    * Set once `endRun` began, to its outcome: results that still arrive go to the session
@@ -140,13 +144,21 @@ export class RunReporter {
         projectCount,
         projectLabel: config.projectLabel,
         failureDetails: config.failureDetails !== 'never',
+        attachments: config.attachments,
         secrets: this.secrets,
         framework: this.init.framework.name,
       };
       const results = new RunResults(naming, this.mapper!);
       const session = this.createSession(config);
       const batcher = new Batcher(config.batchSize, config.flushInterval, (batch) => session.send(batch));
-      const run: ActiveRun = { results, session, batcher, ending: undefined, stopExitGuard: () => {} };
+      const run: ActiveRun = {
+        results,
+        session,
+        batcher,
+        files: undefined,
+        ending: undefined,
+        stopExitGuard: () => {},
+      };
       run.stopExitGuard = onProcessExit((end) => this.spoolOnExit(run, end));
       this.run = run;
       session.start();
@@ -188,6 +200,10 @@ export class RunReporter {
   private deliver(run: ActiveRun, results: TestResult[]): void {
     keepExitGuard();
     this.added += results.length;
+    this.send(run, this.withoutHeldFiles(run, results));
+  }
+
+  private send(run: ActiveRun, results: TestResult[]): void {
     // A file that ends while the run's end is delivering (Jest --bail, a slow service) still
     // belongs to this run: its session delivers it within the deadline, or spools it.
     if (run.ending) {
@@ -195,6 +211,29 @@ export class RunReporter {
     } else {
       run.batcher.add(results);
     }
+  }
+
+  /**
+   * The results that can go now: those with attached files wait for their hashes in the run's
+   * attachments stage, which sends them on (docs/design.md, "Attachments").
+   */
+  private withoutHeldFiles(run: ActiveRun, results: TestResult[]): TestResult[] {
+    let ready: TestResult[] | undefined;
+    for (const [index, result] of results.entries()) {
+      const files = filesOf(result);
+      if (!files) {
+        ready?.push(result);
+        continue;
+      }
+      ready ??= results.slice(0, index);
+      run.files ??= new AttachedFiles({
+        session: run.session,
+        config: this.config!,
+        deliver: (sent) => this.guard(() => this.send(run, sent)),
+      });
+      run.files.add([{ result, files }]);
+    }
+    return ready ?? results;
   }
 
   /**

@@ -10,22 +10,27 @@ export function makeBatch(results: readonly TestResult[], idempotencyKey: string
     count: results.length,
     body: JSON.stringify({ results }),
     withDetails: results.some((result) => result.details !== undefined),
+    withAttachments: results.some((result) => result.attachments !== undefined),
   };
 }
 
 /**
  * The body as this run's service takes it: with why tests failed only when it accepts the
- * `failure-details` extension; without, the spec's four fields, byte for byte the body a
- * reporter without the extension sends. Only a batch that holds details is parsed again, and
- * only for a service that does not take them.
+ * `failure-details` extension, with the files' references only when it accepts `attachments`;
+ * without, the spec's four fields, byte for byte the body a reporter without the extensions
+ * sends. Only a batch that holds what its service does not take is parsed again.
  */
-export function bodyFor(batch: Batch, acceptsDetails: boolean): string {
-  if (acceptsDetails || !batch.withDetails) return batch.body;
-  const results = resultsOf(batch).map(({ testSuite, testCase, status, duration }) => ({
+export function bodyFor(batch: Batch, acceptsDetails: boolean, acceptsAttachments = false): string {
+  const dropDetails = !acceptsDetails && batch.withDetails;
+  const dropAttachments = !acceptsAttachments && batch.withAttachments === true;
+  if (!dropDetails && !dropAttachments) return batch.body;
+  const results = resultsOf(batch).map(({ testSuite, testCase, status, duration, details, attachments }) => ({
     testSuite,
     testCase,
     status,
     duration,
+    ...(details && !dropDetails ? { details } : {}),
+    ...(attachments && !dropAttachments ? { attachments } : {}),
   }));
   return JSON.stringify({ results });
 }
@@ -62,9 +67,10 @@ export async function deliverBatch(
   policy: RetryPolicy,
   deadline: Deadline,
   acceptsDetails = false,
+  acceptsAttachments = false,
 ): Promise<BatchDelivery> {
   const path = resultsPath(runId);
-  const body = bodyFor(batch, acceptsDetails);
+  const body = bodyFor(batch, acceptsDetails, acceptsAttachments);
   const outcome = await sendWithRetries(http, path, body, batch.idempotencyKey, policy, deadline);
   if (outcome.kind === 'ok') return { delivered: batch.count, left: [], failure: undefined };
   if (outcome.kind !== 'too-large' || batch.count < 2) {
@@ -77,7 +83,7 @@ export async function deliverBatch(
       total.left.push(half);
       continue;
     }
-    const part = await deliverBatch(http, runId, half, policy, deadline, acceptsDetails);
+    const part = await deliverBatch(http, runId, half, policy, deadline, acceptsDetails, acceptsAttachments);
     total.delivered += part.delivered;
     total.left.push(...part.left);
     total.failure ??= part.failure;

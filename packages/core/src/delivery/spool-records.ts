@@ -6,6 +6,7 @@ import {
   RUN_END_STATUSES,
   type RunEndStatus,
 } from './complete-run.js';
+import type { AttachmentLimits } from './extensions.js';
 
 // The records of a spool file, and the check a replay makes before it sends any of them.
 // The format and its compatibility promise are in docs/design.md ("The spool").
@@ -23,6 +24,12 @@ export interface SpoolRunRecord {
    * reporter once the run existed; absent when it never did, and replay's create-run answer decides.
    */
   failureDetails?: boolean | undefined;
+  /**
+   * Whether the run takes attached files (the `attachments` extension), and its limits: decided
+   * once the run existed; absent when it never did, and replay's create-run answer decides.
+   */
+  attachments?: boolean | undefined;
+  attachmentLimits?: AttachmentLimits | undefined;
   /** Where this service's create-run answer keeps the id, when the reporter was told. */
   runIdPath?: string | undefined;
   baseUrl: string;
@@ -56,6 +63,25 @@ export interface SpoolCompleteRecord {
   ifAnnounced?: true;
 }
 
+/**
+ * A file a result names (`attachments`) that was not uploaded: replay uploads it once its run
+ * takes files, if it is still where it was and unchanged (the same size and hash), or from
+ * `body` when it was only in memory (a log's tail, a Cucumber `attach`).
+ */
+export interface SpoolAttachmentRecord {
+  type: 'attachment';
+  sha256: string;
+  size: number;
+  /** Its name, for the lines that say what became of it. */
+  name: string;
+  /** The test it belongs to (`suite > test`), for those lines too. */
+  test?: string;
+  /** Where the file was when it was hashed (absolute). */
+  path?: string;
+  /** The bytes, base64, of a file that was only in memory. */
+  body?: string;
+}
+
 type Check = [path: string, holds: (value: unknown) => boolean, expected: string];
 
 const isString = (value: unknown) => typeof value === 'string';
@@ -72,6 +98,14 @@ const RUN_RECORD: Check[] = [
   ['baseUrl', isString, 'a string'],
   ['runIdPath', (value) => value === undefined || isString(value), 'a string when present'],
   ['failureDetails', (value) => value === undefined || typeof value === 'boolean', 'a boolean when present'],
+  ['attachments', (value) => value === undefined || typeof value === 'boolean', 'a boolean when present'],
+];
+const ATTACHMENT_RECORD: Check[] = [
+  ['sha256', (value) => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value), 'a SHA-256 in hex'],
+  ['size', (value) => Number.isSafeInteger(value) && (value as number) >= 0, 'a number of bytes'],
+  ['name', isString, 'a string'],
+  ['path', (value) => value === undefined || isText(value), 'a non-empty string when present'],
+  ['body', (value) => value === undefined || isString(value), 'base64 text when present'],
 ];
 const BATCH_RECORD: Check[] = [
   ['idempotencyKey', isText, 'a non-empty string'],
@@ -105,6 +139,7 @@ export function parseSpoolFile(text: string): {
   run: SpoolRunRecord;
   batches: SpoolBatchRecord[];
   complete: SpoolCompleteRecord | undefined;
+  attachments: SpoolAttachmentRecord[];
 } {
   const lines = text
     .split('\n')
@@ -123,12 +158,18 @@ export function parseSpoolFile(text: string): {
   const [run, ...rest] = records;
   checkRecord(run, 'run', RUN_RECORD, lines[0]!.number);
   const batches: SpoolBatchRecord[] = [];
+  const attachments: SpoolAttachmentRecord[] = [];
   let complete: SpoolCompleteRecord | undefined;
   for (const [i, record] of rest.entries()) {
     const number = lines[i + 1]!.number;
     if (isObject(record) && record.type === 'complete') {
       checkRecord(record, 'complete', COMPLETE_RECORD, number);
       complete = record as unknown as SpoolCompleteRecord;
+      continue;
+    }
+    if (isObject(record) && record.type === 'attachment') {
+      checkRecord(record, 'attachment', ATTACHMENT_RECORD, number);
+      attachments.push(record as unknown as SpoolAttachmentRecord);
       continue;
     }
     checkRecord(record, 'batch', BATCH_RECORD, number);
@@ -138,12 +179,12 @@ export function parseSpoolFile(text: string): {
     }
     batches.push(record as unknown as SpoolBatchRecord);
   }
-  return { run: run as SpoolRunRecord, batches, complete };
+  return { run: run as SpoolRunRecord, batches, complete, attachments };
 }
 
 function checkRecord(
   record: unknown,
-  type: 'run' | 'batch' | 'complete',
+  type: 'run' | 'batch' | 'complete' | 'attachment',
   checks: Check[],
   number: number,
 ): void {
@@ -187,6 +228,11 @@ function badFile(problem: string): TestrunError {
  */
 export function batchRecordLine(batch: Batch): string {
   return `{"type":"batch","idempotencyKey":${JSON.stringify(batch.idempotencyKey)},${batch.body.slice(1)}\n`;
+}
+
+/** A file to upload as one line of a spool file. */
+export function attachmentRecordLine(record: Omit<SpoolAttachmentRecord, 'type'>): string {
+  return `${JSON.stringify({ type: 'attachment', ...record })}\n`;
 }
 
 /** The run's end as one line of a spool file. */

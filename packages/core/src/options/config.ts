@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { type CompleteRunChoice, readCompleteRun } from '../delivery/complete-run.js';
-import { type Extension, parseRunHandle } from '../delivery/extensions.js';
+import { type AttachmentLimits, type Extension, parseRunHandle } from '../delivery/extensions.js';
 import { ConfigError } from '../errors.js';
+import { formatSize } from '../output/summary.js';
 import { startDir } from '../start-dir.js';
 import type { CanonicalStatus, TestrunOptions } from '../types.js';
 import { unknownOptionMessage } from './option-names.js';
@@ -21,7 +22,9 @@ import { readTlsMaterial, type TlsMaterial } from './tls-material.js';
 type WithoutDefault = 'runId' | 'runKey' | 'runIdPath' | 'mapResult' | 'ca' | 'clientCert' | 'clientKey';
 
 /** Options after merging reporter options > environment > defaults, all checked. */
-export type ResolvedConfig = Required<Omit<TestrunOptions, WithoutDefault | 'statusMap' | 'completeRun'>> & {
+export type ResolvedConfig = Required<
+  Omit<TestrunOptions, WithoutDefault | 'statusMap' | 'completeRun' | 'maxAttachmentSize'>
+> & {
   [K in WithoutDefault]: TestrunOptions[K] | undefined;
 } & {
   statusMap: Record<CanonicalStatus, string>;
@@ -34,6 +37,10 @@ export type ResolvedConfig = Required<Omit<TestrunOptions, WithoutDefault | 'sta
   runExtensions: Extension[] | undefined;
   /** The PEM text `ca`, `clientCert` and `clientKey` name, read and checked. */
   tls: TlsMaterial | undefined;
+  /** `maxAttachmentSize` in bytes. */
+  maxAttachmentSize: number;
+  /** The limits the service announced for the run given by `runId`, when its handle says them. */
+  runAttachmentLimits: AttachmentLimits | undefined;
 };
 
 export type ConfigResolution =
@@ -78,6 +85,7 @@ export function resolveConfig({
   const handle = config.runId === undefined ? undefined : parseRunHandle(config.runId);
   config.runId = handle?.runId;
   config.runExtensions = handle?.extensions;
+  config.runAttachmentLimits = handle?.attachmentLimits;
   checkRunKey(config.runKey, options, errors);
   config.project ??= defaultProject(rootDir);
   // One place for every adapter and the CLI: where the command was started, not the
@@ -142,6 +150,14 @@ function readOption(
         return value;
       }
       return fail(label, `must be a whole number from ${spec.min} to ${spec.max}, got ${describe(value)}.`);
+    case 'size': {
+      const bytes = sizeInBytes(value);
+      if (bytes !== undefined && bytes >= spec.min && bytes <= spec.max) return bytes;
+      return fail(
+        label,
+        `must be a size from ${spec.min} byte to ${formatSize(spec.max)}: a number of bytes, or text such as "25MB", "500KB" or "1GB", got ${describe(value)}.`,
+      );
+    }
     case 'choice':
       if (typeof value === 'string' && spec.values.includes(value)) return value;
       return fail(
@@ -162,6 +178,26 @@ function readOption(
       return fail(label, `${read.problem}, got ${describe(value)}.`);
     }
   }
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1024,
+  k: 1024,
+  mb: 1024 ** 2,
+  m: 1024 ** 2,
+  gb: 1024 ** 3,
+  g: 1024 ** 3,
+};
+
+/** Bytes of a size option: a whole number of bytes, or `25MB`, `1.5 GB`, `500kb` (binary multiples); undefined otherwise. */
+export function sizeInBytes(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+  const unit = SIZE_UNITS[(match?.[2] || 'b').toLowerCase()];
+  if (!match || unit === undefined) return undefined;
+  return Math.round(Number(match[1]) * unit);
 }
 
 function readStatusMap(value: unknown, fail: (option: string, problem: string) => unknown): unknown {

@@ -23,8 +23,24 @@ export function formatSummary(summary: DeliverySummary, notes: readonly string[]
         : `; the run's end (${runEnd.status}) spooled to ${summary.spoolFile}: send it with \`${replayCommand(summary.spoolFile)}\``;
   }
   if (summary.failed > 0) line += `; ${formatCount(summary.failed)} lost (the spool could not be written)`;
+  line += filesPart(summary);
   for (const note of notes) line += `; ${note}`;
   return line;
+}
+
+/** What became of the run's attached files, when it had any. */
+function filesPart({ files, spooled, spoolFile }: DeliverySummary): string {
+  if (!files) return '';
+  let part = '';
+  if (files.sent > 0) part += `; ${countOf(files.sent, 'file')} uploaded (${formatSize(files.bytes)})`;
+  if (files.spooled > 0 && spoolFile) {
+    part +=
+      spooled > 0
+        ? `; ${countOf(files.spooled, 'file')} spooled with them`
+        : `; ${countOf(files.spooled, 'file')} spooled to ${spoolFile}: send them with \`${replayCommand(spoolFile)}\``;
+  }
+  if (files.skipped > 0) part += `; ${countOf(files.skipped, 'file')} not uploaded (said above)`;
+  return part;
 }
 
 /** `testrun replay` looks in ./.testrun/spool, where reporters spool by default; a spool elsewhere (spoolDir, TESTRUN_SPOOL_DIR) needs --dir. */
@@ -57,4 +73,16 @@ export function formatMs(ms: number): string {
 /** `1 result`, `1,234 results`: a count with its noun in the right number. */
 export function countOf(count: number, one: string, many = `${one}s`): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
+/** `100 MB`, `512 KB`, `3 B`: a size as the options and lines write it. */
+export function formatSize(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${trimmed(bytes / 1024 ** 3)} GB`;
+  if (bytes >= 1024 ** 2) return `${trimmed(bytes / 1024 ** 2)} MB`;
+  if (bytes >= 1024) return `${trimmed(bytes / 1024)} KB`;
+  return `${bytes} B`;
+}
+
+function trimmed(value: number): string {
+  return String(Math.round(value * 10) / 10);
 }

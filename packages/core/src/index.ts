@@ -37,7 +37,7 @@ export { guardEndHook, guardHook, line, lineOnce } from './hooks.js';
 export type { HttpClient, HttpResponse } from './http/client.js';
 export type { Transport, TransportRequest, TransportResponse } from './http/transport.js';
 export { ciTags, type Shard } from './options/ci-tags.js';
-export { type ConfigResolution, type ResolvedConfig, resolveConfig } from './options/config.js';
+export { type ConfigResolution, type ResolvedConfig, resolveConfig, sizeInBytes } from './options/config.js';
 export { nearestName, unknownOptionMessage } from './options/option-names.js';
 export { OPTION_SPECS, type OptionSpec } from './options/option-specs.js';
 export { optionFromText } from './options/option-text.js';

@@ -54,7 +54,10 @@ export interface RawAttachment {
   contentType?: unknown;
   /** An absolute path of the file. */
   path?: unknown;
-  /** The bytes themselves: a Buffer or Uint8Array, or text (UTF-8). */
+  /**
+   * The bytes themselves: a Buffer or Uint8Array, or text (UTF-8); or a function that makes
+   * them, called only if the file is sent (a test's output, made into its tail only then).
+   */
   body?: unknown;
   /** Which attempt made it, 1 for the first. */
   attempt?: unknown;

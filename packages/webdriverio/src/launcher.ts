@@ -93,7 +93,11 @@ export class TestrunLauncher {
         if (outcome.kind === 'ok') {
           // A key the user gave (a constant, an id a re-run keeps) that named a run before.
           if (outcome.replayed) this.logger.line(reusedRunKeyLine(outcome.runId));
-          process.env.TESTRUN_RUN_ID = formatRunHandle(outcome.runId, outcome.extensions);
+          process.env.TESTRUN_RUN_ID = formatRunHandle(
+            outcome.runId,
+            outcome.extensions,
+            outcome.attachmentLimits,
+          );
           const announced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
           const completion = completionRequest(config.completeRun, announced);
           this.created = { runId: outcome.runId, config, completion };

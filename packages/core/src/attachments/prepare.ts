@@ -123,7 +123,13 @@ export function attachmentName(given: unknown, file: string | undefined): string
   return points.length <= MAX_ATTACHMENT_NAME ? cleaned : points.slice(0, MAX_ATTACHMENT_NAME).join('');
 }
 
-function bytesOf(body: unknown): Buffer | undefined {
+function bytesOf(given: unknown): Buffer | undefined {
+  let body = given;
+  try {
+    if (typeof given === 'function') body = given();
+  } catch {
+    return undefined;
+  }
   if (typeof body === 'string') return Buffer.from(body, 'utf8');
   if (Buffer.isBuffer(body)) return body;
   if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);

@@ -15,6 +15,11 @@ export class OutputTail {
 
   constructor(private readonly limit = OUTPUT_TAIL_BYTES) {}
 
+  /** Whether anything was printed. */
+  get printed(): boolean {
+    return this.total > 0;
+  }
+
   push(chunk: string | Uint8Array): void {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
     if (bytes.length === 0) return;
@@ -51,17 +56,29 @@ export class OutputTail {
   }
 }
 
-/** The tails of a test's standard output and error, as attachments (those it printed anything to). */
+/**
+ * The tails of a test's standard output and error, as attachments (those it printed anything
+ * to). Their bytes are made only if core sends them (`body` is a function): a passing test's
+ * output, which the `attachments` option leaves out by default, costs nothing.
+ */
 export function outputAttachments(
   output: { stdout?: readonly (string | Uint8Array)[]; stderr?: readonly (string | Uint8Array)[] },
   attempt?: number,
 ): RawAttachment[] {
   const attached: RawAttachment[] = [];
   for (const name of ['stdout', 'stderr'] as const) {
-    const tail = new OutputTail();
-    for (const chunk of output[name] ?? []) tail.push(chunk);
-    const attachment = tail.attachment(name, attempt);
-    if (attachment) attached.push(attachment);
+    const chunks = output[name] ?? [];
+    if (!chunks.some((chunk) => chunk.length > 0)) continue;
+    attached.push({
+      name,
+      contentType: 'text/plain; charset=utf-8',
+      body: () => {
+        const tail = new OutputTail();
+        for (const chunk of chunks) tail.push(chunk);
+        return tail.attachment(name)?.body;
+      },
+      ...(attempt ? { attempt } : {}),
+    });
   }
   return attached;
 }

@@ -32,8 +32,10 @@ export function registerGuards(
       );
     }
     if (denied) throw denied;
-    // An attached file's bytes are the one body that is not JSON (api/attachments.ts).
+    // An attached file's bytes are the one body that is not JSON (api/attachments.ts); a path
+    // that matches no route is a 404, whatever its body (a PUT of a file to a server without the extension).
     if (request.method === 'PUT' && request.routeOptions.url === paths.runAttachment) return;
+    if (request.routeOptions.url === undefined) return;
     if (methodsWithBody.has(request.method)) requireJson(request.headers['content-type']);
   });
 }

@@ -64,7 +64,7 @@ export function requestedRange(
   return { start, end };
 }
 
-/** Sends the run's file `sha256`, or a 404 the caller chose; HEAD answers the headers alone. */
+/** Sends the run's file `sha256` (or its range), or what `notFound` answers. */
 export async function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -94,6 +94,7 @@ export async function sendFile(
   const length = range ? range.end - range.start + 1 : found.size;
   reply.header('content-length', String(length));
   if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${found.size}`);
-  if (request.method === 'HEAD' || length === 0) return reply.send();
+  if (length === 0) return reply.send();
+  // A HEAD is answered from the same stream, which Fastify ends unread, keeping the length.
   return reply.send(ledger.read(file.sha256, found.size, range));
 }

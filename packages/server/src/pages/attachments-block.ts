@@ -42,8 +42,27 @@ export function attachmentsBlock(runId: string, result: StoredResult, files: Run
   const titled = attempts.length > 1 || attempts.some(([attempt]) => attempt !== undefined && attempt > 1);
   return html`<div class="attachments">${attempts.map(
     ([attempt, list]) =>
-      html`<div class="attempt">${titled ? html`<p class="attempt-title">${attempt === undefined ? 'Files' : `Attempt ${attempt}`}</p>` : ''}${list.map((file) => fileBlock(runId, file, files))}</div>`,
+      html`<div class="attempt">${titled ? html`<p class="attempt-title">${attempt === undefined ? 'Files' : `Attempt ${attempt}`}</p>` : ''}${inShowingOrder(list).map((file) => fileBlock(runId, file, files))}</div>`,
   )}</div>`;
+}
+
+/** What to look at first: pictures and videos, then a trace, then logs, then the rest; each kind in the order sent. */
+function inShowingOrder(list: readonly AttachmentRef[]): AttachmentRef[] {
+  const rank = (file: AttachmentRef) => {
+    const type = baseType(file.contentType);
+    if (IMAGE_TYPES.has(type) || VIDEO_TYPES.has(type)) return 0;
+    if (isTrace(file)) return 1;
+    return isTextType(type) ? 2 : 3;
+  };
+  return list
+    .map((file, index) => ({ file, index }))
+    .sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index)
+    .map(({ file }) => file);
+}
+
+/** Text the page can show as it is, escaped: plain text, logs, Markdown, CSV, JSON; never HTML or SVG. */
+function isTextType(type: string): boolean {
+  return (type.startsWith('text/') && type !== 'text/html') || type === 'application/json';
 }
 
 /** `text/plain; charset=utf-8` → `text/plain`. */
@@ -103,6 +122,5 @@ function fileBlock(runId: string, file: AttachmentRef, files: RunFiles): SafeHtm
 
 /** Whether the page shows this file's text itself (a log, short enough). */
 export function isInlineText(file: AttachmentRef): boolean {
-  const type = baseType(file.contentType);
-  return (type === 'text/plain' || type === 'application/json') && file.size <= INLINE_TEXT_BYTES;
+  return isTextType(baseType(file.contentType)) && file.size <= INLINE_TEXT_BYTES;
 }

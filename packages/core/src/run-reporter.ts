@@ -48,6 +48,10 @@ export interface RunReporterInit {
   flushOnExit?: () => void;
 }
 
+/** Said once, where files were attached to a run whose id came alone. */
+export const BARE_RUN_ID_LINE =
+  'attached files were not uploaded: TESTRUN_RUN_ID is a bare run id, so whether its service takes files is not known. Give it as `testrun create-run` prints it (with its ";extensions=…"), docs/attachments.md.';
+
 /** One run from `startRun` to the end of `endRun`: its results stage, session, batcher and exit guard. */
 interface ActiveRun {
   /** What this run's reports become (results/run-results.ts); it remembers what naming needs per run. */
@@ -218,6 +222,17 @@ export class RunReporter {
    * attachments stage, which sends them on (docs/design.md, "Attachments").
    */
   private withoutHeldFiles(run: ActiveRun, results: TestResult[]): TestResult[] {
+    // A service known not to take files: the results go as they did before files existed.
+    if (run.session.takesFiles === false) {
+      if (
+        this.config?.runId !== undefined &&
+        this.config.runExtensions === undefined &&
+        results.some(filesOf)
+      ) {
+        run.session.say(BARE_RUN_ID_LINE);
+      }
+      return results;
+    }
     let ready: TestResult[] | undefined;
     for (const [index, result] of results.entries()) {
       const files = filesOf(result);

@@ -27,10 +27,7 @@ export interface HeldResult {
 
 export interface AttachmentStageInit {
   session: RunSession;
-  config: Pick<
-    ResolvedConfig,
-    'maxAttachmentSize' | 'concurrency' | 'maxRetries' | 'requestTimeout' | 'runId' | 'runExtensions'
-  >;
+  config: Pick<ResolvedConfig, 'maxAttachmentSize' | 'concurrency' | 'maxRetries' | 'requestTimeout'>;
   /** Hands results on towards delivery: the batcher, or the session once the run's end began. */
   deliver(results: TestResult[]): void;
 }
@@ -134,7 +131,6 @@ export class AttachmentStage implements OutstandingWork {
     this.run = run;
     if (holding.done) return;
     if (run && !run.acceptsAttachments) {
-      this.notTaken();
       this.release(holding, result);
       return;
     }
@@ -254,16 +250,6 @@ export class AttachmentStage implements OutstandingWork {
       upload.state = 'lost';
       this.counts.skipped += 1;
       this.init.session.say((error as Error).message);
-    }
-  }
-
-  /** Files the run's service does not take: said once where one could expect them to go, else nothing (a spec-only service). */
-  private notTaken(): void {
-    const { runId, runExtensions } = this.init.config;
-    if (runId !== undefined && runExtensions === undefined) {
-      this.init.session.say(
-        'attached files were not uploaded: TESTRUN_RUN_ID is a bare run id, so whether its service takes files is not known. Give it as `testrun create-run` prints it (with its ";extensions=…"), docs/attachments.md.',
-      );
     }
   }
 

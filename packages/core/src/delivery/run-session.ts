@@ -187,6 +187,16 @@ export class RunSession {
     return { runId, acceptsAttachments: this.acceptsAttachments, attachmentLimits: this.attachmentLimits };
   }
 
+  /**
+   * Whether the run takes attached files, once that is known: from a shared run's handle (a
+   * bare id: false), or create-run's answer; undefined while the run is being created, or when
+   * it could not be (replay's create-run decides).
+   */
+  get takesFiles(): boolean | undefined {
+    if (this.config.runId !== undefined || this.runId !== undefined) return this.acceptsAttachments;
+    return undefined;
+  }
+
   /** The run's end waits for `work` too (the end's hook for work beside the batches). */
   holdEndFor(work: OutstandingWork): void {
     this.outstanding.add(work);

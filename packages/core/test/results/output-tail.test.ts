@@ -37,6 +37,6 @@ describe('outputAttachments', () => {
     const [stdout, stderr] = outputAttachments({ stdout: ['ok\n'], stderr: [Buffer.from('warn\n')] }, 1);
     expect([stdout?.name, stderr?.name, stdout?.attempt]).toEqual(['stdout', 'stderr', 1]);
     expect(typeof stdout?.body).toBe('function');
-    expect((stderr?.body as () => Buffer)().toString()).toBe('warn\n');
+    expect((stderr!.body as () => Buffer)().toString()).toBe('warn\n');
   });
 });

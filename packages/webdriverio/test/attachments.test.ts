@@ -30,7 +30,7 @@ describe('a worker’s screenshots', () => {
     const shot = {
       name: 'client:afterCommand',
       payload: { command: 'takeScreenshot', result: { value: PNG.toString('base64') } },
-    };
+    } as unknown as WdioEvent;
     const events: WdioEvent[] = [
       { name: 'runner:start', payload: { specs: [`file://${file}`] } },
       { name: 'suite:start', payload: { title: 'checkout', file } },

@@ -58,7 +58,8 @@ export function traceViewerPolicy(dir: string): string {
     "font-src 'self' data:",
     "connect-src 'self' data: blob:",
     "worker-src 'self'",
-    "frame-src 'self'",
+    // The viewer's data: frames (placeholders): a data: frame has an origin of its own.
+    "frame-src 'self' data:",
     "frame-ancestors 'self'",
     "object-src 'none'",
     "base-uri 'self'",

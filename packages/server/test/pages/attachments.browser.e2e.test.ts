@@ -30,6 +30,12 @@ const SVG = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" onload="fetch(\'/pwned-svg-onload\')"><script>fetch("/pwned-svg")</script><rect width="10" height="10"/></svg>',
 );
 
+/** What the test does with a page's document, typed here. */
+interface DocumentLike {
+  createElement(name: string): { src?: string; data?: string };
+  body: { append(...nodes: unknown[]): void };
+}
+
 function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -132,10 +138,9 @@ describe.skipIf(!haveChromium)('a failed test’s files in a real browser', () =
       page.getByRole('link', { name: 'full size' }).first().click(),
     ]);
     await full.waitForLoadState();
-    const shown = await full.evaluate(() => {
-      const img = document.querySelector('img');
-      return img ? img.naturalWidth : 0;
-    });
+    const shown = await full
+      .locator('img')
+      .evaluate((element: { naturalWidth: number }) => element.naturalWidth);
     expect(shown).toBe(2);
     expect(console.violations()).toEqual([]);
     await context.close();
@@ -173,7 +178,7 @@ describe.skipIf(!haveChromium)('a failed test’s files in a real browser', () =
     const title = await page.title();
     const links = await page
       .locator('#failed-tests p.file.other a')
-      .evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
+      .evaluateAll((anchors) => anchors.map((anchor) => (anchor as unknown as { href: string }).href));
     expect(links).toHaveLength(1);
     const svgUrl = links[0]!
       .replace(sha256(HTML), sha256(SVG))
@@ -188,6 +193,8 @@ describe.skipIf(!haveChromium)('a failed test’s files in a real browser', () =
       await opened.close();
       // Framed in the run page, and embedded as an image and an object: refused, or inert.
       await page.evaluate((src) => {
+        // The page's own document, in the browser (the suite's TypeScript has no DOM types).
+        const document = (globalThis as unknown as { document: DocumentLike }).document;
         const frame = document.createElement('iframe');
         frame.src = src;
         const image = document.createElement('img');

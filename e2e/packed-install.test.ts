@@ -1,3 +1,5 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,16 +7,20 @@ import { fileURLToPath } from 'node:url';
 import {
   type CollectionServer,
   cleanEnv,
+  FIXTURES_DIR,
+  missingBrowser,
   type RunOutcome,
   readSpoolLines,
   reporterEnv,
   runProcess as run,
+  runWdio,
   startCollectionServer,
   startTestServer,
   type TestServer,
   testcafeBrowserMissing,
   untilTestCafeOpensItsBrowsers,
 } from '@testrun/test-utils';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docBlock } from '../test/doc-blocks.js';
 
@@ -87,7 +93,8 @@ afterAll(async () => {
   for (const dir of [workDir, ...spoolDirs]) {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
-});
+  // The consumer's node_modules are large: on a loaded machine removing them took over a minute.
+}, 180_000);
 
 describe('the packed tarballs', () => {
   it.each(PACKAGES)('@testrun/%s depends on real versions, not workspace:*', async (dir) => {
@@ -295,6 +302,23 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     expect(replay.stdout + replay.stderr).toMatch(/^testrun replay: nothing to send in /m);
   });
 
+  // A failed browser test's files (docs/attachments.md), from every runner that attaches them and
+  // from the CLI's `upload`, to the installed `testrun serve`: each stored with the failed result,
+  // byte for byte, shown on the run page, a trace opened in the viewer the server serves.
+  it.skipIf(browserMissing || wdioBrowserMissing)(
+    'attachments: every runner’s files of a failed test reach the installed testrun serve, byte for byte, and its page shows them',
+    async () => {
+      const served = await startInstalledServe();
+      try {
+        const runs = await attachmentRuns(served.url);
+        await checkAttachments(served, runs);
+      } finally {
+        await served.stop();
+      }
+    },
+    ATTACHMENTS_TIMEOUT_MS,
+  );
+
   it('exports the option types to ESM and CommonJS TypeScript (module nodenext)', async () => {
     const tsc = await run('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: project, env: consumerEnv() });
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
@@ -308,6 +332,292 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   });
 });
+
+// ---------------------------------------------------------------------------------------
+// Attachments: the fixtures of packages/test-utils/fixtures/attachments, copied into the
+// consumer project (WebdriverIO, which the project does not install, runs the workspace's
+// `wdio` on its fixture with the packed reporter and service), against `testrun serve`.
+
+const ATTACHMENTS_FIXTURES = path.join(FIXTURES_DIR, 'attachments');
+const ATTACHMENTS_KEY = 'packed-attachments-key-52';
+/** Five browser and framework runs side by side, on a machine others share. */
+const ATTACHMENTS_TIMEOUT_MS = 600_000;
+const wdioBrowserMissing = missingBrowser();
+/** The spool folders of the attachments' runs: empty afterwards, every result and file delivered. */
+const attachmentSpools: string[] = [];
+
+interface InstalledServe {
+  url: string;
+  data: string;
+  stop(): Promise<void>;
+}
+
+/** The installed `testrun serve` on a data folder of its own, once it says where it listens. */
+async function startInstalledServe(): Promise<InstalledServe> {
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-serve-'));
+  spoolDirs.push(data);
+  const child: ChildProcess = spawn(bin('testrun'), ['serve', '--data', data, '--api-key', ATTACHMENTS_KEY], {
+    env: consumerEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`testrun serve did not start:
+${output}`),
+        ),
+      60_000,
+    );
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      const listening = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (listening) {
+        clearTimeout(timer);
+        resolve(listening);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', () =>
+      reject(
+        new Error(`testrun serve exited:
+${output}`),
+      ),
+    );
+  });
+  return {
+    url,
+    data,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** What each runner's run left on disk that its failed test attached, to compare with what the service stores. */
+interface AttachmentRun {
+  framework: string;
+  outcome: RunOutcome;
+  /** The framework's exit code for a run with a failed test. */
+  code: number;
+  /** The failed result's testCase. */
+  failed: string;
+  /** Attachment name → the bytes the runner wrote (or attached). */
+  files: Record<string, Buffer>;
+}
+
+async function attachmentRuns(url: string): Promise<AttachmentRun[]> {
+  const dir = path.join(workDir, 'project', 'attachments');
+  fs.cpSync(ATTACHMENTS_FIXTURES, dir, {
+    recursive: true,
+    filter: (source) => !source.includes('webdriverio'),
+  });
+  const files = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-files-'));
+  spoolDirs.push(files);
+  const env = (extra: Record<string, string> = {}) => {
+    const reporter = reporterEnv(
+      { url, apiKey: ATTACHMENTS_KEY },
+      { CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ...extra },
+    );
+    spoolDirs.push(reporter.TESTRUN_SPOOL_DIR!);
+    attachmentSpools.push(reporter.TESTRUN_SPOOL_DIR!);
+    return consumerEnv(reporter);
+  };
+  const playwrightOutput = path.join(files, 'playwright');
+  const testcafeShots = path.join(files, 'testcafe');
+  const wdioShots = path.join(files, 'webdriverio');
+  const [playwright, testcafe, webdriverio, cucumber, vitest, upload] = await Promise.all([
+    run(
+      process.execPath,
+      [path.join(dir, '../node_modules/@playwright/test/cli.js'), 'test', '--output', playwrightOutput],
+      {
+        cwd: path.join(dir, 'playwright'),
+        env: env(),
+      },
+    ),
+    untilTestCafeOpensItsBrowsers(async () => ({
+      outcome: await run(
+        bin('testcafe'),
+        [
+          'chromium:headless --no-sandbox',
+          'tests/',
+          '-r',
+          'spec,testrun',
+          '-s',
+          `takeOnFails=true,path=${testcafeShots}`,
+        ],
+        { cwd: path.join(dir, 'testcafe'), env: env() },
+      ),
+    })).then(({ outcome }) => outcome),
+    runWdio({
+      cwd: path.join(ATTACHMENTS_FIXTURES, 'webdriverio'),
+      env: env({
+        FIXTURE_TESTRUN_WEBDRIVERIO: path.join(dir, '../node_modules/@testrun/webdriverio'),
+        FIXTURE_SCREENSHOT_DIR: wdioShots,
+      }),
+    }),
+    run(bin('cucumber-js'), [], { cwd: path.join(dir, 'cucumber'), env: env() }),
+    run(bin('vitest'), ['run'], { cwd: path.join(dir, 'vitest'), env: env() }),
+    run(bin('testrun'), ['upload', 'report.xml'], { cwd: path.join(dir, 'junit'), env: env() }),
+  ]);
+  const found = (root: string, pattern: RegExp) => {
+    const match = (fs.readdirSync(root, { recursive: true }) as string[]).find((name) => pattern.test(name));
+    if (!match) throw new Error(`no file matching ${pattern} in ${root}`);
+    return fs.readFileSync(path.join(root, match));
+  };
+  const pixel = fs.readFileSync(path.join(dir, 'junit', 'screenshots', 'pays.png'));
+  return [
+    {
+      framework: 'playwright',
+      outcome: playwright,
+      code: 1,
+      failed: 'checkout > pays',
+      files: {
+        screenshot: found(playwrightOutput, /test-failed-1\.png$/),
+        trace: found(playwrightOutput, /trace\.zip$/),
+        '../../cart.json': Buffer.from(JSON.stringify({ items: 2 })),
+      },
+    },
+    {
+      framework: 'testcafe',
+      outcome: testcafe,
+      code: 1,
+      failed: 'checkout > pays',
+      files: { screenshot: found(testcafeShots, /\.png$/) },
+    },
+    {
+      framework: 'webdriverio',
+      outcome: webdriverio,
+      code: 1,
+      failed: 'checkout > pays',
+      files: { screenshot: found(wdioShots, /pays\.png$/) },
+    },
+    {
+      framework: 'cucumber',
+      outcome: cucumber,
+      code: 1,
+      failed: 'checkout > pays by card',
+      files: {
+        'note.txt': Buffer.from('paid for 2 items'),
+        'checkout.png': fs.readFileSync(path.join(dir, 'cucumber', 'pixel.png')),
+      },
+    },
+    {
+      framework: 'vitest',
+      outcome: vitest,
+      code: 1,
+      failed: 'pays',
+      files: {
+        'the cart': fs.readFileSync(path.join(dir, 'vitest', 'cart.png')),
+        'the receipt': Buffer.from('total: 12 €'),
+        stdout: Buffer.from('paying with the test card\n'),
+      },
+    },
+    { framework: 'junit', outcome: upload, code: 0, failed: 'checkout > pays', files: { 'pays.png': pixel } },
+  ];
+}
+
+interface ListedFile {
+  name: string;
+  contentType: string;
+  sha256: string;
+  url: string;
+  received: boolean;
+}
+
+async function checkAttachments(served: InstalledServe, runs: AttachmentRun[]): Promise<void> {
+  const api = async (route: string) => {
+    const response = await fetch(`${served.url}${route}`, {
+      headers: { authorization: `Bearer ${ATTACHMENTS_KEY}` },
+    });
+    return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
+  };
+  const stored = JSON.parse((await api('/api/v1/runs')).bytes.toString()) as {
+    id: string;
+    framework: string;
+    total: number;
+  }[];
+  let playwrightRun = '';
+  for (const expected of runs) {
+    const output = expected.outcome.stdout + expected.outcome.stderr;
+    expect(expected.outcome.code, `${expected.framework}: its own exit code\n${output}`).toBe(expected.code);
+    const candidates = stored.filter((runOf) => runOf.framework === expected.framework && runOf.total > 0);
+    expect(candidates, `${expected.framework}: one run\n${output}`).toHaveLength(1);
+    const runId = candidates[0]!.id;
+    if (expected.framework === 'playwright') playwrightRun = runId;
+    const results = JSON.parse((await api(`/api/v1/runs/${runId}/results`)).bytes.toString()) as {
+      testCase: string;
+      status: string;
+      attachments?: ListedFile[];
+    }[];
+    const failed = results.find((result) => result.testCase === expected.failed);
+    expect(failed?.status, `${expected.framework}\n${output}`).toBe('failed');
+    // The passing tests' files stay home (attachments: 'failed', the default).
+    expect(
+      results.filter((result) => result !== failed && result.attachments),
+      expected.framework,
+    ).toEqual([]);
+    const byName = Object.fromEntries((failed?.attachments ?? []).map((file) => [file.name, file]));
+    for (const [name, bytes] of Object.entries(expected.files)) {
+      const file = byName[name];
+      expect(
+        file,
+        `${expected.framework}: ${name} among ${Object.keys(byName).join(', ')}\n${output}`,
+      ).toBeDefined();
+      expect(file!.received, `${expected.framework}: ${name}`).toBe(true);
+      const downloaded = await api(file!.url);
+      expect(downloaded.status).toBe(200);
+      expect(downloaded.bytes.equals(bytes), `${expected.framework}: ${name} byte for byte`).toBe(true);
+    }
+    expect(output).toMatch(/testrun: .*files? uploaded/);
+  }
+  for (const spool of attachmentSpools) expect(readSpoolLines(spool), spool).toEqual([]);
+  // The files are in the data folder by their hashes, and nowhere else: a name like ../../cart.json reaches no path.
+  const kept = (
+    fs.readdirSync(path.join(served.data, 'attachments'), { recursive: true }) as string[]
+  ).filter((name) => fs.statSync(path.join(served.data, 'attachments', name)).isFile());
+  expect(
+    kept.every((name) => /^[0-9a-f]{2}\/[0-9a-f]{64}$/.test(name)),
+    kept.join(', '),
+  ).toBe(true);
+  expect(fs.existsSync(path.join(served.data, '..', 'cart.json'))).toBe(false);
+
+  // The run page in Chromium: the failed test's screenshot shown, its trace opened in the
+  // viewer the server serves, and nothing fetched from anywhere else.
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const context = await browser.newContext();
+    const elsewhere: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(served.url) || /^(blob|data):/.test(url)) return route.continue();
+      elsewhere.push(url);
+      return route.abort();
+    });
+    const page = await context.newPage();
+    await page.goto(`${served.url}/runs/${playwrightRun}`);
+    const screenshot = page.getByRole('img', { name: 'screenshot' });
+    await screenshot.waitFor();
+    expect(
+      await screenshot.evaluate(
+        (image: { complete: boolean; naturalWidth: number }) => image.complete && image.naturalWidth > 0,
+      ),
+    ).toBe(true);
+    const [viewer] = await Promise.all([context.waitForEvent('page'), page.locator('a.open-trace').click()]);
+    await viewer.getByText('Set content').first().waitFor({ timeout: 120_000 });
+    expect(await viewer.getByText("getByRole('button')").count()).toBeGreaterThan(0);
+    expect(elsewhere).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+}
 
 // ---------------------------------------------------------------------------------------
 // The consumer project

@@ -27,14 +27,20 @@ describe('testrun create-run', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const [run] = await started.server.store.runs();
-    expect(stdout).toBe(`${run!.id};extensions=failure-details,complete-run\n`);
+    expect(stdout).toBe(
+      `${run!.id};extensions=failure-details,complete-run,attachments;attachment-limits=104857600/1073741824\n`,
+    );
     expect(run).toMatchObject({ project: 'web', framework: 'vitest', tags: ['nightly', 'e2e'] });
   });
 
   it('prints a dotenv line with --env, and the id alone for a service that announces nothing', async () => {
     const printed: string[] = [];
     for (const failureDetails of [true, false]) {
-      started = await startTestServer({ failureDetails, completeRun: failureDetails });
+      started = await startTestServer({
+        failureDetails,
+        completeRun: failureDetails,
+        attachments: failureDetails,
+      });
       const { code, stdout } = await runCli(['create-run', '--framework', 'vitest', '--env'], {
         env: envFor(started),
       });
@@ -43,7 +49,7 @@ describe('testrun create-run', () => {
       printed.push(stdout.replace(run!.id, '<id>'));
     }
     expect(printed).toEqual([
-      'TESTRUN_RUN_ID=<id>;extensions=failure-details,complete-run\n',
+      'TESTRUN_RUN_ID=<id>;extensions=failure-details,complete-run,attachments;attachment-limits=104857600/1073741824\n',
       'TESTRUN_RUN_ID=<id>\n',
     ]);
   });

@@ -29,6 +29,8 @@ export interface PrepareContext {
   maxBytes: number;
   /** Which of the two set it, for the line. */
   limitSaidBy: 'option' | 'service';
+  /** Removes the API key from text a test printed or attached in memory (never from files on disk). */
+  redact?: (text: string) => string;
 }
 
 /** Reads and hashes the file as a stream: never whole in memory. */
@@ -95,7 +97,7 @@ function describe(raw: RawAttachment, context: PrepareContext): Described {
     raw.attempt <= 1000
       ? raw.attempt
       : undefined;
-  const bytes = bytesOf(raw.body);
+  const bytes = redacted(bytesOf(raw.body), contentType, context);
   if (bytes) {
     const limited = overLimit(bytes.length, name, context);
     return limited
@@ -121,6 +123,19 @@ export function attachmentName(given: unknown, file: string | undefined): string
   if (cleaned === '') return 'attachment';
   const points = [...cleaned];
   return points.length <= MAX_ATTACHMENT_NAME ? cleaned : points.slice(0, MAX_ATTACHMENT_NAME).join('');
+}
+
+/** Text in memory (a test's output, an attached note) without the API key, in any form it may take. */
+function redacted(
+  bytes: Buffer | undefined,
+  contentType: string,
+  context: PrepareContext,
+): Buffer | undefined {
+  if (!bytes || !context.redact || !/^text\/|^application\/(json|xml)|\+(json|xml)\b/.test(contentType))
+    return bytes;
+  const text = bytes.toString('utf8');
+  const clean = context.redact(text);
+  return clean === text ? bytes : Buffer.from(clean, 'utf8');
 }
 
 function bytesOf(given: unknown): Buffer | undefined {

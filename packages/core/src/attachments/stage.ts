@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
 import type { CreatedRun, OutstandingWork, RunSession } from '../delivery/run-session.js';
 import type { ResolvedConfig } from '../options/config.js';
+import { redact, type SecretPattern, secretPattern } from '../output/redact.js';
 import { formatSize } from '../output/summary.js';
 import type { AttachmentRef, FileDeliverySummary, RawAttachment, TestResult } from '../types.js';
 import {
@@ -27,7 +28,10 @@ export interface HeldResult {
 
 export interface AttachmentStageInit {
   session: RunSession;
-  config: Pick<ResolvedConfig, 'maxAttachmentSize' | 'concurrency' | 'maxRetries' | 'requestTimeout'>;
+  config: Pick<
+    ResolvedConfig,
+    'maxAttachmentSize' | 'concurrency' | 'maxRetries' | 'requestTimeout' | 'apiKey'
+  >;
   /** Hands results on towards delivery: the batcher, or the session once the run's end began. */
   deliver(results: TestResult[]): void;
 }
@@ -54,9 +58,12 @@ export class AttachmentStage implements OutstandingWork {
   /** Bytes of the run's distinct files so far, against the service's limit for a run. */
   private planned = 0;
   private readonly counts: FileDeliverySummary = { sent: 0, bytes: 0, spooled: 0, skipped: 0 };
+  /** The API key's forms: text a test printed leaves without it, as why a test failed does. */
+  private readonly secrets: SecretPattern | undefined;
 
   constructor(private readonly init: AttachmentStageInit) {
     this.queue = new PQueue({ concurrency: init.config.concurrency });
+    this.secrets = secretPattern([init.config.apiKey]);
     init.session.holdEndFor(this);
   }
 
@@ -261,6 +268,7 @@ export class AttachmentStage implements OutstandingWork {
       test: `${result.testSuite} > ${result.testCase}`,
       maxBytes: byService ? fromService : own,
       limitSaidBy: byService ? 'service' : 'option',
+      redact: (text) => redact(text, this.secrets),
     };
   }
 }

@@ -222,6 +222,33 @@ describe('a run whose service announces attachments', () => {
     expect(stored?.attachments?.map((file) => file.name)).toEqual(['trace']);
   });
 
+  it('sends what a test printed without the API key in it, as it sends why it failed', async () => {
+    const { url, apiKey } = await serverSeeing();
+    const { reporter } = createReporter(url, apiKey);
+    reporter.startRun();
+    reporter.addResults([
+      {
+        testSuite: 'a.test.ts',
+        testCase: 'leaks',
+        status: 'failed',
+        duration: 1,
+        attachments: [{ name: 'stdout', body: `calling with ${apiKey} and ${encodeURIComponent(apiKey)}\n` }],
+      },
+    ]);
+    const summary = await reporter.endRun();
+    const [listed] = (await (
+      await fetch(`${url}/api/v1/runs/${summary!.runId}/results`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      })
+    ).json()) as { attachments: { url: string }[] }[];
+    const printed = await fetch(`${url}${listed!.attachments[0]!.url}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    const text = await printed.text();
+    expect(text).toMatch(/^calling with \S+ and \S+\n$/);
+    expect(text).not.toContain(apiKey);
+  });
+
   it('says which file is gone or not a path, and sends the result', async () => {
     const { server, url, apiKey, uploads } = await serverSeeing();
     const { reporter, lines } = createReporter(url, apiKey);

@@ -97,7 +97,7 @@ function describe(raw: RawAttachment, context: PrepareContext): Described {
     raw.attempt <= 1000
       ? raw.attempt
       : undefined;
-  const bytes = redacted(bytesOf(raw.body), contentType, context);
+  const bytes = redacted(bytesOf(raw.body), typeof raw.body === 'string' || isText(contentType), context);
   if (bytes) {
     const limited = overLimit(bytes.length, name, context);
     return limited
@@ -125,14 +125,18 @@ export function attachmentName(given: unknown, file: string | undefined): string
   return points.length <= MAX_ATTACHMENT_NAME ? cleaned : points.slice(0, MAX_ATTACHMENT_NAME).join('');
 }
 
+/** A type whose bytes are text: what a test printed or noted, never a picture. */
+function isText(contentType: string): boolean {
+  return /^text\/|^application\/(json|xml)|\+(json|xml)\b/.test(contentType);
+}
+
 /** Text in memory (a test's output, an attached note) without the API key, in any form it may take. */
 function redacted(
   bytes: Buffer | undefined,
-  contentType: string,
+  isTextual: boolean,
   context: PrepareContext,
 ): Buffer | undefined {
-  if (!bytes || !context.redact || !/^text\/|^application\/(json|xml)|\+(json|xml)\b/.test(contentType))
-    return bytes;
+  if (!bytes || !isTextual || !context.redact) return bytes;
   const text = bytes.toString('utf8');
   const clean = context.redact(text);
   return clean === text ? bytes : Buffer.from(clean, 'utf8');

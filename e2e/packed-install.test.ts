@@ -517,8 +517,25 @@ async function attachmentRuns(url: string): Promise<AttachmentRun[]> {
         stdout: Buffer.from('paying with the test card\n'),
       },
     },
-    { framework: 'junit', outcome: upload, code: 0, failed: 'checkout > pays', files: { 'pays.png': pixel } },
+    {
+      framework: 'junit',
+      outcome: upload,
+      code: 0,
+      failed: 'checkout > pays',
+      files: {
+        'pays.png': pixel,
+        // A test's own report and chart, with script in them: stored as they are, never run.
+        'report.html': fs.readFileSync(path.join(dir, 'junit', 'pages', 'report.html')),
+        'chart.svg': fs.readFileSync(path.join(dir, 'junit', 'pages', 'chart.svg')),
+      },
+    },
   ];
+}
+
+/** What the test does with a page's document, typed here: the suite's TypeScript has no DOM types. */
+interface EmbeddingDocument {
+  createElement(name: string): { src?: string; data?: string };
+  body: { append(...nodes: unknown[]): void };
 }
 
 interface ListedFile {
@@ -541,14 +558,14 @@ async function checkAttachments(served: InstalledServe, runs: AttachmentRun[]): 
     framework: string;
     total: number;
   }[];
-  let playwrightRun = '';
+  const runOf: Record<string, string> = {};
   for (const expected of runs) {
     const output = expected.outcome.stdout + expected.outcome.stderr;
     expect(expected.outcome.code, `${expected.framework}: its own exit code\n${output}`).toBe(expected.code);
     const candidates = stored.filter((runOf) => runOf.framework === expected.framework && runOf.total > 0);
     expect(candidates, `${expected.framework}: one run\n${output}`).toHaveLength(1);
     const runId = candidates[0]!.id;
-    if (expected.framework === 'playwright') playwrightRun = runId;
+    runOf[expected.framework] = runId;
     const results = JSON.parse((await api(`/api/v1/runs/${runId}/results`)).bytes.toString()) as {
       testCase: string;
       status: string;
@@ -587,7 +604,8 @@ async function checkAttachments(served: InstalledServe, runs: AttachmentRun[]): 
   expect(fs.existsSync(path.join(served.data, '..', 'cart.json'))).toBe(false);
 
   // The run page in Chromium: the failed test's screenshot shown, its trace opened in the
-  // viewer the server serves, and nothing fetched from anywhere else.
+  // viewer the server serves, nothing fetched from anywhere else; and the script of an
+  // uploaded .html and .svg run nowhere, however they are opened.
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
@@ -601,8 +619,12 @@ async function checkAttachments(served: InstalledServe, runs: AttachmentRun[]): 
       elsewhere.push(url);
       return route.abort();
     });
+    const pwned: string[] = [];
+    context.on('request', (request) => {
+      if (request.url().includes('/pwned')) pwned.push(request.url());
+    });
     const page = await context.newPage();
-    await page.goto(`${served.url}/runs/${playwrightRun}`);
+    await page.goto(`${served.url}/runs/${runOf.playwright}`);
     const screenshot = page.getByRole('img', { name: 'screenshot' });
     await screenshot.waitFor();
     expect(
@@ -614,6 +636,37 @@ async function checkAttachments(served: InstalledServe, runs: AttachmentRun[]): 
     await viewer.getByText('Set content').first().waitFor({ timeout: 120_000 });
     expect(await viewer.getByText("getByRole('button')").count()).toBeGreaterThan(0);
     expect(elsewhere).toEqual([]);
+
+    await page.goto(`${served.url}/runs/${runOf.junit}`);
+    const title = await page.title();
+    const html = await page.getByRole('link', { name: 'download' }).first().getAttribute('href');
+    const svg = await page.getByRole('img', { name: 'chart.svg' }).getAttribute('src');
+    expect([html, svg]).toEqual([
+      expect.stringContaining('/report.html?'),
+      expect.stringContaining('/chart.svg?'),
+    ]);
+    for (const url of [html!, svg!]) {
+      // Opened: saved (Content-Disposition: attachment), never rendered.
+      const opened = await context.newPage();
+      const download = opened.waitForEvent('download');
+      await opened.goto(`${served.url}${url}`).catch(() => {});
+      expect((await download).suggestedFilename()).toMatch(/^(report\.html|chart\.svg)$/);
+      await opened.close();
+      // Framed in the run page, and embedded as an image and an object: refused, or inert.
+      await page.evaluate((src) => {
+        const document = (globalThis as unknown as { document: EmbeddingDocument }).document;
+        const frame = document.createElement('iframe');
+        frame.src = src;
+        const image = document.createElement('img');
+        image.src = src;
+        const object = document.createElement('object');
+        object.data = src;
+        document.body.append(frame, image, object);
+      }, url);
+    }
+    await page.waitForTimeout(1000);
+    expect(pwned).toEqual([]);
+    expect(await page.title()).toBe(title);
   } finally {
     await browser.close();
   }

@@ -83,6 +83,8 @@ function filesIn(data: string): string[] {
 describe.each(engines)('attachments on $name', (engine) => {
   const startServer = serverOn(engine as StoreEngine);
   const dataOf = (server: TestrunServer) => (engine.name === 'data folder' ? server.dataLocation : undefined);
+  /** What does not depend on where the bytes are kept is tested on the databases alone. */
+  const databasesOnly = it.skipIf(engine.name === 'data folder');
 
   it('keeps a file once however many runs name it, answers a repeat as received before, and gives the bytes back; a name like ../../x reaches no path', async () => {
     const server = await startServer();
@@ -118,86 +120,101 @@ describe.each(engines)('attachments on $name', (engine) => {
     expect((await download(server, named)).bytes.equals(PNG)).toBe(true);
   });
 
-  it('answers a file over the limit, and one past the run’s limit, with a JSON 413 naming the limit; the run and its results stay', async () => {
-    const server = await startServer({ maxAttachmentBytes: 1000, maxRunAttachmentBytes: 1500 });
-    const runId = await createRun(server);
-    const big = Buffer.alloc(1001, 1);
-    const first = Buffer.alloc(800, 2);
-    const second = Buffer.alloc(800, 3);
+  databasesOnly(
+    'answers a file over the limit, and one past the run’s limit, with a JSON 413 naming the limit; the run and its results stay',
+    async () => {
+      const server = await startServer({ maxAttachmentBytes: 1000, maxRunAttachmentBytes: 1500 });
+      const runId = await createRun(server);
+      const big = Buffer.alloc(1001, 1);
+      const first = Buffer.alloc(800, 2);
+      const second = Buffer.alloc(800, 3);
 
-    const tooLarge = await put(server, runId, big);
-    expect(tooLarge.status).toBe(413);
-    expect(tooLarge.body).toEqual({
-      error: {
-        code: 'attachment_too_large',
-        message: `the file ${sha256(big)} is 1001 bytes; this server keeps files of at most 1000 bytes`,
-        size: 1001,
-        maxFileBytes: 1000,
-      },
-    });
-    expect((await put(server, runId, first)).status).toBe(201);
-    const full = await put(server, runId, second);
-    expect(full.status).toBe(413);
-    expect(full.body).toMatchObject({
-      error: { code: 'run_attachments_full', size: 800, runBytes: 800, maxRunBytes: 1500 },
-    });
-
-    const named = result({
-      status: 'failed',
-      attachments: [ref(big, 'video', 'video/webm'), ref(first, 'log', 'text/plain')],
-    });
-    expect((await post(server, `/api/v1/runs/${runId}/results`, { results: [named] })).status).toBe(201);
-    const listed = (await get(server, `/api/v1/runs/${runId}/results`)).body as {
-      attachments: { received: boolean }[];
-    }[];
-    expect(listed[0]?.attachments.map((file) => file.received)).toEqual([false, true]);
-  });
-
-  it('refuses bytes that are not the file the path names, a path that names no hash, an unknown run, and an upload that does not say its size', async () => {
-    const server = await startServer();
-    const runId = await createRun(server);
-
-    const mismatch = await put(server, runId, PNG, sha256(Buffer.from('another file')));
-    expect(mismatch).toMatchObject({ status: 400, body: { error: { code: 'attachment_hash_mismatch' } } });
-    expect((await put(server, runId, PNG, 'ABC')).body).toMatchObject({ error: { code: 'invalid_request' } });
-    expect((await put(server, 'no-such-run', PNG)).body).toMatchObject({ error: { code: 'run_not_found' } });
-    const chunked = await new Promise<number>((resolve, reject) => {
-      const request = http.request(`${server.url}/api/v1/runs/${runId}/attachments/${sha256(PNG)}`, {
-        method: 'PUT',
-        headers: {
-          authorization: `Bearer ${KEY}`,
-          'content-type': 'application/octet-stream',
-          'transfer-encoding': 'chunked',
+      const tooLarge = await put(server, runId, big);
+      expect(tooLarge.status).toBe(413);
+      expect(tooLarge.body).toEqual({
+        error: {
+          code: 'attachment_too_large',
+          message: `the file ${sha256(big)} is 1001 bytes; this server keeps files of at most 1000 bytes`,
+          size: 1001,
+          maxFileBytes: 1000,
         },
       });
-      request.on('response', (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
+      expect((await put(server, runId, first)).status).toBe(201);
+      const full = await put(server, runId, second);
+      expect(full.status).toBe(413);
+      expect(full.body).toMatchObject({
+        error: { code: 'run_attachments_full', size: 800, runBytes: 800, maxRunBytes: 1500 },
       });
-      request.on('error', reject);
-      request.end(PNG);
-    });
-    expect(chunked).toBe(411);
-    expect(await count(server, 'run_attachments')).toBe(0);
-  });
 
-  it('lists each result’s files in the read API, with where to download them behind the same key', async () => {
-    const server = await startServer({ readKeys: ['read-key-3f1'] });
-    const runId = await createRun(server);
-    await put(server, runId, PNG);
-    const shot = ref(PNG, 'screenshot', 'image/png', 2);
-    await post(server, `/api/v1/runs/${runId}/results`, {
-      results: [result({ status: 'failed', attachments: [shot] })],
-    });
+      const named = result({
+        status: 'failed',
+        attachments: [ref(big, 'video', 'video/webm'), ref(first, 'log', 'text/plain')],
+      });
+      expect((await post(server, `/api/v1/runs/${runId}/results`, { results: [named] })).status).toBe(201);
+      const listed = (await get(server, `/api/v1/runs/${runId}/results`)).body as {
+        attachments: { received: boolean }[];
+      }[];
+      expect(listed[0]?.attachments.map((file) => file.received)).toEqual([false, true]);
+    },
+  );
 
-    const [listed] = (await get(server, `/api/v1/runs/${runId}/results`)).body as { attachments: object[] }[];
-    const url = `/api/v1/runs/${runId}/attachments/${sha256(PNG)}`;
-    expect(listed?.attachments).toEqual([{ ...shot, url, received: true }]);
-    expect((await server.store.results(runId))[0]?.attachments).toEqual([shot]);
-    expect((await fetch(`${server.url}${url}`)).status).toBe(401);
-    const read = await fetch(`${server.url}${url}`, { headers: { authorization: 'Bearer read-key-3f1' } });
-    expect(Buffer.from(await read.arrayBuffer()).equals(PNG)).toBe(true);
-  });
+  databasesOnly(
+    'refuses bytes that are not the file the path names, a path that names no hash, an unknown run, and an upload that does not say its size',
+    async () => {
+      const server = await startServer();
+      const runId = await createRun(server);
+
+      const mismatch = await put(server, runId, PNG, sha256(Buffer.from('another file')));
+      expect(mismatch).toMatchObject({ status: 400, body: { error: { code: 'attachment_hash_mismatch' } } });
+      expect((await put(server, runId, PNG, 'ABC')).body).toMatchObject({
+        error: { code: 'invalid_request' },
+      });
+      expect((await put(server, 'no-such-run', PNG)).body).toMatchObject({
+        error: { code: 'run_not_found' },
+      });
+      const chunked = await new Promise<number>((resolve, reject) => {
+        const request = http.request(`${server.url}/api/v1/runs/${runId}/attachments/${sha256(PNG)}`, {
+          method: 'PUT',
+          headers: {
+            authorization: `Bearer ${KEY}`,
+            'content-type': 'application/octet-stream',
+            'transfer-encoding': 'chunked',
+          },
+        });
+        request.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        request.end(PNG);
+      });
+      expect(chunked).toBe(411);
+      expect(await count(server, 'run_attachments')).toBe(0);
+    },
+  );
+
+  databasesOnly(
+    'lists each result’s files in the read API, with where to download them behind the same key',
+    async () => {
+      const server = await startServer({ readKeys: ['read-key-3f1'] });
+      const runId = await createRun(server);
+      await put(server, runId, PNG);
+      const shot = ref(PNG, 'screenshot', 'image/png', 2);
+      await post(server, `/api/v1/runs/${runId}/results`, {
+        results: [result({ status: 'failed', attachments: [shot] })],
+      });
+
+      const [listed] = (await get(server, `/api/v1/runs/${runId}/results`)).body as {
+        attachments: object[];
+      }[];
+      const url = `/api/v1/runs/${runId}/attachments/${sha256(PNG)}`;
+      expect(listed?.attachments).toEqual([{ ...shot, url, received: true }]);
+      expect((await server.store.results(runId))[0]?.attachments).toEqual([shot]);
+      expect((await fetch(`${server.url}${url}`)).status).toBe(401);
+      const read = await fetch(`${server.url}${url}`, { headers: { authorization: 'Bearer read-key-3f1' } });
+      expect(Buffer.from(await read.arrayBuffer()).equals(PNG)).toBe(true);
+    },
+  );
 
   it('removes a run’s files with the run (--keep-days), and a file once no run names it', async () => {
     const server = await startServer();
@@ -234,7 +251,7 @@ describe.each(engines)('attachments on $name', (engine) => {
     else expect(await count(server, 'attachment_chunks')).toBe(1);
   });
 
-  it('refuses results that name files when started without the extension', async () => {
+  databasesOnly('refuses results that name files when started without the extension', async () => {
     const server = await startServer({ attachments: false });
     const runId = await createRun(server);
     const answer = await post(server, `/api/v1/runs/${runId}/results`, {

@@ -392,6 +392,19 @@ describe('a run’s files on its page', () => {
     expect((await download(server, `/runs/${runId}/files/${'0'.repeat(64)}/x.png`)).status).toBe(404);
   });
 
+  it('opens a file to those the pages open to: their key or cookie', async () => {
+    const server = await startServer({ readKeys: ['read-key-52'] });
+    const runId = await runWithFiles(server, [{ bytes: PNG, name: 'screenshot', type: 'image/png' }]);
+    const url = `${server.url}/runs/${runId}/files/${sha256(PNG)}/screenshot.png?type=image%2Fpng`;
+    const anonymous = await fetch(url, { redirect: 'manual' });
+    expect([anonymous.status, anonymous.headers.get('location')]).toEqual([
+      303,
+      `/login?next=${encodeURIComponent(new URL(url).pathname + new URL(url).search)}`,
+    ]);
+    const signedIn = await fetch(url, { headers: { authorization: 'Bearer read-key-52' } });
+    expect(Buffer.from(await signedIn.arrayBuffer()).equals(PNG)).toBe(true);
+  });
+
   it('answers a range of a file (a video seeks), and a HEAD with its headers alone', async () => {
     const server = await startServer();
     const video = Buffer.from('0123456789abcdef');

@@ -8,12 +8,10 @@ import {
   type CollectionServer,
   cleanEnv,
   FIXTURES_DIR,
-  missingBrowser,
   type RunOutcome,
   readSpoolLines,
   reporterEnv,
   runProcess as run,
-  runWdio,
   startCollectionServer,
   startTestServer,
   type TestServer,
@@ -302,11 +300,12 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     expect(replay.stdout + replay.stderr).toMatch(/^testrun replay: nothing to send in /m);
   });
 
-  // A failed browser test's files (docs/attachments.md), from every runner that attaches them and
-  // from the CLI's `upload`, to the installed `testrun serve`: each stored with the failed result,
-  // byte for byte, shown on the run page, a trace opened in the viewer the server serves.
-  it.skipIf(browserMissing || wdioBrowserMissing)(
-    'attachments: every runner’s files of a failed test reach the installed testrun serve, byte for byte, and its page shows them',
+  // A failed browser test's files (docs/attachments.md), from Playwright, TestCafe and Cucumber
+  // and from the CLI's `upload` of a JUnit report, to the installed `testrun serve`: each stored
+  // with the failed result, byte for byte, shown on the run page, a trace opened in the viewer
+  // the server serves, and an uploaded .html or .svg that runs none of its script.
+  it.skipIf(browserMissing)(
+    'attachments: a failed browser test’s files reach the installed testrun serve, byte for byte, and its page shows them safely',
     async () => {
       const served = await startInstalledServe();
       try {
@@ -335,14 +334,14 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
 
 // ---------------------------------------------------------------------------------------
 // Attachments: the fixtures of packages/test-utils/fixtures/attachments, copied into the
-// consumer project (WebdriverIO, which the project does not install, runs the workspace's
-// `wdio` on its fixture with the packed reporter and service), against `testrun serve`.
+// consumer project, against `testrun serve`. WebdriverIO, which the project does not install,
+// shows its screenshots in e2e/webdriverio.test.ts's run, and Vitest its annotations in the
+// server's pages browser test: each a run the suite makes anyway (a browser run costs seconds).
 
 const ATTACHMENTS_FIXTURES = path.join(FIXTURES_DIR, 'attachments');
 const ATTACHMENTS_KEY = 'packed-attachments-key-52';
-/** Five browser and framework runs side by side, on a machine others share. */
+/** Three framework runs (two in a browser) and an upload side by side, on a machine others share. */
 const ATTACHMENTS_TIMEOUT_MS = 600_000;
-const wdioBrowserMissing = missingBrowser();
 /** The spool folders of the attachments' runs: empty afterwards, every result and file delivered. */
 const attachmentSpools: string[] = [];
 
@@ -412,10 +411,7 @@ interface AttachmentRun {
 
 async function attachmentRuns(url: string): Promise<AttachmentRun[]> {
   const dir = path.join(workDir, 'project', 'attachments');
-  fs.cpSync(ATTACHMENTS_FIXTURES, dir, {
-    recursive: true,
-    filter: (source) => !source.includes('webdriverio'),
-  });
+  fs.cpSync(ATTACHMENTS_FIXTURES, dir, { recursive: true });
   const files = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-files-'));
   spoolDirs.push(files);
   const env = (extra: Record<string, string> = {}) => {
@@ -429,8 +425,7 @@ async function attachmentRuns(url: string): Promise<AttachmentRun[]> {
   };
   const playwrightOutput = path.join(files, 'playwright');
   const testcafeShots = path.join(files, 'testcafe');
-  const wdioShots = path.join(files, 'webdriverio');
-  const [playwright, testcafe, webdriverio, cucumber, vitest, upload] = await Promise.all([
+  const [playwright, testcafe, cucumber, upload] = await Promise.all([
     run(
       process.execPath,
       [path.join(dir, '../node_modules/@playwright/test/cli.js'), 'test', '--output', playwrightOutput],
@@ -453,15 +448,7 @@ async function attachmentRuns(url: string): Promise<AttachmentRun[]> {
         { cwd: path.join(dir, 'testcafe'), env: env() },
       ),
     })).then(({ outcome }) => outcome),
-    runWdio({
-      cwd: path.join(ATTACHMENTS_FIXTURES, 'webdriverio'),
-      env: env({
-        FIXTURE_TESTRUN_WEBDRIVERIO: path.join(dir, '../node_modules/@testrun/webdriverio'),
-        FIXTURE_SCREENSHOT_DIR: wdioShots,
-      }),
-    }),
     run(bin('cucumber-js'), [], { cwd: path.join(dir, 'cucumber'), env: env() }),
-    run(bin('vitest'), ['run'], { cwd: path.join(dir, 'vitest'), env: env() }),
     run(bin('testrun'), ['upload', 'report.xml'], { cwd: path.join(dir, 'junit'), env: env() }),
   ]);
   const found = (root: string, pattern: RegExp) => {
@@ -489,13 +476,7 @@ async function attachmentRuns(url: string): Promise<AttachmentRun[]> {
       failed: 'checkout > pays',
       files: { screenshot: found(testcafeShots, /\.png$/) },
     },
-    {
-      framework: 'webdriverio',
-      outcome: webdriverio,
-      code: 1,
-      failed: 'checkout > pays',
-      files: { screenshot: found(wdioShots, /pays\.png$/) },
-    },
+
     {
       framework: 'cucumber',
       outcome: cucumber,
@@ -506,17 +487,7 @@ async function attachmentRuns(url: string): Promise<AttachmentRun[]> {
         'checkout.png': fs.readFileSync(path.join(dir, 'cucumber', 'pixel.png')),
       },
     },
-    {
-      framework: 'vitest',
-      outcome: vitest,
-      code: 1,
-      failed: 'pays',
-      files: {
-        'the cart': fs.readFileSync(path.join(dir, 'vitest', 'cart.png')),
-        'the receipt': Buffer.from('total: 12 €'),
-        stdout: Buffer.from('paying with the test card\n'),
-      },
-    },
+
     {
       framework: 'junit',
       outcome: upload,

@@ -52,11 +52,14 @@ function attachmentsOf(test: TestCase): RawAttachment[] | undefined {
   for (const result of test.results) {
     if (result.status === 'interrupted') continue;
     const attempt = result.retry + 1;
-    for (const { name, contentType, path, body } of result.attachments) {
+    // Read loosely: a merged report's or a recording's results may lack either list.
+    for (const { name, contentType, path, body } of result.attachments ?? []) {
       if (name.startsWith('_')) continue;
       attached.push({ name, contentType, path, body, attempt });
     }
-    attached.push(...outputAttachments({ stdout: result.stdout, stderr: result.stderr }, attempt));
+    attached.push(
+      ...outputAttachments({ stdout: result.stdout ?? [], stderr: result.stderr ?? [] }, attempt),
+    );
   }
   return attached.length > 0 ? attached : undefined;
 }

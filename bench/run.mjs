@@ -2,12 +2,14 @@
 // bench/results.md. Options: --vitest-rounds N, --jest-rounds N (suite runs per configuration,
 // default 9 each), --fixed-rounds N (paired rounds of the fixed cost, default 15),
 // --user-rounds N (rounds of the fixed cost as a user pays it, default 7),
-// --only requests,flush,throughput,memory,upload,fixed,user,realworld,suite,profile,pages,scale,
+// --only requests,flush,throughput,memory,upload,fixed,user,realworld,suite,profile,pages,scale,summary,shards,
 // --frameworks vitest,jest, --write (write results.md even when --only leaves sections out),
-// --scale F (figure 10 with F × 100,000 runs; results.md records 1), --engines sqlite,postgres.
+// --scale F (figure 10 with F × 100,000 runs; results.md records 1), --engines sqlite,postgres,
+// --shard-rounds N (rounds of figure 11's four shards each way, default 3).
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import * as ciSummary from './ci-summary.mjs';
 import * as fixed from './fixed-cost.mjs';
 import * as flush from './flush-latency.mjs';
 import { FILES, TESTS } from './lib/generate-suite.mjs';
@@ -18,8 +20,10 @@ import * as realWorld from './real-world.mjs';
 import * as requests from './requests-per-run.mjs';
 import * as runsPage from './runs-page.mjs';
 import * as serverScale from './server-scale.mjs';
+import * as shardPlans from './shard-plans.mjs';
 import * as suite from './suite-overhead.mjs';
 import * as throughput from './throughput.mjs';
+import * as uploadBounds from './upload-bounds.mjs';
 import * as upload from './upload-memory.mjs';
 import * as userCost from './user-cost.mjs';
 
@@ -36,6 +40,8 @@ const SECTIONS = [
   'profile',
   'pages',
   'scale',
+  'summary',
+  'shards',
 ];
 const { values } = parseArgs({
   options: {
@@ -48,6 +54,7 @@ const { values } = parseArgs({
     write: { type: 'boolean', default: false },
     scale: { type: 'string', default: '1' },
     engines: { type: 'string', default: 'sqlite,postgres' },
+    'shard-rounds': { type: 'string', default: '3' },
   },
 });
 const rounds = { vitest: Number(values['vitest-rounds']), jest: Number(values['jest-rounds']) };
@@ -88,6 +95,8 @@ if (only.includes('memory')) {
 if (only.includes('upload')) {
   log(`[${elapsed()}] 6. testrun upload memory`);
   out.upload = await upload.run({ log });
+  log(`[${elapsed()}] 6b. testrun upload on reports past its bounds`);
+  out.uploadBounds = await uploadBounds.run({ log });
 }
 if (only.includes('fixed')) {
   log(`[${elapsed()}] 7. fixed cost per run (${values['fixed-rounds']} paired rounds)`);
@@ -117,6 +126,19 @@ if (only.includes('pages')) {
 if (only.includes('scale')) {
   log(`[${elapsed()}] 10. the local server at scale (${values.scale} × 100,000 runs of 100 results)`);
   out.scale = await serverScale.run({ scale: Number(values.scale), engines: values.engines.split(','), log });
+}
+if (only.includes('summary')) {
+  log(`[${elapsed()}] 13. the CI summary of 100,000 results with 10 KB hostile names and messages`);
+  out.summary = await ciSummary.run();
+  log(
+    `    tallied in ${ms(out.summary.tallyMs)}, written in ${ms(out.summary.writeMs)}: ${mb(out.summary.bytes)} (${int(out.summary.bytes)} bytes)`,
+  );
+}
+if (only.includes('shards')) {
+  log(
+    `[${elapsed()}] 11. shards that end together (${values['shard-rounds']} rounds of four shards, three ways)`,
+  );
+  out.shards = await shardPlans.run({ rounds: Number(values['shard-rounds']), log });
 }
 if (only.includes('profile')) {
   log(`[${elapsed()}] profile of the core throughput run`);
@@ -255,6 +277,35 @@ if (out.upload) {
     'testrun upload: live heap for 100,000 testcases within 1.5× of 10,000 (flat memory)',
     `${(large.peakLiveHeap / small.peakLiveHeap).toFixed(2)}× (${mb(large.peakLiveHeap)} vs ${mb(small.peakLiveHeap)}; peak RSS ${mb(large.peakRss)} vs ${mb(small.peakRss)})`,
     large.peakLiveHeap <= 1.5 * small.peakLiveHeap,
+  );
+}
+if (out.shards) {
+  problems.push(...out.shards.problems);
+  const row = (mode) => out.shards.rows.find((r) => r.mode === mode);
+  const [own, plan, sequencer] = [row('own'), row('plan'), row('sequencer')];
+  const spreads = (r) =>
+    `runs ${(r.runSpread * 100).toFixed(1)}%, tests ${(r.testSpread * 100).toFixed(1)}%, process wall ${(r.spread * 100).toFixed(1)}%`;
+  target(
+    `four shards planned by testrun plan end within 15% of each other (${shardPlans.FILES} files of 50× durations; each shard's run, creation to end)`,
+    `testrun plan: ${spreads(plan)}; the sequencer: ${spreads(sequencer)}; Vitest's own --shard: ${spreads(own)} (median of ${out.shards.rounds} rounds)`,
+    plan.runSpread <= 0.15 && sequencer.runSpread <= 0.15,
+  );
+}
+if (out.uploadBounds) {
+  problems.push(...out.uploadBounds.problems);
+  const { rows } = out.uploadBounds;
+  target(
+    `testrun upload: a report nested past its bound (TAP 10,000 deep, JUnit and CTRF 1,000,000 deep) refused within ${uploadBounds.TARGET_MS / 1000} s, saying so`,
+    rows.map((r) => `${r.name.split(' ')[0]} ${seconds(r.ms)}`).join(', '),
+    rows.every((r) => r.met),
+  );
+}
+if (out.summary) {
+  const { tallyMs, writeMs, bytes } = out.summary;
+  target(
+    'CI summary of 100,000 results with 10 KB hostile names and messages: < 1 MiB, tallied and written < 2 s',
+    `${int(bytes)} bytes; tallied in ${ms(tallyMs)}, written in ${ms(writeMs)}`,
+    bytes < 1024 * 1024 && tallyMs + writeMs < 2000,
   );
 }
 if (out.requests) {
@@ -466,6 +517,22 @@ if (out.upload) {
   md.push('');
 }
 
+if (out.uploadBounds) {
+  md.push(
+    '## 6b. `testrun upload` on reports past its bounds',
+    '',
+    'Each report uploaded by the CLI in a fresh process (spawn to exit), the server in another: the line it answers with, and how long it took. The TAP stream is gzipped on disk; the reader gunzips only what it reads.',
+    '',
+    '| Report | Size (unzipped) | On disk | Answered in | Line |',
+    '|---|---|---|---|---|',
+    ...out.uploadBounds.rows.map(
+      (r) =>
+        `| ${r.name} | ${mb(r.bytes)} | ${mb(r.onDisk)} | ${seconds(r.ms)} | ${r.line.replace(/\|/g, '\\|')} |`,
+    ),
+    '',
+  );
+}
+
 if (out.pages) {
   md.push(
     `## 9. The local server's pages: ${runsPage.summary(out.pages)}`,
@@ -480,6 +547,7 @@ if (out.pages) {
 }
 
 if (out.scale) md.push(...serverScale.section(out.scale));
+if (out.shards) md.push(...shardPlans.lines(out.shards));
 
 if (out.profile) {
   const p = out.profile;

@@ -5,6 +5,7 @@ import {
   CANCELLED_REPORTER_OPTIONS,
   cancelledRun,
   closedPortUrl,
+  ENDS_ITSELF_ON,
   FRAMEWORKS,
   type Framework,
   fixtures,
@@ -49,19 +50,13 @@ const NEIGHBOURS = {
 const limited = runLimiter();
 
 /**
- * How the framework's own process ends on `signal` without the reporter, in this repo's
- * versions: Vitest exits 130 on SIGINT and 143 on SIGTERM, Playwright 130 on SIGINT, and
- * node --test ends a run cancelled by either with 1, each before a handler of the tests'
- * own; otherwise a handler that cleans up exits 75 (fixtures/signal-listeners.cjs), or the
- * signal ends the process, as a signal-exit listener always makes it. compat/matrix.test.ts
- * runs every supported version cancelled with and without the reporter and compares; 26
- * runs without it here cost the suite ~17 CPU-s.
+ * How the framework's own process ends on `signal` without the reporter (ENDS_ITSELF_ON, in
+ * test-utils: e2e/testrun-run.test.ts holds `testrun run` to it too); otherwise a handler that
+ * cleans up exits 75 (fixtures/signal-listeners.cjs), or the signal ends the process, as a
+ * signal-exit listener always makes it. compat/matrix.test.ts runs every supported version
+ * cancelled with and without the reporter and compares; 26 runs without it here cost the
+ * suite ~17 CPU-s.
  */
-const ENDS_ITSELF_ON: Partial<Record<Framework['name'], Partial<Record<NodeJS.Signals, number>>>> = {
-  vitest: { SIGINT: 130, SIGTERM: 143 },
-  playwright: { SIGINT: 130 },
-  'node-test': { SIGINT: 1, SIGTERM: 1 },
-};
 function endWithoutReporter(
   framework: Framework,
   neighbourEnv: Record<string, string | undefined>,

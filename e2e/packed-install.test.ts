@@ -2,21 +2,29 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   type CollectionServer,
-  cleanEnv,
+  npmEnv as consumerEnv,
   FIXTURES_DIR,
+  jsonFile as json,
+  PUBLISHED_PACKAGES as PACKAGES,
+  PACKAGES_DIR,
+  type PackageDir,
+  packageName,
+  packTarballs,
   type RunOutcome,
   readSpoolLines,
   reporterEnv,
   runProcess as run,
   startCollectionServer,
   startTestServer,
+  succeeded,
   type TestServer,
   testcafeBrowserMissing,
   untilTestCafeOpensItsBrowsers,
+  writeFiles,
 } from '@testrun/test-utils';
+import { readSummary } from '@testrun/test-utils/gfm';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docBlock } from '../test/doc-blocks.js';
@@ -29,31 +37,6 @@ import { docBlock } from '../test/doc-blocks.js';
 // `pnpm build` first and the npm registry for vitest, jest, @playwright/test (no browser:
 // its tests use none), mocha, jasmine, newman, typescript and @types/node.
 
-const PACKAGES = [
-  'core',
-  'vitest',
-  'jest',
-  'playwright',
-  'mocha',
-  'node-test',
-  'cucumber',
-  'jasmine',
-  'webdriverio',
-  'newman',
-  'testcafe',
-  'server',
-  'cli',
-] as const;
-type PackageDir = (typeof PACKAGES)[number];
-
-/** A package's name: `@testrun/<dir>`, but for Newman, which loads `-r @testrun/testrun` as `@testrun/newman-reporter-testrun`. */
-function packageName(dir: PackageDir): string {
-  return dir === 'newman' ? '@testrun/newman-reporter-testrun' : `@testrun/${dir}`;
-}
-
-const PACKAGES_DIR = fileURLToPath(new URL('../packages/', import.meta.url));
-/** Reused between runs so that only the first npm install downloads anything. */
-const NPM_CACHE = path.join(os.tmpdir(), 'testrun-npm-cache');
 const CONSUMER_NAME = 'packed-consumer';
 const INSTALL_TIMEOUT_MS = 300_000;
 
@@ -67,31 +50,18 @@ beforeAll(async () => {
   collectionServer = await startCollectionServer();
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-'));
   const destination = path.join(workDir, 'tarballs');
-  fs.mkdirSync(destination);
-  // One pnpm for the eleven packages, as `pnpm release` packs them (a pnpm each cost ~0.5 s).
-  const filters = PACKAGES.flatMap((dir) => ['--filter', `./packages/${dir}`]);
-  succeeded(
-    await run('pnpm', ['-r', ...filters, 'pack', '--pack-destination', destination], {
-      cwd: path.dirname(PACKAGES_DIR.replace(/\/$/, '')),
-    }),
-    'pnpm -r pack',
-  );
+  Object.assign(tarballs, await packTarballs(destination));
   const packed = fs.readdirSync(destination).filter((name) => name.endsWith('.tgz'));
-  for (const dir of PACKAGES) {
-    const own = packed.filter((name) => name.startsWith(`testrun-${dir}-`));
-    expect(own, `pnpm -r pack made one tarball of packages/${dir}`).toHaveLength(1);
-    tarballs[dir] = path.join(destination, own[0]!);
-  }
   expect(packed, 'pnpm -r pack made a tarball of these packages only').toHaveLength(PACKAGES.length);
 }, 120_000);
 
+// The project's node_modules (TestCafe's, Playwright's…) took over a minute to remove on a loaded machine.
 afterAll(async () => {
   await collectionServer?.close();
   for (const dir of [workDir, ...spoolDirs]) {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
-  // The consumer's node_modules are large: on a loaded machine removing them took over a minute.
-}, 180_000);
+}, 300_000);
 
 describe('the packed tarballs', () => {
   it.each(PACKAGES)('@testrun/%s depends on real versions, not workspace:*', async (dir) => {
@@ -116,7 +86,7 @@ describe('the packed tarballs', () => {
       expect(files, `${dir}: ${name}`).toContain(`package/${name}`);
     }
     // Every source module, compiled, with its declarations (a .cts module: .cjs and .d.cts).
-    // Core's modules are one bundle (scripts/bundle-core.mjs): tsc's copy of each would be
+    // Core's modules are bundled (scripts/bundle-core.mjs): tsc's copy of each would be
     // unreachable through its exports map, so only their declarations ship.
     for (const { module, js, dts } of sourceModules(dir)) {
       if (dir !== 'core')
@@ -124,12 +94,16 @@ describe('the packed tarballs', () => {
       expect(files, `${dir}: dist/${module}${dts}`).toContain(`package/dist/${module}${dts}`);
     }
     if (dir === 'core') {
-      // Beside it, the attachments' stage (loaded only when a run has files) and what both share.
+      // Bundles apart from the reporters' core, each loaded only by what uses it: the CI summary
+      // (when a summary is written), shard plans (`@testrun/core/plan`: `testrun plan`, the
+      // sequencers), and the attachments' stage (when a run has files) with what it shares with index.js.
       const code = [...files].filter((file) => /\.c?js$/.test(file)).sort();
       expect(code).toEqual([
         'package/dist/attachments.js',
         'package/dist/index.js',
+        'package/dist/plan.js',
         expect.stringMatching(/^package\/dist\/shared-[A-Z0-9]+\.js$/),
+        'package/dist/summary/index.js',
       ]);
     }
     // Whatever the manifest points at is in the tarball.
@@ -198,14 +172,24 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     expect(install.stderr).not.toMatch(/ERESOLVE|peer dep/i);
   });
 
-  // Every documented way to configure or run a reporter, taken verbatim from its page.
+  // Every documented way to configure or run a reporter, taken verbatim from its page; the
+  // README's quick start for each runner the way its CI section says, under `testrun run`.
   it.each(RUNNABLE_RUNS)(
     '$dir: the documented $framework setup, run as written, stores every result',
     async (documentedRun) => {
       const attempt = async () => {
         const server = await startTestServer();
-        const env = envFor(server);
-        const [program, ...args] = documentedRun.command();
+        const env = envFor(
+          server,
+          documentedRun.underTestrunRun ? { GITHUB_STEP_SUMMARY: summaryFile() } : {},
+        );
+        const [program, ...args] = [
+          // The run is testrun run's: its project is given to it, as docs/ci.md says.
+          ...(documentedRun.underTestrunRun
+            ? [bin('testrun'), 'run', '--project', documentedRun.project, '--']
+            : []),
+          ...documentedRun.command(),
+        ];
         const outcome = await run(program!, args, { cwd: path.join(project, documentedRun.dir), env });
         return { server, env, outcome };
       };
@@ -234,8 +218,50 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
       // One test fails on purpose: the framework's exit code, unchanged by the reporter.
       expect(outcome.code, output).toBe(documentedRun.failedExitCode ?? 1);
       expect(readSpoolLines(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
+      if (documentedRun.underTestrunRun) {
+        // testrun run created the run, the reporter sent into it, and testrun run ended it failed.
+        const runId = stored[0]!.id;
+        expect(server.server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(1);
+        expect(await server.server.store.endOf(runId)).toMatchObject({ status: 'failed' });
+        expect(output).toMatch(
+          new RegExp(`^testrun run: run ${runId} marked failed \\(the command exited 1\\)`, 'm'),
+        );
+        // Its summary counts what the service stored, and names the failed test with why.
+        const summary = readSummary(fs.readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'));
+        const failed = results.find((result) => result.status === 'failed')!;
+        expect(summary.heading).toBe(`❌ ${documentedRun.project} · ${documentedRun.framework}: failed`);
+        expect(summary.counts).toMatchObject({ ...countsOf(results), tests: results.length });
+        expect(summary.tables['Why it failed']?.map((row) => row.cells)).toEqual([
+          [failed.testCase, failed.testSuite, firstLine(failed.details?.message)],
+        ]);
+      }
     },
   );
+
+  it('under testrun run, a command that passes exits 0 and its run is completed', async () => {
+    const server = await startTestServer();
+    const env = envFor(server, { GITHUB_STEP_SUMMARY: summaryFile() });
+    const outcome = await run(
+      bin('testrun'),
+      ['run', '--project', 'api', '--', bin('mocha'), '--grep', 'adds'],
+      {
+        cwd: path.join(project, 'readme-mocharc'),
+        env,
+      },
+    );
+    const output = outcome.stdout + outcome.stderr;
+    expect(outcome.code, output).toBe(0);
+    const [stored, ...others] = await server.server.store.runs();
+    expect(others).toEqual([]);
+    expect(identitiesOf(await server.server.store.results(stored!.id))).toEqual([
+      { testSuite: 'test/math.test.js', testCase: 'Math > adds', status: 'passed' },
+    ]);
+    expect(await server.server.store.endOf(stored!.id)).toMatchObject({ status: 'completed' });
+    expect(readSummary(fs.readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'))).toMatchObject({
+      heading: `✅ api · mocha: completed`,
+      counts: { passed: 1, tests: 1 },
+    });
+  });
 
   it("runs the core README's RunReporter example as written: one result stored", async () => {
     const server = await startTestServer();
@@ -287,7 +313,7 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     expect(created.code, created.stderr).toBe(0);
     // The run as shards need it: its id, then what the service announced.
     const [id = '', announced] = created.stdout.trim().split(';');
-    expect(announced).toBe('extensions=failure-details,complete-run,attachments');
+    expect(announced).toBe('extensions=failure-details,complete-run,read-runs,attachments');
     expect(await server.server.store.run(id)).toMatchObject({ id, project: 'p', framework: 'vitest' });
 
     // The form every spool line prints resolves to the installed CLI (`--no`: never the registry).
@@ -659,7 +685,11 @@ import type { TestrunMochaOptions } from '@testrun/mocha';
 import type { TestrunNodeTestOptions } from '@testrun/node-test';
 import type { TestrunPlaywrightOptions } from '@testrun/playwright';
 import type { TestrunVitestOptions } from '@testrun/vitest';
+import type { TestrunSequencer, testrunSequencer } from '@testrun/vitest/sequencer';
+import type JestSequencer from '@testrun/jest/sequencer';
 
+// The sequencers' entry points (docs/sharding.md) resolve through the published exports maps.
+export type ${exportPrefix}Sequencers = [typeof TestrunSequencer, ReturnType<typeof testrunSequencer>, typeof JestSequencer];
 export const ${exportPrefix}vitestOptions: TestrunVitestOptions = { project: 'web', tags: ['nightly'], batchSize: 100 };
 export const ${exportPrefix}jestOptions: TestrunJestOptions = { project: 'api', statusMap: { todo: 'pending' } };
 // @ts-expect-error batchSize is a number
@@ -785,6 +815,8 @@ interface DocumentedRun {
   flat?: boolean;
   /** It drives a browser (TestCafe): skipped, saying why, where Chromium is missing. */
   browser?: boolean;
+  /** Run under `testrun run`, as the README's CI section says, with a CI summary to read back. */
+  underTestrunRun?: boolean;
 }
 
 const MOCHA_CJS_TESTS = { 'test/math.test.js': mathTest('mocha-cjs') };
@@ -908,6 +940,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     command: () => [bin('vitest'), 'run'],
     project: 'web',
     suite: 'math.test.mjs',
+    underTestrunRun: true,
   },
   {
     dir: 'vitest-readme-config',
@@ -927,6 +960,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     command: () => [bin('jest')],
     project: 'api',
     suite: 'math.test.js',
+    underTestrunRun: true,
   },
   {
     dir: 'readme-jest-config-mjs',
@@ -977,6 +1011,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
       project: block === 'readme-playwright-config' ? 'e2e' : CONSUMER_NAME,
       // Playwright names files from its testDir, the config's folder.
       suite: 'math.spec.ts',
+      underTestrunRun: block === 'readme-playwright-config',
     }),
   ),
   ...(['readme-mocharc', 'mocha-readme-mocharc'] as const).map(
@@ -987,6 +1022,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
       command: () => [bin('mocha')],
       project: 'api',
       suite: 'test/math.test.js',
+      underTestrunRun: block === 'readme-mocharc',
     }),
   ),
   {
@@ -1017,6 +1053,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     command: () => ['sh', '-c', docBlock('readme-node-test-command')],
     project: CONSUMER_NAME,
     suite: 'math.test.js',
+    underTestrunRun: true,
   },
   {
     dir: 'node-test-readme-scripts',
@@ -1257,20 +1294,6 @@ function mathResults({ suite, todo = 'skipped', lowerCase = false, flat = false 
   ].sort(byCase);
 }
 
-/**
- * The clean child environment of the test helpers, minus the npm and pnpm settings that
- * `pnpm vitest` passes down (they would configure the consumer's npm), plus the shared cache.
- */
-function consumerEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env = cleanEnv(extra);
-  for (const name of Object.keys(env)) {
-    if (/^(npm|pnpm)_/i.test(name)) delete env[name];
-  }
-  env.npm_config_cache = NPM_CACHE;
-  env.npm_config_update_notifier = 'false';
-  return env;
-}
-
 // ---------------------------------------------------------------------------------------
 // Helpers
 
@@ -1334,25 +1357,32 @@ async function tarFile(tarball: string, file: string): Promise<string> {
   return succeeded(await run('tar', ['-xzOf', tarball, file]), `tar -xzOf ${tarball} ${file}`).stdout;
 }
 
-function writeFiles(root: string, files: Record<string, string>): void {
-  for (const [name, content] of Object.entries(files)) {
-    const file = path.join(root, name);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, content);
-  }
+/** A fresh file for a CI summary, as GitHub Actions gives each step. */
+function summaryFile(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-summary-'));
+  spoolDirs.push(dir);
+  return path.join(dir, 'step-summary.md');
 }
 
-function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+function countsOf(results: readonly { status: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const result of results) counts[result.status] = (counts[result.status] ?? 0) + 1;
+  return counts;
+}
+
+function firstLine(text = ''): string {
+  return (
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .find(Boolean) ?? ''
+  ).replace(/\s+/g, ' ');
+}
+
+function identitiesOf(results: readonly { testSuite: string; testCase: string; status: string }[]) {
+  return results.map(({ testSuite, testCase, status }) => ({ testSuite, testCase, status }));
 }
 
 function byCase(a: { testCase: string }, b: { testCase: string }): number {
   return a.testCase < b.testCase ? -1 : a.testCase > b.testCase ? 1 : 0;
-}
-
-function succeeded(outcome: RunOutcome, what: string): RunOutcome {
-  if (outcome.code !== 0) {
-    throw new Error(`${what} exited ${outcome.code}\n${outcome.stdout}\n${outcome.stderr}`);
-  }
-  return outcome;
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   cleanEnv,
   type ExpectedResult,
@@ -24,6 +27,7 @@ import {
   WDIO_TWO_WORKER_RESULTS,
   webdriverioFixtures,
 } from '@testrun/test-utils';
+import { readSummary } from '@testrun/test-utils/gfm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The shared fixtures' Mocha files (the parity fixture, the streaming fixture) through real
@@ -188,7 +192,14 @@ describe.skipIf(missing)('WebdriverIO streaming while tests run', () => {
     async () => {
       // A run nobody completed reads abandoned at once: one that reads completed was ended.
       const server = await startTestServer({ abandonedAfterMs: 1 });
-      const outcome = await runWdio({ ...streaming, env: reporterEnv(server) });
+      const summary = path.join(
+        fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-wdio-summary-')),
+        'summary.md',
+      );
+      const outcome = await runWdio({
+        ...streaming,
+        env: reporterEnv(server, { GITHUB_STEP_SUMMARY: summary }),
+      });
       // last.test.js passes only if it sees the fast files' nine results on the server.
       expect(outcome.code, output(outcome)).toBe(0);
       const [run] = await server.server.store.runs();
@@ -200,6 +211,11 @@ describe.skipIf(missing)('WebdriverIO streaming while tests run', () => {
       expect(stored).toHaveLength(10);
       expect(await shownState(server, run!.id)).toEqual({ api: 'completed', page: 'completed' });
       expect(testrunLines(output(outcome))).toContain(`testrun: run ${run!.id} marked completed`);
+      // The launcher, which ended the run, wrote its CI summary: the whole run, read back.
+      expect(readSummary(fs.readFileSync(summary, 'utf8'))).toMatchObject({
+        heading: `✅ ${run!.project} · webdriverio: completed`,
+        counts: { passed: 10, tests: 10 },
+      });
       server.close();
     },
     WDIO_AWAIT_RUNS_TIMEOUT_MS,

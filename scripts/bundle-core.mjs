@@ -1,5 +1,6 @@
 // Part of the build (scripts/build.mjs), after `tsc -b`: @testrun/core's dist/index.js becomes one
-// file, beside the attachments' (loaded only when a run has files) and what the two share.
+// file, beside the bundles only some processes load (the CI summary, the attachments' stage and
+// what it shares with index.js, shard plans).
 // tsc's one module per source file costs the test framework's main process several times
 // the CPU of one bundled file to load (bench/README.md, "Fixed cost"). p-queue (with
 // eventemitter3) is bundled in for the same reason, its licence kept; undici and env-ci stay
@@ -38,10 +39,30 @@ function hasName(manifest) {
 }
 
 /**
- * Writes packages/core/dist/index.js, and dist/attachments.js: the attachments' stage, which a
- * run imports only when it has a file to send (docs/design.md, "Attachments"). What both use
- * is in one shared file (dist/shared-<hash>.js) that index.js imports, so there is one copy of
- * every module: one set of timers taken at load (clock.ts), one p-queue.
+ * The CI summary (src/summary/) is a bundle of its own, dist/summary/index.js, which the main
+ * bundle imports only when a summary is written (run-end/summary-hand-off.ts): a run without
+ * one parses none of it. It imports only types from the rest of core, so nothing is bundled twice.
+ */
+const summaryApart = {
+  name: 'summary-apart',
+  setup(build) {
+    build.onResolve({ filter: /\/summary\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}src${path.sep}summary${path.sep}`)
+        ? undefined
+        : { path: './summary/index.js', external: true },
+    );
+  },
+};
+
+/**
+ * Writes packages/core/dist/index.js, beside the bundles only some processes load: every
+ * kilobyte of index.js is parsed by every run (13 KB more cost ~6 ms of CPU at load, measured).
+ * dist/summary/index.js is the CI summary (above). dist/attachments.js is the attachments'
+ * stage, which a run imports only when it has a file to send (docs/design.md, "Attachments"):
+ * what it shares with index.js is in one shared file (dist/shared-<hash>.js) that index.js
+ * imports, so there is one copy of every module: one set of timers taken at load (clock.ts),
+ * one p-queue. dist/plan.js (`@testrun/core/plan`, shard plans) holds what only `testrun plan`
+ * and the sequencers use, with its own copy of what it needs from core.
  */
 export async function bundleCore() {
   const dist = path.join(repo, 'packages/core/dist');
@@ -49,13 +70,40 @@ export async function bundleCore() {
     if (/^shared-.*\.js$/.test(name)) fs.rmSync(path.join(dist, name));
   }
   await build({
-    entryPoints: {
-      index: path.join(repo, 'packages/core/src/index.ts'),
-      attachments: path.join(repo, 'packages/core/src/attachments/index.ts'),
+    entryPoints: [path.join(repo, 'packages/core/src/summary/index.ts')],
+    outfile: path.join(dist, 'summary/index.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    logLevel: 'warning',
+  });
+  await bundle(
+    {
+      entryPoints: {
+        index: path.join(repo, 'packages/core/src/index.ts'),
+        attachments: path.join(repo, 'packages/core/src/attachments/index.ts'),
+      },
+      outdir: dist,
+      splitting: true,
+      chunkNames: 'shared-[hash]',
     },
-    outdir: dist,
-    splitting: true,
-    chunkNames: 'shared-[hash]',
+    true,
+  );
+  await bundle(
+    {
+      entryPoints: [path.join(repo, 'packages/core/src/plan/index.ts')],
+      outfile: path.join(dist, 'plan.js'),
+    },
+    false,
+  );
+}
+
+/** Core's sources bundled as `where` says; `withPQueue`: the bundle holds p-queue (whose licence goes in). */
+async function bundle(where, withPQueue) {
+  await build({
+    ...where,
+    plugins: [summaryApart],
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -66,9 +114,11 @@ export async function bundleCore() {
     // (clock.ts; docs/design.md, "Runners that share the test process").
     inject: [path.join(repo, 'packages/core/src/clock.ts')],
     legalComments: 'inline',
-    footer: {
-      js: `/*!\n * Bundled in: ${bundled.map(([name]) => name).join(', ')}.\n\n${licences.join('\n\n')}\n */`,
-    },
+    ...(withPQueue && {
+      footer: {
+        js: `/*!\n * Bundled in: ${bundled.map(([name]) => name).join(', ')}.\n\n${licences.join('\n\n')}\n */`,
+      },
+    }),
     logLevel: 'warning',
   });
 }

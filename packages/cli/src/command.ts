@@ -112,8 +112,16 @@ function usageOf(
   flags: Flags,
 ): string {
   const required = Object.entries(flags).filter(([, flag]) => flag.required);
-  const line = ['testrun', name, positionals, ...required.map(([name, flag]) => flagLabel(name, flag))];
-  return `Usage: ${[...line.filter(Boolean), '[options]'].join(' ')}
+  const last = positionals?.startsWith('--');
+  const line = [
+    'testrun',
+    name,
+    last ? undefined : positionals,
+    ...required.map(([name, flag]) => flagLabel(name, flag)),
+    '[options]',
+    last ? positionals : undefined,
+  ];
+  return `Usage: ${line.filter(Boolean).join(' ')}
 
 ${about.trim()}
 

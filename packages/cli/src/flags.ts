@@ -81,10 +81,13 @@ export function synopsisOf(
   width = 100,
 ): string {
   const entries = Object.entries(flags);
+  // A command after `--` (testrun run) comes after the options, as it is typed.
+  const last = positionals?.startsWith('--');
   const words = [
-    ...(positionals ? [positionals] : []),
+    ...(positionals && !last ? [positionals] : []),
     ...entries.filter(([, flag]) => flag.required).map(([name, flag]) => flagLabel(name, flag)),
     ...entries.filter(([, flag]) => !flag.required).map(([name, flag]) => `[${flagLabel(name, flag)}]`),
+    ...(positionals && last ? [positionals] : []),
   ];
   const start = `testrun ${name} `;
   return wrap(words, width - start.length)

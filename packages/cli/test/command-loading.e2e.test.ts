@@ -19,6 +19,8 @@ import { describe, expect, it } from 'vitest';
 
 const COMMAND_MODULE = /\/packages\/cli\/dist\/commands\/(?!index\.js$)[^/]+\.js$/;
 const SERVER_MODULE = /fastify|\/packages\/server\//;
+/** The CI summary's bundle (core's dist/summary/index.js), loaded only when a summary is written. */
+const SUMMARY_MODULE = /\/packages\/core\/dist\/summary\//;
 
 async function traced(args: string[], env: NodeJS.ProcessEnv = cleanEnv({})) {
   const trace = traceModules();
@@ -61,6 +63,17 @@ describe('loading of the commands', () => {
     expect(urls.filter((url) => SERVER_MODULE.test(url))).toEqual([]);
   });
 
+  it('loads the CI summary for testrun summary, which writes one', async () => {
+    const server = await startTestServer();
+    const env = cleanEnv({ TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url });
+    const { code, stdout, urls } = await traced(['summary', '--run', 'no-such-run'], env);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^### ❔ /);
+    expect(urls.filter((url) => SUMMARY_MODULE.test(url)).map((url) => path.basename(url))).toEqual([
+      'index.js',
+    ]);
+  });
+
   it('uploads a report without loading the server or Fastify', async () => {
     const server = await startTestServer();
     const spool = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-loading-'));
@@ -78,6 +91,8 @@ describe('loading of the commands', () => {
       'upload.js',
     ]);
     expect(urls.filter((url) => SERVER_MODULE.test(url))).toEqual([]);
+    // A reporter (upload's is core's RunReporter) with no summary to write loads none of it.
+    expect(urls.filter((url) => SUMMARY_MODULE.test(url))).toEqual([]);
   });
 
   it('replays a spool without loading the server or Fastify', async () => {

@@ -18,10 +18,13 @@ function section(name: string): string {
 
 /** Each command's synopsis block, by the name its `<!-- tested: … -->` marker gives it. */
 const SYNOPSIS_BLOCKS: Record<string, string> = {
+  run: 'cli-readme-run-synopsis',
+  summary: 'cli-readme-summary-synopsis',
   serve: 'cli-readme-serve-synopsis',
   'create-run': 'cli-readme-create-run-synopsis',
   'complete-run': 'cli-readme-complete-run-synopsis',
   replay: 'cli-readme-replay-synopsis',
+  plan: 'cli-readme-plan-synopsis',
   upload: 'cli-readme-upload-synopsis',
 };
 

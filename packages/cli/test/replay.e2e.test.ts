@@ -11,6 +11,7 @@ import {
   collectOutput,
   createReporter,
   makeResults,
+  refusingResults,
   runCli,
   startCli,
   startTestServer,
@@ -77,6 +78,26 @@ describe('testrun replay', () => {
     const cases = (await started.server.store.results(run!.id)).map((r) => r.testCase);
     expect(new Set(cases).size).toBe(25);
     expect(cases).toHaveLength(25);
+  });
+
+  it('drops a result the service refuses alone, saying so in one line, and exits 1 without asking to run again', async () => {
+    started = await startTestServer({
+      faults: refusingResults((result) => result.testCase === 'case 7', 'results/0: refused for good'),
+    });
+    const { spoolDir } = await spoolFromDeadServer(started.apiKey, 25);
+    const { code, stdout, stderr } = await runCli(['replay', '--dir', spoolDir, '--ignore-recorded-url'], {
+      env: replayEnv(started),
+    });
+    expect(stdout).toBe(
+      `testrun replay: 24 results delivered from 1 spool file, 1 run completed, 1 refused by the service (not sent again); 0 remain in ${spoolDir}\n`,
+    );
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^testrun replay: .*\.ndjson: the service refused a result, which is not sent again: testSuite "suite.test.ts", testCase "case 7" .* answered 400: .*refused for good/,
+      ),
+    ]);
+    expect(code).toBe(1);
+    expect(fs.readdirSync(spoolDir)).toEqual([]);
   });
 
   it('gives up at --timeout against a service that keeps asking to retry later, keeping the spool', async () => {

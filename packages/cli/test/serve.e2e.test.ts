@@ -218,7 +218,7 @@ describe('testrun serve', () => {
     );
   });
 
-  it('announces failure-details, complete-run and attachments with their limits unless started with --no-failure-details (which refuses details), --no-complete-run or --no-attachments', async () => {
+  it('announces failure-details, complete-run, read-runs, shard-plans and attachments with their limits unless started with --no-failure-details (which refuses details), --no-complete-run, --no-read-runs, --no-shard-plans or --no-attachments', async () => {
     const result = {
       testSuite: 'a.test.ts',
       testCase: 'fails',
@@ -230,7 +230,7 @@ describe('testrun serve', () => {
     for (const flags of [
       ['--max-attachment-size', '25MB', '--max-run-attachments', '500MB'],
       ['--no-failure-details'],
-      ['--no-failure-details', '--no-complete-run', '--no-attachments'],
+      ['--no-failure-details', '--no-complete-run', '--no-read-runs', '--no-shard-plans', '--no-attachments'],
     ]) {
       const cli = startCli(['serve', '--api-key', 'k', '--memory', ...flags], { cwd: await tempDir() });
       const [, url = ''] = await cli.waitForStdout(listening);
@@ -248,12 +248,12 @@ describe('testrun serve', () => {
     const MB = 1024 * 1024;
     expect(answers).toEqual([
       {
-        extensions: ['failure-details', 'complete-run', 'attachments'],
+        extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'attachments'],
         attachments: { maxFileBytes: 25 * MB, maxRunBytes: 500 * MB },
         resultsStatus: 201,
       },
       {
-        extensions: ['complete-run', 'attachments'],
+        extensions: ['complete-run', 'read-runs', 'shard-plans', 'attachments'],
         attachments: { maxFileBytes: 100 * MB, maxRunBytes: 1024 * MB },
         resultsStatus: 400,
       },

@@ -7,6 +7,7 @@ import {
   identities,
   type RunOutcome,
   recordedTap,
+  refusingResults,
   runProcess,
   startTestServer,
   TAP_FIXTURE,
@@ -139,4 +140,61 @@ it('reads a writer’s whole stream without TESTRUN_API_KEY, so the writer never
   const outcome = await pipeline(writer, ['-'], checkout(), uploadEnv(undefined));
   expect(outcome.stderr).toContain('TESTRUN_API_KEY is not set');
   expect(exitCodes(outcome)).toEqual([0, 1]);
+});
+
+// A result the service refuses never holds back the others (docs/reliability.md), a duration no
+// test has is sent as 0, and a report nested past the bound is refused at once, alone
+// (read-tap.test.ts reads 10,000 levels; docs/tap.md, "Limits").
+it('stores every other result when the service refuses one and a point lasts 1e308 ms, spools nothing, and refuses a report nested too deep', async () => {
+  const server = await startTestServer({
+    faults: refusingResults(
+      (result) => result.testCase === 'refused',
+      'results/0/testCase: not on this service',
+    ),
+  });
+  const dir = checkout();
+  fs.mkdirSync(path.join(dir, 'reports'));
+  const point = (n: number, name: string, durationMs: string) =>
+    `ok ${n} - ${name}\n  ---\n  duration_ms: ${durationMs}\n  ...\n`;
+  fs.writeFileSync(
+    path.join(dir, 'reports', 'timed.tap'),
+    `TAP version 13\n${point(1, 'adds an item', '12.5')}${point(2, 'takes forever', '1e308')}${point(3, 'refused', '3')}ok 4 - after\n1..4\n`,
+  );
+  const levels = Array.from({ length: 150 }, (_, d) => `${'    '.repeat(d)}# Subtest: level ${d}\n`);
+  fs.writeFileSync(path.join(dir, 'reports', 'deep.tap'), `TAP version 14\n${levels.join('')}`);
+  const env = uploadEnv(server);
+  const outcome = await runProcess(
+    process.execPath,
+    [CLI_BIN, 'upload', 'reports/*.tap', '--suite', 'unit', '--project', 'shop'],
+    { cwd: dir, env },
+  );
+  const [run] = await server.server.store.runs();
+  const stored = await server.server.store.results(run!.id);
+  expect(
+    stored
+      .map(({ testCase, duration }) => ({ testCase, duration }))
+      .sort((a, b) => a.testCase.localeCompare(b.testCase)),
+    outcome.stderr,
+  ).toEqual([
+    { testCase: 'adds an item', duration: 12.5 },
+    { testCase: 'after', duration: 0 },
+    { testCase: 'takes forever', duration: 0 },
+  ]);
+  expect(fs.readdirSync(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
+  const lines = outcome.stderr.split('\n');
+  expect(lines).toContain(
+    'testrun upload: reports/deep.tap:103: its subtests nest more than 100 levels deep; testrun upload reads TAP nested up to 100 levels (a level per test file, describe or t.test). Write the report with fewer levels, or split it. Nothing from it is sent.',
+  );
+  expect(lines).toContain(
+    'testrun upload: reports/timed.tap: test point 2: 1 test point has a duration that is not a number of milliseconds from 0 to 24.8 days (1e+308); sent with duration 0.',
+  );
+  expect(lines.filter((line) => line.includes('the service refused'))).toEqual([
+    expect.stringMatching(
+      /^testrun: the service refused a result, which is not sent again: testSuite "unit", testCase "refused" \(status "passed", duration 3\): POST .* answered 400: .*not on this service/,
+    ),
+  ]);
+  expect(lines).toContainEqual(expect.stringMatching(/; 1 refused by the service \(see above\)/));
+  // A report not sent, and a result refused: not everything arrived.
+  expect(outcome.code).toBe(1);
+  await server.close();
 });

@@ -18,6 +18,10 @@ export type ErrorCode =
   | 'TESTRUN_NO_RUN_ID'
   /** A request was retried as often as allowed, or the flush deadline came first. */
   | 'TESTRUN_GAVE_UP'
+  /** The service refused one result alone (400) and took others of its run: it is not sent again. */
+  | 'TESTRUN_RESULT_REFUSED'
+  /** The service refused results whatever they held (each one alone too) and took none of the run's: they are spooled. */
+  | 'TESTRUN_REQUESTS_REFUSED'
   /** The spool directory cannot be written: undelivered results are lost. */
   | 'TESTRUN_SPOOL'
   /** A spool file holds lines that are not what a reporter writes: replay sets it aside. */
@@ -54,6 +58,8 @@ export class HttpError extends TestrunError {
   readonly url: string;
   readonly status: number;
   readonly bodyExcerpt: string;
+  /** The whole answer (as the client keeps it: bounded, the key redacted), for a caller that reads its JSON. */
+  readonly body: string;
 
   constructor(method: string, url: string, status: number, body: string, hint = '') {
     const excerpt = excerptOf(body);
@@ -66,7 +72,54 @@ export class HttpError extends TestrunError {
     this.url = url;
     this.status = status;
     this.bodyExcerpt = excerpt;
+    this.body = body;
   }
+}
+
+/**
+ * The service refused one result alone (400) while it took others of the same run: the
+ * result is at fault, and sending it again would be refused again, so it is said and dropped,
+ * never spooled. The message names the result and quotes the service (`cause`).
+ */
+export class ResultRefusedError extends TestrunError {
+  readonly result: { testSuite: string; testCase: string; status: string; duration: number };
+
+  constructor(
+    result: { testSuite: string; testCase: string; status: string; duration: number },
+    cause: HttpError,
+  ) {
+    const { testSuite, testCase, status, duration } = result;
+    super(
+      'TESTRUN_RESULT_REFUSED',
+      `the service refused a result, which is not sent again: testSuite ${shown(testSuite)}, testCase ${shown(testCase)} (status ${shown(status)}, duration ${duration}): ${cause.message}`,
+      { cause },
+    );
+    this.name = 'ResultRefusedError';
+    this.result = { testSuite, testCase, status, duration };
+  }
+}
+
+/**
+ * The service refused results of a run whatever they held: every part a refused batch was
+ * split into, down to results alone, and it took no result of the run. Nothing says one
+ * result is at fault (a run id or a request it refuses as such), so they are spooled, not
+ * dropped, and this is said once.
+ */
+export class RequestsRefusedError extends TestrunError {
+  constructor(cause: HttpError) {
+    super(
+      'TESTRUN_REQUESTS_REFUSED',
+      `the service refused this run's results whatever they held (each part of a batch, down to results alone, and it took none of them), so no one result is at fault: they are spooled, not dropped. ${cause.message}`,
+      { cause },
+    );
+    this.name = 'RequestsRefusedError';
+  }
+}
+
+/** A name in a line: quoted, at most 120 characters (a name may have 1,024). */
+function shown(text: string): string {
+  const codePoints = Array.from(text);
+  return JSON.stringify(codePoints.length > 120 ? `${codePoints.slice(0, 119).join('')}…` : text);
 }
 
 /** A request got no answer (connection refused or reset, DNS, timeout): it may or may not have arrived. */

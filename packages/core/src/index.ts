@@ -1,14 +1,5 @@
 // What the adapters, the CLI and users build on. Everything else in src/ is internal.
 
-export {
-  type CompleteRunChoice,
-  type CompleteRunRequest,
-  completeRun,
-  completionRequest,
-  DEFAULT_COMPLETE_RUN,
-  RUN_END_STATUSES,
-  type RunEndStatus,
-} from './delivery/complete-run.js';
 export type { CreateRunOutcome } from './delivery/create-run.js';
 export type { Deadline } from './delivery/deadline.js';
 export {
@@ -20,6 +11,7 @@ export {
   formatRunHandle,
   KNOWN_EXTENSIONS,
   parseRunHandle,
+  READ_RUNS_EXTENSION,
   type RunHandle,
 } from './delivery/extensions.js';
 export { reusedRunKeyLine } from './delivery/run-session.js';
@@ -29,6 +21,8 @@ export {
   type ErrorCode,
   HttpError,
   NetworkError,
+  RequestsRefusedError,
+  ResultRefusedError,
   RunIdError,
   TestrunError,
   TlsError,
@@ -44,9 +38,12 @@ export { optionFromText } from './options/option-text.js';
 export { checkBaseUrl } from './options/service-address.js';
 export { Logger } from './output/logger.js';
 export { countOf, formatCount, formatSize } from './output/summary.js';
+export { planKeyProblem } from './plan/plan-key.js';
+export { parseShard } from './plan/shard-spec.js';
 export { DEFAULT_REPLAY_TIMEOUT_MS, type ReplaySummary, replaySpool } from './replay.js';
 export { FAILURE_DETAIL_LIMITS, toFailureDetails } from './results/failure-details.js';
 export { fileNamedFirst } from './results/named-file.js';
+export { isPlausibleDuration, MAX_DURATION_MS } from './results/normalize.js';
 export { OUTPUT_TAIL_BYTES, OutputTail, outputAttachments } from './results/output-tail.js';
 export {
   EMPTY_NAME,
@@ -55,7 +52,37 @@ export {
   RUN_SUITE,
   TITLE_SEPARATOR,
 } from './results/result-name.js';
+export { testsNotReported } from './results/runner-verdict.js';
+export {
+  type CompleteRunChoice,
+  type CompleteRunRequest,
+  DEFAULT_COMPLETE_RUN,
+  RUN_END_STATUSES,
+  type RunEndStatus,
+} from './run-end/end-request.js';
+export {
+  type EndRunInit,
+  type EndRunOutcome,
+  endRequest,
+  endRun,
+  endsItsRun,
+  type PlannedEnd,
+  type RunEndOutcome,
+  type RunEvidence,
+  type RunVerdict,
+  runVerdict,
+  sendRunEnd,
+} from './run-end/end-run.js';
+export {
+  type GatheredRun,
+  type GatherInit,
+  gatherRun,
+  SUMMARY_PARTS_VAR,
+  type SummaryRun,
+  writeRunSummary,
+} from './run-end/summary-hand-off.js';
 export { RunReporter, type RunReporterInit } from './run-reporter.js';
+export { runnerVersion } from './runner-version.js';
 export { startDir } from './start-dir.js';
 export type * from './types.js';
 export { CORE_VERSION, userAgent } from './version.js';

@@ -1,15 +1,12 @@
 import { wallClockNow } from './clock.js';
-import { completeRun } from './delivery/complete-run.js';
 import { deliverBatch, makeBatch, resultsOf } from './delivery/deliver-batch.js';
-import {
-  ATTACHMENTS_EXTENSION,
-  COMPLETE_RUN_EXTENSION,
-  FAILURE_DETAILS_EXTENSION,
-} from './delivery/extensions.js';
+import { ATTACHMENTS_EXTENSION, FAILURE_DETAILS_EXTENSION } from './delivery/extensions.js';
+import { RefusedLines, RunRefusals } from './delivery/refusals.js';
 import { openService, type Service } from './delivery/service.js';
 import { type ClaimedSpool, claimSpool, releaseSpool, type SpoolScan } from './delivery/spool.js';
 import { OPTION_SPECS } from './options/option-specs.js';
 import type { TlsMaterial } from './options/tls-material.js';
+import { announcesCompletion, sendRunEnd as sendEnd } from './run-end/end-run.js';
 import type { Batch } from './types.js';
 
 export interface ReplayInit {
@@ -37,6 +34,11 @@ export interface ReplaySummary {
   runsCompleted: number;
   /** Spooled ends the service refused: one line each, and out of the spool (asking again gets the same answer). */
   endsRefused: number;
+  /**
+   * Results the service refused alone while it took others of their run (400): out of the
+   * spool, since sending them again would be refused again; `lines` of `errors` name them.
+   */
+  refused: { results: number; lines: number };
   /** Results still in those files afterwards. */
   remaining: number;
   /** Files a running reporter or replay holds, left alone: their results remain too. */
@@ -82,6 +84,7 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
     delivered: 0,
     runsCompleted: 0,
     endsRefused: 0,
+    refused: { results: 0, lines: 0 },
     remaining: 0,
     held: scan.held.length,
     setAside: scan.setAside.length + scan.badFiles.length,
@@ -91,12 +94,13 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
     notes: [],
   };
   const stillClaimed = new Set(scan.claimed);
+  const refusedLines = new RefusedLines();
   let service: Service | undefined;
   try {
     service = openService({ ...init, ...POLICY, runIdPath: undefined, env: init.env ?? process.env });
     service.deadline.start(timeoutMs);
     for (const spool of scan.claimed) {
-      await sendFile(spool, service, init, summary);
+      await sendFile(spool, service, init, summary, refusedLines);
       release(spool, summary);
       stillClaimed.delete(spool);
     }
@@ -117,6 +121,7 @@ async function sendFile(
   service: Service,
   init: ReplayInit,
   summary: ReplaySummary,
+  refusedLines: RefusedLines,
 ): Promise<void> {
   try {
     if (isForAnotherService(spool, service, init)) {
@@ -126,7 +131,7 @@ async function sendFile(
         `${spool.file} was recorded for ${spool.run.baseUrl}, not ${init.baseUrl}; it was left in place. Set TESTRUN_BASE_URL to that service, or pass --ignore-recorded-url to send it to ${init.baseUrl}.`,
       );
     } else {
-      await replayFile(spool, service, init, summary);
+      await replayFile(spool, service, init, summary, refusedLines);
     }
   } catch (error) {
     summary.errors.push(`${spool.file}: ${(error as Error).message}`);
@@ -173,6 +178,7 @@ async function replayFile(
   service: Service,
   init: ReplayInit,
   summary: ReplaySummary,
+  refusedLines: RefusedLines,
 ): Promise<void> {
   if (spool.run.runId === null) {
     const runIdPath = init.runIdPath ?? spool.run.runIdPath;
@@ -190,29 +196,40 @@ async function replayFile(
     // answer announces it, and so decided for good should the file go back to the spool.
     if (spool.complete?.ifAnnounced) {
       const { ifAnnounced: _, ...end } = spool.complete;
-      spool.complete = outcome.extensions.includes(COMPLETE_RUN_EXTENSION) ? end : undefined;
+      spool.complete = announcesCompletion(outcome.extensions) ? end : undefined;
     }
   }
   // Batches keep why tests failed and the files they name; each goes out only to a run whose service takes it.
   const acceptsDetails = spool.run.failureDetails === true;
   const acceptsAttachments = spool.run.attachments === true;
+  // A file holds one run: a result refused alone is at fault once the service takes another of it.
+  const refusals = new RunRefusals();
   const left: Batch[] = [];
+  const say = (message: string): boolean => {
+    const line = `${spool.file}: ${message}`;
+    if (summary.errors.includes(line)) return false;
+    summary.errors.push(line);
+    return true;
+  };
   for (const record of spool.batches) {
     const batch = makeBatch(record.results, record.idempotencyKey);
-    const delivery = await deliverBatch(
-      service.http,
-      spool.run.runId,
-      batch,
-      POLICY,
-      service.deadline,
+    const delivery = await deliverBatch(service.http, spool.run.runId, batch, POLICY, service.deadline, {
       acceptsDetails,
       acceptsAttachments,
-    );
+      refusals,
+    });
     summary.delivered += delivery.delivered;
     left.push(...delivery.left);
-    const message = delivery.failure && `${spool.file}: ${delivery.failure.error.message}`;
-    if (message && !summary.errors.includes(message)) summary.errors.push(message);
+    if (delivery.failure) say(delivery.failure.error.message);
   }
+  for (const refused of refusals.takeRefused()) {
+    summary.refused.results += 1;
+    const line = refusedLines.lineFor(refused);
+    if (line && say(line)) summary.refused.lines += 1;
+  }
+  const undecided = refusals.takeUndecided();
+  if (undecided.length > 0) say(refusals.requestsRefused()!.message);
+  left.push(...undecided);
   spool.batches = left.map((batch) => ({
     type: 'batch',
     idempotencyKey: batch.idempotencyKey,
@@ -269,7 +286,7 @@ async function sendRunEnd(
   summary: ReplaySummary,
 ): Promise<void> {
   const { status, idempotencyKey, request } = spool.complete!;
-  const outcome = await completeRun(
+  const outcome = await sendEnd(
     service.http,
     runId,
     request,
@@ -278,12 +295,12 @@ async function sendRunEnd(
     POLICY,
     service.deadline,
   );
-  if (outcome.kind === 'ok') {
+  if (outcome.state === 'sent') {
     summary.runsCompleted += 1;
     spool.complete = undefined;
     return;
   }
-  const refused = outcome.kind === 'rejected' || outcome.kind === 'too-large';
+  const refused = outcome.state === 'refused';
   if (refused) {
     spool.complete = undefined;
     summary.endsRefused += 1;

@@ -11,10 +11,15 @@ import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './opt
 import { Logger } from './output/logger.js';
 import { type SecretPattern, secretPattern } from './output/redact.js';
 import { countOf, formatCount, formatSummary, replayCommand } from './output/summary.js';
+import { defaultPlanKey } from './plan/plan-key.js';
+import { configuredShard, shardHeaders } from './plan/shard-headers.js';
 import { filesOf } from './results/attached-files.js';
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
 import { runErrorResult } from './results/result-name.js';
 import { RunResults } from './results/run-results.js';
+import { verdictFails } from './results/runner-verdict.js';
+import { endsItsRun } from './run-end/end-run.js';
+import { SummaryFeed } from './run-end/summary-hand-off.js';
 import type { DeliverySummary, FileReport, RawResult, RunnerVerdict, TestResult } from './types.js';
 import { userAgent } from './version.js';
 
@@ -60,6 +65,8 @@ interface ActiveRun {
   batcher: Batcher;
   /** The run's attached files, from the first result that has some (loaded then: attached-files.ts). */
   files: AttachedFiles | undefined;
+  /** What it sends, tallied for the CI summary, when one is written (run-end/summary-hand-off.ts). */
+  feed: SummaryFeed | undefined;
   stopExitGuard: () => void;
   /**
    * Set once `endRun` began, to its outcome: results that still arrive go to the session
@@ -155,11 +162,13 @@ export class RunReporter {
       const results = new RunResults(naming, this.mapper!);
       const session = this.createSession(config);
       const batcher = new Batcher(config.batchSize, config.flushInterval, (batch) => session.send(batch));
+      const feed = SummaryFeed.for(config, this.env);
       const run: ActiveRun = {
         results,
         session,
         batcher,
         files: undefined,
+        feed,
         ending: undefined,
         stopExitGuard: () => {},
       };
@@ -204,6 +213,8 @@ export class RunReporter {
   private deliver(run: ActiveRun, results: TestResult[]): void {
     keepExitGuard();
     this.added += results.length;
+    // Tallied as they come, those whose files are still being hashed too: the summary counts every result.
+    run.feed?.add(results);
     this.send(run, this.withoutHeldFiles(run, results));
   }
 
@@ -286,11 +297,12 @@ export class RunReporter {
     notes: readonly string[],
     verdict: RunnerVerdict,
   ) {
-    this.guard(() => run.session.runnerSaid(verdict));
-    // Before `ending` is set: this result still goes through the batcher.
+    this.guard(() => run.session.runnerSaid({ ...verdict, failed: verdictFails(verdict) }));
+    // Before `ending` is set: these results still go through the batcher. A run the runner
+    // failed holds a failed result saying why (results/runner-verdict.ts).
     this.guard(() => {
-      const uncounted = run.results.ofUncountedRunErrors();
-      if (uncounted.length > 0) this.deliver(run, uncounted);
+      const said = [...run.results.ofVerdict(verdict), ...run.results.ofUncountedRunErrors()];
+      if (said.length > 0) this.deliver(run, said);
     });
     // A cancelled job whose framework ends the run itself (Playwright on SIGINT): what is
     // not delivered yet goes to the spool at once, so the process ends as soon as it would
@@ -298,6 +310,7 @@ export class RunReporter {
     if (receivedSignal()) this.guard(() => run.session.spoolNow(run.batcher.take()));
     else this.guard(() => run.batcher.flush());
     const summary = await this.finish(run.session, config, notes);
+    if (summary && run.feed) await this.handOffSummary(run.feed, summary, config);
     run.stopExitGuard();
     return summary;
   }
@@ -322,6 +335,24 @@ export class RunReporter {
     }
   }
 
+  /** The CI summary of the run this reporter ended, or its part for the process that ends it. */
+  private async handOffSummary(feed: SummaryFeed, summary: DeliverySummary, config: ResolvedConfig) {
+    const { runId, pageUrl, delivered, spooled, spoolFile } = summary;
+    await feed.finish(
+      {
+        project: config.project,
+        framework: this.init.framework.name,
+        runId,
+        pageUrl,
+        state: runId === undefined ? 'not created' : (summary.verdict ?? 'completed'),
+        durationMs: undefined,
+      },
+      { runId, delivered, spooled, spoolFile },
+      endsItsRun(config),
+      (line) => this.logger.line(line),
+    );
+  }
+
   /**
    * The process is going away before the run ended (a cancelled CI job, `process.exit()`
    * in a test, a crash): whatever is not delivered yet goes to the spool now,
@@ -339,11 +370,14 @@ export class RunReporter {
       // After the framework's end hook began, a failing exit is the framework's verdict on the
       // tests (Jest exits 1 after --bail), not a process that died mid-run.
       if ('code' in end && end.code !== 0 && !run.ending) {
-        buffered.push(...run.results.ofNamed([runErrorResult(`${why} before the run ended`)], {}));
+        const exited = run.results.ofNamed([runErrorResult(`${why} before the run ended`)], {});
+        buffered.push(...exited);
+        run.feed?.add(exited);
       }
       // A run whose tests had ended (its end hook began) ends as they say, unless a signal came.
       const spooled = session.spoolNow(buffered, { interrupted: 'signal' in end || !run.ending });
       const file = session.spoolFile;
+      run.feed?.finishNow({ runId: session.id, delivered: session.delivered, spooled, spoolFile: file });
       const runEnd = session.runEndSpooled;
       if ((spooled === 0 && !runEnd) || !file) return;
       const endNote = runEnd ? `the run's end (${runEnd})` : '';
@@ -388,17 +422,19 @@ export class RunReporter {
   private createSession(config: ResolvedConfig): RunSession {
     const { env } = this;
     const { name, version } = this.init.framework;
+    const shard = this.init.shard ?? configuredShard(config);
     const service = openService({
       ...config,
       userAgent: userAgent(`${name}/${version}`),
       env,
       onAttempt: config.debug ? (line) => this.logger.line(line) : undefined,
+      headers: shard && shardHeaders(shard, config.planKey ?? defaultPlanKey(env, config.runId)),
     });
     return new RunSession({
       config,
       service,
       run: { project: config.project, framework: name, tags: config.tags },
-      moreTags: config.ciTags && !config.runId ? ciTags(env, this.init.rootDir, this.init.shard) : undefined,
+      moreTags: config.ciTags && !config.runId ? ciTags(env, this.init.rootDir, shard) : undefined,
       log: (line) => this.logger.line(line),
       sharesRunKey: this.init.sharesRunKey,
     });

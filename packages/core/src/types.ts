@@ -194,6 +194,10 @@ export interface TestrunOptions {
   runId?: string;
   /** The create-run Idempotency-Key: reporters given the same key (and the same run) name one run, live or replayed. */
   runKey?: string;
+  /** The shard this process runs, `2/4`, when the runner does not say (it runs files `testrun plan` printed). */
+  shard?: string;
+  /** What the shards of one build share their plan by; by default the CI build (docs/sharding.md). */
+  planKey?: string;
   enabled?: boolean;
   ciTags?: boolean;
   batchSize?: number;
@@ -208,6 +212,12 @@ export interface TestrunOptions {
    * request's form; `false` never.
    */
   completeRun?: 'auto' | boolean | { method?: string; path?: string; body?: unknown };
+  /**
+   * Where the process that ends the run appends a CI summary in Markdown: a file's path
+   * (relative to the working directory), or `false` for none. Default: `$GITHUB_STEP_SUMMARY`
+   * where GitHub Actions sets it, else none.
+   */
+  summary?: string | false;
   spoolDir?: string;
   failOnError?: boolean;
   debug?: boolean;
@@ -251,6 +261,11 @@ export interface DeliverySummary {
   failed: number;
   /** Results written to the spool for `testrun replay`. */
   spooled: number;
+  /**
+   * Results the service refused alone while it took others of the run (400): each named
+   * in a line (the first ten), neither delivered nor spooled, since sending again would be refused again.
+   */
+  refused: number;
   /** HTTP requests sent, retries included. */
   requests: number;
   durationMs: number;
@@ -266,6 +281,8 @@ export interface DeliverySummary {
   runEnd?:
     | { status: 'completed' | 'failed' | 'interrupted'; state: 'sent' | 'spooled' | 'refused' }
     | undefined;
+  /** How the run ended by what this process knows of it (run-end/end-run.ts), told to the service or not. */
+  verdict?: 'completed' | 'failed' | 'interrupted' | undefined;
   /** One line per distinct problem, already printed once. */
   errors: string[];
   /** The files of the run's results (`attachments`), when it had any to send. */
@@ -286,11 +303,20 @@ export interface FileDeliverySummary {
 /**
  * What a runner says of its run beside the results (an adapter hands it to `endRun`): the run
  * failed where no result says so (a failed coverage threshold, an error outside every test),
- * or was interrupted (Vitest's and Playwright's own verdicts). The run's end says so (`completeRun`).
+ * or was interrupted (Vitest's and Playwright's own verdicts). The run's end says so
+ * (`completeRun`), and a failed run always holds a failed result that says why
+ * (results/runner-verdict.ts).
  */
 export interface RunnerVerdict {
   failed?: boolean;
   interrupted?: boolean;
+  /**
+   * Why the runner failed the run outside its tests, as far as the adapter knows: the runner's
+   * own error (TestCafe's browser that disconnected), or what the adapter saw (fewer tests
+   * reported than the runner counted, `testsNotReported`). Each becomes a failed `(run)`
+   * result; given, the run is failed.
+   */
+  why?: readonly unknown[];
 }
 
 /**

@@ -1,4 +1,11 @@
-import { guardEndHook, guardHook, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
+import {
+  guardEndHook,
+  guardHook,
+  type RunnerVerdict,
+  RunReporter,
+  startDir,
+  type TestrunOptions,
+} from '@testrun/core';
 import type { JasmineDoneInfo, JasmineReporter, JasmineResult } from './jasmine-types.js';
 import { type JasmineEvent, JasmineMapping } from './map-events.js';
 import { jasmineVersion } from './running-jasmine.js';
@@ -83,8 +90,9 @@ export class TestrunJasmineReporter implements JasmineReporter {
     this.keep({ name: 'jasmineDone', info });
     this.flush(true);
     await guardEndHook(async () => {
-      // Jasmine's verdict ends the run too: an afterAll that failed at the top fails it.
-      await run.endRun([], { failed: info?.overallStatus === 'failed' });
+      // Jasmine's verdict ends the run too: an afterAll that failed at the top fails it, and a
+      // run it calls incomplete (a focused spec, no specs) fails, its exit code 2, saying why.
+      await run.endRun([], verdictOf(info));
       if (run.error && info?.overallStatus === 'passed') failTheExit();
     });
   }
@@ -103,6 +111,14 @@ export class TestrunJasmineReporter implements JasmineReporter {
       this.run.addRunErrors(runErrors);
     });
   }
+}
+
+/** Jasmine's verdict on the run (RunnerBase.exitCodeForStatus: 0 only for `passed`). */
+function verdictOf(info: JasmineDoneInfo | undefined): RunnerVerdict {
+  if (info?.overallStatus === 'incomplete') {
+    return { why: [`Jasmine ended the run incomplete: ${info.incompleteReason || 'it gave no reason'}`] };
+  }
+  return { failed: info?.overallStatus === 'failed' };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { runnerVersion } from '@testrun/core';
 
 const require = createRequire(import.meta.url);
 
@@ -13,11 +14,5 @@ export function jasmineVersion(): string {
   if (typeof global === 'string') return global;
   const suffix = `${path.sep}jasmine-core${path.sep}lib${path.sep}jasmine-core.js`;
   const loaded = Object.keys(require.cache).find((file) => file.endsWith(suffix));
-  if (!loaded) return 'unknown';
-  try {
-    const manifest = require(path.join(path.dirname(loaded), '..', 'package.json')) as { version?: unknown };
-    return typeof manifest.version === 'string' ? manifest.version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
+  return loaded ? runnerVersion('jasmine-core', [loaded]) : 'unknown';
 }

@@ -1,21 +1,14 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { runnerVersion } from '@testrun/core';
 
-/** The Jest versions the reporter supports, as the package's peerDependencies say. */
-export const SUPPORTED_JEST_RANGE = '^29.7.0 || ^30.0.0';
+/** The Jest versions the reporter supports, as the package's peerDependencies say (no upper bound: docs/design.md, "Installing never moves a runner"). */
+export const SUPPORTED_JEST_RANGE = '>=29.7.0';
 
 /**
  * The version of the Jest that runs the project. Reporters get no handle on Jest itself,
  * so it is read from the `jest` package the project resolves.
  */
 export function jestVersion(rootDir: string): string {
-  try {
-    const require = createRequire(path.join(rootDir, 'package.json'));
-    const { version } = require('jest/package.json') as { version?: unknown };
-    return typeof version === 'string' ? version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
+  return runnerVersion('jest', [rootDir]);
 }
 
 /**

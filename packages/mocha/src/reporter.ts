@@ -174,7 +174,9 @@ export class TestrunReporter {
       if (!run) return;
       this.flush();
       await guardEndHook(async () => {
-        await run.endRun();
+        // Mocha's verdict (its exit code is the count of failures) ends the run too: a failure
+        // no result holds still fails it, with a result saying so (core, "The run's end").
+        await run.endRun([], { failed: failures > 0 });
       });
     };
     end().then(finish, finish);

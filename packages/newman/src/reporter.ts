@@ -10,6 +10,7 @@ import {
 import { NewmanMapping } from './map-events.js';
 import type { NewmanEmitter, NewmanRunOptions } from './newman-types.js';
 import { KEPT_EVENTS, messageOf, recordOf, textOf } from './record-events.js';
+import { newmanVerdict } from './verdict.js';
 
 /** testrun's options (docs/options.md); every one can also come from the environment (`TESTRUN_*`). */
 export type TestrunNewmanOptions = TestrunOptions;
@@ -49,16 +50,18 @@ export class TestrunNewmanReporter {
         }),
       );
     }
-    emitter.on('done', (err) => {
+    emitter.on('done', (err, summary) => {
       const run = this.run!;
       guardHook(() => {
         if (err) run.addRunErrors([messageOf(err)]);
+        run.addResults(this.mapping!.unfinished());
       });
       // Newman's command line sets process.exitCode and lets the process end by itself, so the
       // delivery below keeps it up until it ends; with failOnError, a run whose results could
-      // not be delivered fails.
+      // not be delivered fails. Newman's own verdict ends the run too (verdict.ts).
+      const verdict = guardHook(() => newmanVerdict(err, summary)) ?? {};
       void guardEndHook(async () => {
-        await run.endRun();
+        await run.endRun([], verdict);
         if (run.error) process.exitCode = 1;
       });
     });

@@ -32,6 +32,9 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
   // What each file's process printed to stderr since its last outermost test ended: why a file
   // that did not load failed (node:test's own report of it says only "test failed").
   const stderr = new FileStderr();
+  // node:test's own count of what failed, from the summary it writes last (its `fail N` and
+  // `cancelled N` diagnostics): its exit code's verdict, which ends the run too.
+  const counted = new Map<string, number>();
   const flush = () =>
     guardHook(() => {
       if (unit.length === 0) return;
@@ -71,7 +74,9 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
     guardEndHook(async () => {
       flush();
       if (!run) return;
-      await run.endRun();
+      const failed = (counted.get('fail') ?? 0) + (counted.get('cancelled') ?? 0) > 0;
+      counted.clear();
+      await run.endRun([], { failed });
       // Set only with failOnError; core has printed the reason.
       if (run.error) process.exitCode = 1;
     });
@@ -91,6 +96,7 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
       if (type === 'test:watch:drained') return after(end(), done);
       guardHook(() => {
         if (type === 'test:stderr') return stderr.keep(data?.file, data?.message);
+        if (type === 'test:diagnostic') return countFrom(counted, data);
         if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') return;
         reporter.startRun();
         unit[unit.length] = event;
@@ -102,4 +108,12 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
       after(end(), () => done());
     },
   });
+}
+
+/** Keeps a count of node:test's summary (`fail 1`, `cancelled 0`: top-level diagnostics), the last one written. */
+function countFrom(counted: Map<string, number>, data: TestEvent['data']): void {
+  const message = (data as { message?: unknown } | undefined)?.message;
+  if (data?.nesting !== 0 || typeof message !== 'string') return;
+  const [, name, count] = /^(fail|cancelled) (\d+)$/.exec(message) ?? [];
+  if (name) counted.set(name, Number(count));
 }

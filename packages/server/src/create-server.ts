@@ -29,6 +29,7 @@ import { type HttpsOptions, type ResolvedOptions, resolveOptions, type ServerOpt
 import { registerPageAccess } from './pages/access.js';
 import { registerPages } from './pages/routes.js';
 import { registerSecurityHeaders } from './pages/security-headers.js';
+import { registerPlans } from './plans/plan-route.js';
 import { RequestLog, type RequestRecord, registerRequestRecording } from './request-log.js';
 
 export interface TestrunServer {
@@ -210,6 +211,7 @@ function buildApp({ options, store, files, log, faults, closing }: AppParts): Fa
   registerCreateRun(app, writes, options.runIds, announcement(options));
   registerSubmitResults(app, writes, options);
   registerCompleteRun(app, writes, options.abandonedAfterMs);
+  if (options.shardPlans) registerPlans(app, store, options.abandonedAfterMs);
   if (files) {
     registerAttachments(app, files, {
       maxFileBytes: options.maxAttachmentBytes,

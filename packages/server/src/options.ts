@@ -65,6 +65,19 @@ export interface ServerOptions {
    */
   completeRun?: boolean;
   /**
+   * Announce the `read-runs` extension: a run and its results may be read back with the API
+   * key (`GET /api/v1/runs/{id}`, `…/results`), which the process that ends a shared run
+   * reads its CI summary from. Default: true; false makes a server that announces no reads
+   * (they still answer), as a spec-only service.
+   */
+  readRuns?: boolean;
+  /**
+   * Make shard plans (`POST /api/v1/plans`) and announce the `shard-plans` extension. Default:
+   * true; false makes a server without the operation (404), as a spec-only service, so every
+   * shard splits its files by size.
+   */
+  shardPlans?: boolean;
+  /**
    * Announce and accept the `attachments` extension: results name files (screenshots, traces,
    * videos, logs) whose bytes are uploaded by hash and shown under the failed tests. Default:
    * true; false makes a server that refuses `attachments` and announces none.
@@ -134,6 +147,8 @@ export interface ResolvedOptions {
   abandonedAfterMs: number;
   failureDetails: boolean;
   completeRun: boolean;
+  readRuns: boolean;
+  shardPlans: boolean;
   attachments: boolean;
   maxAttachmentBytes: number;
   maxRunAttachmentBytes: number;
@@ -178,6 +193,8 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     ),
     failureDetails: options.failureDetails ?? true,
     completeRun: options.completeRun ?? true,
+    readRuns: options.readRuns ?? true,
+    shardPlans: options.shardPlans ?? true,
     attachments: options.attachments ?? true,
     maxAttachmentBytes: requireInteger(
       'maxAttachmentBytes',

@@ -1,5 +1,12 @@
 /** Which of the server's routes a request matched. 'read' is the GET API; pages and unknown paths are 'other'. */
-export type RouteName = 'createRun' | 'submitResults' | 'completeRun' | 'uploadAttachment' | 'read' | 'other';
+export type RouteName =
+  | 'createRun'
+  | 'submitResults'
+  | 'completeRun'
+  | 'createPlan'
+  | 'uploadAttachment'
+  | 'read'
+  | 'other';
 
 const API_PREFIX = '/api/';
 
@@ -7,6 +14,7 @@ export const paths = {
   runs: '/api/v1/runs',
   run: '/api/v1/runs/:id',
   runResults: '/api/v1/runs/:id/results',
+  plans: '/api/v1/plans',
   /** An attached file's bytes: PUT to upload, GET to read (the API's key). */
   runAttachment: '/api/v1/runs/:id/attachments/:sha256',
   /** The same bytes for the pages (their key or cookie), served so they can run no script: `?type=` says how to show them. */
@@ -27,6 +35,7 @@ export function classifyRoute(method: string, routeUrl: string | undefined): Rou
   if (method === 'POST' && routeUrl === paths.runs) return 'createRun';
   if (method === 'POST' && routeUrl === paths.runResults) return 'submitResults';
   if (method === 'PATCH' && routeUrl === paths.run) return 'completeRun';
+  if (method === 'POST' && routeUrl === paths.plans) return 'createPlan';
   if (method === 'PUT' && routeUrl === paths.runAttachment) return 'uploadAttachment';
   if ((method === 'GET' || method === 'HEAD') && routeUrl?.startsWith(API_PREFIX)) return 'read';
   return 'other';

@@ -20,7 +20,7 @@ describe.each(storeEngines())('a run and its results on $name', (engine) => {
       framework: 'vitest',
       tags: ['ci'],
       createdAt: expect.any(String),
-      extensions: ['failure-details', 'complete-run', 'attachments'],
+      extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'attachments'],
       attachments: { maxFileBytes: 100 * 1024 * 1024, maxRunBytes: 1024 * 1024 * 1024 },
     });
     expect(created.headers.get('location')).toBe(`/api/v1/runs/${run.id}`);
@@ -39,6 +39,8 @@ describe.each(storeEngines())('a run and its results on $name', (engine) => {
       ...stored
     } = run as { extensions?: string[]; attachments?: object };
     expect(readRun.body).toMatchObject({ ...stored, total: 2, totalDuration: 24 });
+    // Linked as create-run links it: a CI summary written from this read links the page.
+    expect(readRun.headers.get('link')).toBe(created.headers.get('link'));
     expect(await server.store.results(run.id)).toHaveLength(2);
   });
 

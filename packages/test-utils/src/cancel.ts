@@ -2,7 +2,11 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CLI_BIN } from './cli.js';
+import { reporterEnv as reporterEnvOf } from './environment.js';
 import { captureDescendants } from './proc-stat.js';
+import type { RunOutcome } from './process.js';
+import { readSpoolLines } from './reporter.js';
 import type { RunOptions } from './run-framework.js';
 import { startTestServer, type TestServer } from './server.js';
 
@@ -44,6 +48,20 @@ export function cancelWhenWaiting(waitingFile: string, signal: NodeJS.Signals) {
 }
 
 /**
+ * How each framework's own process ends on a signal, in this repo's versions, before any
+ * handler of the tests' own: Vitest exits 130 on SIGINT and 143 on SIGTERM, Playwright 130 on
+ * SIGINT, node --test ends a run cancelled by either with 1; a framework not named here for a
+ * signal dies of it. Measured without the reporter (compat/matrix.test.ts compares every
+ * supported version with and without it), and held by e2e/cancelled-runs.test.ts and, for
+ * `testrun run` around the framework, e2e/testrun-run.test.ts.
+ */
+export const ENDS_ITSELF_ON: Partial<Record<string, Partial<Record<NodeJS.Signals, number>>>> = {
+  vitest: { SIGINT: 130, SIGTERM: 143 },
+  playwright: { SIGINT: 130 },
+  'node-test': { SIGINT: 1, SIGTERM: 1 },
+};
+
+/**
  * What a run of a framework's `cancelled` fixture needs to be cancelled as a CI job is:
  * `signal` to the framework's process once the finished tests are in its hands.
  */
@@ -70,3 +88,64 @@ export function startServerThatHoldsResults(): Promise<TestServer> {
 
 /** The reporter's options for a cancelled run: results sent at once, its end waits 2 s at most. */
 export const CANCELLED_REPORTER_OPTIONS = JSON.stringify({ flushInterval: 10, flushTimeout: 2000 });
+
+/** What `testrun run` around a framework's cancelled fixture left: its exit, the one run, the finished tests kept. */
+export interface CancelledUnderTestrunRun {
+  outcome: RunOutcome;
+  /** What the runner alone exits with on the signal (ENDS_ITSELF_ON, else 128 + n). */
+  alone: number;
+  runs: { id: string; framework: string }[];
+  end: { status: string } | undefined;
+  /** Stored and spooled results, without the test still waiting and the `(run)` result of an exit. */
+  kept: { testSuite: string; testCase: string; status: string }[];
+}
+
+/** The finished tests of the `cancelled` fixtures: each must be kept, stored or spooled. */
+export const CANCELLED_FINISHED = [
+  ...['fast > adds', 'fast > subtracts', 'fast > multiplies'].map((testCase) => ({
+    testSuite: 'fast.test.js',
+    testCase,
+    status: 'passed',
+  })),
+  { testSuite: 'slow.test.js', testCase: 'slow > finishes before the job is cancelled', status: 'passed' },
+];
+
+/**
+ * `testrun run -- <framework>` on its `cancelled` fixture, `signal` sent to `testrun run` once
+ * the finished tests are in the runner's hands (e2e/testrun-run.test.ts, compat/testrun-run.test.ts).
+ */
+export async function cancelUnderTestrunRun(
+  framework: {
+    name: string;
+    run: (options: RunOptions) => Promise<RunOutcome>;
+    fixtures: { cancelled: string };
+  },
+  signal: NodeJS.Signals,
+): Promise<CancelledUnderTestrunRun> {
+  const server = await startTestServer();
+  const env = reporterEnvOf(server, { FIXTURE_REPORTER_OPTIONS: CANCELLED_REPORTER_OPTIONS });
+  const outcome = await framework.run({
+    cwd: framework.fixtures.cancelled,
+    ...cancelledRun(env, signal),
+    wrap: [process.execPath, CLI_BIN, 'run', '--'],
+  });
+  const runs = await server.server.store.runs();
+  const spooled = fs.existsSync(env.TESTRUN_SPOOL_DIR!)
+    ? readSpoolLines(env.TESTRUN_SPOOL_DIR!)
+        .filter((line) => line.type === 'batch')
+        .flatMap((line) => line.results as CancelledUnderTestrunRun['kept'])
+    : [];
+  const stored = runs[0] ? await server.server.store.results(runs[0].id) : [];
+  const kept = [...stored, ...spooled].filter(
+    (result) =>
+      result.testCase !== 'slow > waits for the job to be cancelled' &&
+      !/^\(unhandled error\) the process exited/.test(result.testCase),
+  );
+  return {
+    outcome,
+    alone: ENDS_ITSELF_ON[framework.name]?.[signal] ?? 128 + os.constants.signals[signal],
+    runs,
+    end: runs[0] ? await server.server.store.endOf(runs[0].id) : undefined,
+    kept,
+  };
+}

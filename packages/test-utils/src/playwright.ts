@@ -63,6 +63,7 @@ export async function runPlaywright({
   nodePath,
   timeoutMs,
   onSpawn,
+  wrap,
 }: RunOptions): Promise<RunOutcome> {
   const outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-playwright-output-'));
   const reporterArgs = withoutReporter ? ['--reporter=list'] : [];
@@ -70,7 +71,7 @@ export async function runPlaywright({
     return await runProcess(
       nodePath ?? process.execPath,
       [bin, 'test', `--output=${outputDir}`, ...reporterArgs, ...args],
-      { cwd, env: cleanEnv(env), timeoutMs, onSpawn },
+      { cwd, env: cleanEnv(env), timeoutMs, onSpawn, wrap },
     );
   } finally {
     fs.rmSync(outputDir, { recursive: true, force: true });

@@ -53,16 +53,20 @@ export function runProcess(
     env = process.env,
     timeoutMs = RUN_TIMEOUT_MS,
     onSpawn,
+    wrap = [],
   }: {
     cwd?: string;
     env?: NodeJS.ProcessEnv;
     timeoutMs?: number;
     onSpawn?: (child: ChildProcess) => void;
+    /** A command the process is run under, its program first: `testrun run --`. */
+    wrap?: readonly string[];
   } = {},
 ): Promise<RunOutcome> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [program, ...prefix] = [...wrap, command];
+    const child = spawn(program!, [...prefix, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     onSpawn?.(child);
     const output = collectOutput(child);
     const timer = setTimeout(() => {

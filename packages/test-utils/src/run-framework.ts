@@ -20,6 +20,8 @@ export interface RunOptions {
   nodePath?: string;
   /** Called with the process once started, e.g. to send it a signal. */
   onSpawn?: (child: ChildProcess) => void;
+  /** A command the framework is run under, its program first: `node …/testrun.js run --` (CLI_BIN). */
+  wrap?: readonly string[];
 }
 
 /** `vitest run` in `cwd`, as a real child process. */
@@ -81,12 +83,13 @@ export function runNodeTest({ args = [], withoutReporter = false, env = {}, ...o
     '--test-reporter-destination=stdout',
   ];
   const setup = fs.existsSync(path.join(options.cwd, 'setup.cjs')) ? ['--require', './setup.cjs'] : [];
-  const { cwd, nodePath, timeoutMs, onSpawn } = options;
+  const { cwd, nodePath, timeoutMs, onSpawn, wrap } = options;
   return runProcess(nodePath ?? process.execPath, [...setup, '--test', ...reporterArgs, ...args], {
     cwd,
     env: cleanEnv(env),
     timeoutMs,
     onSpawn,
+    wrap,
   });
 }
 
@@ -105,11 +108,12 @@ export function testrunLines(output: string): string[] {
 type SpawnOptions = Omit<RunOptions, 'args' | 'withoutReporter' | 'bin' | 'onSpawn'>;
 
 function runNode(script: string, args: string[], options: SpawnOptions & Pick<RunOptions, 'onSpawn'>) {
-  const { cwd, env = {}, nodePath, timeoutMs, onSpawn } = options;
+  const { cwd, env = {}, nodePath, timeoutMs, onSpawn, wrap } = options;
   return runProcess(nodePath ?? process.execPath, [script, ...args], {
     cwd,
     env: cleanEnv(env),
     timeoutMs,
     onSpawn,
+    wrap,
   });
 }

@@ -114,6 +114,24 @@ export function misbehavingFaults(): FaultHook {
       : flaky(request);
 }
 
+/**
+ * A fault hook of a service that refuses some results for what they hold: a results request
+ * holding one that `refused` matches is answered `status` (400) with `message`, as a service
+ * with rules of its own would answer a whole batch for one result it cannot take.
+ */
+export function refusingResults(
+  refused: (result: { testSuite: string; testCase: string; status: string; duration: number }) => boolean,
+  message = 'a result this service does not take',
+  status = 400,
+): FaultHook {
+  return ({ route, body }) => {
+    if (route !== 'submitResults') return undefined;
+    const results = (body as { results?: unknown } | undefined)?.results;
+    if (!Array.isArray(results) || !results.some(refused)) return undefined;
+    return { status, body: { error: { code: 'invalid_request', message } } };
+  };
+}
+
 function pick<T>(items: readonly T[], roll: number): T {
   return items[Math.floor(roll * items.length)] as T;
 }

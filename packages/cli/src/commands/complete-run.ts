@@ -1,16 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import {
-  COMPLETE_RUN_EXTENSION,
-  DEFAULT_COMPLETE_RUN,
-  openService,
-  parseRunHandle,
-  RUN_END_STATUSES,
-  type RunEndStatus,
-  completeRun as sendRunEnd,
-  userAgent,
-} from '@testrun/core';
+import { endRun, parseRunHandle, RUN_END_STATUSES, type RunEndStatus, userAgent } from '@testrun/core';
 import { resolveCliConfig, TLS_FLAGS } from '../cli-config.js';
 import { defineCommand, UsageError } from '../command.js';
+import { summarizeRun } from './summary.js';
 
 export const completeRun = defineCommand({
   name: 'complete-run',
@@ -24,7 +15,8 @@ shard has reported:
 Sends PATCH {base}/api/v1/runs/{runId} with {"status":"…"}, or the request that
 TESTRUN_COMPLETE_RUN describes as JSON ({ "method", "path", "body" }). Given the run as
 \`testrun create-run\` prints it, it sends nothing to a service that did not announce
-completing runs (one line says so, exit code 0).
+completing runs (one line says so, exit code 0). It then writes the run's CI summary
+($GITHUB_STEP_SUMMARY on GitHub Actions, TESTRUN_SUMMARY elsewhere), as testrun summary does.
 Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
 `,
   flags: {
@@ -49,34 +41,31 @@ Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
       ? parseRunHandle(given)
       : { runId: config.runId, extensions: config.runExtensions };
     if (!runId) throw new UsageError('--run-id is required (or TESTRUN_RUN_ID): the run to complete');
-    const request = typeof config.completeRun === 'object' ? config.completeRun : DEFAULT_COMPLETE_RUN;
-    // The handle says what the service announced: one that does not complete runs is not asked to.
-    if (request === DEFAULT_COMPLETE_RUN && extensions && !extensions.includes(COMPLETE_RUN_EXTENSION)) {
-      output.out(
-        `testrun complete-run: the service did not announce completing runs when run ${runId} was created; nothing was sent\n`,
-      );
-      return 0;
-    }
-    const service = openService({ ...config, userAgent: userAgent('cli'), env: process.env });
-    service.deadline.start(config.flushTimeout);
-    try {
-      const outcome = await sendRunEnd(
-        service.http,
-        runId,
-        request,
-        status,
-        randomUUID(),
-        config,
-        service.deadline,
-      );
-      if (outcome.kind === 'ok') {
+    // Asked for: a bare id is asked; a handle that says the service does not complete runs is not.
+    const ended = await endRun({
+      config,
+      runId,
+      extensions,
+      status,
+      asked: true,
+      userAgent: userAgent('cli'),
+    });
+    // The job that ends the run writes its summary, told or not ($GITHUB_STEP_SUMMARY, TESTRUN_SUMMARY).
+    if (config.summary !== false)
+      await summarizeRun(config, runId, extensions, status, output, { toStdout: false });
+    switch (ended.state) {
+      case 'sent':
         output.out(`testrun complete-run: run ${runId} completed: ${status}\n`);
         return 0;
-      }
-      output.error(`the run could not be completed: ${outcome.error.message}`);
-      return 1;
-    } finally {
-      await service.close();
+      case 'not-announced':
+      case 'off':
+        output.out(
+          `testrun complete-run: the service did not announce completing runs when run ${runId} was created; nothing was sent\n`,
+        );
+        return 0;
+      default:
+        output.error(`the run could not be completed: ${ended.error.message}`);
+        return 1;
     }
   },
 });

@@ -15,12 +15,12 @@ export const createRun = defineCommand({
   name: 'create-run',
   about: `
 Creates a run for shards and parallel jobs to report into, and prints it on stdout: its id,
-and what the service announced it takes (why a test failed, completing the run, attached
-files and their limits), so every shard given it sends what the service takes, as the
-process that created the run would:
+and what the service announced it takes (why a test failed, completing the run, reading it
+back, attached files and their limits), so every shard given it sends what the service
+takes, as the process that created the run would:
 
   export TESTRUN_RUN_ID=$(npx @testrun/cli create-run --project web --framework vitest)
-  # 8f3c1a2b-…;extensions=failure-details,complete-run,attachments;attachment-limits=104857600/1073741824
+  # 8f3c1a2b-…;extensions=failure-details,complete-run,read-runs,attachments;attachment-limits=104857600/1073741824
 
 The id alone is everything before the first ";". With --env it prints TESTRUN_RUN_ID=… for
 a dotenv file ($GITHUB_ENV, GitLab's dotenv artifact). Complete the run once every shard

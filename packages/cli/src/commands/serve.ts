@@ -76,6 +76,14 @@ the next start.
       type: 'boolean',
       help: 'do not announce the complete-run extension: reporters then leave their runs running (PATCH still answers)',
     },
+    'no-read-runs': {
+      type: 'boolean',
+      help: 'do not announce the read-runs extension: CI summaries then count what was sent from their job (reads still answer)',
+    },
+    'no-shard-plans': {
+      type: 'boolean',
+      help: 'make no shard plans (POST /api/v1/plans answers 404), as a spec-only service: testrun plan then splits by size',
+    },
     'no-attachments': {
       type: 'boolean',
       help: 'do not announce the attachments extension: reporters then send no files, and results naming files are refused',
@@ -117,6 +125,8 @@ the next start.
       abandonedAfterMs: parseTime('--abandoned-after', values['abandoned-after']),
       failureDetails: !values['no-failure-details'],
       completeRun: !values['no-complete-run'],
+      readRuns: !values['no-read-runs'],
+      shardPlans: !values['no-shard-plans'],
       attachments: !values['no-attachments'],
       maxAttachmentBytes: parseSize('--max-attachment-size', values['max-attachment-size']),
       maxRunAttachmentBytes: parseSize('--max-run-attachments', values['max-run-attachments']),

@@ -1,4 +1,10 @@
-import { type CanonicalStatus, type RawAttachment, type RawFailure, TITLE_SEPARATOR } from '@testrun/core';
+import {
+  type CanonicalStatus,
+  isPlausibleDuration,
+  type RawAttachment,
+  type RawFailure,
+  TITLE_SEPARATOR,
+} from '@testrun/core';
 import { namedFiles } from './attachment-paths.js';
 import type { MappedCase } from './map-junit.js';
 import type { CtrfTest } from './read-ctrf.js';
@@ -66,11 +72,12 @@ export function ctrfStatus(test: Pick<CtrfTest, 'status' | 'rawStatus'>): Canoni
 
 /**
  * `duration` in milliseconds. Undefined when missing; NaN when written but not a number of
- * milliseconds (a string, a negative number): an unknown duration, which core sends as 0.
+ * milliseconds (a string, a negative number, more than 24.8 days): an unknown duration, which
+ * core sends as 0.
  */
 export function ctrfDuration(duration: unknown): number | undefined {
   if (duration === undefined || duration === null) return undefined;
-  return typeof duration === 'number' && Number.isFinite(duration) && duration >= 0 ? duration : Number.NaN;
+  return isPlausibleDuration(duration) ? duration : Number.NaN;
 }
 
 export function mapCtrfTest(test: CtrfTest, reportDir: string = process.cwd()): MappedCase {

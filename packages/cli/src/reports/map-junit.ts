@@ -1,4 +1,10 @@
-import { FILE_FAILURE_CASE, type RawFailure, type RawResult, type RawTest } from '@testrun/core';
+import {
+  FILE_FAILURE_CASE,
+  isPlausibleDuration,
+  type RawFailure,
+  type RawResult,
+  type RawTest,
+} from '@testrun/core';
 import { namedFiles } from './attachment-paths.js';
 import type { JunitSuiteFailure, JunitTestcase } from './read-junit.js';
 import { type ReportPaths, toSlashes } from './report-paths.js';
@@ -134,11 +140,16 @@ export function mapSuiteFailure(suite: JunitSuiteFailure): MappedCase | undefine
  * `time` in seconds, as milliseconds: `0.014`, `12`, `.5`; `1,204.101` (old Surefire groups
  * thousands); `0,014` (a single decimal comma: localized .NET conversions). Undefined when
  * missing; NaN when written but not a number of seconds (`soon`, `-1`, `0x10`, `1e3`,
- * `1,2,3`): an unknown duration, which core sends as 0, never another number.
+ * `1,2,3`) or more than 24.8 days: an unknown duration, which core sends as 0, never another number.
  */
 export function toMilliseconds(time: string | undefined): number | undefined {
   if (time === undefined || time.trim() === '') return undefined;
-  const text = time.trim();
+  const ms = writtenMilliseconds(time.trim());
+  // More than core sends (MAX_DURATION_MS, 24.8 days) is no test's time either.
+  return isPlausibleDuration(ms) ? ms : Number.NaN;
+}
+
+function writtenMilliseconds(text: string): number {
   if (/^\d+,\d+$/.test(text)) return Number(text.replace(',', '.')) * 1000;
   if (/^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(text)) return Number(text.replace(/,/g, '')) * 1000;
   if (/^(?:\d+\.?\d*|\.\d+)$/.test(text)) return Number(text) * 1000;

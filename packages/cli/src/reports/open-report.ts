@@ -11,10 +11,13 @@ export type ReportReadErrorCode =
   | 'REPORT_UNREADABLE'
   | 'JUNIT_MALFORMED'
   | 'JUNIT_NOT_JUNIT'
+  | 'JUNIT_TOO_DEEP'
   | 'CTRF_MALFORMED'
   | 'CTRF_NOT_CTRF'
+  | 'CTRF_TOO_DEEP'
   | 'TAP_EMPTY'
-  | 'TAP_NOT_TAP';
+  | 'TAP_NOT_TAP'
+  | 'TAP_TOO_DEEP';
 
 /**
  * A report that cannot be read; the message names the file, and the line where there is

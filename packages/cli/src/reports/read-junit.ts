@@ -1,4 +1,5 @@
 import { TextDecoder } from 'node:util';
+import { formatCount } from '@testrun/core';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { FORMATS_SENTENCE, ReportReadError, unreadable } from './open-report.js';
 
@@ -47,6 +48,13 @@ const ATTACHMENT_MARK = /\[\[ATTACHMENT\|([^\]\r\n|]{1,4096})\]\]/g;
 const MARK_CARRY = 4200;
 /** Files one testcase names at most. */
 const MAX_ATTACHMENTS = 100;
+
+/**
+ * Elements nested deeper than this make the report unreadable. Reading takes time linear in
+ * the depth, but memory too (a frame per open element: a 4 MB report nested a million deep
+ * held 466 MB); writers nest a <testsuite> per file or class, at most per `describe`.
+ */
+export const MAX_JUNIT_DEPTH = 1_000;
 
 /** The text of a <failure> held at most: core cuts a stack to 16,384 characters anyway. */
 const FAILURE_TEXT_LIMIT = 20_000;
@@ -144,7 +152,7 @@ interface TestcaseFrame {
 
 /**
  * One open element. Each frame knows its nearest suite, so that no work depends on how
- * deep the element is: reports nested 80,000 levels deep read in linear time.
+ * deep the element is: reading is linear in the depth (up to MAX_JUNIT_DEPTH).
  */
 interface Frame {
   /** The nearest <testsuite>: the element itself when it is one. */
@@ -276,6 +284,14 @@ class JunitEventReader {
           this.tagLine,
         );
       }
+    }
+    if (this.stack.length >= MAX_JUNIT_DEPTH) {
+      throw new ReportReadError(
+        'JUNIT_TOO_DEEP',
+        this.shownAs,
+        `${this.shownAs}:${this.tagLine}: its elements nest more than ${formatCount(MAX_JUNIT_DEPTH)} levels deep; testrun upload reads JUnit XML nested up to ${formatCount(MAX_JUNIT_DEPTH)} levels. Write the report with fewer levels.`,
+        this.tagLine,
+      );
     }
     const parent = this.stack.at(-1);
     const attributes = tag.attributes;

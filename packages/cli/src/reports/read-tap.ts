@@ -51,7 +51,27 @@ export interface TapIncomplete {
   nothingFailed: boolean;
 }
 
-export type TapEvent = { kind: 'point'; point: TapPoint } | { kind: 'incomplete'; incomplete: TapIncomplete };
+export type TapEvent =
+  | { kind: 'point'; point: TapPoint }
+  | { kind: 'incomplete'; incomplete: TapIncomplete }
+  /** Lines longer than MAX_TAP_LINE, read as their start: how many, and the first one's number. Sent once, at the end. */
+  | { kind: 'long-lines'; count: number; firstLine: number };
+
+/**
+ * Subtests nested deeper than this make the report unreadable. A level is four spaces on every
+ * line inside it, and tap-parser reads each line once per level it is in: a stream 800 deep
+ * took 11 s, 10,000 deep more than two minutes. Writers nest a level per file, `describe` and
+ * `t.test`: 100 is far beyond what a suite needs, and read in a fraction of a second.
+ */
+export const MAX_TAP_DEPTH = 100;
+
+/**
+ * A line longer than this many characters is read as its start, the rest skipped unread: a
+ * stream of one endless line (a writer that never wrote a newline) would otherwise be held
+ * whole, and tap-parser scans what it holds again for each chunk. 1 Mi characters keeps any
+ * name (core keeps 1,024 characters of it) and nearly any diagnostic line whole.
+ */
+export const MAX_TAP_LINE = 1_048_576;
 
 /** A first-level subtest name that is a JavaScript or TypeScript test file's path. */
 const TEST_FILE = /^[^\s]+\.(?:[cm]?[jt]sx?)$/;
@@ -91,9 +111,9 @@ interface Pending {
  * test's own output, and skipped).
  */
 export async function* readTap(chunks: AsyncIterable<Buffer>, shownAs: string): AsyncGenerator<TapEvent[]> {
-  const reader = new TapEventReader();
   const decoder = new TextDecoder('utf-8');
   let bytes = 0;
+  const reader = new TapEventReader(shownAs);
   try {
     for await (const chunk of chunks) {
       bytes += chunk.length;
@@ -117,9 +137,15 @@ export async function* readTap(chunks: AsyncIterable<Buffer>, shownAs: string): 
   }
 }
 
-/** Turns tap-parser's events into TapEvents. */
+/** Turns tap-parser's events into TapEvents, handing it the stream a line at a time. */
 class TapEventReader {
   private readonly parser = new Parser();
+  /** The line being read, up to MAX_TAP_LINE characters; past that, the rest of it is skipped. */
+  private partial = '';
+  private skipping = false;
+  /** Lines handed to the parser: the number of the one it reads. */
+  private line = 0;
+  private readonly longLines = { count: 0, firstLine: 0 };
   private readonly root: Level = newLevel(undefined, '', undefined);
   private events: TapEvent[] = [];
   private points = 0;
@@ -139,7 +165,7 @@ class TapEventReader {
   /** A line of TAP was read: a version, a plan, a test point, a subtest or a bail out. */
   sawTap = false;
 
-  constructor() {
+  constructor(private readonly shownAs: string) {
     this.listen(this.parser, this.root);
     // tap-parser writes a version and a plan of its own for a stream that has neither, at its end.
     this.parser.on('version', () => {
@@ -164,13 +190,47 @@ class TapEventReader {
   }
 
   write(text: string): void {
-    if (text !== '') this.parser.write(text);
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      this.addText(text.slice(start, newline + 1));
+      this.feedLine();
+      start = newline + 1;
+    }
+    if (start < text.length) this.addText(text.slice(start));
   }
 
   end(text: string): void {
     this.write(text);
+    if (this.partial !== '') this.feedLine();
+    if (this.longLines.count > 0) this.events.push({ kind: 'long-lines', ...this.longLines });
     this.ending = true;
     this.parser.end();
+  }
+
+  /** More of the line being read, kept up to MAX_TAP_LINE characters (and its newline). */
+  private addText(text: string): void {
+    if (this.skipping) {
+      if (text.endsWith('\n')) this.partial += '\n';
+      return;
+    }
+    const room = MAX_TAP_LINE - this.partial.length;
+    if (text.length <= room || (text.length === room + 1 && text.endsWith('\n'))) {
+      this.partial += text;
+      return;
+    }
+    this.partial += text.slice(0, room) + (text.endsWith('\n') ? '\n' : '');
+    this.skipping = true;
+    this.longLines.count += 1;
+    if (this.longLines.count === 1) this.longLines.firstLine = this.line + 1;
+  }
+
+  /** The line read so far, to the parser. */
+  private feedLine(): void {
+    const line = this.partial;
+    this.partial = '';
+    this.skipping = false;
+    this.line += 1;
+    this.parser.write(line);
   }
 
   take(): TapEvent[] {
@@ -183,6 +243,7 @@ class TapEventReader {
   private listen(parser: Parser, level: Level): void {
     parser.on('child', (child: Parser) => {
       this.sawTap = true;
+      if (child.level > MAX_TAP_DEPTH) throw this.tooDeep();
       if (level === this.root) this.decide(false);
       const name = child.name ?? '';
       const file = level === this.root && TEST_FILE.test(name) ? name : undefined;
@@ -243,6 +304,16 @@ class TapEventReader {
     if (level === this.root && byComment && this.commentName !== undefined) titles.unshift(this.commentName);
     const { name, ...rest } = point;
     this.events.push({ kind: 'point', point: { ...rest, file, titles: [...titles, name] } });
+  }
+
+  /** Nested deeper than MAX_TAP_DEPTH: the report is not read further (thrown out of the parser's write). */
+  private tooDeep(): ReportReadError {
+    return new ReportReadError(
+      'TAP_TOO_DEEP',
+      this.shownAs,
+      `${this.shownAs}:${this.line}: its subtests nest more than ${MAX_TAP_DEPTH} levels deep; testrun upload reads TAP nested up to ${MAX_TAP_DEPTH} levels (a level per test file, describe or t.test). Write the report with fewer levels, or split it.`,
+      this.line,
+    );
   }
 
   /** A top-level comment: in a stream whose comments name its tests, the name of the points after it. */

@@ -1,4 +1,4 @@
-import { countOf } from '@testrun/core';
+import { countOf, formatCount, isPlausibleDuration } from '@testrun/core';
 import { detectFramework } from './detect-framework.js';
 import { ctrfDuration, mapCtrfTest } from './map-ctrf.js';
 import { type MappingContext, mapSuiteFailure, mapTestcase } from './map-junit.js';
@@ -6,7 +6,7 @@ import { mapTapIncomplete, mapTapPoint } from './map-tap.js';
 import { openReport, type ReportFormat } from './open-report.js';
 import { readCtrf } from './read-ctrf.js';
 import { readJunit } from './read-junit.js';
-import { readTap } from './read-tap.js';
+import { MAX_TAP_LINE, readTap } from './read-tap.js';
 import type { ReportPaths } from './report-paths.js';
 import type { ResultFeeder } from './result-feeder.js';
 import { writerRules } from './writer-rules.js';
@@ -40,6 +40,8 @@ export interface ReportNotes {
   replacedCharacters: number;
   /** TAP: why the stream's tests did not all run (`Bail out!`, its plan), if they did not. */
   incomplete: string | undefined;
+  /** TAP: lines longer than MAX_TAP_LINE, read as their start: how many, and the first one's number. */
+  longLines: { count: number; firstLine: number } | undefined;
 }
 
 /** How a report is read: the upload's settings, and the report's name in messages. */
@@ -93,6 +95,7 @@ export async function readReport(
     unreadableTimes: { count: 0, firstLine: undefined, first: undefined },
     replacedCharacters: 0,
     incomplete: undefined,
+    longLines: undefined,
   };
   try {
     await READERS[report.format].read(report.chunks, context, feeder, notes);
@@ -231,10 +234,20 @@ const tapReader: FormatReader = {
           if (mapped) feeder.add(mapped);
           continue;
         }
+        if (event.kind === 'long-lines') {
+          notes.longLines = { count: event.count, firstLine: event.firstLine };
+          continue;
+        }
         const { point } = event;
         if (point.titles.length > 0 && point.titles.at(-1)!.trim() === '') {
           notes.unnamed.count++;
           notes.unnamed.firstLine ??= point.index;
+        }
+        // A duration no test has (`duration_ms: 1e308`) is sent as 0 by core; said here.
+        if (point.time !== null && !isPlausibleDuration(point.time)) {
+          notes.unreadableTimes.count++;
+          notes.unreadableTimes.firstLine ??= point.index;
+          notes.unreadableTimes.first ??= String(point.time);
         }
         feeder.add(mapTapPoint(point, suite));
       }
@@ -242,16 +255,26 @@ const tapReader: FormatReader = {
   },
 
   // Where a test is, is its number among the stream's test points.
-  noteLines(shownAs, { unnamed, incomplete }, { renamed }) {
+  noteLines(shownAs, { unnamed, unreadableTimes, incomplete, longLines }, { renamed }) {
     const lines: string[] = [];
     if (incomplete !== undefined) {
       lines.push(
         `${shownAs}: its tests did not all run: ${incomplete}${/[.?!]$/.test(incomplete) ? '' : '.'}`,
       );
     }
+    if (longLines !== undefined) {
+      lines.push(
+        `${shownAs}:${longLines.firstLine}: ${countOf(longLines.count, 'line is', 'lines are')} longer than ${formatCount(MAX_TAP_LINE)} characters; each is read as its first ${formatCount(MAX_TAP_LINE)} (a test point's name, a diagnostic or output that long is cut there).`,
+      );
+    }
     if (unnamed.count > 0) {
       lines.push(
         `${shownAs}: test point ${unnamed.firstLine}: ${countOf(unnamed.count, 'test point has', 'test points have')} no description; sent as (unnamed).`,
+      );
+    }
+    if (unreadableTimes.count > 0) {
+      lines.push(
+        `${shownAs}: test point ${unreadableTimes.firstLine}: ${countOf(unreadableTimes.count, 'test point has a duration that is', 'test points have a duration that is')} not a number of milliseconds from 0 to 24.8 days (${unreadableTimes.first}); sent with duration 0.`,
       );
     }
     if (renamed > 0) {

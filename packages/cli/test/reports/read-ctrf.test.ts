@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ReportReadError } from '../../src/reports/open-report.js';
-import { type CtrfEvent, readCtrf } from '../../src/reports/read-ctrf.js';
+import { type CtrfEvent, MAX_CTRF_DEPTH, readCtrf } from '../../src/reports/read-ctrf.js';
 import { eventsOfReport } from './report-events.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-read-ctrf-'));
@@ -112,5 +112,20 @@ describe('reading a CTRF report', () => {
 
   it('refuses an empty file', async () => {
     expect((await readError(reportFile(''))).message).toBe('reports/ctrf.json: the file is empty.');
+  });
+
+  // The parser looks at every level above a value it drops: 100,000 levels took 7.5 s, a million minutes.
+  it('refuses objects and arrays nested deeper than 1,000 levels at the first one past them, reading no further', async () => {
+    const deep = `{"results":{"tests":[]},\n"extra":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}`;
+    expect(await readError(reportFile(deep))).toMatchObject({
+      code: 'CTRF_TOO_DEEP',
+      line: 2,
+      message:
+        'reports/ctrf.json:2:1008: its objects and arrays nest more than 1,000 levels deep; testrun upload reads CTRF nested up to 1,000 levels. Write the report with fewer levels.',
+    });
+    const within = `{"results":{"tests":[{"name":"a","status":"passed","extra":${'['.repeat(MAX_CTRF_DEPTH - 5)}${']'.repeat(MAX_CTRF_DEPTH - 5)}}]}}`;
+    expect(await eventsOf(reportFile(within))).toEqual([
+      { kind: 'test', test: expect.objectContaining({ name: 'a', status: 'passed' }) },
+    ]);
   });
 });

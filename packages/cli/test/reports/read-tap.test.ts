@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { MappedCase } from '../../src/reports/map-junit.js';
 import { mapTapIncomplete, mapTapPoint } from '../../src/reports/map-tap.js';
 import { ReportReadError } from '../../src/reports/open-report.js';
-import { readTap, type TapEvent } from '../../src/reports/read-tap.js';
+import { MAX_TAP_DEPTH, MAX_TAP_LINE, readTap, type TapEvent } from '../../src/reports/read-tap.js';
 import { eventsOfReport } from './report-events.js';
 
 // The mapping of TAP, on what real writers wrote (recorded/ in the TAP fixture: node-tap,
@@ -29,6 +29,7 @@ function eventsOf(file: string): Promise<TapEvent[]> {
 
 async function mappedOf(file: string, suite = 'suite'): Promise<MappedCase[]> {
   return (await eventsOf(file)).flatMap((event) => {
+    if (event.kind === 'long-lines') return [];
     const mapped =
       event.kind === 'point' ? mapTapPoint(event.point, suite) : mapTapIncomplete(event.incomplete, suite);
     return mapped ? [mapped] : [];
@@ -303,5 +304,90 @@ describe('what is not TAP', () => {
       message:
         'reports/unit.tap: not a TAP report: it has no TAP version, plan or test point. Give testrun upload JUnit XML, CTRF JSON or TAP reports.',
     });
+  });
+});
+
+// Bounds (docs/tap.md, "Limits"): what a stream may hold is read in time linear in its size,
+// or refused at once with a line that says why.
+describe('limits', () => {
+  /** A stream nested `depth` subtests deep, as node-tap writes one, made only as far as it is read. */
+  function nested(depth: number, pulled: { bytes: number }): AsyncIterable<Buffer> {
+    async function* chunks() {
+      let text = 'TAP version 14\n';
+      const lines = function* () {
+        for (let d = 0; d < depth; d++) yield `${'    '.repeat(d)}# Subtest: level ${d}\n`;
+        yield `${'    '.repeat(depth)}ok 1 - deepest\n${'    '.repeat(depth)}1..1\n`;
+        for (let d = depth - 1; d >= 0; d--)
+          yield `${'    '.repeat(d)}ok 1 - level ${d}\n${'    '.repeat(d)}1..1\n`;
+      };
+      for (const line of lines()) {
+        text += line;
+        if (text.length < 65_536) continue;
+        pulled.bytes += text.length;
+        yield Buffer.from(text);
+        text = '';
+      }
+      pulled.bytes += text.length;
+      yield Buffer.from(text);
+    }
+    return chunks();
+  }
+
+  async function eventsOfChunks(chunks: AsyncIterable<Buffer>): Promise<TapEvent[]> {
+    const events: TapEvent[] = [];
+    for await (const some of readTap(chunks, 'reports/deep.tap')) events.push(...some);
+    return events;
+  }
+
+  // 10,000 levels are 400 MB of indentation; read as tap-parser reads them, more than two minutes.
+  it('refuses subtests nested 10,000 deep at the first line past 100 levels, reading no further', {
+    timeout: 60_000,
+  }, async () => {
+    const pulled = { bytes: 0 };
+    const error = await eventsOfChunks(nested(10_000, pulled)).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ReportReadError);
+    expect(error).toMatchObject({
+      code: 'TAP_TOO_DEEP',
+      line: 103,
+      message:
+        'reports/deep.tap:103: its subtests nest more than 100 levels deep; testrun upload reads TAP nested up to 100 levels (a level per test file, describe or t.test). Write the report with fewer levels, or split it.',
+    });
+    expect(pulled.bytes).toBeLessThan(200_000);
+  });
+
+  it(`reads subtests nested ${MAX_TAP_DEPTH} deep`, async () => {
+    const events = await eventsOfChunks(nested(MAX_TAP_DEPTH - 1, { bytes: 0 }));
+    expect(events).toEqual([
+      {
+        kind: 'point',
+        point: expect.objectContaining({
+          titles: [...Array.from({ length: 99 }, (_, d) => `level ${d}`), 'deepest'],
+        }),
+      },
+    ]);
+  });
+
+  it('reads a line longer than 1 Mi characters as its start, and says how many there were', async () => {
+    const name = `${'n'.repeat(MAX_TAP_LINE)}never read`;
+    const output = 'o'.repeat(3 * MAX_TAP_LINE);
+    const events = await eventsOf(tapFile(`TAP version 13\nok 1 - ${name}\n${output}\nok 2 - after\n1..2\n`));
+    const points = events.flatMap((event) => (event.kind === 'point' ? [event.point.titles.at(-1)] : []));
+    expect(points).toEqual([name.slice(0, MAX_TAP_LINE - 'ok 1 - '.length), 'after']);
+    expect(events.at(-1)).toEqual({ kind: 'long-lines', count: 2, firstLine: 2 });
+  });
+
+  it('answers a stream of one endless line (a writer that never wrote a newline) without holding it', {
+    timeout: 60_000,
+  }, async () => {
+    async function* endless() {
+      yield Buffer.from('TAP version 13\nok 1 - ');
+      for (let i = 0; i < 800; i++) yield Buffer.alloc(65_536, 'x');
+    }
+    const events = await eventsOfChunks(endless());
+    expect(events.filter((event) => event.kind === 'point')).toHaveLength(1);
+    expect(events).toContainEqual({ kind: 'long-lines', count: 1, firstLine: 2 });
   });
 });

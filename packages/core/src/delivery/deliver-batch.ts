@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { RequestsRefusedError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Batch, TestResult } from '../types.js';
 import type { Deadline } from './deadline.js';
+import { REFUSES_CONTENT, RunRefusals } from './refusals.js';
 import { type RetryPolicy, type SendFailure, sendWithRetries } from './send-with-retries.js';
 
 export function makeBatch(results: readonly TestResult[], idempotencyKey: string): Batch {
@@ -35,7 +37,7 @@ export function bodyFor(batch: Batch, acceptsDetails: boolean, acceptsAttachment
   return JSON.stringify({ results });
 }
 
-/** The results of a batch, for the rare paths that need them as objects (a 413 split). */
+/** The results of a batch, for the rare paths that need them as objects (a 413 or 400 split). */
 export function resultsOf(batch: Batch): TestResult[] {
   return (JSON.parse(batch.body) as { results: TestResult[] }).results;
 }
@@ -43,22 +45,42 @@ export function resultsOf(batch: Batch): TestResult[] {
 /** How a batch ended: what the service accepted, and the parts it did not, each with its own key. */
 export interface BatchDelivery {
   delivered: number;
-  /** Undelivered parts, to spool: the batch itself, or halves of it after a 413. */
+  /** Undelivered parts, to spool: the batch itself, or parts of it after a 413 or 400. */
   left: Batch[];
-  /** Why parts were left (the first reason); undefined when everything was delivered. */
-  failure: SendFailure | undefined;
+  /** Why parts were left (the first reason); undefined when nothing was left. */
+  failure: SendFailure | RequestsRefused | undefined;
 }
 
-/** `POST {base}/api/v1/runs/{runId}/results` (spec 4.2). */
+/** Parts kept whole because the service refuses this run's requests whatever they hold (refusals.ts). */
+export interface RequestsRefused {
+  kind: 'requests-refused';
+  error: RequestsRefusedError;
+}
+
+/** `POST {base}/api/v1/runs/{runId}/results`: docs/service-api.md, "Send results". */
 export function resultsPath(runId: string): string {
   return `/api/v1/runs/${encodeURIComponent(runId)}/results`;
 }
 
+export interface DeliverOptions {
+  /** The run's service accepts the `failure-details` extension (create-run.ts, acceptsFailureDetails). */
+  acceptsDetails?: boolean;
+  /** The run's service accepts the `attachments` extension: results keep their files' references. */
+  acceptsAttachments?: boolean;
+  /**
+   * What the run's deliveries learned of refusals, shared by every batch of the run: results
+   * found at fault wait there for the caller to say them (takeRefused), results refused alone
+   * before the service took any of the run's until it does (takeUndecided).
+   */
+  refusals?: RunRefusals;
+}
+
 /**
- * Sends one batch of a run, with retries (send-with-retries.ts), and splits it in half on
- * a 413 until the service takes it or a part of one result is refused (docs/design.md,
- * "413, refused keys, TLS"). Used by the run session and by replay alike. `acceptsDetails`:
- * the run's service accepts the `failure-details` extension (create-run.ts, acceptsFailureDetails).
+ * Sends one batch of a run, with retries (send-with-retries.ts). A batch the service finds
+ * too large (413) is split in half until it takes the parts or one result alone is too large;
+ * a batch it refuses for what it holds (400) is split the same way to find the results at
+ * fault, which go to `refusals` instead of the spool (docs/design.md §9). Used by the run
+ * session and by replay alike.
  */
 export async function deliverBatch(
   http: HttpClient,
@@ -66,29 +88,48 @@ export async function deliverBatch(
   batch: Batch,
   policy: RetryPolicy,
   deadline: Deadline,
-  acceptsDetails = false,
-  acceptsAttachments = false,
+  { acceptsDetails = false, acceptsAttachments = false, refusals = new RunRefusals() }: DeliverOptions = {},
 ): Promise<BatchDelivery> {
   const path = resultsPath(runId);
-  const body = bodyFor(batch, acceptsDetails, acceptsAttachments);
-  const outcome = await sendWithRetries(http, path, body, batch.idempotencyKey, policy, deadline);
-  if (outcome.kind === 'ok') return { delivered: batch.count, left: [], failure: undefined };
-  if (outcome.kind !== 'too-large' || batch.count < 2) {
-    return { delivered: 0, left: [batch], failure: outcome };
-  }
-  const total: BatchDelivery = { delivered: 0, left: [], failure: undefined };
-  for (const half of splitBatch(batch)) {
-    // A refused key or a failed handshake stops the other half too: it would fail the same way.
-    if (total.failure?.kind === 'auth' || total.failure?.kind === 'tls') {
-      total.left.push(half);
-      continue;
+  const deliver = async (part: Batch, refusedBefore: boolean): Promise<BatchDelivery> => {
+    // Another part of a refused batch, once the service is found to refuse the run's requests.
+    if (refusedBefore && refusals.refusesRequests) return keptWhole(part, refusals);
+    const body = bodyFor(part, acceptsDetails, acceptsAttachments);
+    const outcome = await sendWithRetries(http, path, body, part.idempotencyKey, policy, deadline);
+    if (outcome.kind === 'ok') {
+      refusals.accepted();
+      return { delivered: part.count, left: [], failure: undefined };
     }
-    const part = await deliverBatch(http, runId, half, policy, deadline, acceptsDetails, acceptsAttachments);
-    total.delivered += part.delivered;
-    total.left.push(...part.left);
-    total.failure ??= part.failure;
-  }
-  return total;
+    const refusedContent = outcome.kind === 'rejected' && REFUSES_CONTENT.has(outcome.error.status);
+    if (refusedContent && !refusals.search(outcome.error)) return keptWhole(part, refusals);
+    if (refusedContent && part.count === 1) {
+      refusals.refusedAlone(part, outcome.error);
+      return { delivered: 0, left: [], failure: undefined };
+    }
+    if (!refusedContent && (outcome.kind !== 'too-large' || part.count < 2)) {
+      return { delivered: 0, left: [part], failure: outcome };
+    }
+    const total: BatchDelivery = { delivered: 0, left: [], failure: undefined };
+    for (const half of splitBatch(part)) {
+      // A refused key or a failed handshake stops the other half too: it would fail the same way.
+      if (total.failure?.kind === 'auth' || total.failure?.kind === 'tls') {
+        total.left.push(half);
+        continue;
+      }
+      const done = await deliver(half, refusedContent);
+      total.delivered += done.delivered;
+      total.left.push(...done.left);
+      total.failure ??= done.failure;
+    }
+    return total;
+  };
+  return deliver(batch, false);
+}
+
+/** A part kept for the spool: the service refuses this run's requests whatever they hold. */
+function keptWhole(part: Batch, refusals: RunRefusals): BatchDelivery {
+  const error = refusals.requestsRefused()!;
+  return { delivered: 0, left: [part], failure: { kind: 'requests-refused', error } };
 }
 
 /**

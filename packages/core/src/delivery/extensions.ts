@@ -1,4 +1,4 @@
-// What a service may say it takes beyond the spec's two operations (docs/design.md, "What a
+// What a service may say it takes beyond the spec's two operations (docs/service-api.md, "What a
 // service announces"), and how that travels with a run id to the processes that share the run.
 
 /** A failed result may carry why it failed (`details`): docs/design.md, "Why a test failed". */
@@ -8,10 +8,14 @@ export const COMPLETE_RUN_EXTENSION = 'complete-run';
 /** A result may name files, uploaded by `PUT …/attachments/{sha256}`: docs/design.md, "Attachments". */
 export const ATTACHMENTS_EXTENSION = 'attachments';
 
+/** A run and its results may be read back (`GET /api/v1/runs/{runId}` and `…/results`): docs/design.md §31. */
+export const READ_RUNS_EXTENSION = 'read-runs';
+
 /** The extensions this client knows, in the order it writes them. */
 export const KNOWN_EXTENSIONS = [
   FAILURE_DETAILS_EXTENSION,
   COMPLETE_RUN_EXTENSION,
+  READ_RUNS_EXTENSION,
   ATTACHMENTS_EXTENSION,
 ] as const;
 export type Extension = (typeof KNOWN_EXTENSIONS)[number];
@@ -28,7 +32,7 @@ export interface AttachmentLimits {
 /**
  * A run as one process hands it to others in TESTRUN_RUN_ID (`testrun create-run`, the
  * WebdriverIO launcher): its id, then what the service announced when it was created,
- * `8f3c…;extensions=failure-details,complete-run,attachments;attachment-limits=104857600/1073741824`.
+ * `8f3c…;extensions=failure-details,complete-run,read-runs,attachments;attachment-limits=104857600/1073741824`.
  * A process given the id alone cannot know what the service takes; given this, a shard or
  * worker sends what the service announced as the process that created the run would. A run
  * that announced nothing is its id alone, as it always was.

@@ -4,6 +4,15 @@ import { clearTimeout, monotonicNow, setTimeout, wallClockIso } from '../clock.j
 import type { HttpClient } from '../http/client.js';
 import type { ResolvedConfig } from '../options/config.js';
 import { countOf } from '../output/summary.js';
+import type { CompleteRunRequest, RunEndStatus } from '../run-end/end-request.js';
+import {
+  endRequest,
+  endsItsRun,
+  type PlannedEnd,
+  type RunEvidence,
+  runVerdict,
+  sendRunEnd,
+} from '../run-end/end-run.js';
 import type {
   Batch,
   DeliverySummary,
@@ -12,15 +21,8 @@ import type {
   RunPayload,
   TestResult,
 } from '../types.js';
-import {
-  type CompleteRunRequest,
-  completeRun,
-  completionRequest,
-  DEFAULT_COMPLETE_RUN,
-  type RunEndStatus,
-} from './complete-run.js';
 import type { Deadline } from './deadline.js';
-import { deliverBatch, makeBatch } from './deliver-batch.js';
+import { type BatchDelivery, deliverBatch, makeBatch } from './deliver-batch.js';
 import {
   ATTACHMENTS_EXTENSION,
   type AttachmentLimits,
@@ -28,6 +30,7 @@ import {
   FAILURE_DETAILS_EXTENSION,
 } from './extensions.js';
 import { Overflow } from './overflow.js';
+import { RefusedLines, RunRefusals } from './refusals.js';
 import type { SendFailure } from './send-with-retries.js';
 import { type Service, withTags } from './service.js';
 import { type SpoolAttachmentRecord, SpoolWriter } from './spool.js';
@@ -99,10 +102,13 @@ export class RunSession {
   private readonly createKey: string;
   /** The key of the request that completes the run, in the spool too: a replay of it is the same request. */
   private readonly completeKey = randomUUID();
-  /** A result went out with the failed status: the run ends `failed`. */
-  private failedSeen = false;
-  /** The process is going away before the run ended: the run ends `interrupted`. */
-  private interrupted = false;
+  /**
+   * What this session knows of how the run went, for its verdict (run-end/end-run.ts): a
+   * result that went out failed, what the runner said, a process going away before the end.
+   */
+  private readonly evidence: Required<Pick<RunEvidence, 'failedResults' | 'cancelled'>> & {
+    runner: RunnerVerdict;
+  } = { failedResults: false, cancelled: false, runner: {} };
   /** How the run's end was handled (`completeRun`): sent, spooled for replay, or refused; unset while it is not. */
   private runEnd: DeliverySummary['runEnd'];
   private run: RunPayload;
@@ -125,7 +131,10 @@ export class RunSession {
   private stopped: DeliverySummary['stopped'];
   private finishing: Promise<DeliverySummary> | undefined;
   private readonly errors: string[] = [];
-  private readonly counts = { delivered: 0, spooled: 0, failed: 0 };
+  private readonly counts = { delivered: 0, spooled: 0, failed: 0, refused: 0 };
+  /** What the service's refusals showed: results at fault are said and dropped, never spooled (refusals.ts). */
+  private readonly refusals = new RunRefusals();
+  private readonly refusedLines = new RefusedLines();
 
   constructor(private readonly init: RunSessionInit) {
     this.config = init.config;
@@ -159,6 +168,16 @@ export class RunSession {
   /** The spool file, once something was spooled. */
   get spoolFile(): string | undefined {
     return this.spool.path;
+  }
+
+  /** The run's id, once it is known. */
+  get id(): string | undefined {
+    return this.runId;
+  }
+
+  /** Results the service accepted so far. */
+  get delivered(): number {
+    return this.counts.delivered;
   }
 
   /** The status the run's end was spooled with, once it was (`completeRun`). */
@@ -236,7 +255,7 @@ export class RunSession {
   /** One batch to deliver; it waits on disk while the queue is full. */
   send(results: TestResult[]): void {
     this.start();
-    this.failedSeen ||= results.some((result) => result.status === this.config.statusMap.failed);
+    this.evidence.failedResults ||= results.some((result) => result.status === this.config.statusMap.failed);
     const batch = makeBatch(results, randomUUID());
     if (this.closed) {
       this.fail(`${countOf(results.length, 'result')} came after the run ended: spooled`);
@@ -254,8 +273,9 @@ export class RunSession {
    * every test, a failed coverage threshold) or was interrupted. The run then ends so.
    */
   runnerSaid({ failed = false, interrupted = false }: RunnerVerdict): void {
-    this.failedSeen ||= failed;
-    this.interrupted ||= interrupted;
+    const { runner } = this.evidence;
+    runner.failed = runner.failed === true || failed;
+    runner.interrupted = runner.interrupted === true || interrupted;
   }
 
   /** Waits for delivery up to flushTimeout, spools the rest. Resolves once. */
@@ -273,7 +293,7 @@ export class RunSession {
    */
   spoolNow(buffered: TestResult[] = [], { interrupted = true } = {}): number {
     this.closed = true;
-    this.interrupted ||= interrupted;
+    this.evidence.cancelled ||= interrupted;
     this.deadline.expire();
     if (buffered.length > 0) this.spoolBatch(makeBatch(buffered, randomUUID()));
     this.spoolOutstanding();
@@ -317,6 +337,7 @@ export class RunSession {
       stopped: this.stopped,
       pageUrl: this.pageUrl,
       runEnd: this.runEnd,
+      verdict: this.endStatus(),
       errors: [...this.errors],
       ...(files ? { files } : {}),
     };
@@ -361,6 +382,11 @@ export class RunSession {
   private spoolEverything(): void {
     this.spoolOutstanding();
     this.queue.clear();
+    this.sayRefused();
+    // Refused alone, and the service took no other result of the run: nothing says they are at fault.
+    const undecided = this.refusals.takeUndecided();
+    if (undecided.length > 0) this.fail(this.refusals.requestsRefused()!.message);
+    for (const part of undecided) this.spoolBatch(part);
     for (const batch of this.pending) this.spoolBatch(batch);
     for (let batch = this.overflow.shift(); batch; batch = this.overflow.shift()) this.spoolBatch(batch);
     this.overflow.dispose();
@@ -369,21 +395,13 @@ export class RunSession {
   }
 
   /**
-   * The request that completes this run, when it is this process's to send: the one
-   * `completeRun` gives, or with 'auto' the default one where create-run's answer announced
-   * `complete-run`. A run never created is created by replay, whose answer decides then
-   * (`ifAnnounced`). A run shared by shards (`runId` given) is never completed by a reporter:
-   * `testrun complete-run` does that once every shard has reported. Nor is a run shared by
-   * its key (`runKey`): the first of its processes to end would complete it while the others
-   * still report.
+   * The request that completes this run, when it is this process's to send (run-end/end-run.ts
+   * decides both): a run never created is created by replay, whose answer decides then.
    */
-  private completion(): { request: CompleteRunRequest; ifAnnounced: boolean } | undefined {
-    const choice = this.config.completeRun;
-    if (this.config.runId || this.config.runKey) return undefined;
-    if (choice === 'auto' && this.runId === undefined)
-      return { request: DEFAULT_COMPLETE_RUN, ifAnnounced: true };
-    const request = completionRequest(choice, this.completionAnnounced);
-    return request && { request, ifAnnounced: false };
+  private completion(): PlannedEnd | undefined {
+    if (!endsItsRun(this.config)) return undefined;
+    const announced = this.runId === undefined ? undefined : this.completionAnnounced;
+    return endRequest(this.config.completeRun, announced);
   }
 
   /**
@@ -396,15 +414,20 @@ export class RunSession {
   }
 
   private endStatus(): RunEndStatus {
-    if (this.interrupted) return 'interrupted';
-    return this.failedSeen ? 'failed' : 'completed';
+    return runVerdict(this.evidence).status;
   }
 
   private everythingDelivered(): boolean {
     const { spooled, failed } = this.counts;
     const workDone = [...this.outstanding].every((work) => work.delivered());
     return (
-      this.idle() && this.runId !== undefined && spooled === 0 && failed === 0 && !this.stopped && workDone
+      this.idle() &&
+      this.runId !== undefined &&
+      spooled === 0 &&
+      failed === 0 &&
+      !this.stopped &&
+      !this.refusals.waiting &&
+      workDone
     );
   }
 
@@ -423,7 +446,7 @@ export class RunSession {
   private async sendRunEnd(request: CompleteRunRequest): Promise<void> {
     const status = this.endStatus();
     try {
-      const outcome = await completeRun(
+      const outcome = await sendRunEnd(
         this.http,
         this.runId!,
         request,
@@ -432,9 +455,9 @@ export class RunSession {
         this.config,
         this.deadline,
       );
-      if (outcome.kind === 'ok') {
+      if (outcome.state === 'sent') {
         this.runEnd = { status, state: 'sent' };
-      } else if (outcome.kind === 'rejected' || outcome.kind === 'too-large') {
+      } else if (outcome.state === 'refused') {
         this.runEnd = { status, state: 'refused' };
         this.fail(`the run could not be completed: ${outcome.error.message}`);
       } else {
@@ -504,11 +527,15 @@ export class RunSession {
       batch,
       this.config,
       this.deadline,
-      this.acceptsDetails,
-      this.acceptsAttachments,
+      {
+        acceptsDetails: this.acceptsDetails,
+        acceptsAttachments: this.acceptsAttachments,
+        refusals: this.refusals,
+      },
     );
     // Spooled whole while in flight (the process is exiting, or the grace ran out).
     if (!this.pending.has(batch)) return;
+    this.sayRefused();
     this.counts.delivered += delivered;
     if (failure) this.handleFailure(failure);
     this.settle(batch);
@@ -559,7 +586,18 @@ export class RunSession {
     return undefined;
   }
 
-  private handleFailure(failure: SendFailure | { kind: 'no-id'; error: Error }): void {
+  /** Each result the service refused at fault: a line (the first few), counted, never spooled. */
+  private sayRefused(): void {
+    for (const refused of this.refusals.takeRefused()) {
+      this.counts.refused += 1;
+      const line = this.refusedLines.lineFor(refused);
+      if (line) this.fail(line);
+    }
+  }
+
+  private handleFailure(
+    failure: NonNullable<BatchDelivery['failure']> | { kind: 'no-id'; error: Error },
+  ): void {
     if (this.stopped) return;
     if (failure.kind === 'auth' || failure.kind === 'tls') {
       this.stopped = failure.kind === 'auth' ? 'refused-key' : 'tls';

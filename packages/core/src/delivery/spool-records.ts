@@ -1,11 +1,11 @@
 import { TestrunError } from '../errors.js';
-import type { Batch, RunPayload, TestResult } from '../types.js';
 import {
   COMPLETE_RUN_METHODS,
   type CompleteRunRequest,
   RUN_END_STATUSES,
   type RunEndStatus,
-} from './complete-run.js';
+} from '../run-end/end-request.js';
+import type { Batch, RunPayload, TestResult } from '../types.js';
 import type { AttachmentLimits } from './extensions.js';
 
 // The records of a spool file, and the check a replay makes before it sends any of them.

@@ -1,8 +1,11 @@
 import path from 'node:path';
-import { type CompleteRunChoice, readCompleteRun } from '../delivery/complete-run.js';
 import { type AttachmentLimits, type Extension, parseRunHandle } from '../delivery/extensions.js';
 import { ConfigError } from '../errors.js';
 import { formatSize } from '../output/summary.js';
+import { planKeyProblem } from '../plan/plan-key.js';
+import { parseShard } from '../plan/shard-spec.js';
+import { toStatus } from '../results/normalize.js';
+import { type CompleteRunChoice, readCompleteRun } from '../run-end/end-request.js';
 import { startDir } from '../start-dir.js';
 import type { CanonicalStatus, TestrunOptions } from '../types.js';
 import { unknownOptionMessage } from './option-names.js';
@@ -19,11 +22,23 @@ import { checkBaseUrl, checkProxyVariables } from './service-address.js';
 import { readTlsMaterial, type TlsMaterial } from './tls-material.js';
 
 /** Options that have no default: absent unless given. */
-type WithoutDefault = 'runId' | 'runKey' | 'runIdPath' | 'mapResult' | 'ca' | 'clientCert' | 'clientKey';
+type WithoutDefault =
+  | 'runId'
+  | 'runKey'
+  | 'shard'
+  | 'planKey'
+  | 'runIdPath'
+  | 'mapResult'
+  | 'ca'
+  | 'clientCert'
+  | 'clientKey';
+
+/** GitHub Actions' job summary file: the summary's default where it is set. */
+const GITHUB_SUMMARY_VAR = 'GITHUB_STEP_SUMMARY';
 
 /** Options after merging reporter options > environment > defaults, all checked. */
 export type ResolvedConfig = Required<
-  Omit<TestrunOptions, WithoutDefault | 'statusMap' | 'completeRun' | 'maxAttachmentSize'>
+  Omit<TestrunOptions, WithoutDefault | 'statusMap' | 'completeRun' | 'summary' | 'maxAttachmentSize'>
 > & {
   [K in WithoutDefault]: TestrunOptions[K] | undefined;
 } & {
@@ -41,6 +56,8 @@ export type ResolvedConfig = Required<
   maxAttachmentSize: number;
   /** The limits the service announced for the run given by `runId`, when its handle says them. */
   runAttachmentLimits: AttachmentLimits | undefined;
+  /** The CI summary's file, absolute; false: none (the option, TESTRUN_SUMMARY, else $GITHUB_STEP_SUMMARY). */
+  summary: string | false;
 };
 
 export type ConfigResolution =
@@ -87,10 +104,12 @@ export function resolveConfig({
   config.runExtensions = handle?.extensions;
   config.runAttachmentLimits = handle?.attachmentLimits;
   checkRunKey(config.runKey, options, errors);
+  checkShardOptions(config, options, errors);
   config.project ??= defaultProject(rootDir);
   // One place for every adapter and the CLI: where the command was started, not the
   // framework's root (Playwright's is its testDir), so `npx @testrun/cli replay` run there finds it.
   config.spoolDir = path.resolve(startDir, config.spoolDir);
+  config.summary = summaryFile(config.summary as string | false | undefined, env);
   const baseUrl = values.baseUrl as string | undefined;
   config.baseUrl = '';
   if (apiKey !== undefined) {
@@ -172,6 +191,11 @@ function readOption(
       return fail(label, `must be a function ${spec.signature}, got ${describe(value)}.`);
     case 'statusMap':
       return readStatusMap(value, fail);
+    case 'summary':
+      if (value === false || (typeof value === 'string' && value.trim() !== '')) {
+        return typeof value === 'string' ? value.trim() : value;
+      }
+      return fail(label, `must be a file's path or false, got ${describe(value)}.`);
     case 'completeRun': {
       const read = readCompleteRun(value);
       if ('request' in read) return read.request;
@@ -200,6 +224,12 @@ export function sizeInBytes(value: unknown): number | undefined {
   return Math.round(Number(match[1]) * unit);
 }
 
+/** The summary's file: given, or where GitHub Actions collects a job's summary; false for none. */
+function summaryFile(given: string | false | undefined, env: NodeJS.ProcessEnv): string | false {
+  const file = given ?? (env[GITHUB_SUMMARY_VAR]?.trim() || false);
+  return file === false ? false : path.resolve(startDir, file);
+}
+
 function readStatusMap(value: unknown, fail: (option: string, problem: string) => unknown): unknown {
   const expected = `an object mapping passed/failed/skipped/todo to the service's status strings, e.g. { todo: "pending" }`;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -210,8 +240,11 @@ function readStatusMap(value: unknown, fail: (option: string, problem: string) =
   for (const [key, status] of Object.entries(value)) {
     if (!Object.hasOwn(DEFAULT_STATUS_MAP, key)) {
       fail(`statusMap.${key}`, 'is not a status we report; use passed, failed, skipped or todo.');
-    } else if (typeof status !== 'string' || status.trim() === '') {
-      fail(`statusMap.${key}`, `must be a non-empty string, got ${describe(status)}.`);
+    } else if (typeof status !== 'string' || toStatus(status.trim()) === undefined) {
+      fail(
+        `statusMap.${key}`,
+        `must be a non-empty string without NUL or lone surrogates, got ${describe(status)}.`,
+      );
     } else {
       map[key as CanonicalStatus] = status.trim();
     }
@@ -268,6 +301,26 @@ function checkRunKey(
       `option ${label} must be 1 to 255 visible ASCII characters (no spaces), as an Idempotency-Key header is, got ${describe(runKey)}. A UUID is a good key.`,
     ),
   );
+}
+
+/** `shard` reads as `<i>/<n>` and `planKey` can go in a header: said here, not at every request. */
+function checkShardOptions(
+  config: { shard?: string | undefined; planKey?: string | undefined },
+  options: Record<string, unknown>,
+  errors: ConfigError[],
+): void {
+  const labelOf = (name: 'shard' | 'planKey') =>
+    options[name] !== undefined ? name : (OPTION_SPECS[name].env ?? name);
+  const shard = config.shard === undefined ? undefined : parseShard(config.shard);
+  if (shard && 'problem' in shard) {
+    const label = labelOf('shard');
+    errors.push(new ConfigError(label, `option ${label} ${shard.problem}.`));
+  }
+  const keyProblem = config.planKey === undefined ? undefined : planKeyProblem(config.planKey);
+  if (keyProblem) {
+    const label = labelOf('planKey');
+    errors.push(new ConfigError(label, `option ${label} ${keyProblem}.`));
+  }
 }
 
 /** Defaults are shared constants: each config gets its own arrays and objects. */

@@ -19,6 +19,8 @@ export type OptionKind =
   | { kind: 'statusMap' }
   /** `true`, `false`, or `{ method, path, body }`; from the environment, a boolean word or JSON. */
   | { kind: 'completeRun' }
+  /** A file's path, or `false`; from the environment, `0`/`false`/`no`/`off` is false. */
+  | { kind: 'summary' }
   | { kind: 'function'; signature: string };
 
 export type OptionSpec = OptionKind & {
@@ -82,6 +84,18 @@ export const OPTION_SPECS = {
     env: 'TESTRUN_RUN_KEY',
     defaultText: 'none: a new key per run',
     doc: "create-run's `Idempotency-Key`: processes given the same key create one run between them, live or at replay (see below).",
+  },
+  shard: {
+    kind: 'string',
+    env: 'TESTRUN_SHARD',
+    defaultText: "the runner's own `--shard`, if any",
+    doc: 'The shard this process runs, `<i>/<n>` (`2/4`), when the runner is given a planned share of the files rather than its own `--shard`: results say which shard they came from, for the run page. `testrun plan` reads it too.',
+  },
+  planKey: {
+    kind: 'string',
+    env: 'TESTRUN_PLAN_KEY',
+    defaultText: "the CI build's id (docs/sharding.md)",
+    doc: 'What the shards of one build share their plan by (`testrun plan`, the sequencers): any text, the same in every shard.',
   },
   enabled: {
     kind: 'boolean',
@@ -152,6 +166,13 @@ export const OPTION_SPECS = {
     default: 'auto',
     defaultText: "`'auto'`",
     doc: "Tell the service the run ended: `'auto'` (if the service takes it), `true`, `false`, or `{ method, path, body }` (see below).",
+  },
+  summary: {
+    kind: 'summary',
+    env: 'TESTRUN_SUMMARY',
+    envNote: '(a path, or `0`)',
+    defaultText: '`$GITHUB_STEP_SUMMARY` on GitHub Actions, else none',
+    doc: 'Where the process that ends the run appends its CI summary in Markdown (docs/ci.md); `false`: none.',
   },
   failureDetails: {
     kind: 'choice',

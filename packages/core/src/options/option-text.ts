@@ -45,6 +45,8 @@ export function optionFromText(name: OptionName, text: string): unknown {
       if (FALSE_WORDS.includes(word)) return false;
       return text;
     }
+    case 'summary':
+      return FALSE_WORDS.includes(trimmed.toLowerCase()) ? false : trimmed;
     case 'function':
       // No text is a function: the check says what is expected.
       return text;

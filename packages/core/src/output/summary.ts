@@ -23,6 +23,7 @@ export function formatSummary(summary: DeliverySummary, notes: readonly string[]
         : `; the run's end (${runEnd.status}) spooled to ${summary.spoolFile}: send it with \`${replayCommand(summary.spoolFile)}\``;
   }
   if (summary.failed > 0) line += `; ${formatCount(summary.failed)} lost (the spool could not be written)`;
+  if (summary.refused > 0) line += `; ${formatCount(summary.refused)} refused by the service (see above)`;
   line += filesPart(summary);
   for (const note of notes) line += `; ${note}`;
   return line;

@@ -1,5 +1,5 @@
 import type { RawResult, ResultInfo, TestResult, TestrunOptions } from '../types.js';
-import { type NormalizeOptions, toDuration, toResult } from './normalize.js';
+import { type NormalizeOptions, toDurationIn, toResult, toStatus } from './normalize.js';
 import { toName } from './result-name.js';
 
 /** Where a result came from, as `mapResult` is told; the framework is the mapper's own. */
@@ -18,7 +18,8 @@ export interface ResultMapperOptions extends NormalizeOptions {
 
 /**
  * The last step of every result. What `mapResult` returns is checked, never trusted: its
- * names are cleaned like ours, an empty status keeps ours, and one that throws or answers
+ * names are cleaned like ours, an empty status (or one no service can store) keeps ours, a
+ * duration that is not plausible is 0 (normalize.ts), and one that throws or answers
  * with a Promise leaves the result unchanged. Made once per reporter, not per run: the line
  * about an async `mapResult` is said once, not at every watch-mode rerun.
  */
@@ -52,9 +53,9 @@ export function createResultMapper(options: ResultMapperOptions): ResultMapper {
       return {
         testSuite: toName(mapped.testSuite),
         testCase: toName(mapped.testCase),
-        status: typeof mapped.status === 'string' && mapped.status !== '' ? mapped.status : result.status,
-        // Already in the configured unit: only cleaned (finite, non-negative), not converted.
-        duration: toDuration(mapped.duration, 'ms'),
+        status: toStatus(mapped.status) ?? result.status,
+        // Already in the configured unit: only cleaned (plausible, else 0), not converted.
+        duration: toDurationIn(mapped.duration, options.durationUnit),
       };
     } catch (error) {
       log(`mapResult threw (${(error as Error).message}); the result is sent unchanged.`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { RawResult, RunPayload } from '../types.js';
 import { workspaceRootOf } from './workspace-root.js';
@@ -17,7 +18,10 @@ export const RUN_ERROR_CASE = '(unhandled error)';
 /** Separator between describe titles and the test's title in `testCase`. */
 export const TITLE_SEPARATOR = ' > ';
 
-/** Names longer than this are cut: services index these fields, and 10 KB titles exist. */
+/**
+ * Names longer than this many characters (code points) are cut: services index these fields,
+ * and 10 KB titles exist. A cut name ends with the mark of the whole name (cutWithMark).
+ */
 export const MAX_NAME_LENGTH = 1024;
 
 /**
@@ -59,9 +63,13 @@ export function withProjectLabel(testSuite: string, project: string | undefined)
   return project ? `[${project}] ${testSuite}` : testSuite;
 }
 
-/** The describe chain and the test's own title, joined with ` > `; an empty title shows as `(unnamed)`. */
+/**
+ * The describe chain and the test's own title, joined with ` > `; an empty title shows as
+ * `(unnamed)`. Each title is cleaned, not cut: the whole name is cut once (toResult), so its
+ * mark stands for every title.
+ */
 export function toTestCase(titles: readonly unknown[]): string {
-  return titles.map(toName).join(TITLE_SEPARATOR);
+  return titles.map(cleanName).join(TITLE_SEPARATOR);
 }
 
 /** `(unhandled error) <first line of the message>`: one error outside any test and file. */
@@ -75,39 +83,75 @@ export function toRunErrorCase(message: unknown): string {
 }
 
 /**
- * Control characters (C0 such as NUL, newlines and tabs; DEL; C1) become spaces, text is NFC and well formed
- * (no lone surrogates), empty names get a visible placeholder and long ones are cut on a
- * code point boundary.
+ * A name as it is sent: control characters (C0 such as NUL, newlines and tabs; DEL; C1) become
+ * spaces, text is NFC and well formed (no lone surrogates), an empty name gets a visible
+ * placeholder, and a name longer than MAX_NAME_LENGTH is cut with the mark of the whole name
+ * (cutWithMark). The same text gives the same name on every machine and in every version.
  */
 export function toName(value: unknown): string {
   const text = typeof value === 'string' ? value : value == null ? '' : String(value);
   // Most names are short printable ASCII, which every step below leaves as it is; this
   // check makes core several times faster at 100,000 results.
   if (text.length <= MAX_NAME_LENGTH && PLAIN_ASCII.test(text) && text.trim() !== '') return text;
+  return cutWithMark(cleanName(text), MAX_NAME_LENGTH);
+}
+
+/** toName without the cut: what each title of a testCase becomes before they are joined. */
+function cleanName(value: unknown): string {
+  const text = typeof value === 'string' ? value : value == null ? '' : String(value);
+  if (PLAIN_ASCII.test(text) && text.trim() !== '') return text;
   const clean = text
     .toWellFormed()
     .normalize('NFC')
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
-  if (clean.trim() === '') return EMPTY_NAME;
-  const codePoints = Array.from(clean);
-  return codePoints.length > MAX_NAME_LENGTH
-    ? `${codePoints.slice(0, MAX_NAME_LENGTH - 1).join('')}…`
-    : clean;
+  return clean.trim() === '' ? EMPTY_NAME : clean;
+}
+
+/** `…#`: what comes between the start a cut text keeps and the mark of the whole text. */
+export const CUT_MARKER = '…#';
+
+/** How many hex digits of the whole text's SHA-256 a cut text ends with: 64 bits. */
+export const MARK_HEX_DIGITS = 16;
+
+/**
+ * The one rule for text too long to keep, names and run labels alike (docs/naming.md, "Names
+ * too long to keep"): text of at most `max` code points is kept as it is; longer text keeps
+ * its first `max - 18` code points, then `…#`, then the first 16 hex digits of the SHA-256 of
+ * the whole text in UTF-8: `max` code points in all. Two texts that differ anywhere stay two,
+ * and the same text is the same everywhere: the mark depends on nothing but the text. It is
+ * cut between code points, never inside a surrogate pair. Changing this changes the identity of
+ * every long name a service has stored, so it does not change.
+ */
+export function cutWithMark(text: string, max: number): string {
+  // Each code point is one or two UTF-16 units: up to `max` units, it fits.
+  if (text.length <= max) return text;
+  const keep = max - CUT_MARKER.length - MARK_HEX_DIGITS;
+  const keptEnd = afterCodePoints(text, keep);
+  if (afterCodePoints(text, max - keep, keptEnd) === text.length) return text;
+  const mark = createHash('sha256').update(text, 'utf8').digest('hex').slice(0, MARK_HEX_DIGITS);
+  return `${text.slice(0, keptEnd)}${CUT_MARKER}${mark}`;
+}
+
+/** The UTF-16 index after `count` code points of `text` from `start`, or text.length when it has fewer. */
+function afterCodePoints(text: string, count: number, start = 0): number {
+  let index = start;
+  for (let n = 0; n < count && index < text.length; n++) {
+    const unit = text.charCodeAt(index);
+    const paired = unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length;
+    const next = paired ? text.charCodeAt(index + 1) : 0;
+    index += paired && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return index;
 }
 
 /**
  * A run's project, framework or tag as a service can store it (the local server refuses
  * anything else, docs/design.md §21): well formed (a lone surrogate becomes U+FFFD, as in
- * names), NUL a space, at most MAX_LABEL_LENGTH characters, cut on a code-point boundary.
+ * names), NUL a space, at most MAX_LABEL_LENGTH characters, cut as names are (cutWithMark).
  * Nothing else changes: a tag is matched as it is written.
  */
 export function toLabel(value: string): string {
-  const clean = value.toWellFormed().replaceAll('\u0000', ' ');
-  if (clean.length <= MAX_LABEL_LENGTH) return clean;
-  const codePoints = Array.from(clean);
-  return codePoints.length > MAX_LABEL_LENGTH
-    ? `${codePoints.slice(0, MAX_LABEL_LENGTH - 1).join('')}…`
-    : clean;
+  return cutWithMark(value.toWellFormed().replaceAll('\u0000', ' '), MAX_LABEL_LENGTH);
 }
 
 /** The run as create-run sends it: every label through toLabel; a tag left blank is dropped, a blank project or framework shows as EMPTY_NAME. */

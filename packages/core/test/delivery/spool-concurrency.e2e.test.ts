@@ -28,13 +28,13 @@ console.log(JSON.stringify({ delivered: summary.delivered, spooled: summary.spoo
 
 describe('reporters and replays sharing one spool directory', () => {
   it('store every result exactly once, whatever the interleaving', async () => {
-    // Reporters' submits are refused (400), so each batch is spooled as it is made;
-    // replays (the CLI's User-Agent) are served, a little slowly, so that reporters write
-    // while a replay holds what it read.
+    // Reporters' submits are refused (422: not split to find a result at fault, as a 400 is),
+    // so each batch is spooled as it is made; replays (the CLI's User-Agent) are served, a
+    // little slowly, so that reporters write while a replay holds what it read.
     server = await startTestServer({
       faults: (request) => {
         if (request.route !== 'submitResults') return undefined;
-        return String(request.headers['user-agent']).includes('(cli;') ? { delayMs: 20 } : { status: 400 };
+        return String(request.headers['user-agent']).includes('(cli;') ? { delayMs: 20 } : { status: 422 };
       },
     });
     const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-shared-spool-'));

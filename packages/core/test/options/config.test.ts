@@ -138,9 +138,10 @@ describe('resolveConfig', () => {
   });
 
   it('names each bad statusMap entry', () => {
-    expect(problems({ statusMap: { todo: '', flaky: 'x' } })).toEqual([
+    expect(problems({ statusMap: { todo: '', flaky: 'x', failed: 'fail\u0000ed' } })).toEqual([
       expect.stringMatching(/^statusMap.todo: .*must be a non-empty string/),
       expect.stringMatching(/^statusMap.flaky: .*use passed, failed, skipped or todo/),
+      expect.stringMatching(/^statusMap.failed: .*must be a non-empty string without NUL or lone surrogates/),
     ]);
   });
 
@@ -320,5 +321,34 @@ describe('attachments and maxAttachmentSize', () => {
     expect(problems({ attachments: 'failures' })[0]).toMatch(
       /option attachments must be "failed", "all" or "none", got "failures"\.$/,
     );
+  });
+});
+
+describe('summary', () => {
+  it("is GitHub Actions' job summary where it is set, and none elsewhere", () => {
+    expect(enabled(undefined).summary).toBe(false);
+    expect(
+      enabled(undefined, { ...keyEnv, GITHUB_STEP_SUMMARY: '/runner/_temp/step_summary_1' }).summary,
+    ).toBe('/runner/_temp/step_summary_1');
+  });
+
+  it('takes a path from the option or TESTRUN_SUMMARY, relative to the working directory; false or 0 turns it off', () => {
+    const github = { ...keyEnv, GITHUB_STEP_SUMMARY: '/gh/summary' };
+    expect(enabled({ summary: 'out/summary.md' }, github).summary).toBe(path.resolve('out/summary.md'));
+    expect(enabled(undefined, { ...github, TESTRUN_SUMMARY: 'gitlab.md' }).summary).toBe(
+      path.resolve('gitlab.md'),
+    );
+    expect(enabled({ summary: false }, github).summary).toBe(false);
+    expect(enabled(undefined, { ...github, TESTRUN_SUMMARY: '0' }).summary).toBe(false);
+    expect(enabled(undefined, { ...github, TESTRUN_SUMMARY: 'off' }).summary).toBe(false);
+  });
+
+  it('names a value that is neither a path nor false', () => {
+    expect(problems({ summary: true })).toEqual([
+      "summary: option summary must be a file's path or false, got true.",
+    ]);
+    expect(problems({ summary: ' ' })).toEqual([
+      `summary: option summary must be a file's path or false, got " ".`,
+    ]);
   });
 });

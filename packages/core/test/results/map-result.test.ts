@@ -72,6 +72,13 @@ describe('mapResult', () => {
     ]);
   });
 
+  it('keeps our status for one no service can store, and sends an implausible duration as 0', () => {
+    const { map } = mapper((result) => ({ ...result, status: 'pass\u0000ed', duration: 1e308 }));
+    expect(cases(1).map((raw) => map(raw, {}))).toEqual([
+      { testSuite: 'suite.test.ts', testCase: 'case 0', status: 'passed', duration: 0 },
+    ]);
+  });
+
   it('is given where the result came from and the framework', () => {
     const infos: unknown[] = [];
     const { map } = mapper((result, info) => {

@@ -1,8 +1,14 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_STATUS_MAP } from '../../src/options/option-specs.js';
+import { toResult } from '../../src/results/normalize.js';
 import {
+  cutWithMark,
   EMPTY_NAME,
+  MAX_LABEL_LENGTH,
   MAX_NAME_LENGTH,
+  toLabel,
   toName,
   toRunErrorCase,
   toTestCase,
@@ -121,7 +127,7 @@ describe('toName', () => {
     const long = '🚀'.repeat(10_000);
     const name = toName(long);
     expect(Array.from(name)).toHaveLength(MAX_NAME_LENGTH);
-    expect(name.endsWith('🚀…')).toBe(true);
+    expect(name).toMatch(/^(?:🚀){1006}…#[0-9a-f]{16}$/u);
     expect(name.isWellFormed()).toBe(true);
   });
 
@@ -141,8 +147,89 @@ describe('toName', () => {
 describe('toName on plain ASCII', () => {
   it('returns short printable names unchanged and still cleans the rest', () => {
     expect(toName('cart > adds tax')).toBe('cart > adds tax');
-    expect(toName('a'.repeat(MAX_NAME_LENGTH))).toHaveLength(MAX_NAME_LENGTH);
+    expect(toName('a'.repeat(MAX_NAME_LENGTH))).toBe('a'.repeat(MAX_NAME_LENGTH));
     expect(Array.from(toName('a'.repeat(MAX_NAME_LENGTH + 1)))).toHaveLength(MAX_NAME_LENGTH);
     expect(toName('a\u007fb')).toBe('a b');
+  });
+});
+
+/** The mark the rule puts at the end of a cut name, computed here apart from the code under test. */
+const markOf = (whole: string) =>
+  createHash('sha256').update(Buffer.from(whole, 'utf8')).digest('hex').slice(0, 16);
+
+describe('names too long to keep (docs/naming.md)', () => {
+  // node-semver's suite under node-tap: two 1,080-character assertion names that differ only at their end.
+  const long = (end: string) => `${'compares '.repeat(122)}${end}`.padEnd(1_100, '.');
+
+  it('keeps two names that differ after the 1,024th character apart', () => {
+    const a = `${'r'.repeat(1_099)}a`;
+    const b = `${'r'.repeat(1_099)}b`;
+    expect(toName(a)).not.toBe(toName(b));
+    expect(toName(long('1.2.3'))).not.toBe(toName(long('1.2.4')));
+    for (const name of [a, b]) expect(Array.from(toName(name))).toHaveLength(MAX_NAME_LENGTH);
+  });
+
+  it('gives the same long name the same cut name every time: its start, …#, and 16 hex digits of its SHA-256', () => {
+    const name = 'x'.repeat(2_000);
+    // Written out, not computed: a change to the rule changes every long name a service has stored.
+    expect(toName(name)).toBe(`${'x'.repeat(1_006)}…#5c0e0ea421571c30`);
+    expect(markOf(name)).toBe('5c0e0ea421571c30');
+    expect(toName(name)).toBe(toName(`${name}`));
+  });
+
+  it('computes the mark on the whole name in UTF-8, as cleaned, and cuts between code points', () => {
+    const whole = `suite > ${'🚀'.repeat(1_100)}`;
+    const name = toName(whole);
+    expect(name).toBe(`suite > ${'🚀'.repeat(998)}…#25bf39a2b8e2afd9`);
+    expect(markOf(whole)).toBe('25bf39a2b8e2afd9');
+    expect(name.isWellFormed()).toBe(true);
+    // The mark is of the name as it is sent: a newline is a space there, so both are one name.
+    expect(toName(`${whole}\n`)).toBe(toName(`${whole} `));
+    expect(toName(`${whole}\n`).endsWith(markOf(`${whole} `))).toBe(true);
+  });
+
+  it('never keeps half a surrogate pair, wherever the cut falls', () => {
+    for (const offset of [0, 1]) {
+      const text = `${'a'.repeat(offset)}${'😀'.repeat(1_100)}`;
+      const name = toName(text);
+      expect(name.isWellFormed()).toBe(true);
+      expect(Array.from(name)).toHaveLength(MAX_NAME_LENGTH);
+      expect(name.endsWith(`…#${markOf(text)}`)).toBe(true);
+    }
+  });
+
+  it('keeps a name of exactly 1,024 code points whole, astral characters counted once', () => {
+    const exactly = '😀'.repeat(MAX_NAME_LENGTH);
+    expect(toName(exactly)).toBe(exactly);
+    expect(toName(`${exactly}!`)).toMatch(/…#[0-9a-f]{16}$/);
+  });
+
+  it('is the same on a name cut already: cutting twice changes nothing', () => {
+    const once = toName(long('tail'));
+    expect(toName(once)).toBe(once);
+    expect(toName(toTestCase(['odd names', long('tail')]))).toBe(toName(`odd names > ${long('tail')}`));
+  });
+
+  it('cuts a testCase once, as a whole, so its mark stands for every title', () => {
+    const titles = ['describe', long('first'), 'it'];
+    const other = ['describe', long('first'), 'it!'];
+    expect(toName(toTestCase(titles))).not.toBe(toName(toTestCase(other)));
+    expect(toName(toTestCase(titles)).endsWith(markOf(`describe > ${long('first')} > it`))).toBe(true);
+  });
+
+  it('applies to testSuite as to testCase', () => {
+    const options = { statusMap: DEFAULT_STATUS_MAP, durationUnit: 'ms' as const };
+    const suite = (end: string) => `${'deep/'.repeat(220)}${end}.test.ts`;
+    const a = toResult({ testSuite: suite('a'), testCase: 'c', status: 'passed' }, options);
+    const b = toResult({ testSuite: suite('b'), testCase: 'c', status: 'passed' }, options);
+    expect(a.testSuite).not.toBe(b.testSuite);
+    expect(a.testSuite.endsWith(`…#${markOf(suite('a'))}`)).toBe(true);
+  });
+
+  it('cuts a run label at MAX_LABEL_LENGTH the same way', () => {
+    const tag = (end: string) => `branch:${'x'.repeat(600)}${end}`;
+    expect(toLabel(tag('a'))).toBe(`${tag('a').slice(0, MAX_LABEL_LENGTH - 18)}…#${markOf(tag('a'))}`);
+    expect(toLabel(tag('a'))).not.toBe(toLabel(tag('b')));
+    expect(cutWithMark('short', MAX_LABEL_LENGTH)).toBe('short');
   });
 });

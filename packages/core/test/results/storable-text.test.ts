@@ -79,7 +79,7 @@ describe('what core sends is text the service stores', () => {
   it('changes nothing else in a label: a tag is matched as it is written', () => {
     expect(toLabel('branch:feat/ünï 🚀\ttabbed')).toBe('branch:feat/ünï 🚀\ttabbed');
     expect(toLabel('a\u0000b\ud800c')).toBe('a b\ufffdc');
-    expect(toLabel('🚀'.repeat(600))).toBe(`${'🚀'.repeat(MAX_LABEL_LENGTH - 1)}…`);
+    expect(toLabel('🚀'.repeat(600))).toMatch(/^(?:🚀){494}…#[0-9a-f]{16}$/u);
     expect(toRunPayload({ project: '\u0000', framework: 'jest', tags: ['\u0000', 'ci', 'ci'] })).toEqual({
       project: EMPTY_NAME,
       framework: 'jest',

@@ -5,7 +5,7 @@ import { ApiError, runNotFound } from '../errors.js';
 import { RUN_STATES, type RunState, runState } from '../ledger/run-state.js';
 import type { Page, RunsFilter, SqlStore } from '../ledger/sql-store.js';
 import type { RunWithCounts, StoredResult } from '../ledger/store.js';
-import { attachmentPath, paths } from '../paths.js';
+import { attachmentPath, paths, runPagePath } from '../paths.js';
 
 /** A page's size when `limit` is not given with a cursor, and the most one page holds. */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -52,9 +52,12 @@ export function registerReadApi(
     return sendPage(reply, request.url, 'runs', page, (run) => withState(run, now));
   });
 
-  app.get<{ Params: { id: string } }>(paths.run, async (request) => {
+  // The run's page is linked as create-run links it: a CI summary written from this read
+  // (the `read-runs` extension) links the page it was not told at create-run.
+  app.get<{ Params: { id: string } }>(paths.run, async (request, reply) => {
     const run = await store.runWithCounts(request.params.id);
     if (!run) throw runNotFound(request.params.id);
+    reply.header('link', `<${runPagePath(run.id)}>; rel="alternate"; type="text/html"`);
     return withState(run, Date.now());
   });
 

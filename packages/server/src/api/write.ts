@@ -5,6 +5,7 @@ import { runState } from '../ledger/run-state.js';
 import type { SqlStore } from '../ledger/sql-store.js';
 import type { ResultInput, RunEndStatus } from '../ledger/store.js';
 import { paths, runLocation, runPagePath } from '../paths.js';
+import { addShardResults, shardOfBatch } from '../plans/run-shards.js';
 import { handleWrite, type InFlightWrites } from './idempotent-write.js';
 import { unstorableText } from './storable-text.js';
 
@@ -43,6 +44,11 @@ export const COMPLETE_RUN_EXTENSION = 'complete-run';
 /** The extension create-run announces when results may name files (api/attachments.ts), with its limits. */
 export const ATTACHMENTS_EXTENSION = 'attachments';
 
+/** The extension create-run announces so that the process ending a shared run reads it back (api/read.ts). */
+export const READ_RUNS_EXTENSION = 'read-runs';
+/** The extension create-run announces when the server makes shard plans (POST /api/v1/plans, plans/plan-route.ts). */
+export const SHARD_PLANS_EXTENSION = 'shard-plans';
+
 /** What create-run's answer says beyond the spec, by the server's options: its extensions, and the attachments' limits. */
 export interface Announcement {
   extensions: string[];
@@ -52,6 +58,8 @@ export interface Announcement {
 export function announcement(options: {
   failureDetails: boolean;
   completeRun: boolean;
+  readRuns: boolean;
+  shardPlans: boolean;
   attachments: boolean;
   maxAttachmentBytes: number;
   maxRunAttachmentBytes: number;
@@ -59,6 +67,8 @@ export function announcement(options: {
   const extensions = [
     ...(options.failureDetails ? [FAILURE_DETAILS_EXTENSION] : []),
     ...(options.completeRun ? [COMPLETE_RUN_EXTENSION] : []),
+    ...(options.readRuns ? [READ_RUNS_EXTENSION] : []),
+    ...(options.shardPlans ? [SHARD_PLANS_EXTENSION] : []),
     ...(options.attachments ? [ATTACHMENTS_EXTENSION] : []),
   ];
   return options.attachments
@@ -170,7 +180,10 @@ export function registerSubmitResults(app: FastifyInstance, writes: Writes, limi
       handleWrite(request, reply, writes.store, writes.inFlight, async (tx) => {
         const runId = request.params.id;
         const { results } = request.body;
-        if (!(await tx.addResults(runId, results, new Date().toISOString()))) throw runNotFound(runId);
+        const receivedAt = new Date().toISOString();
+        if (!(await tx.addResults(runId, results, receivedAt))) throw runNotFound(runId);
+        const shard = shardOfBatch(request.headers);
+        if (shard) await addShardResults(tx.tx, runId, shard, results, receivedAt);
         return { status: 201, headers: {}, body: { accepted: results.length } };
       }),
   );

@@ -4,6 +4,7 @@ import { sendFile } from '../attachments/serve-file.js';
 import type { SqlStore } from '../ledger/sql-store.js';
 import type { StoredResult } from '../ledger/store.js';
 import { paths } from '../paths.js';
+import { shardTimes } from '../plans/shard-times.js';
 import { isInlineText, type RunFiles } from './attachments-block.js';
 import { FLAKY_WINDOW, flakyOrFailing } from './flaky-or-failing.js';
 import { type ProjectFlakes, renderFlakyPage } from './flaky-page.js';
@@ -108,8 +109,10 @@ export function registerPages(
         ? []
         : await store.resultsByOffset(runId, failedFilter, { limit: RESULTS_PER_PAGE, offset: 0 });
     const slowest = await store.slowestResults(runId, narrowed, ['skipped', 'todo'], SLOWEST_TESTS);
+    const shards = await shardTimes(store.db, run);
     const pageHtml = renderRunPage({
       run,
+      shards,
       results,
       files: files && (await runFiles(files, runId, failed)),
       paged: { matching, failed, failedCount, slowest, page, pageCount },

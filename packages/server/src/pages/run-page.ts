@@ -1,6 +1,7 @@
 import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredResult } from '../ledger/store.js';
 import { flakyPagePath, runPagePath, runsPagePath } from '../paths.js';
+import type { ShardTime } from '../plans/shard-times.js';
 import { attachmentsBlock, type RunFiles } from './attachments-block.js';
 import { statusBar } from './charts.js';
 import { failureDetailsBlock, failuresByMessage } from './failure-details.js';
@@ -18,6 +19,8 @@ import {
   tagList,
   testLink,
 } from './layout.js';
+import { shardTable } from './shard-table.js';
+import { testAnchor } from './test-anchor.js';
 
 /** How many tests the "Slowest tests" table lists. */
 export const SLOWEST_TESTS = 10;
@@ -59,6 +62,8 @@ export interface RunPageInput {
   /** A run never completed that received nothing for this long is abandoned. */
   abandonedAfterMs: number;
   now: number;
+  /** The shards its results came from, with their planned and actual time (none: not sharded). */
+  shards?: readonly ShardTime[] | undefined;
 }
 
 /**
@@ -79,6 +84,7 @@ function* runPageContent({
   status,
   abandonedAfterMs,
   now,
+  shards = [],
 }: RunPageInput): Generator<SafeHtml> {
   const state = runState(run, now, abandonedAfterMs);
   const needle = search?.toLowerCase();
@@ -127,6 +133,7 @@ ${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(shownCount,
     yield html`<h2 id="slowest">Slowest tests</h2>\n`;
     yield* namedTable('slowest-tests', run, slowest);
   }
+  yield shardTable(shards);
   yield html`
 <h2 id="suites">Suites (${formatCount(suites.length)})</h2>
 ${suites.length === 0 ? html`<p>${run.total === 0 ? 'This run has no results yet.' : 'No results match.'}</p>` : ''}
@@ -298,11 +305,17 @@ function* namedTable(
   const { project } = run;
   yield html`<div class="table-wrap"><table id="${id}"><thead><tr><th>Test · suite</th><th class="num">Duration</th></tr></thead><tbody>
 `;
+  // Failed tests' rows are what a CI summary links to (test-anchor.ts): one id per row.
+  const seen = new Map<string, number>();
   for (const result of results) {
+    const key = `${result.testSuite}\n${result.testCase}`;
+    const occurrence = (seen.get(key) ?? 0) + 1;
+    seen.set(key, occurrence);
+    const anchor = files ? html` id="${testAnchor(result.testSuite, result.testCase, occurrence)}"` : '';
     const why = files
       ? html`${failureDetailsBlock(result.details)}${attachmentsBlock(run.id, result, files)}`
       : '';
-    yield html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span>${why}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
+    yield html`<tr class="test"${anchor} data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span>${why}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
 `;
   }
   yield html`</tbody></table></div>`;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { type Answer, createRun, get, patch, post, result, serverOn, startServer } from '../client.js';
@@ -254,6 +255,22 @@ describe.each(storeEngines())('the run page on $name', (engine) => {
     expect(answer.text).toContain(
       '<a class="name test-link" href="/test?project=shop&amp;suite=src%2Fcart.test.ts&amp;test=broken">broken</a>',
     );
+  });
+
+  it("gives each failed test's row the id a CI summary links to, the same for the test, numbered when its names repeat", async () => {
+    const server = await startServer();
+    const runId = await runWith(server, { project: 'shop', framework: 'vitest' }, [
+      result({ testCase: 'broken <b>|', status: 'failed' }),
+      result({ testCase: 'fine' }),
+      result({ testCase: 'broken <b>|', status: 'failed' }),
+    ]);
+    const digest = createHash('sha256').update('src/cart.test.ts\nbroken <b>|').digest('hex').slice(0, 12);
+
+    const rows = section((await page(server, `/runs/${runId}`)).text, 'failed-tests');
+    expect([...rows.matchAll(/<tr class="test" id="([^"]+)"/g)].map((match) => match[1])).toEqual([
+      `test-${digest}`,
+      `test-${digest}-2`,
+    ]);
   });
 
   it('lists among the slowest only tests that ran: never a skipped or todo one, however long', async () => {

@@ -1,11 +1,6 @@
-import type { HttpClient } from '../http/client.js';
-import type { Deadline } from './deadline.js';
-import { type RetryPolicy, type SendOutcome, sendWithRetries } from './send-with-retries.js';
-
-// Completing a run: the one request that tells the service a run has ended, and how
-// (docs/design.md, "The run's end"). The spec shows no such operation, so it is sent where
-// the service announced it (`complete-run`, the default `'auto'`), or where the
-// `completeRun` option asks for it, in the form that option gives.
+// The request that tells the service a run has ended, and how: its form, as the
+// `completeRun` option gives it, and filled in for one run. Whether and when it is sent is
+// end-run.ts's (docs/design.md, "The run's end").
 
 /**
  * How a run ended: `completed` when it ended normally and no result failed, `failed` when
@@ -78,18 +73,6 @@ export function readCompleteRun(value: unknown): { request: CompleteRunChoice } 
   return { request: { method: method.toUpperCase() as CompleteRunRequest['method'], path, body } };
 }
 
-/**
- * The request that completes a run its own process created: the one `choice` gives, or with
- * `'auto'` the default one where create-run's answer announced `complete-run`; none for false.
- */
-export function completionRequest(
-  choice: CompleteRunChoice,
-  announced: boolean,
-): CompleteRunRequest | undefined {
-  if (choice === 'auto') return announced ? DEFAULT_COMPLETE_RUN : undefined;
-  return choice || undefined;
-}
-
 /** The request's path for this run: `{runId}` encoded as a path segment. */
 export function fillPath(path: string, runId: string): string {
   return path.replaceAll('{runId}', encodeURIComponent(runId));
@@ -99,34 +82,4 @@ export function fillPath(path: string, runId: string): string {
 export function fillBody(body: string, status: RunEndStatus, runId: string): string {
   const inString = (text: string) => JSON.stringify(text).slice(1, -1);
   return body.replaceAll('{status}', inString(status)).replaceAll('{runId}', inString(runId));
-}
-
-/**
- * A 409 to completing a run says it already ended another way (the local server answers so):
- * asking again gets the same answer, so it is a refusal, not a retry.
- */
-const FINAL: ReadonlySet<number> = new Set([409]);
-
-/**
- * Sends the request that completes `runId` with `status`, with the retries, headers,
- * idempotency key and deadline of every other request.
- */
-export function completeRun(
-  http: HttpClient,
-  runId: string,
-  request: CompleteRunRequest,
-  status: RunEndStatus,
-  idempotencyKey: string,
-  policy: RetryPolicy,
-  deadline: Deadline,
-): Promise<SendOutcome> {
-  return sendWithRetries(
-    http,
-    fillPath(request.path, runId),
-    fillBody(request.body, status, runId),
-    idempotencyKey,
-    policy,
-    deadline,
-    { method: request.method, final: FINAL },
-  );
 }

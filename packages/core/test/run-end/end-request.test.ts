@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillBody, fillPath } from '../../src/delivery/complete-run.js';
+import { fillBody, fillPath } from '../../src/run-end/end-request.js';
 
 describe('the request that completes a run', () => {
   it('puts the run id in the path as one encoded segment', () => {

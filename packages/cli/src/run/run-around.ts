@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import {
+  ciTags,
+  type EndRunOutcome,
+  type Extension,
+  endRun,
+  formatRunHandle,
+  gatherRun,
+  openService,
+  type ResolvedConfig,
+  resolveConfig,
+  runVerdict,
+  SUMMARY_PARTS_VAR,
+  type TestrunOptions,
+  userAgent,
+  writeRunSummary,
+} from '@testrun/core';
+import type { Output } from '../command.js';
+import type { CommandEnd } from './run-command.js';
+
+// The run around `testrun run`'s command: created before it, ended after it by its verdict,
+// summarized (docs/design.md §31). Nothing here may keep the command from running as it
+// would without testrun: every problem is one line, and the command runs.
+
+/** Creating the run waits at most this long before the command starts anyway (the reporters spool). */
+export const CREATE_BEFORE_COMMAND_MS = 10_000;
+
+const CANCEL_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']);
+
+export interface RunAround {
+  /** What the command's environment gets besides testrun's own: the run, and where reporters leave their parts. */
+  env(partsDir: string): NodeJS.ProcessEnv;
+  /**
+   * After the command: its verdict, the run's end, the summary, a line that says so. Resolves
+   * to the exit code testrun exits with: the command's own (the verdict's: the one place a
+   * later rule may change it). Never rejects.
+   */
+  end(command: CommandEnd, partsDir: string): Promise<number>;
+}
+
+/** No run around the command (reporting off, no key, an invalid option, a run given): the command alone. */
+const COMMAND_ALONE: RunAround = { env: () => ({}), end: async (command) => command.exitCode };
+
+interface Created {
+  runId: string;
+  extensions: Extension[];
+  pageUrl: string | undefined;
+}
+
+export async function startRunAround({
+  options,
+  framework,
+  output,
+}: {
+  options: TestrunOptions;
+  framework: string;
+  output: Output;
+}): Promise<RunAround> {
+  const started = performance.now();
+  const resolution = resolveConfig({ options, env: process.env, rootDir: process.cwd() });
+  switch (resolution.state) {
+    case 'off':
+      return COMMAND_ALONE;
+    case 'no-key':
+      output.error('TESTRUN_API_KEY is not set: the command runs without a run around it.');
+      return COMMAND_ALONE;
+    case 'invalid':
+      for (const error of resolution.errors) output.error(error.message);
+      output.error('the command runs without a run around it.');
+      return COMMAND_ALONE;
+    case 'enabled':
+      break;
+  }
+  const { config } = resolution;
+  output.redact(config.apiKey);
+  if (config.runId !== undefined) {
+    output.error(
+      `reporting into run ${config.runId}, given by TESTRUN_RUN_ID: the job that created it ends it (testrun complete-run).`,
+    );
+    return COMMAND_ALONE;
+  }
+  const created = await createRun(config, framework, output);
+  const log = (line: string) => output.error(line);
+  return {
+    env: (partsDir) => ({
+      [SUMMARY_PARTS_VAR]: partsDir,
+      ...(created ? { TESTRUN_RUN_ID: formatRunHandle(created.runId, created.extensions) } : {}),
+    }),
+    async end(command, partsDir) {
+      try {
+        const gathered = await gatherRun({
+          config,
+          runId: created?.runId,
+          extensions: created?.extensions,
+          partsDir,
+          userAgent: userAgent('cli'),
+          unreachable: !created,
+        });
+        const verdict = runVerdict({
+          exitCode: command.exitCode,
+          cancelled: command.cancelledBy !== undefined || CANCEL_SIGNALS.has(command.signal ?? ''),
+          failedResults: gathered.tally.failedCount > 0,
+        });
+        const ended = created
+          ? await endRun({
+              config,
+              runId: created.runId,
+              extensions: created.extensions,
+              status: verdict.status,
+              userAgent: userAgent('cli'),
+            })
+          : undefined;
+        await writeRunSummary(
+          config,
+          {
+            project: config.project,
+            framework,
+            runId: created?.runId,
+            pageUrl: created?.pageUrl ?? gathered.pageUrl,
+            state: created ? verdict.status : 'not created',
+            durationMs: performance.now() - started,
+          },
+          gathered,
+          log,
+        );
+        if (created && ended) output.error(endLine(created, ended, command));
+        return verdict.exitCode ?? command.exitCode;
+      } catch (error) {
+        output.error(`internal error while ending the run: ${(error as Error).message}`);
+        return command.exitCode;
+      }
+    },
+  };
+}
+
+/** Creates the run, within CREATE_BEFORE_COMMAND_MS; undefined, and one line, when it could not be. */
+async function createRun(
+  config: ResolvedConfig,
+  framework: string,
+  output: Output,
+): Promise<Created | undefined> {
+  const service = openService({ ...config, userAgent: userAgent('cli'), env: process.env });
+  service.deadline.start(Math.min(config.flushTimeout, CREATE_BEFORE_COMMAND_MS));
+  try {
+    const moreTags = config.ciTags ? await ciTags(process.env, process.cwd()) : [];
+    const run = { project: config.project, framework, tags: config.tags };
+    const outcome = await service.createRun(run, config.runKey ?? randomUUID(), { moreTags });
+    if (outcome.kind === 'ok') return outcome;
+    output.error(
+      `the run could not be created (${outcome.error.message}): the command runs as it would without testrun run, and its reporters spool what they cannot send (npx @testrun/cli replay).`,
+    );
+    return undefined;
+  } catch (error) {
+    output.error(`internal error while creating the run: ${(error as Error).message}; the command runs.`);
+    return undefined;
+  } finally {
+    await service.close();
+  }
+}
+
+/** `run 8f3c… marked failed (the command exited 1) http://…/runs/8f3c…` */
+function endLine(created: Created, ended: EndRunOutcome, command: CommandEnd): string {
+  const how = command.signal
+    ? `the command ended by ${command.signal}`
+    : `the command exited ${command.exitCode}`;
+  const page = created.pageUrl ? ` ${created.pageUrl}` : '';
+  switch (ended.state) {
+    case 'sent':
+      return `run ${created.runId} marked ${ended.status} (${how})${page}`;
+    case 'not-announced':
+      return `run ${created.runId} ended ${ended.status} (${how}); the service does not announce completing runs, so it was not told${page}`;
+    case 'off':
+      return `run ${created.runId} ended ${ended.status} (${how}); completeRun is false, so the service was not told${page}`;
+    default:
+      return `run ${created.runId} ended ${ended.status} (${how}), but the service was not told: ${ended.error.message}${page}`;
+  }
+}

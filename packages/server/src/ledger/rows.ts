@@ -25,11 +25,12 @@ export interface ResultRow extends SqlRow {
   status: string;
   duration: number | string;
   details: string | null;
+  attachments: string | null;
 }
 
 export const RUN_COLUMNS =
   'seq, id, project, framework, tags, created_at, last_received_at, end_status, ended_at, total, total_duration';
-export const RESULT_COLUMNS = 'position, test_suite, test_case, status, duration, details';
+export const RESULT_COLUMNS = 'position, test_suite, test_case, status, duration, details, attachments';
 
 /** One run's row by its id: the reads and the writer's look-ups share it. */
 export async function runRow(db: SqlExecutor, id: string): Promise<RunRow | undefined> {
@@ -61,6 +62,8 @@ export function storedResult(runId: string, row: ResultRow): StoredResult {
     duration: Number(row.duration),
   };
   if (row.details !== null) result.details = JSON.parse(row.details);
+  if (row.attachments !== null && row.attachments !== undefined)
+    result.attachments = JSON.parse(row.attachments);
   return result;
 }
 
@@ -73,5 +76,6 @@ export function resultColumns(result: ResultInput): SqlValue[] {
     result.duration,
     result.details === undefined ? null : JSON.stringify(result.details),
     result.details?.attempts ?? null,
+    result.attachments === undefined ? null : JSON.stringify(result.attachments),
   ];
 }

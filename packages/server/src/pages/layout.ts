@@ -82,6 +82,15 @@ details.suite table { border-top: 1px solid var(--line); }
 .state .tip { display: none; position: absolute; left: 0; top: 1.6em; z-index: 2; width: max-content; max-width: min(20rem, 80vw); white-space: normal; background: var(--card); color: var(--text); border: 1px solid var(--line); border-radius: 4px; padding: 0.3rem 0.5rem; font-weight: 400; font-size: 0.85rem; }
 .state:hover .tip, .state:focus .tip { display: block; }
 .pager { display: flex; justify-content: space-between; gap: 1rem; margin: 1rem 0; }
+.attachments { margin: 0.4rem 0; }
+.attempt-title { font-size: 0.85rem; font-weight: 600; color: var(--muted); margin: 0.5rem 0 0.2rem; }
+figure.file { margin: 0.3rem 0 0.6rem; }
+figure.file img { display: block; max-width: min(100%, 32rem); max-height: 20rem; height: auto; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
+figure.file video { display: block; max-width: min(100%, 40rem); border-radius: 4px; }
+figcaption, p.file { font-size: 0.85rem; }
+details.log { margin: 0.3rem 0; }
+details.log > summary { cursor: pointer; font-size: 0.85rem; }
+details.log pre { max-height: 24rem; overflow: auto; font-size: 0.8rem; }
 `;
 
 export function layout(title: string, content: SafeHtml): string {

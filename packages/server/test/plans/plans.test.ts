@@ -281,6 +281,7 @@ describe('the plan route, on one engine: its checks come before the store', () =
       'failure-details',
       'complete-run',
       'read-runs',
+      'attachments',
     ]);
     const planning = await startServer();
     const announced = await post(planning, '/api/v1/runs', { project: 'p', framework: 'f' });
@@ -289,6 +290,7 @@ describe('the plan route, on one engine: its checks come before the store', () =
       'complete-run',
       'read-runs',
       'shard-plans',
+      'attachments',
     ]);
   });
 });

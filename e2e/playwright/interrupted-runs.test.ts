@@ -80,9 +80,10 @@ describe('a Playwright run stopped before its end', () => {
     expect(await storedOnce(server), outcome.stderr).toEqual(identities(FINISHED));
     // Playwright ends the run itself on SIGINT: its end, interrupted, goes to the spool at once,
     // as a cancelled process's does, for a replay to send (the process does not wait for it).
+    // The failed test's error context, which Playwright attaches, went with its result.
     expect(testrunLines(outcome.stderr)).toEqual([
       expect.stringMatching(
-        /^testrun: 4 results → run .*; the run's end \(interrupted\) spooled to .*: send it with `npx @testrun\/cli replay --dir .*`; 2 tests did not run, not reported$/,
+        /^testrun: 4 results → run .*; the run's end \(interrupted\) spooled to .*: send it with `npx @testrun\/cli replay --dir .*`; 1 file uploaded \(\d+ B\); 2 tests did not run, not reported$/,
       ),
     ]);
     expect(outcome.code).toBe(130);

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { InFlightWrites } from './api/idempotent-write.js';
+import { registerQuarantineApi } from './api/quarantine.js';
 import { registerReadApi } from './api/read.js';
 import { registerTextInAddresses } from './api/storable-text.js';
 import {
@@ -198,6 +199,7 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
   registerSubmitResults(app, writes, options);
   registerCompleteRun(app, writes, options.abandonedAfterMs);
   registerReadApi(app, store, options.abandonedAfterMs);
+  registerQuarantineApi(app, writes);
   registerPages(app, store, options.abandonedAfterMs);
 
   registerErrorAnswers(app, options.maxBodyBytes);

@@ -72,6 +72,13 @@ export interface ServerOptions {
    */
   readRuns?: boolean;
   /**
+   * Announce the `quarantine` extension: reporters read the run's quarantined tests (`GET
+   * /api/v1/runs/{id}/quarantine`) and mark a quarantined test's failure `quarantined`, which
+   * the results route then takes. Default: true; false makes a server that announces none and
+   * refuses the field (the quarantine API and pages still answer).
+   */
+  quarantine?: boolean;
+  /**
    * How many of the latest requests `TestrunServer.requests` keeps at least (tests and benches
    * read it; never twice as many). Default: 10,000, so a server that runs for months does not
    * grow with its traffic.
@@ -130,6 +137,7 @@ export interface ResolvedOptions {
   failureDetails: boolean;
   completeRun: boolean;
   readRuns: boolean;
+  quarantine: boolean;
   requestLogSize: number;
   closeTimeoutMs: number;
   clientTimeoutMs: number;
@@ -172,6 +180,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     failureDetails: options.failureDetails ?? true,
     completeRun: options.completeRun ?? true,
     readRuns: options.readRuns ?? true,
+    quarantine: options.quarantine ?? true,
     requestLogSize: requireInteger('requestLogSize', options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, 1),
     closeTimeoutMs: requireInteger('closeTimeoutMs', options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS, 0),
     clientTimeoutMs: requireInteger(

@@ -32,6 +32,8 @@ interface Limits {
   maxResultsPerRequest: number;
   /** Results may carry `details` (the `failure-details` extension). */
   failureDetails: boolean;
+  /** A failed result may say it was a quarantined test's (`quarantined`: the `quarantine` extension). */
+  quarantine: boolean;
 }
 
 /** The extension create-run announces when the server accepts why a test failed. */
@@ -42,16 +44,24 @@ export const COMPLETE_RUN_EXTENSION = 'complete-run';
 /** The extension create-run announces so that the process ending a shared run reads it back (api/read.ts). */
 export const READ_RUNS_EXTENSION = 'read-runs';
 
+/**
+ * The extension create-run announces so that reporters read the run's quarantined tests
+ * (`GET /api/v1/runs/{id}/quarantine`) and mark a quarantined test's failure (`quarantined`).
+ */
+export const QUARANTINE_EXTENSION = 'quarantine';
+
 /** What create-run's answer announces, by the server's options. */
 export function announcedExtensions(options: {
   failureDetails: boolean;
   completeRun: boolean;
   readRuns: boolean;
+  quarantine?: boolean;
 }): string[] {
   return [
     ...(options.failureDetails ? [FAILURE_DETAILS_EXTENSION] : []),
     ...(options.completeRun ? [COMPLETE_RUN_EXTENSION] : []),
     ...(options.readRuns ? [READ_RUNS_EXTENSION] : []),
+    ...(options.quarantine ? [QUARANTINE_EXTENSION] : []),
   ];
 }
 
@@ -132,7 +142,7 @@ export function registerSubmitResults(app: FastifyInstance, writes: Writes, limi
   app.post<{ Params: { id: string }; Body: ResultsBody }>(
     paths.runResults,
     {
-      schema: { body: resultsBodySchema(limits.statuses, limits.failureDetails) },
+      schema: { body: resultsBodySchema(limits.statuses, limits.failureDetails, limits.quarantine) },
       // Before schema validation: an oversized batch is a 413 whatever its contents.
       preValidation: async (request) => {
         const results = (request.body as Partial<ResultsBody> | null)?.results;
@@ -215,7 +225,7 @@ const runBodySchema = {
   },
 } as const;
 
-function resultsBodySchema(statuses: readonly string[], failureDetails: boolean) {
+function resultsBodySchema(statuses: readonly string[], failureDetails: boolean, quarantine: boolean) {
   return {
     type: 'object',
     required: ['results'],
@@ -234,6 +244,7 @@ function resultsBodySchema(statuses: readonly string[], failureDetails: boolean)
             status: { type: 'string', enum: [...statuses] },
             duration: { type: 'number', minimum: 0, maximum: MAX_DURATION },
             ...(failureDetails ? { details: detailsSchema } : {}),
+            ...(quarantine ? { quarantined: { type: 'boolean' } } : {}),
           },
         },
       },

@@ -334,7 +334,7 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     expect(created.code, created.stderr).toBe(0);
     // The run as shards need it: its id, then what the service announced.
     const [id = '', announced] = created.stdout.trim().split(';');
-    expect(announced).toBe('extensions=failure-details,complete-run,read-runs');
+    expect(announced).toBe('extensions=failure-details,complete-run,read-runs,quarantine');
     expect(await server.server.store.run(id)).toMatchObject({ id, project: 'p', framework: 'vitest' });
 
     // The form every spool line prints resolves to the installed CLI (`--no`: never the registry).

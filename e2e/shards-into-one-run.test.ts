@@ -44,7 +44,7 @@ it.each(FRAMEWORKS)('$name: three shards fill the one run testrun create-run mad
   // The run as create-run prints it: its id, and what the service announced, for the shards.
   const handle = created.stdout.trim();
   const runId = handle.split(';')[0]!;
-  expect(handle).toBe(`${runId};extensions=failure-details,complete-run,read-runs`);
+  expect(handle).toBe(`${runId};extensions=failure-details,complete-run,read-runs,quarantine`);
 
   const env = () =>
     reporterEnv(server, { TESTRUN_RUN_ID: handle, [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS });

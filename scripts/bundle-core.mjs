@@ -52,19 +52,38 @@ const summaryApart = {
   },
 };
 
-/** Writes packages/core/dist/index.js as one file, and the summary's dist/summary/index.js. */
+/**
+ * Quarantine (src/quarantine/) is a bundle of its own too, dist/quarantine/index.js, imported
+ * only once a test failed in a run whose service announced quarantine
+ * (run-end/quarantine-hand-off.ts), or by `testrun run` when its command's reporters had
+ * failures. It too imports only types from the rest of core.
+ */
+const quarantineApart = {
+  name: 'quarantine-apart',
+  setup(build) {
+    build.onResolve({ filter: /\/quarantine\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}src${path.sep}quarantine${path.sep}`)
+        ? undefined
+        : { path: './quarantine/index.js', external: true },
+    );
+  },
+};
+
+/** Writes packages/core/dist/index.js as one file, and the bundles apart: dist/summary/index.js, dist/quarantine/index.js. */
 export async function bundleCore() {
+  for (const apart of ['summary', 'quarantine']) {
+    await build({
+      entryPoints: [path.join(repo, `packages/core/src/${apart}/index.ts`)],
+      outfile: path.join(repo, `packages/core/dist/${apart}/index.js`),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20.19',
+      logLevel: 'warning',
+    });
+  }
   await build({
-    entryPoints: [path.join(repo, 'packages/core/src/summary/index.ts')],
-    outfile: path.join(repo, 'packages/core/dist/summary/index.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.19',
-    logLevel: 'warning',
-  });
-  await build({
-    plugins: [summaryApart],
+    plugins: [summaryApart, quarantineApart],
     entryPoints: [path.join(repo, 'packages/core/src/index.ts')],
     outfile: path.join(repo, 'packages/core/dist/index.js'),
     bundle: true,

@@ -41,7 +41,7 @@ describe('testrun complete-run', () => {
     const server = await startTestServer({ completeRun: false });
     const told = await createRun(server);
     const bare = told.split(';')[0]!;
-    expect(told).toBe(formatRunHandle(bare, ['failure-details', 'read-runs']));
+    expect(told).toBe(formatRunHandle(bare, ['failure-details', 'read-runs', 'quarantine']));
     const outcome = await runCli(['complete-run', '--run-id', told], { env: cliEnv(server) });
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toBe(

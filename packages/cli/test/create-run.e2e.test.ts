@@ -27,7 +27,7 @@ describe('testrun create-run', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const [run] = await started.server.store.runs();
-    expect(stdout).toBe(`${run!.id};extensions=failure-details,complete-run,read-runs\n`);
+    expect(stdout).toBe(`${run!.id};extensions=failure-details,complete-run,read-runs,quarantine\n`);
     expect(run).toMatchObject({ project: 'web', framework: 'vitest', tags: ['nightly', 'e2e'] });
   });
 
@@ -47,7 +47,7 @@ describe('testrun create-run', () => {
       printed.push(stdout.replace(run!.id, '<id>'));
     }
     expect(printed).toEqual([
-      'TESTRUN_RUN_ID=<id>;extensions=failure-details,complete-run,read-runs\n',
+      'TESTRUN_RUN_ID=<id>;extensions=failure-details,complete-run,read-runs,quarantine\n',
       'TESTRUN_RUN_ID=<id>\n',
     ]);
   });

@@ -230,7 +230,7 @@ describe('testrun serve', () => {
     for (const flags of [
       [],
       ['--no-failure-details'],
-      ['--no-failure-details', '--no-complete-run', '--no-read-runs'],
+      ['--no-failure-details', '--no-complete-run', '--no-read-runs', '--no-quarantine'],
     ]) {
       const cli = startCli(['serve', '--api-key', 'k', '--memory', ...flags], { cwd: await tempDir() });
       const [, url = ''] = await cli.waitForStdout(listening);
@@ -242,8 +242,8 @@ describe('testrun serve', () => {
       expect(await cli.exited()).toBe(0);
     }
     expect(answers).toEqual([
-      { extensions: ['failure-details', 'complete-run', 'read-runs'], resultsStatus: 201 },
-      { extensions: ['complete-run', 'read-runs'], resultsStatus: 400 },
+      { extensions: ['failure-details', 'complete-run', 'read-runs', 'quarantine'], resultsStatus: 201 },
+      { extensions: ['complete-run', 'read-runs', 'quarantine'], resultsStatus: 400 },
       { extensions: undefined, resultsStatus: 400 },
     ]);
   });

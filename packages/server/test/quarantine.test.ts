@@ -14,7 +14,12 @@ const FLAKY = { project: 'shop', testSuite: 'src/cart.test.ts', testCase: 'cart 
 const DAY = 86_400_000;
 
 function quarantine(server: Parameters<typeof post>[0], body: object, key?: string) {
-  return post(server, '/api/v1/quarantines', { ...FLAKY, reason: 'flaky since the CDN change', ...body }, { key });
+  return post(
+    server,
+    '/api/v1/quarantines',
+    { ...FLAKY, reason: 'flaky since the CDN change', ...body },
+    { key },
+  );
 }
 
 describe.each(storeEngines())('quarantine API on $name', (engine) => {
@@ -62,7 +67,11 @@ describe.each(storeEngines())('quarantine API on $name', (engine) => {
       by: 'ana',
       reason: 'still flaky',
     });
-    const lifted = await post(server, '/api/v1/quarantines/lift', { ...FLAKY, reason: 'fixed in #12', by: 'cy' });
+    const lifted = await post(server, '/api/v1/quarantines/lift', {
+      ...FLAKY,
+      reason: 'fixed in #12',
+      by: 'cy',
+    });
     expect(lifted.status).toBe(200);
     expect(lifted.body).toMatchObject({
       quarantine: { state: 'lifted', liftedAt: expect.any(String) },
@@ -110,7 +119,9 @@ describe.each(storeEngines())('quarantine API on $name', (engine) => {
     const withoutKey = await post(server, '/api/v1/quarantines', { ...FLAKY, reason: 'x' }, { key: null });
     expect(withoutKey.status).toBe(401);
     expect((await get(server, '/api/v1/quarantines?project=shop', { key: READ_KEY })).status).toBe(200);
-    expect((await get(server, '/api/v1/quarantines/changes?project=shop', { key: READ_KEY })).body).toMatchObject({
+    expect(
+      (await get(server, '/api/v1/quarantines/changes?project=shop', { key: READ_KEY })).body,
+    ).toMatchObject({
       changes: [],
     });
   });
@@ -154,7 +165,10 @@ describe.each(storeEngines())('quarantine API on $name', (engine) => {
         const rows = Array.from({ length: 100 }, (_, i) => `t${start + i}`);
         await tx.tx.query(
           `INSERT INTO quarantines (project, test_key, test_suite, test_case, reason, owner, since, quarantined_by, expires_at, lifted_at) VALUES ${rows
-            .map((_, i) => `('shop', $${i * 2 + 1}, 'a.test.ts', $${i * 2 + 2}, 'r', NULL, '${at}', 'x', '${expires}', NULL)`)
+            .map(
+              (_, i) =>
+                `('shop', $${i * 2 + 1}, 'a.test.ts', $${i * 2 + 2}, 'r', NULL, '${at}', 'x', '${expires}', NULL)`,
+            )
             .join(', ')}`,
           rows.flatMap((name) => [testKey('a.test.ts', name), name]),
         );
@@ -164,7 +178,9 @@ describe.each(storeEngines())('quarantine API on $name', (engine) => {
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ error: { code: 'too_many_quarantined' } });
     // A quarantine in force may still change.
-    expect((await quarantine(server, { testSuite: 'a.test.ts', testCase: 't1', reason: 'renewed' })).status).toBe(200);
+    expect(
+      (await quarantine(server, { testSuite: 'a.test.ts', testCase: 't1', reason: 'renewed' })).status,
+    ).toBe(200);
   });
 
   it("gives a run's reporters its project's tests in force by key, expired apart, nothing of another project's", async () => {
@@ -202,10 +218,21 @@ describe.each(storeEngines())('quarantine API on $name', (engine) => {
     });
     expect(sent.status).toBe(201);
     const stored = await server.store.results(runId);
-    expect(stored[0]).toMatchObject({ status: 'failed', quarantined: true, details: { message: 'expected 3' } });
+    expect(stored[0]).toMatchObject({
+      status: 'failed',
+      quarantined: true,
+      details: { message: 'expected 3' },
+    });
     expect(stored[1]).not.toHaveProperty('quarantined');
-    expect((await get(server, `/api/v1/runs/${runId}`)).body).toMatchObject({ counts: { failed: 2 }, quarantined: 1 });
-    expect((await get(server, `/api/v1/runs/${runId}/results`)).body).toMatchObject([{ quarantined: true }, {}, {}]);
+    expect((await get(server, `/api/v1/runs/${runId}`)).body).toMatchObject({
+      counts: { failed: 2 },
+      quarantined: 1,
+    });
+    expect((await get(server, `/api/v1/runs/${runId}/results`)).body).toMatchObject([
+      { quarantined: true },
+      {},
+      {},
+    ]);
   });
 
   it('without quarantine, announces none and refuses the mark, as a service that knows nothing of it', async () => {

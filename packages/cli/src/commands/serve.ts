@@ -78,6 +78,10 @@ only once written to disk, and read again on the next start.
       type: 'boolean',
       help: 'do not announce the read-runs extension: CI summaries then count what was sent from their job (reads still answer)',
     },
+    'no-quarantine': {
+      type: 'boolean',
+      help: 'do not announce the quarantine extension: reporters then quarantine nothing, and results may not say they were (the quarantine pages and API still answer)',
+    },
   },
   run: async ({ values, output }) => {
     const apiKey = values['api-key'] ?? generateApiKey();
@@ -104,6 +108,7 @@ only once written to disk, and read again on the next start.
       failureDetails: !values['no-failure-details'],
       completeRun: !values['no-complete-run'],
       readRuns: !values['no-read-runs'],
+      quarantine: !values['no-quarantine'],
       ...(values['trust-proxy'] === undefined ? {} : { trustProxy: proxiesOf(values['trust-proxy']) }),
     });
     // The API key is printed on purpose: it is this server's own, made up for it. The

@@ -116,7 +116,9 @@ describe.concurrent('testrun run', () => {
     const run = await onlyRun(server);
     expect(run).toMatchObject({ project: 'api', framework: 'command' });
     // The run, as every reporter inside reads it: its id and what the service announced.
-    expect(stdout).toBe(`got typed in ${run.id};extensions=failure-details,complete-run,read-runs\n`);
+    expect(stdout).toBe(
+      `got typed in ${run.id};extensions=failure-details,complete-run,read-runs,quarantine\n`,
+    );
     expect(stderr).toContain('to stderr\n');
     // upload sent into the given run and left its end to testrun run: one end, by the command.
     const stored = await server.server.store.results(run.id);

@@ -16,9 +16,10 @@ import {
 import type { Batch, DeliverySummary, RunnerVerdict, RunPayload, TestResult } from '../types.js';
 import type { Deadline } from './deadline.js';
 import { type BatchDelivery, deliverBatch, makeBatch } from './deliver-batch.js';
-import { COMPLETE_RUN_EXTENSION, FAILURE_DETAILS_EXTENSION } from './extensions.js';
+import { COMPLETE_RUN_EXTENSION, type Extension, FAILURE_DETAILS_EXTENSION } from './extensions.js';
 import { Overflow } from './overflow.js';
 import { RefusedLines, RunRefusals } from './refusals.js';
+import { sendWithRetries } from './send-with-retries.js';
 import { type Service, withTags } from './service.js';
 import { SpoolWriter } from './spool.js';
 
@@ -69,9 +70,15 @@ export class RunSession {
    * What this session knows of how the run went, for its verdict (run-end/end-run.ts): a
    * result that went out failed, what the runner said, a process going away before the end.
    */
-  private readonly evidence: Required<Pick<RunEvidence, 'failedResults' | 'cancelled'>> & {
-    runner: RunnerVerdict;
-  } = { failedResults: false, cancelled: false, runner: {} };
+  private readonly evidence: Required<Pick<RunEvidence, 'failedResults' | 'cancelled'>> &
+    Pick<RunEvidence, 'quarantine'> & {
+      runner: RunnerVerdict;
+    } = { failedResults: false, cancelled: false, runner: {} };
+  /** What create-run's answer announced, once it answered. */
+  private extensions: Extension[] | undefined;
+  /** What a batch holding a failed result goes through before its first attempt (quarantine's marks). */
+  private marker: ((body: string) => Promise<string>) | undefined;
+  private readonly withFailures = new WeakSet<Batch>();
   /** How the run's end was handled (`completeRun`): sent, spooled for replay, or refused; unset while it is not. */
   private runEnd: DeliverySummary['runEnd'];
   private run: RunPayload;
@@ -155,6 +162,9 @@ export class RunSession {
     this.start();
     this.evidence.failedResults ||= results.some((result) => result.status === this.config.statusMap.failed);
     const batch = makeBatch(results, randomUUID());
+    if (this.marker && results.some((result) => result.status === this.config.statusMap.failed)) {
+      this.withFailures.add(batch);
+    }
     if (this.closed) {
       this.fail(`${countOf(results.length, 'result')} came after the run ended: spooled`);
       this.spoolBatch(batch);
@@ -174,6 +184,45 @@ export class RunSession {
     const { runner } = this.evidence;
     runner.failed = runner.failed === true || failed;
     runner.interrupted = runner.interrupted === true || interrupted;
+  }
+
+  /**
+   * What the run's service announced, once known (for quarantine, run-end/quarantine-hand-off.ts):
+   * a shared run's handle says it; a run this session creates, create-run's answer; undefined
+   * for a bare id or a run that could not be created.
+   */
+  async announced(): Promise<readonly Extension[] | undefined> {
+    if (this.config.runId !== undefined) return this.config.runExtensions;
+    this.start();
+    return (await this.runIdPromise) === undefined ? undefined : this.extensions;
+  }
+
+  /** `GET {base}/api/v1/runs/{runId}/quarantine`, with the retries and deadline of every request. */
+  async readQuarantineList(): Promise<{ ok: true; body: string } | { ok: false; problem: string }> {
+    const runId = await this.runIdPromise;
+    if (runId === undefined) return { ok: false, problem: 'the run was not created' };
+    const outcome = await sendWithRetries(
+      this.http,
+      `/api/v1/runs/${encodeURIComponent(runId)}/quarantine`,
+      '',
+      randomUUID(),
+      this.config,
+      this.deadline,
+      { method: 'GET' },
+    );
+    return outcome.kind === 'ok'
+      ? { ok: true, body: outcome.response.body }
+      : { ok: false, problem: outcome.error.message };
+  }
+
+  /** Each batch holding a failed result goes through `marker` before its first attempt (quarantine's marks). */
+  markWith(marker: (body: string) => Promise<string>): void {
+    this.marker = marker;
+  }
+
+  /** What quarantine found, for the run's verdict (docs/design.md §34). */
+  quarantineSaid(quarantine: { clears: boolean }): void {
+    this.evidence.quarantine = quarantine;
   }
 
   /** Waits for delivery up to flushTimeout, spools the rest. Resolves once. */
@@ -364,6 +413,17 @@ export class RunSession {
       this.spoolBatch(batch);
       return;
     }
+    if (this.marker && this.withFailures.has(batch)) {
+      // Marked once, before its first attempt: every attempt and the spool carry one body.
+      this.withFailures.delete(batch);
+      const marker = this.marker;
+      const body = await Promise.race([
+        marker(batch.body).catch(() => batch.body),
+        this.deadline.expired().then(() => batch.body),
+      ]);
+      if (!this.pending.has(batch)) return;
+      batch.body = body;
+    }
     const { delivered, left, failure } = await deliverBatch(
       this.http,
       runId,
@@ -417,6 +477,7 @@ export class RunSession {
         this.acceptsDetails = outcome.extensions.includes(FAILURE_DETAILS_EXTENSION);
       }
       this.completionAnnounced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
+      this.extensions = outcome.extensions;
       if (outcome.replayed && attempt === 1 && this.config.runKey && !this.init.sharesRunKey) {
         this.fail(reusedRunKeyLine(outcome.runId));
       }

@@ -8,7 +8,9 @@ import type { SqlDatabase, SqlExecutor, SqlTransaction } from '../database/sql-d
 
 /** A test's key: the hex SHA-256 of the JSON array [testSuite, testCase], as reporters compute it. */
 export function testKey(testSuite: string, testCase: string): string {
-  return createHash('sha256').update(JSON.stringify([testSuite, testCase]), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([testSuite, testCase]), 'utf8')
+    .digest('hex');
 }
 
 /** In force and not expired; in force but past its expiry (it quarantines nothing); lifted. */

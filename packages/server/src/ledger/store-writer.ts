@@ -4,12 +4,7 @@ import {
   type SqlTransaction,
   type SqlValue,
 } from '../database/sql-database.js';
-import {
-  type LiftInput,
-  liftQuarantine,
-  type QuarantineInput,
-  setQuarantine,
-} from './quarantines.js';
+import { type LiftInput, liftQuarantine, type QuarantineInput, setQuarantine } from './quarantines.js';
 import { endOfRow, resultColumns, runRow, storedRun } from './rows.js';
 import type { IdempotentResponse, ResultInput, RunEnd, StoredRun } from './store.js';
 import {

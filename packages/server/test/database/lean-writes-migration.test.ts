@@ -60,9 +60,11 @@ describe.each(storeEngines())('migration 7 ($name)', (engine) => {
     const opened = await openDatabase(await engine.target());
     onTestFinished(() => opened.close());
     const { db } = opened;
+    // The store of today writes and reads migration 11's column (a result marked quarantined),
+    // which migration 7 knows nothing of: applied before, so the store can write here.
     await migrate(
       db,
-      MIGRATIONS.filter((migration) => migration.version < 7),
+      MIGRATIONS.filter((migration) => migration.version < 7 || migration.version === 11),
     );
     const store = new SqlStore(db, STATUSES);
     const runId = await runWithResults(store);
@@ -78,7 +80,7 @@ describe.each(storeEngines())('migration 7 ($name)', (engine) => {
     expect(
       await migrate(
         db,
-        MIGRATIONS.filter((migration) => migration.version <= 7),
+        MIGRATIONS.filter((migration) => migration.version <= 7 || migration.version === 11),
       ),
     ).toEqual([7]);
 

@@ -9,11 +9,14 @@ export {
   formatRunHandle,
   KNOWN_EXTENSIONS,
   parseRunHandle,
+  QUARANTINE_EXTENSION,
   READ_RUNS_EXTENSION,
   type RunHandle,
 } from './delivery/extensions.js';
 export { reusedRunKeyLine } from './delivery/run-session.js';
+export type { SendOutcome } from './delivery/send-with-retries.js';
 export { openService, type Service, type ServiceInit } from './delivery/service.js';
+export { requestService, type ServiceRequest } from './delivery/service-request.js';
 export {
   ConfigError,
   type ErrorCode,
@@ -67,10 +70,12 @@ export {
   runVerdict,
   sendRunEnd,
 } from './run-end/end-run.js';
+export { loadQuarantine } from './run-end/quarantine-hand-off.js';
 export {
   type GatheredRun,
   type GatherInit,
   gatherRun,
+  loadSummary,
   SUMMARY_PARTS_VAR,
   type SummaryRun,
   writeRunSummary,

@@ -55,6 +55,11 @@ export interface RunReporterInit {
    * completed (`DeliverySummary.quarantine.passes`; docs/design.md §34).
    */
   decidesVerdict?: boolean;
+  /**
+   * The results come from a report of a run that has ended (`testrun upload`): quarantine marks
+   * them, and its line says which failures were quarantined, not what the build does.
+   */
+  fromReport?: boolean;
 }
 
 /** What quarantine made of a run's failures in this process, for its verdict part and its line. */
@@ -368,7 +373,7 @@ export class RunReporter {
         passes: judged.passes,
         decides: this.init.decidesVerdict === true,
         doubt: judged.doubt,
-        runner: this.init.framework.name,
+        runner: this.init.fromReport ? undefined : this.init.framework.name,
       });
       if (said) this.logger.line(said);
     } catch {

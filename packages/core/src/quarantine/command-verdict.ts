@@ -17,7 +17,7 @@ import type { VerdictPart } from './verdict-part.js';
 export interface CommandEvidence {
   /** What a shell reports: the exit code, 128 + n for a signal. */
   exitCode: number;
-  /** A signal ended the command or was sent to testrun, or it could not be started. */
+  /** testrun was sent a cancel, a signal ended the command, or it could not be started. */
   cancelledOrNotRun: boolean;
   /** Why the command is not one test runner's (the CLI reads the command line), when it is not. */
   notOneRunner: string | undefined;
@@ -38,7 +38,14 @@ export interface CommandQuarantine {
 
 export function commandQuarantine(evidence: CommandEvidence): CommandQuarantine {
   const withFailures = evidence.verdicts.filter((part) => part.failures > 0);
-  if (withFailures.length === 0) return { clears: false, line: undefined };
+  if (withFailures.length === 0) {
+    // No process said it had failures, yet quarantined ones are stored: one died before saying.
+    const marked = evidence.stored?.quarantined ?? 0;
+    if (marked === 0) return { clears: false, line: undefined };
+    const doubt = firstDoubt(evidence, []) ?? 'no test runner said what its failures were';
+    const stored = `the service holds ${marked} quarantined ${marked === 1 ? "test's failure" : "tests' failures"} of the run`;
+    return { clears: false, line: `failed: ${stored}, but ${doubt}: the command's exit code stands` };
+  }
   const merged = mergeOutcomes(withFailures);
   if (!everyFailureQuarantined(merged)) {
     const unread = merged.unread;
@@ -57,7 +64,7 @@ export function commandQuarantine(evidence: CommandEvidence): CommandQuarantine 
 /** The first reason not to pass the command, in the order a reader would look for it. */
 function firstDoubt(evidence: CommandEvidence, withFailures: readonly VerdictPart[]): string | undefined {
   const { exitCode, verdicts } = evidence;
-  if (evidence.cancelledOrNotRun) return 'the command was cancelled, or did not run';
+  if (evidence.cancelledOrNotRun) return 'the command was cancelled, ended by a signal, or did not run';
   if (evidence.notOneRunner !== undefined) {
     return `the command is not one test runner (${evidence.notOneRunner}), so testrun cannot tell that nothing else in it failed`;
   }

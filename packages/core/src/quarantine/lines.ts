@@ -20,8 +20,11 @@ export interface ReporterVerdictHow {
   decides: boolean;
   /** Why the adapter cannot vouch that nothing but the failed tests fails the run, if it cannot. */
   doubt: string | undefined;
-  /** The runner's name as its users write it. */
-  runner: string;
+  /**
+   * The runner's name as its users write it; undefined for results read from a report of a
+   * run that has ended (`testrun upload`), whose exit code is not this process's.
+   */
+  runner: string | undefined;
 }
 
 /**
@@ -33,6 +36,7 @@ export function reporterLine(outcome: QuarantineOutcome, how: ReporterVerdictHow
   if (outcome.unread !== undefined) return `failed: nothing is quarantined: ${outcome.unread}`;
   const quarantined = quarantinedPart(outcome);
   if (everyFailureQuarantined(outcome)) {
+    if (how.runner === undefined) return `${quarantined}: stored marked quarantined`;
     if (how.passes) return `passed: ${quarantined}`;
     if (how.doubt) return `failed: ${quarantined}, but ${how.doubt}: ${how.runner}'s verdict stands`;
     return `${quarantined}; ${how.runner} fails the build for them all the same: run it under testrun run to pass it (docs/quarantine.md)`;

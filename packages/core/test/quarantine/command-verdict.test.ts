@@ -66,15 +66,18 @@ describe("testrun run's verdict with quarantine", () => {
   });
 
   it('says nothing, and changes nothing, where no test failed', () => {
-    expect(commandQuarantine(evidence({ verdicts: [part({ failures: 0, outcome: undefined })] }))).toEqual({
+    const none = { stored: { failed: 0, quarantined: 0 } };
+    expect(
+      commandQuarantine(evidence({ ...none, verdicts: [part({ failures: 0, outcome: undefined })] })),
+    ).toEqual({ clears: false, line: undefined });
+    expect(commandQuarantine(evidence({ ...none, verdicts: [] }))).toEqual({
       clears: false,
       line: undefined,
     });
-    expect(commandQuarantine(evidence({ verdicts: [] }))).toEqual({ clears: false, line: undefined });
   });
 
   it.each<[string, Partial<CommandEvidence>, string]>([
-    ['a cancel', { cancelledOrNotRun: true }, 'the command was cancelled, or did not run'],
+    ['a cancel', { cancelledOrNotRun: true }, 'the command was cancelled, ended by a signal, or did not run'],
     [
       'a command that is not one runner',
       { notOneRunner: "sh -c 'vitest run; eslint .' runs more than one command" },
@@ -145,6 +148,13 @@ describe("testrun run's verdict with quarantine", () => {
     expect(commandQuarantine(evidence({ verdicts: [part({ failures: 2, outcome })] }))).toEqual({
       clears: false,
       line: `failed: 1 failure is not a quarantined test's: math.test.mjs › Math > also fails (not quarantined in project "web"); 1 quarantined test failed too (math.test.mjs › Math > fails on purpose)`,
+    });
+  });
+
+  it('keeps it, saying why, when the service holds quarantined failures that no process vouched for (its process died)', () => {
+    expect(commandQuarantine(evidence({ verdicts: [], reporterPids: [101] }))).toEqual({
+      clears: false,
+      line: "failed: the service holds 1 quarantined test's failure of the run, but a reporter's process (pid 101) did not say how it ended: the command's exit code stands",
     });
   });
 

@@ -13,8 +13,9 @@ import { VERDICT_PART_SUFFIX as WRITTEN } from '../../src/run-end/quarantine-han
 const FLAKY = { testSuite: 'src/cart.test.ts', testCase: 'cart > rounds' };
 const OTHER = { testSuite: 'src/cart.test.ts', testCase: 'cart > adds' };
 const OLD = { testSuite: 'src/old.test.ts', testCase: 'old > one' };
-const failed = (test: object) => ({ ...test, status: 'failed', duration: 1 });
-const passed = (test: object) => ({ ...test, status: 'passed', duration: 1 });
+type Named = { testSuite: string; testCase: string };
+const failed = (test: Named) => ({ ...test, status: 'failed', duration: 1 });
+const passed = (test: Named) => ({ ...test, status: 'passed', duration: 1 });
 
 function listBody(project = 'shop') {
   return JSON.stringify({

@@ -84,7 +84,10 @@ export class TestrunJasmineReporter implements JasmineReporter {
     this.flush(true);
     await guardEndHook(async () => {
       // Jasmine's verdict ends the run too: an afterAll that failed at the top fails it.
-      await run.endRun([], { failed: info?.overallStatus === 'failed' });
+      // Jasmine fails a run for its failed specs and suites, each a failed result here; an
+      // incomplete run (a focused spec, none at all) and stopOnSpecFailure, which leaves specs
+      // unrun, fail it for more (quarantine, docs/design.md §34).
+      await run.endRun([], { failed: info?.overallStatus === 'failed', ...testsAlone(info) });
       if (run.error && info?.overallStatus === 'passed') failTheExit();
     });
   }
@@ -114,4 +117,29 @@ function failTheExit(): void {
   process.once('exit', (code) => {
     if (code === 0) process.exitCode = 3;
   });
+}
+
+/** Whether Jasmine failed the run for its failed specs alone, as far as the reporter sees. */
+function testsAlone(info: JasmineDoneInfo | undefined): {
+  failedByTestsAlone: boolean;
+  notTestsAlone?: string;
+} {
+  if (info?.overallStatus === 'incomplete') {
+    return { failedByTestsAlone: false, notTestsAlone: 'Jasmine calls the run incomplete' };
+  }
+  const env = (
+    globalThis as { jasmine?: { getEnv?: () => { configuration?: () => { stopOnSpecFailure?: boolean } } } }
+  ).jasmine;
+  let stops = false;
+  try {
+    stops = env?.getEnv?.().configuration?.().stopOnSpecFailure === true;
+  } catch {
+    stops = true;
+  }
+  return stops
+    ? {
+        failedByTestsAlone: false,
+        notTestsAlone: 'stopOnSpecFailure stops Jasmine at a failure, before every spec ran',
+      }
+    : { failedByTestsAlone: info !== undefined };
 }

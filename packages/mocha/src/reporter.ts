@@ -34,6 +34,8 @@ interface MochaOptions {
   reporterOptions?: unknown;
   watch?: unknown;
   files?: unknown;
+  /** `--bail`: Mocha stops at the first failure, leaving tests unrun. */
+  bail?: unknown;
 }
 
 /**
@@ -50,11 +52,14 @@ export class TestrunReporter {
   private specFiles: string[] = [];
   private parallel = false;
   private willRun: WillRun = () => true;
+  /** Mocha stops at the first failure (--bail). */
+  private readonly bails: boolean;
 
   /** Options given in code (createReporter); Mocha's own reporter options win over them. */
   static defaults: TestrunMochaOptions = {};
 
   constructor(runner: MochaRunner, options?: MochaOptions) {
+    this.bails = options?.bail === true;
     const mocha = guardHook(() => runningMocha());
     const given = options?.reporterOption ?? options?.reporterOptions;
     const split = guardHook(() => splitOptions(new.target.defaults, given)) ?? {
@@ -174,7 +179,18 @@ export class TestrunReporter {
       if (!run) return;
       this.flush();
       await guardEndHook(async () => {
-        await run.endRun();
+        // Mocha's exit code counts its failures, each a test's or a hook's (a failed result
+        // here), so it fails for them alone (quarantine, docs/design.md §34); but --bail stops
+        // it at the first, leaving tests unrun.
+        await run.endRun(
+          [],
+          this.bails
+            ? {
+                failedByTestsAlone: false,
+                notTestsAlone: '--bail stops Mocha at a failure, before every test ran',
+              }
+            : { failedByTestsAlone: true },
+        );
       });
     };
     end().then(finish, finish);

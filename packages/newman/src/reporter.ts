@@ -58,7 +58,18 @@ export class TestrunNewmanReporter {
       // delivery below keeps it up until it ends; with failOnError, a run whose results could
       // not be delivered fails.
       void guardEndHook(async () => {
-        await run.endRun();
+        // Newman fails a run for its failed assertions and requests, each a failed result
+        // here, and for an error that ended it (a run error here); but --bail stops it at the
+        // first, leaving requests unsent (quarantine, docs/design.md §34).
+        await run.endRun(
+          [],
+          runOptions?.bail
+            ? {
+                failedByTestsAlone: false,
+                notTestsAlone: '--bail stops Newman at a failure, before every request ran',
+              }
+            : { failedByTestsAlone: true },
+        );
         if (run.error) process.exitCode = 1;
       });
     });

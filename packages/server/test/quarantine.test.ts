@@ -183,7 +183,7 @@ describe.each(storeEngines())('quarantine API on $name', (engine) => {
     ).toBe(200);
   });
 
-  it("gives a run's reporters its project's tests in force by key, expired apart, nothing of another project's", async () => {
+  it("gives a run's reporters its project's tests in force by key, expired apart, and another project's apart", async () => {
     const server = await startServer();
     await quarantine(server, {});
     await quarantine(server, { project: 'web', testCase: 'web only' });
@@ -200,6 +200,8 @@ describe.each(storeEngines())('quarantine API on $name', (engine) => {
       project: 'web',
       tests: [{ key: testKey(FLAKY.testSuite, 'web only'), expiresAt: expect.any(String) }],
       expired: [{ key: testKey(FLAKY.testSuite, 'expired one'), expiredAt }],
+      // A test of the same name quarantined in another project quarantines nothing here: named, so a failure says why.
+      elsewhere: [{ key: testKey(FLAKY.testSuite, FLAKY.testCase), project: 'shop' }],
     });
     expect((await get(server, '/api/v1/runs/nope/quarantine')).status).toBe(404);
     expect((await get(server, '/api/v1/quarantines?project=web')).body).toMatchObject({

@@ -115,19 +115,32 @@ function packageManagerCommand(
   return check(scriptWords, cwd, readScripts, depth + 1);
 }
 
-/** A command line's words, quotes removed; undefined when a shell would read more than one command in it. */
+/**
+ * A command line's words, quotes and escapes removed (a backslash before a line break joins
+ * the lines, as a shell reads it); undefined when a shell would read more than one command in
+ * it, a redirection or a substitution.
+ */
 export function wordsOf(script: string): string[] | undefined {
   const words: string[] = [];
   let word = '';
   let quote: '"' | "'" | undefined;
   let inWord = false;
-  for (const character of script) {
+  for (let at = 0; at < script.length; at++) {
+    const character = script[at]!;
     if (quote) {
       if (character === quote) quote = undefined;
+      else if (quote === '"' && (character === '$' || character === '`')) return undefined;
       else word += character;
       continue;
     }
-    if (character === '"' || character === "'") {
+    if (character === '\\') {
+      const next = script[at + 1];
+      at += 1;
+      if (next === undefined) return undefined;
+      if (next === '\n') continue;
+      word += next;
+      inWord = true;
+    } else if (character === '"' || character === "'") {
       quote = character;
       inWord = true;
     } else if (SHELL_OPERATORS.test(character)) {

@@ -31,6 +31,7 @@ describe('one test runner', () => {
     [['env', 'CI=1', 'npx', 'wdio', 'run', 'wdio.conf.js']],
     [['sh', '-c', 'CI=1 npx jasmine --config=spec/support/jasmine.json']],
     [['sh', '-c', "node --test --test-reporter='@testrun/node-test'"]],
+    [['sh', '-c', 'node --test \\\n  --test-reporter=@testrun/node-test --test-reporter-destination=stdout']],
     [['npm', 'test']],
     [['npm', 't']],
     [['npm', 'run', 'test:e2e']],
@@ -71,5 +72,12 @@ describe('one test runner', () => {
     expect(wordsOf(`vitest run --reporter='a b' "c"`)).toEqual(['vitest', 'run', '--reporter=a b', 'c']);
     expect(wordsOf('vitest "unclosed')).toBeUndefined();
     expect(wordsOf('vitest run $(ls)')).toBeUndefined();
+    expect(wordsOf('vitest "$(ls)"')).toBeUndefined();
+    expect(wordsOf('node --test \\\n  --test-reporter=spec')).toEqual([
+      'node',
+      '--test',
+      '--test-reporter=spec',
+    ]);
+    expect(wordsOf('mocha a\\ b.js')).toEqual(['mocha', 'a b.js']);
   });
 });

@@ -98,6 +98,7 @@ export function mergeOutcomes(parts: readonly VerdictPart[]): QuarantineOutcome 
     others: [],
     othersCount: 0,
     listed: 0,
+    nearMisses: 0,
   };
   for (const part of parts) {
     const outcome: QuarantineOutcome = part.outcome ?? {
@@ -108,6 +109,7 @@ export function mergeOutcomes(parts: readonly VerdictPart[]): QuarantineOutcome 
       others: [],
       othersCount: part.failures,
       listed: 0,
+      nearMisses: 0,
       unread: 'the service did not announce quarantine for the run',
     };
     merged.project ??= outcome.project;
@@ -115,6 +117,7 @@ export function mergeOutcomes(parts: readonly VerdictPart[]): QuarantineOutcome 
     merged.quarantinedCount += outcome.quarantinedCount;
     merged.othersCount += outcome.othersCount;
     merged.listed = Math.max(merged.listed, outcome.listed);
+    merged.nearMisses += outcome.nearMisses ?? 0;
     merged.unread ??= outcome.unread;
     take<NamedTest>(merged.quarantined, outcome.quarantined);
     take<NotQuarantined>(merged.others, outcome.others);

@@ -46,9 +46,15 @@ export function reporterLine(outcome: QuarantineOutcome, how: ReporterVerdictHow
 
 /** `failed: 1 failure is not a quarantined test's: a.test.ts › b (…); 2 quarantined tests failed too (…)`, or undefined when no list held anything. */
 export function failedLine(
-  outcome: Pick<QuarantineOutcome, 'others' | 'othersCount' | 'quarantined' | 'quarantinedCount' | 'listed'>,
+  outcome: Pick<
+    QuarantineOutcome,
+    'others' | 'othersCount' | 'quarantined' | 'quarantinedCount' | 'listed' | 'nearMisses'
+  >,
 ): string | undefined {
-  if (outcome.listed === 0 && outcome.quarantinedCount === 0) return undefined;
+  // A project that quarantines nothing, whose failures were never quarantined anywhere: no news.
+  if (outcome.listed === 0 && outcome.quarantinedCount === 0 && (outcome.nearMisses ?? 0) === 0) {
+    return undefined;
+  }
   const { othersCount } = outcome;
   const others = named(
     outcome.others,

@@ -23,8 +23,10 @@ export interface QuarantineOutcome {
   /** The first LISTED failures that are not, each with why, and how many there were. */
   others: NotQuarantined[];
   othersCount: number;
-  /** Tests the list held (quarantined or expired): none, and a failure is no news. */
+  /** Tests the list held (quarantined or expired): none, and a failure is no news… */
   listed: number;
+  /** …unless it was quarantined once (expired), or is in another project: news, said. */
+  nearMisses: number;
   /** Why the list could not be read (then nothing is quarantined). */
   unread?: string | undefined;
 }

@@ -37,6 +37,7 @@ export class QuarantineWatch {
     quarantinedCount: 0,
     others: [],
     othersCount: 0,
+    nearMisses: 0,
   };
   private readonly quarantinedNames = new Set<string>();
 
@@ -103,6 +104,7 @@ export class QuarantineWatch {
         others: [],
         othersCount: this.outcomeSoFar.failures,
         listed: 0,
+        nearMisses: 0,
         unread: list === undefined ? late : `the quarantine list could not be read (${list.problem})`,
       };
     }
@@ -136,11 +138,18 @@ export class QuarantineWatch {
     if (test.testSuite === runSuite) return 'an error outside the tests is never quarantined';
     const key = keyOf(test);
     if (list.active.has(key)) return undefined;
+    const here = list.project === undefined ? '' : ` in project ${JSON.stringify(list.project)}`;
     const expired = list.expired.get(key);
-    if (expired !== undefined) return `its quarantine expired on ${expired.slice(0, 10)}`;
-    return list.project === undefined
-      ? 'not quarantined'
-      : `not quarantined in project ${JSON.stringify(list.project)}`;
+    if (expired !== undefined) {
+      this.outcomeSoFar.nearMisses += 1;
+      return `its quarantine expired on ${expired.slice(0, 10)}`;
+    }
+    const elsewhere = list.elsewhere.get(key);
+    if (elsewhere !== undefined) {
+      this.outcomeSoFar.nearMisses += 1;
+      return `not quarantined${here}, only in project ${JSON.stringify(elsewhere)}`;
+    }
+    return `not quarantined${here}`;
   }
 
   private isTest(test: NamedTest): boolean {

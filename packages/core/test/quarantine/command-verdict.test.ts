@@ -18,6 +18,7 @@ const quarantinedOnly: QuarantineOutcome = {
   others: [],
   othersCount: 0,
   listed: 1,
+  nearMisses: 0,
 };
 
 function part(overrides: Partial<VerdictPart> = {}): VerdictPart {

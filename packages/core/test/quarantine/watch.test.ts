@@ -13,6 +13,7 @@ import { VERDICT_PART_SUFFIX as WRITTEN } from '../../src/run-end/quarantine-han
 const FLAKY = { testSuite: 'src/cart.test.ts', testCase: 'cart > rounds' };
 const OTHER = { testSuite: 'src/cart.test.ts', testCase: 'cart > adds' };
 const OLD = { testSuite: 'src/old.test.ts', testCase: 'old > one' };
+const ELSEWHERE = { testSuite: 'src/api.test.ts', testCase: 'api > only there' };
 type Named = { testSuite: string; testCase: string };
 const failed = (test: Named) => ({ ...test, status: 'failed', duration: 1 });
 const passed = (test: Named) => ({ ...test, status: 'passed', duration: 1 });
@@ -23,6 +24,7 @@ function listBody(project = 'shop') {
     project,
     tests: [{ key: testKey(FLAKY.testSuite, FLAKY.testCase), expiresAt: '2999-01-01T00:00:00.000Z' }],
     expired: [{ key: testKey(OLD.testSuite, OLD.testCase), expiredAt: '2026-03-04T05:06:07.000Z' }],
+    elsewhere: [{ key: testKey(ELSEWHERE.testSuite, ELSEWHERE.testCase), project: 'api' }],
   });
 }
 
@@ -44,11 +46,11 @@ describe('a quarantine watch', () => {
     answer({ ok: true, body: listBody() });
     await Promise.resolve();
     watch.add([failed(OTHER), failed(OLD), failed({ testSuite: 'a.test.ts', testCase: FILE_FAILURE_CASE })]);
-    watch.add([failed({ testSuite: RUN_SUITE, testCase: 'TypeError' })]);
+    watch.add([failed({ testSuite: RUN_SUITE, testCase: 'TypeError' }), failed(ELSEWHERE)]);
 
     expect(await watch.outcome(never, 'late')).toEqual({
       project: 'shop',
-      failures: 5,
+      failures: 6,
       quarantined: [FLAKY],
       quarantinedCount: 1,
       others: [
@@ -64,9 +66,11 @@ describe('a quarantine watch', () => {
           testCase: 'TypeError',
           why: 'an error outside the tests is never quarantined',
         },
+        { ...ELSEWHERE, why: 'not quarantined in project "shop", only in project "api"' },
       ],
-      othersCount: 4,
+      othersCount: 5,
       listed: 2,
+      nearMisses: 2,
     });
     expect(watch.isQuarantined(FLAKY.testSuite, FLAKY.testCase)).toBe(true);
     expect(watch.isQuarantined(OTHER.testSuite, OTHER.testCase)).toBe(false);
@@ -151,7 +155,12 @@ describe('the quarantine list', () => {
         tests: [{ key: 'A'.repeat(64) }, { key: 'a'.repeat(64), expiresAt: 'x' }, 7],
       }),
     );
-    expect(list).toEqual({ project: 'p', active: new Map([['a'.repeat(64), 'x']]), expired: new Map() });
+    expect(list).toEqual({
+      project: 'p',
+      active: new Map([['a'.repeat(64), 'x']]),
+      expired: new Map(),
+      elsewhere: new Map(),
+    });
   });
 });
 

@@ -354,25 +354,41 @@ export async function changesOf(
   return { changes: rows.slice(0, limit).map(changeOfRow), more: rows.length > limit };
 }
 
+/** Tests quarantined in other projects a run's list names, at most. */
+const MAX_ELSEWHERE = 1_000;
+
+export interface RunQuarantineList {
+  tests: { key: string; expiresAt: string }[];
+  expired: { key: string; expiredAt: string }[];
+  elsewhere: { key: string; project: string }[];
+}
+
 /**
  * What a reporter of the run matches its failures with (`GET /api/v1/runs/{id}/quarantine`):
  * the run's project's tests in force, by key, the active ones with their expiry and the
- * expired ones with theirs (so that a failure of one says why it is not quarantined).
+ * expired ones with theirs, and tests quarantined now in other projects (at most
+ * MAX_ELSEWHERE): a failure of one of those fails the build, and the line says why.
  */
 export async function runQuarantineList(
   db: SqlExecutor,
   project: string,
   now: string,
-): Promise<{ tests: { key: string; expiresAt: string }[]; expired: { key: string; expiredAt: string }[] }> {
+): Promise<RunQuarantineList> {
   const rows = await db.query<{ test_key: string; expires_at: string }>(
     'SELECT test_key, expires_at FROM quarantines WHERE project = $1 AND lifted_at IS NULL ORDER BY test_key LIMIT $2',
     [project, MAX_QUARANTINED],
   );
-  const tests: { key: string; expiresAt: string }[] = [];
-  const expired: { key: string; expiredAt: string }[] = [];
+  const tests: RunQuarantineList['tests'] = [];
+  const expired: RunQuarantineList['expired'] = [];
   for (const row of rows) {
     if (row.expires_at > now) tests.push({ key: row.test_key, expiresAt: row.expires_at });
     else expired.push({ key: row.test_key, expiredAt: row.expires_at });
   }
-  return { tests, expired };
+  const others = await db.query<{ test_key: string; project: string }>(
+    `SELECT test_key, project FROM quarantines WHERE project <> $1 AND lifted_at IS NULL AND expires_at > $2
+     ORDER BY test_key, project LIMIT $3`,
+    [project, now, MAX_ELSEWHERE],
+  );
+  const elsewhere = others.map((row) => ({ key: row.test_key, project: row.project }));
+  return { tests, expired, elsewhere };
 }

@@ -77,7 +77,7 @@ function shellCommand(
   const at = args.indexOf('-c');
   const script = at === -1 ? undefined : args[at + 1];
   if (script === undefined) return `${shell} runs a script file, which may run more than one command`;
-  const words = wordsOf(script);
+  const words = wordsOf(script.trim());
   if (!words) return `${shell} -c runs more than one command`;
   return check(words, cwd, readScripts, depth + 1);
 }
@@ -110,7 +110,7 @@ function packageManagerCommand(
   for (const hook of [`pre${name}`, `post${name}`]) {
     if (scripts?.[hook] !== undefined) return `the script "${name}" has a "${hook}" script beside it`;
   }
-  const scriptWords = wordsOf(script);
+  const scriptWords = wordsOf(script.trim());
   if (!scriptWords) return `the script "${name}" runs more than one command`;
   return check(scriptWords, cwd, readScripts, depth + 1);
 }

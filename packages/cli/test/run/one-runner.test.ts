@@ -31,7 +31,13 @@ describe('one test runner', () => {
     [['env', 'CI=1', 'npx', 'wdio', 'run', 'wdio.conf.js']],
     [['sh', '-c', 'CI=1 npx jasmine --config=spec/support/jasmine.json']],
     [['sh', '-c', "node --test --test-reporter='@testrun/node-test'"]],
-    [['sh', '-c', 'node --test \\\n  --test-reporter=@testrun/node-test --test-reporter-destination=stdout']],
+    [
+      [
+        'sh',
+        '-c',
+        'node --test \\\n  --test-reporter=@testrun/node-test --test-reporter-destination=stdout\n',
+      ],
+    ],
     [['npm', 'test']],
     [['npm', 't']],
     [['npm', 'run', 'test:e2e']],

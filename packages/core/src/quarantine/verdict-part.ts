@@ -10,7 +10,11 @@ import type { QuarantineOutcome } from './outcome.js';
 
 export interface VerdictPart {
   pid: number;
-  /** The code the process exited with. */
+  /**
+   * The code the process exits with, as its `exit` listener sees it: not always final there
+   * (Jest and Mocha set theirs in exit listeners of their own), so only a failing code with no
+   * failed test is read from it.
+   */
   exitCode: number;
   /** The runner's name as its users write it. */
   runner: string;

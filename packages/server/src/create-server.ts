@@ -25,6 +25,7 @@ import { Retention } from './ledger/retention.js';
 import { SqlStore } from './ledger/sql-store.js';
 import { type HttpsOptions, type ResolvedOptions, resolveOptions, type ServerOptions } from './options.js';
 import { registerPageAccess } from './pages/access.js';
+import { registerQuarantinePages } from './pages/quarantine-routes.js';
 import { registerPages } from './pages/routes.js';
 import { registerSecurityHeaders } from './pages/security-headers.js';
 import { RequestLog, type RequestRecord, registerRequestRecording } from './request-log.js';
@@ -201,6 +202,7 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
   registerReadApi(app, store, options.abandonedAfterMs);
   registerQuarantineApi(app, writes);
   registerPages(app, store, options.abandonedAfterMs);
+  registerQuarantinePages(app, store, keys);
 
   registerErrorAnswers(app, options.maxBodyBytes);
   return app;

@@ -392,3 +392,15 @@ export async function runQuarantineList(
   const elsewhere = others.map((row) => ({ key: row.test_key, project: row.project }));
   return { tests, expired, elsewhere };
 }
+
+/** Projects with tests in force, and how many each holds, by name. */
+export async function quarantiningProjects(
+  db: SqlExecutor,
+  limit: number,
+): Promise<{ project: string; count: number }[]> {
+  const rows = await db.query<{ project: string; n: number | string }>(
+    'SELECT project, count(*) AS n FROM quarantines WHERE lifted_at IS NULL GROUP BY project ORDER BY project LIMIT $1',
+    [limit],
+  );
+  return rows.map((row) => ({ project: row.project, count: Number(row.n) }));
+}

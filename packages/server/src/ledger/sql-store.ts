@@ -6,6 +6,7 @@ import {
   type QuarantineChange,
   quarantineOf,
   quarantinesOf,
+  quarantiningProjects,
   runQuarantineList,
 } from './quarantines.js';
 import {
@@ -116,6 +117,11 @@ export class SqlStore extends PageReads implements Store {
     paging: { key?: string | undefined; limit: number; offset?: number },
   ): Promise<{ changes: QuarantineChange[]; more: boolean }> {
     return changesOf(this.db, project, paging);
+  }
+
+  /** Projects with tests in force (at most 200), and how many each holds. */
+  quarantiningProjects(): Promise<{ project: string; count: number }[]> {
+    return quarantiningProjects(this.db, 200);
   }
 
   /** What a run's reporters match their failures with: its project's tests in force, by key. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { testKey } from '../ledger/quarantines.js';
 import type { SqlStore } from '../ledger/sql-store.js';
 import { paths } from '../paths.js';
 import { FLAKY_WINDOW, flakyOrFailing } from './flaky-or-failing.js';
@@ -16,6 +17,8 @@ const htmlType = 'text/html; charset=utf-8';
 /** How many choices a filter lists at most; the tag filter lists the tags of recent runs. */
 const MAX_CHOICES = 200;
 const TAGS_FROM_RUNS = 500;
+/** A test's quarantine changes its page lists, newest first. */
+const TEST_CHANGES_SHOWN = 20;
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -119,7 +122,12 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
     const test = { project, testSuite, testCase };
     const { runs, results: held } = await store.lastRunsWithResults(project, HISTORY_RUNS, { test });
     const outcomes = testHistory(runs, (id) => held.get(id) ?? [], test);
-    return send(reply, renderTestPage(test, outcomes, Date.now()));
+    const quarantine = await store.quarantineOf(project, testSuite, testCase);
+    const { changes } = await store.quarantineChanges(project, {
+      key: testKey(testSuite, testCase),
+      limit: TEST_CHANGES_SHOWN,
+    });
+    return send(reply, renderTestPage(test, outcomes, Date.now(), { quarantine, changes }));
   });
 
   app.get<{ Querystring: Query }>(paths.flakyPage, async (request, reply) => {
@@ -131,7 +139,8 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
       const { runs, results } = await store.lastRunsWithResults(project, FLAKY_WINDOW, {
         onlyTestsThatFailed: true,
       });
-      projects.push({ project, ...flakyOrFailing(runs, [...results.values()].flat()) });
+      const quarantined = new Map((await store.quarantines(project)).map((q) => [q.key, q]));
+      projects.push({ project, ...flakyOrFailing(runs, [...results.values()].flat()), quarantined });
     }
     return send(reply, renderFlakyPage(projects, allProjects, selected));
   });

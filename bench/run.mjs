@@ -2,9 +2,10 @@
 // bench/results.md. Options: --vitest-rounds N, --jest-rounds N (suite runs per configuration,
 // default 9 each), --fixed-rounds N (paired rounds of the fixed cost, default 15),
 // --user-rounds N (rounds of the fixed cost as a user pays it, default 7),
-// --only requests,flush,throughput,memory,upload,fixed,user,realworld,suite,profile,pages,scale,summary,
+// --only requests,flush,throughput,memory,upload,fixed,user,realworld,suite,profile,pages,scale,summary,shards,
 // --frameworks vitest,jest, --write (write results.md even when --only leaves sections out),
-// --scale F (figure 10 with F × 100,000 runs; results.md records 1), --engines sqlite,postgres.
+// --scale F (figure 10 with F × 100,000 runs; results.md records 1), --engines sqlite,postgres,
+// --shard-rounds N (rounds of figure 11's four shards each way, default 3).
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ import * as realWorld from './real-world.mjs';
 import * as requests from './requests-per-run.mjs';
 import * as runsPage from './runs-page.mjs';
 import * as serverScale from './server-scale.mjs';
+import * as shardPlans from './shard-plans.mjs';
 import * as suite from './suite-overhead.mjs';
 import * as throughput from './throughput.mjs';
 import * as uploadBounds from './upload-bounds.mjs';
@@ -39,6 +41,7 @@ const SECTIONS = [
   'pages',
   'scale',
   'summary',
+  'shards',
 ];
 const { values } = parseArgs({
   options: {
@@ -51,6 +54,7 @@ const { values } = parseArgs({
     write: { type: 'boolean', default: false },
     scale: { type: 'string', default: '1' },
     engines: { type: 'string', default: 'sqlite,postgres' },
+    'shard-rounds': { type: 'string', default: '3' },
   },
 });
 const rounds = { vitest: Number(values['vitest-rounds']), jest: Number(values['jest-rounds']) };
@@ -129,6 +133,12 @@ if (only.includes('summary')) {
   log(
     `    tallied in ${ms(out.summary.tallyMs)}, written in ${ms(out.summary.writeMs)}: ${mb(out.summary.bytes)} (${int(out.summary.bytes)} bytes)`,
   );
+}
+if (only.includes('shards')) {
+  log(
+    `[${elapsed()}] 11. shards that end together (${values['shard-rounds']} rounds of four shards, three ways)`,
+  );
+  out.shards = await shardPlans.run({ rounds: Number(values['shard-rounds']), log });
 }
 if (only.includes('profile')) {
   log(`[${elapsed()}] profile of the core throughput run`);
@@ -267,6 +277,18 @@ if (out.upload) {
     'testrun upload: live heap for 100,000 testcases within 1.5× of 10,000 (flat memory)',
     `${(large.peakLiveHeap / small.peakLiveHeap).toFixed(2)}× (${mb(large.peakLiveHeap)} vs ${mb(small.peakLiveHeap)}; peak RSS ${mb(large.peakRss)} vs ${mb(small.peakRss)})`,
     large.peakLiveHeap <= 1.5 * small.peakLiveHeap,
+  );
+}
+if (out.shards) {
+  problems.push(...out.shards.problems);
+  const row = (mode) => out.shards.rows.find((r) => r.mode === mode);
+  const [own, plan, sequencer] = [row('own'), row('plan'), row('sequencer')];
+  const spreads = (r) =>
+    `runs ${(r.runSpread * 100).toFixed(1)}%, tests ${(r.testSpread * 100).toFixed(1)}%, process wall ${(r.spread * 100).toFixed(1)}%`;
+  target(
+    `four shards planned by testrun plan end within 15% of each other (${shardPlans.FILES} files of 50× durations; each shard's run, creation to end)`,
+    `testrun plan: ${spreads(plan)}; the sequencer: ${spreads(sequencer)}; Vitest's own --shard: ${spreads(own)} (median of ${out.shards.rounds} rounds)`,
+    plan.runSpread <= 0.15 && sequencer.runSpread <= 0.15,
   );
 }
 if (out.uploadBounds) {
@@ -525,6 +547,7 @@ if (out.pages) {
 }
 
 if (out.scale) md.push(...serverScale.section(out.scale));
+if (out.shards) md.push(...shardPlans.lines(out.shards));
 
 if (out.profile) {
   const p = out.profile;

@@ -292,6 +292,23 @@ export async function readEverything(server, runs, problems, log) {
       path: `/api/v1/runs/${encodeURIComponent(newest)}/results?limit=1000`,
       api: true,
     },
+    {
+      // A new plan key each time, so each is made from the durations (docs/design.md §33): the
+      // branch's and the project's last runs found, their results summed by file.
+      name: "shard plan: a new build's (project-3, 4 shards, 22 files, durations of its last runs)",
+      path: '/api/v1/plans',
+      api: true,
+      status: 201,
+      body: (round) =>
+        JSON.stringify({
+          key: `bench-${round}-${randomUUID()}`,
+          project: 'project-3',
+          shardCount: 4,
+          shard: 1,
+          branch: 'main',
+          files: Array.from({ length: 22 }, (_, i) => ({ file: `src/module-${i}.test.ts`, size: 1000 + i })),
+        }),
+    },
   ];
   const rows = [];
   for (const call of calls) {
@@ -299,9 +316,11 @@ export async function readEverything(server, runs, problems, log) {
     let bytes = 0;
     for (let round = 0; round < WARM_UP + ROUNDS; round++) {
       const started = performance.now();
-      const response = await server.request('GET', call.path);
+      const response = call.body
+        ? await server.request('POST', call.path, call.body(round))
+        : await server.request('GET', call.path);
       const elapsed = performance.now() - started;
-      if (response.status !== 200) problems.push(`${call.path} answered ${response.status}`);
+      if (response.status !== (call.status ?? 200)) problems.push(`${call.path} answered ${response.status}`);
       if (round >= WARM_UP) times.push(elapsed);
       bytes = response.body.length;
     }

@@ -19,7 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The Cucumber fixture under every supported Cucumber major, serial and --parallel, held to
 // the results the e2e tests hold Cucumber 12 to (CUCUMBER_RESULTS). Cucumber 12 is this
-// repo's own; 11 and 13 are installed in compat/cucumber-<major>/, where the fixture is
+// repo's own; 10 (WebdriverIO 9's Cucumber framework ships it), 11 and 13 are installed in
+// compat/cucumber-<major>/, where the fixture is
 // copied so that Cucumber and the formatter resolve against that install. Cucumber 13
 // needs Node 22 or later: its install brings Node 24 (the `node` package).
 
@@ -33,6 +34,7 @@ interface Leg {
 }
 
 const LEGS: Leg[] = [
+  { label: 'Cucumber 10', version: /^10\./, install: 'cucumber-10' },
   { label: 'Cucumber 11', version: /^11\./, install: 'cucumber-11' },
   { label: 'Cucumber 12', version: /^12\./ },
   { label: 'Cucumber 13', version: /^13\./, install: 'cucumber-13', ownNode: true },

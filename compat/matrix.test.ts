@@ -74,6 +74,7 @@ const MATRIX: Leg[] = [
   { label: 'Vitest 5', framework: 'vitest', version: /^5\./, install: 'vitest-5', ownNode: true },
   { label: 'Jest 29', framework: 'jest', version: /^29\./, install: 'jest-29' },
   { label: 'Jest 30', framework: 'jest', version: /^30\./ },
+  { label: 'Playwright 1.50', framework: 'playwright', version: /^1\.50\./, install: 'playwright-1.50' },
   { label: 'Playwright 1.64', framework: 'playwright', version: /^1\.64\./, install: 'playwright-1.64' },
   { label: 'Playwright 1.65', framework: 'playwright', version: /^1\.65\./ },
   { label: 'Mocha 10', framework: 'mocha', version: /^10\./, install: 'mocha-10' },

@@ -12,6 +12,7 @@ import {
   reporterEnv,
   resultsIn,
   runCli,
+  shownState,
   startTestServer,
   type TestServer,
   testrunLines,
@@ -140,14 +141,19 @@ describe.each(VITEST_AND_JEST)('$name failing outside any test', ({ name, run })
     );
   });
 
-  it('holds a failed result in every stored run whose framework exited non-zero', async () => {
+  it('holds a failed result in every stored run whose framework exited non-zero, and never ends it completed', async () => {
     const withoutFailure: Case[] = [];
+    const ends: [Case, string][] = [];
     for (const fixtureCase of CASES) {
       const stored = await storedRun(fixtureCase);
       if (stored !== undefined && !stored.some((result) => result.status === 'failed'))
         withoutFailure.push(fixtureCase);
+      const [run] = (await server.server.store.runs()).filter((r) => r.tags.includes(fixtureCase));
+      if (run && outcomes.get(fixtureCase)!.code !== 0)
+        ends.push([fixtureCase, (await shownState(server, run.id)).api]);
     }
     expect(withoutFailure).toEqual([]);
+    expect(ends.filter(([, state]) => state === 'completed')).toEqual([]);
   });
 
   it('says why every failed result failed; with no error from the runner, that it gave none', async () => {
@@ -217,4 +223,30 @@ describe('Jest exiting in the middle of a run', () => {
       }),
     );
   });
+});
+
+it('ends a run Jest failed on its snapshots (--ci, an obsolete snapshot file) failed, with a result saying so, though every test passed', async () => {
+  const server = await startTestServer();
+  const [jest] = VITEST_AND_JEST.filter((framework) => framework.name === 'jest');
+  const outcome = await jest!.run({
+    cwd: fixtures.obsoleteSnapshots,
+    args: ['--ci'],
+    env: reporterEnv(server),
+  });
+  const output = `${outcome.stdout}\n${outcome.stderr}`;
+  // Jest's own verdict, as without the reporter: every test passed, and the run failed.
+  expect(outcome.stderr).toMatch(/1 file obsolete/);
+  expect(outcome.code, output).toBe(1);
+  const [run] = await server.server.store.runs();
+  const stored = await server.server.store.results(run!.id);
+  expect(identities(stored), output).toEqual(
+    identities([
+      ...passes,
+      ...resultsIn('(run)', [['(unhandled error) Jest failed the run on its snapshots', 'failed']]),
+    ]),
+  );
+  expect(stored.find((result) => result.testSuite === '(run)')?.details?.message).toBe(
+    'Jest failed the run on its snapshots\n1 obsolete snapshot file',
+  );
+  expect(await shownState(server, run!.id)).toEqual({ api: 'failed', page: 'failed' });
 });

@@ -120,13 +120,14 @@ it('says once that register reports nothing under --parallel, and leaves the exi
   expect(outcome.code).toBe(alone.code);
 });
 
-it('stores the specs fit and fdescribe left out as skipped, and keeps the exit code of a focused run', async () => {
+it('stores the specs fit and fdescribe left out as skipped; a focused run, which Jasmine calls incomplete, ends failed, saying so; the exit code stays', async () => {
   const server = await startTestServer();
   const [outcome, alone] = await Promise.all([
     runJasmine({ cwd: jasmineFixtures.focused, env: reporterEnv(server) }),
     runJasmine({ cwd: jasmineFixtures.focused, withoutReporter: true }),
   ]);
-  expect(identities((await storedIn(server)).results), outcome.stdout + outcome.stderr).toEqual(
+  const { runs, results } = await storedIn(server);
+  expect(identities(results), outcome.stdout + outcome.stderr).toEqual(
     identities([
       ...resultsIn('spec/focused.spec.js', [
         ['search > finds a product', 'passed'],
@@ -134,10 +135,14 @@ it('stores the specs fit and fdescribe left out as skipped, and keeps the exit c
         ['search > filters > by price', 'passed'],
       ]),
       ...resultsIn('spec/other.spec.js', [['runs only without focus elsewhere', 'skipped']]),
+      ...resultsIn('(run)', [
+        ['(unhandled error) Jasmine ended the run incomplete: fit() or fdescribe() was found', 'failed'],
+      ]),
     ]),
   );
-  // Jasmine says a focused run is incomplete: exit code 2.
+  // Jasmine says a focused run is incomplete: exit code 2, and the run is not green.
   expect([outcome.code, alone.code]).toEqual([2, 2]);
+  expect(await shownState(server, runs[0]!.id)).toEqual({ api: 'failed', page: 'failed' });
 });
 
 describe('the reporter added in a helper with options in code', () => {

@@ -182,3 +182,34 @@ it('keeps the requests that ended of a job cancelled with SIGTERM, and ends as N
     identities([...(await server.server.store.allResults()), ...spooled(env.TESTRUN_SPOOL_DIR!)]);
   await expect.poll(keptOnce, { timeout: 3000, message: withReporter.stderr }).toEqual(identities(finished));
 });
+
+it("ends a run Newman cut short (its --timeout) failed, with the error and the request it cut, as Newman's exit code says", async () => {
+  const server = await startTestServer();
+  const api = await startCollectionServer();
+  // The second request waits for an answer that never comes: Newman's run timeout ends the run.
+  // Generous: the first request must have ended by then on a loaded machine (2 s was not).
+  const outcome = await runNewman({
+    collection: newmanFixtures.cancelled,
+    server: api,
+    args: ['--timeout', '6000'],
+    env: reporterEnv(server),
+  });
+  const output = outcome.stdout + outcome.stderr;
+  expect(output).toContain('error: callback timed out');
+  expect(outcome.code, output).toBe(1);
+  const [run] = await server.server.store.runs();
+  const stored = await server.server.store.results(run!.id);
+  expect(identities(stored), output).toEqual(
+    identities([
+      ...resultsIn('Cancelled', [
+        ['finishes before the job is cancelled', 'passed'],
+        ['waits until the job is cancelled', 'failed'],
+      ]),
+      ...resultsIn('(run)', [['(unhandled error) callback timed out', 'failed']]),
+    ]),
+  );
+  expect(
+    stored.find((result) => result.testCase === 'waits until the job is cancelled')?.details?.message,
+  ).toBe('the run ended before this request ended');
+  expect(await shownState(server, run!.id)).toEqual({ api: 'failed', page: 'failed' });
+});

@@ -1,20 +1,27 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   type CollectionServer,
-  cleanEnv,
   closedPortUrl,
+  npmEnv as consumerEnv,
+  jsonFile as json,
+  PUBLISHED_PACKAGES as PACKAGES,
+  PACKAGES_DIR,
+  type PackageDir,
+  packageName,
+  packTarballs,
   type RunOutcome,
   readSpoolLines,
   reporterEnv,
   runProcess as run,
   startCollectionServer,
   startTestServer,
+  succeeded,
   type TestServer,
   testcafeBrowserMissing,
   untilTestCafeOpensItsBrowsers,
+  writeFiles,
 } from '@testrun/test-utils';
 import { readSummary } from '@testrun/test-utils/gfm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,31 +35,6 @@ import { docBlock } from '../test/doc-blocks.js';
 // `pnpm build` first and the npm registry for vitest, jest, @playwright/test (no browser:
 // its tests use none), mocha, jasmine, newman, typescript and @types/node.
 
-const PACKAGES = [
-  'core',
-  'vitest',
-  'jest',
-  'playwright',
-  'mocha',
-  'node-test',
-  'cucumber',
-  'jasmine',
-  'webdriverio',
-  'newman',
-  'testcafe',
-  'server',
-  'cli',
-] as const;
-type PackageDir = (typeof PACKAGES)[number];
-
-/** A package's name: `@testrun/<dir>`, but for Newman, which loads `-r @testrun/testrun` as `@testrun/newman-reporter-testrun`. */
-function packageName(dir: PackageDir): string {
-  return dir === 'newman' ? '@testrun/newman-reporter-testrun' : `@testrun/${dir}`;
-}
-
-const PACKAGES_DIR = fileURLToPath(new URL('../packages/', import.meta.url));
-/** Reused between runs so that only the first npm install downloads anything. */
-const NPM_CACHE = path.join(os.tmpdir(), 'testrun-npm-cache');
 const CONSUMER_NAME = 'packed-consumer';
 const INSTALL_TIMEOUT_MS = 300_000;
 
@@ -66,30 +48,18 @@ beforeAll(async () => {
   collectionServer = await startCollectionServer();
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-'));
   const destination = path.join(workDir, 'tarballs');
-  fs.mkdirSync(destination);
-  // One pnpm for the eleven packages, as `pnpm release` packs them (a pnpm each cost ~0.5 s).
-  const filters = PACKAGES.flatMap((dir) => ['--filter', `./packages/${dir}`]);
-  succeeded(
-    await run('pnpm', ['-r', ...filters, 'pack', '--pack-destination', destination], {
-      cwd: path.dirname(PACKAGES_DIR.replace(/\/$/, '')),
-    }),
-    'pnpm -r pack',
-  );
+  Object.assign(tarballs, await packTarballs(destination));
   const packed = fs.readdirSync(destination).filter((name) => name.endsWith('.tgz'));
-  for (const dir of PACKAGES) {
-    const own = packed.filter((name) => name.startsWith(`testrun-${dir}-`));
-    expect(own, `pnpm -r pack made one tarball of packages/${dir}`).toHaveLength(1);
-    tarballs[dir] = path.join(destination, own[0]!);
-  }
   expect(packed, 'pnpm -r pack made a tarball of these packages only').toHaveLength(PACKAGES.length);
 }, 120_000);
 
+// The project's node_modules (TestCafe's, Playwright's…) took over a minute to remove on a loaded machine.
 afterAll(async () => {
   await collectionServer?.close();
   for (const dir of [workDir, ...spoolDirs]) {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
-});
+}, 300_000);
 
 describe('the packed tarballs', () => {
   it.each(PACKAGES)('@testrun/%s depends on real versions, not workspace:*', async (dir) => {
@@ -114,7 +84,7 @@ describe('the packed tarballs', () => {
       expect(files, `${dir}: ${name}`).toContain(`package/${name}`);
     }
     // Every source module, compiled, with its declarations (a .cts module: .cjs and .d.cts).
-    // Core's modules are one bundle (scripts/bundle-core.mjs): tsc's copy of each would be
+    // Core's modules are bundled (scripts/bundle-core.mjs): tsc's copy of each would be
     // unreachable through its exports map, so only their declarations ship.
     for (const { module, js, dts } of sourceModules(dir)) {
       if (dir !== 'core')
@@ -122,9 +92,12 @@ describe('the packed tarballs', () => {
       expect(files, `${dir}: dist/${module}${dts}`).toContain(`package/dist/${module}${dts}`);
     }
     if (dir === 'core') {
-      // The CI summary and quarantine are bundles of their own, each loaded only when used.
+      // Bundles apart from the reporters' core, each loaded only by what uses it: the CI summary
+      // (when a summary is written), quarantine (once a test failed in a run whose service
+      // announced it) and shard plans (`@testrun/core/plan`: `testrun plan`, the sequencers).
       expect([...files].filter((file) => /\.c?js$/.test(file)).sort()).toEqual([
         'package/dist/index.js',
+        'package/dist/plan.js',
         'package/dist/quarantine/index.js',
         'package/dist/summary/index.js',
       ]);
@@ -394,7 +367,7 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     expect(created.code, created.stderr).toBe(0);
     // The run as shards need it: its id, then what the service announced.
     const [id = '', announced] = created.stdout.trim().split(';');
-    expect(announced).toBe('extensions=failure-details,complete-run,read-runs,quarantine');
+    expect(announced).toBe('extensions=failure-details,complete-run,read-runs,shard-plans,quarantine');
     expect(await server.server.store.run(id)).toMatchObject({ id, project: 'p', framework: 'vitest' });
 
     // The form every spool line prints resolves to the installed CLI (`--no`: never the registry).
@@ -437,7 +410,11 @@ import type { TestrunMochaOptions } from '@testrun/mocha';
 import type { TestrunNodeTestOptions } from '@testrun/node-test';
 import type { TestrunPlaywrightOptions } from '@testrun/playwright';
 import type { TestrunVitestOptions } from '@testrun/vitest';
+import type { TestrunSequencer, testrunSequencer } from '@testrun/vitest/sequencer';
+import type JestSequencer from '@testrun/jest/sequencer';
 
+// The sequencers' entry points (docs/sharding.md) resolve through the published exports maps.
+export type ${exportPrefix}Sequencers = [typeof TestrunSequencer, ReturnType<typeof testrunSequencer>, typeof JestSequencer];
 export const ${exportPrefix}vitestOptions: TestrunVitestOptions = { project: 'web', tags: ['nightly'], batchSize: 100 };
 export const ${exportPrefix}jestOptions: TestrunJestOptions = { project: 'api', statusMap: { todo: 'pending' } };
 // @ts-expect-error batchSize is a number
@@ -1134,20 +1111,6 @@ function mathResults({ suite, todo = 'skipped', lowerCase = false, flat = false 
   ].sort(byCase);
 }
 
-/**
- * The clean child environment of the test helpers, minus the npm and pnpm settings that
- * `pnpm vitest` passes down (they would configure the consumer's npm), plus the shared cache.
- */
-function consumerEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env = cleanEnv(extra);
-  for (const name of Object.keys(env)) {
-    if (/^(npm|pnpm)_/i.test(name)) delete env[name];
-  }
-  env.npm_config_cache = NPM_CACHE;
-  env.npm_config_update_notifier = 'false';
-  return env;
-}
-
 // ---------------------------------------------------------------------------------------
 // Helpers
 
@@ -1211,18 +1174,6 @@ async function tarFile(tarball: string, file: string): Promise<string> {
   return succeeded(await run('tar', ['-xzOf', tarball, file]), `tar -xzOf ${tarball} ${file}`).stdout;
 }
 
-function writeFiles(root: string, files: Record<string, string>): void {
-  for (const [name, content] of Object.entries(files)) {
-    const file = path.join(root, name);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, content);
-  }
-}
-
-function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
-
 /** A fresh file for a CI summary, as GitHub Actions gives each step. */
 function summaryFile(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-packed-summary-'));
@@ -1251,11 +1202,4 @@ function identitiesOf(results: readonly { testSuite: string; testCase: string; s
 
 function byCase(a: { testCase: string }, b: { testCase: string }): number {
   return a.testCase < b.testCase ? -1 : a.testCase > b.testCase ? 1 : 0;
-}
-
-function succeeded(outcome: RunOutcome, what: string): RunOutcome {
-  if (outcome.code !== 0) {
-    throw new Error(`${what} exited ${outcome.code}\n${outcome.stdout}\n${outcome.stderr}`);
-  }
-  return outcome;
 }

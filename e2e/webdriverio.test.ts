@@ -204,14 +204,14 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
 
 describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)', () => {
   it(
-    'spools the finished tests into the run, for testrun replay, and WebdriverIO exits as it does',
+    'spools the finished tests into the run, for testrun replay; the launcher fails the file the worker never ended; WebdriverIO exits as it does',
     async () => {
       const server = await startTestServer();
       const state = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-state-'));
       const env = reporterEnv(server, {
         TESTRUN_TAGS: 'cancelled',
         FIXTURE_ONE_CAPABILITY: '1',
-        FIXTURE_SPECS: './cancelled/*.spec.js',
+        FIXTURE_SPECS: './cancelled/slow.spec.js',
         FIXTURE_STATE_DIR: state,
       });
       const running = runWdio({ cwd: webdriverioFixtures.mocha, env });
@@ -238,8 +238,19 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
         } catch {}
       }
 
+      // Live: the launcher saw the worker end before its file did, and fails the file, saying
+      // how (a worker killed outright, which can spool nothing, is compat/runner-verdicts.test.ts').
       const { run, results } = await theRun(server, 'cancelled');
-      expect(results, output(outcome)).toEqual([]);
+      expect(identities(results), output(outcome)).toEqual(
+        identities(resultsIn('cancelled/slow.spec.js', [['(file failed to run)', 'failed']])),
+      );
+      expect(results[0]?.details?.message).toMatch(
+        /^the WebdriverIO worker 0-0 was ended by SIGTERM( \(exit code 143\))? before its spec files ended/,
+      );
+      // WebdriverIO's own code for a worker ended by a signal, with or without the reporter; the run says it failed.
+      expect(outcome.code).toBe(1);
+      expect(await stateOf(server, run.id)).toBe('failed');
+
       const batches = readSpoolLines(env.TESTRUN_SPOOL_DIR!).filter((line) => line.type === 'batch');
       expect(
         batches.flatMap((batch) => batch.results as { testCase: string }[]).map((r) => r.testCase),
@@ -249,8 +260,6 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
           /^testrun: the process received SIGTERM before the run's results were delivered: 1 result spooled to /,
         ),
       );
-      // WebdriverIO's own code for a worker ended by a signal, with or without the reporter.
-      expect(outcome.code).toBe(1);
 
       const replay = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], { env: cleanEnv(env) });
       expect(replay.code, replay.stderr).toBe(0);
@@ -258,6 +267,7 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
         identities(
           resultsIn('cancelled/slow.spec.js', [
             ['a cancelled file > passes before the job is cancelled', 'passed'],
+            ['(file failed to run)', 'failed'],
           ]),
         ),
       );

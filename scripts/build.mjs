@@ -1,5 +1,5 @@
 // Builds every package: `tsc -b` (each package's dist, one module per file, with its
-// declarations), then core's bundle. `pnpm build` runs it, and so does every test run
+// declarations), then core's bundle and @testrun/webdriverio's Cucumber formatter's. `pnpm build` runs it, and so does every test run
 // before its first test (vitest.config.ts, globalSetup): tests that spawn a framework or
 // the CLI run the build, and it must be the source under test. Up to date, it takes well
 // under a second (tsc -b is incremental).
@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleCore } from './bundle-core.mjs';
+import { bundleWebdriverioCucumber } from './bundle-webdriverio.mjs';
 
 const repo = new URL('../', import.meta.url).pathname;
 const PACKAGES = [
@@ -35,7 +36,7 @@ export async function build() {
   const distMissing = projects.some((dir) => !fs.existsSync(path.join(repo, dir, 'dist', 'index.d.ts')));
   const args = [tsc, '-b', ...(distMissing ? ['--force'] : []), ...projects];
   execFileSync(process.execPath, args, { cwd: repo, stdio: 'inherit' });
-  await bundleCore();
+  await Promise.all([bundleCore(), bundleWebdriverioCucumber()]);
 }
 
 /** Vitest's globalSetup. */

@@ -4,6 +4,7 @@ import {
   playwrightFixtures,
   reporterEnv,
   runPlaywright,
+  shownState,
   startTestServer,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 const cwd = playwrightFixtures.errors;
 
 describe('Playwright errors outside any test', () => {
-  it('reports a worker error in a spec file as that file failing, beside its passed test', async () => {
+  it('reports a worker error in a spec file as that file failing, beside its passed test, and a worker that died as its test failing', async () => {
     const server = await startTestServer();
     const outcome = await runPlaywright({ cwd, env: reporterEnv(server) });
 
@@ -26,13 +27,22 @@ describe('Playwright errors outside any test', () => {
         { testSuite: 'passes.test.js', testCase: 'passes', status: 'passed' },
         { testSuite: 'worker-teardown.test.js', testCase: 'reads with the database', status: 'passed' },
         { testSuite: 'worker-teardown.test.js', testCase: '(file failed to run)', status: 'failed' },
+        { testSuite: 'worker-crash.test.js', testCase: 'kills its own worker', status: 'failed' },
+        {
+          testSuite: 'worker-crash.test.js',
+          testCase: 'runs in a new worker after the crash',
+          status: 'passed',
+        },
       ]),
     );
-    // Why: the worker's error Playwright placed in the file.
-    expect(stored.find((result) => result.status === 'failed')?.details?.message).toMatch(
-      /^Error: the database did not close\n/,
+    // Why: the worker's error Playwright placed in the file; the crash Playwright gave the test.
+    const why = (testCase: string) => stored.find((result) => result.testCase === testCase)?.details?.message;
+    expect(why('(file failed to run)')).toMatch(/^Error: the database did not close\n/);
+    expect(why('kills its own worker')).toMatch(
+      /worker process exited unexpectedly \(code=null, signal=SIGKILL\)/,
     );
     expect(outcome.code, outcome.stderr).toBe(PLAYWRIGHT_OWN_EXIT_CODE);
+    expect(await shownState(server, run!.id)).toEqual({ api: 'failed', page: 'failed' });
   });
 
   it('reports a globalSetup that throws as one failed result of the run', async () => {

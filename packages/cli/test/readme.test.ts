@@ -24,6 +24,7 @@ const SYNOPSIS_BLOCKS: Record<string, string> = {
   'create-run': 'cli-readme-create-run-synopsis',
   'complete-run': 'cli-readme-complete-run-synopsis',
   replay: 'cli-readme-replay-synopsis',
+  plan: 'cli-readme-plan-synopsis',
   upload: 'cli-readme-upload-synopsis',
 };
 

@@ -218,7 +218,7 @@ describe('testrun serve', () => {
     );
   });
 
-  it('announces failure-details and complete-run unless started with --no-failure-details (which refuses details) or --no-complete-run', async () => {
+  it('announces failure-details, complete-run, read-runs and shard-plans unless started with --no-failure-details (which refuses details), --no-complete-run, --no-read-runs or --no-shard-plans', async () => {
     const result = {
       testSuite: 'a.test.ts',
       testCase: 'fails',
@@ -230,7 +230,7 @@ describe('testrun serve', () => {
     for (const flags of [
       [],
       ['--no-failure-details'],
-      ['--no-failure-details', '--no-complete-run', '--no-read-runs', '--no-quarantine'],
+      ['--no-failure-details', '--no-complete-run', '--no-read-runs', '--no-shard-plans', '--no-quarantine'],
     ]) {
       const cli = startCli(['serve', '--api-key', 'k', '--memory', ...flags], { cwd: await tempDir() });
       const [, url = ''] = await cli.waitForStdout(listening);
@@ -242,8 +242,11 @@ describe('testrun serve', () => {
       expect(await cli.exited()).toBe(0);
     }
     expect(answers).toEqual([
-      { extensions: ['failure-details', 'complete-run', 'read-runs', 'quarantine'], resultsStatus: 201 },
-      { extensions: ['complete-run', 'read-runs', 'quarantine'], resultsStatus: 400 },
+      {
+        extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'quarantine'],
+        resultsStatus: 201,
+      },
+      { extensions: ['complete-run', 'read-runs', 'shard-plans', 'quarantine'], resultsStatus: 400 },
       { extensions: undefined, resultsStatus: 400 },
     ]);
   });

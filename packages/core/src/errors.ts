@@ -58,6 +58,8 @@ export class HttpError extends TestrunError {
   readonly url: string;
   readonly status: number;
   readonly bodyExcerpt: string;
+  /** The whole answer (as the client keeps it: bounded, the key redacted), for a caller that reads its JSON. */
+  readonly body: string;
 
   constructor(method: string, url: string, status: number, body: string, hint = '') {
     const excerpt = excerptOf(body);
@@ -70,6 +72,7 @@ export class HttpError extends TestrunError {
     this.url = url;
     this.status = status;
     this.bodyExcerpt = excerpt;
+    this.body = body;
   }
 }
 

@@ -39,6 +39,8 @@ export { optionFromText } from './options/option-text.js';
 export { checkBaseUrl } from './options/service-address.js';
 export { Logger } from './output/logger.js';
 export { countOf, formatCount } from './output/summary.js';
+export { planKeyProblem } from './plan/plan-key.js';
+export { parseShard } from './plan/shard-spec.js';
 export { DEFAULT_REPLAY_TIMEOUT_MS, type ReplaySummary, replaySpool } from './replay.js';
 export { FAILURE_DETAIL_LIMITS, toFailureDetails } from './results/failure-details.js';
 export { fileNamedFirst } from './results/named-file.js';
@@ -50,6 +52,7 @@ export {
   RUN_SUITE,
   TITLE_SEPARATOR,
 } from './results/result-name.js';
+export { testsNotReported } from './results/runner-verdict.js';
 export {
   type CompleteRunChoice,
   type CompleteRunRequest,

@@ -10,10 +10,13 @@ import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './opt
 import { Logger } from './output/logger.js';
 import { type SecretPattern, secretPattern } from './output/redact.js';
 import { countOf, formatCount, formatMs, formatSummary, replayCommand } from './output/summary.js';
+import { defaultPlanKey } from './plan/plan-key.js';
+import { configuredShard, shardHeaders } from './plan/shard-headers.js';
 import type { QuarantineOutcome } from './quarantine/index.js';
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
 import { runErrorResult } from './results/result-name.js';
 import { RunResults } from './results/run-results.js';
+import { verdictFails } from './results/runner-verdict.js';
 import { endsItsRun } from './run-end/end-run.js';
 import { leaveVerdictPart, loadQuarantine, QuarantineHandOff } from './run-end/quarantine-hand-off.js';
 import { SummaryFeed, summaryPartsDir } from './run-end/summary-hand-off.js';
@@ -286,11 +289,12 @@ export class RunReporter {
     notes: readonly string[],
     verdict: RunnerVerdict,
   ) {
-    this.guard(() => run.session.runnerSaid(verdict));
-    // Before `ending` is set: this result still goes through the batcher.
+    this.guard(() => run.session.runnerSaid({ ...verdict, failed: verdictFails(verdict) }));
+    // Before `ending` is set: these results still go through the batcher. A run the runner
+    // failed holds a failed result saying why (results/runner-verdict.ts).
     this.guard(() => {
-      const uncounted = run.results.ofUncountedRunErrors();
-      if (uncounted.length > 0) this.deliver(run, uncounted);
+      const said = [...run.results.ofVerdict(verdict), ...run.results.ofUncountedRunErrors()];
+      if (said.length > 0) this.deliver(run, said);
     });
     // A cancelled job whose framework ends the run itself (Playwright on SIGINT): what is
     // not delivered yet goes to the spool at once, so the process ends as soon as it would
@@ -526,17 +530,19 @@ export class RunReporter {
   private createSession(config: ResolvedConfig): RunSession {
     const { env } = this;
     const { name, version } = this.init.framework;
+    const shard = this.init.shard ?? configuredShard(config);
     const service = openService({
       ...config,
       userAgent: userAgent(`${name}/${version}`),
       env,
       onAttempt: config.debug ? (line) => this.logger.line(line) : undefined,
+      headers: shard && shardHeaders(shard, config.planKey ?? defaultPlanKey(env, config.runId)),
     });
     return new RunSession({
       config,
       service,
       run: { project: config.project, framework: name, tags: config.tags },
-      moreTags: config.ciTags && !config.runId ? ciTags(env, this.init.rootDir, this.init.shard) : undefined,
+      moreTags: config.ciTags && !config.runId ? ciTags(env, this.init.rootDir, shard) : undefined,
       log: (line) => this.logger.line(line),
       sharesRunKey: this.init.sharesRunKey,
     });

@@ -143,6 +143,10 @@ export interface TestrunOptions {
   runId?: string;
   /** The create-run Idempotency-Key: reporters given the same key (and the same run) name one run, live or replayed. */
   runKey?: string;
+  /** The shard this process runs, `2/4`, when the runner does not say (it runs files `testrun plan` printed). */
+  shard?: string;
+  /** What the shards of one build share their plan by; by default the CI build (docs/sharding.md). */
+  planKey?: string;
   enabled?: boolean;
   ciTags?: boolean;
   batchSize?: number;
@@ -235,11 +239,20 @@ export interface DeliverySummary {
 /**
  * What a runner says of its run beside the results (an adapter hands it to `endRun`): the run
  * failed where no result says so (a failed coverage threshold, an error outside every test),
- * or was interrupted (Vitest's and Playwright's own verdicts). The run's end says so (`completeRun`).
+ * or was interrupted (Vitest's and Playwright's own verdicts). The run's end says so
+ * (`completeRun`), and a failed run always holds a failed result that says why
+ * (results/runner-verdict.ts).
  */
 export interface RunnerVerdict {
   failed?: boolean;
   interrupted?: boolean;
+  /**
+   * Why the runner failed the run outside its tests, as far as the adapter knows: the runner's
+   * own error (TestCafe's browser that disconnected), or what the adapter saw (fewer tests
+   * reported than the runner counted, `testsNotReported`). Each becomes a failed `(run)`
+   * result; given, the run is failed.
+   */
+  why?: readonly unknown[];
   /**
    * The adapter can tell that the runner fails the run, if it does, for its failed tests
    * alone: nothing it knows of beside them fails it (a coverage threshold, a focused test,

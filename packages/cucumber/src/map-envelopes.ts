@@ -73,6 +73,8 @@ export class EnvelopeMapping {
   private pending: { uri: string; test: RawTest }[] = [];
   private results = 0;
   private runErrors = 0;
+  /** A scenario ended failed: the run failed, whatever testRunFinished says (Cucumber 10's `--parallel`). */
+  private failedSeen = false;
 
   constructor(
     private readonly sink: ResultSink,
@@ -179,11 +181,15 @@ export class EnvelopeMapping {
     // `--retry`: a scenario that passed on a later attempt (passed on a retry).
     const attempts = status === 'passed' && (attempt.number ?? 1) > 1 ? attempt.number : undefined;
     const failed = status === 'failed' ? failure : undefined;
+    if (failed) this.failedSeen = true;
     this.emit(() => this.sink.scenario(named.uri, { ...test, status, failure: failed, attempts }));
   }
 
   private finishRun(finished: NonNullable<Envelope['testRunFinished']>): RunEnd {
-    const success = finished.success !== false;
+    // Cucumber 10's --parallel coordinator says `success: true` of a run that failed (its exit
+    // code is 1): a scenario that failed where steps ran says otherwise. Where no step ran (a
+    // dry run, or only undefined steps), Cucumber's word is all there is.
+    const success = finished.success !== false && !(this.failedSeen && this.waiting === undefined);
     if (this.waiting && this.waiting.length > 0 && success) {
       this.waiting = undefined;
       this.pending = [];

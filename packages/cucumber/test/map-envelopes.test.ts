@@ -115,6 +115,18 @@ describe('a recorded --parallel run', () => {
     const { results } = replay(envelopesOf('parallel'));
     expect(results.toSorted()).toEqual(PROJECT_RESULTS.toSorted());
   });
+
+  it('ends failed though the run’s end says success, as Cucumber 10’s --parallel coordinator does of a run that failed', () => {
+    // Cucumber 10 exits 1 for this run and writes `success: true` in its testRunFinished.
+    const envelopes = envelopesOf('parallel').map((envelope) =>
+      envelope.testRunFinished
+        ? { testRunFinished: { ...envelope.testRunFinished, success: true } }
+        : envelope,
+    );
+    const { results, end } = replay(envelopes);
+    expect(results.toSorted()).toEqual(PROJECT_RESULTS.toSorted());
+    expect(end).toMatchObject({ dryRun: false, success: false });
+  });
 });
 
 describe('a recorded --dry-run', () => {

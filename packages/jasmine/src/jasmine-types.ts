@@ -29,6 +29,8 @@ export interface JasmineResult {
 /** jasmineDone's argument. */
 export interface JasmineDoneInfo {
   overallStatus?: string;
+  /** Why Jasmine calls the run `incomplete` (exit code 2): `fit() or fdescribe() was found`, `No specs found`. */
+  incompleteReason?: string;
   /** Errors of no spec or suite: a top-level afterAll, a late error; in parallel mode a spec file that failed to load. */
   failedExpectations?: JasmineExpectation[];
 }

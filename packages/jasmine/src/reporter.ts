@@ -1,4 +1,11 @@
-import { guardEndHook, guardHook, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
+import {
+  guardEndHook,
+  guardHook,
+  type RunnerVerdict,
+  RunReporter,
+  startDir,
+  type TestrunOptions,
+} from '@testrun/core';
 import type { JasmineDoneInfo, JasmineReporter, JasmineResult } from './jasmine-types.js';
 import { type JasmineEvent, JasmineMapping } from './map-events.js';
 import { jasmineVersion } from './running-jasmine.js';
@@ -83,11 +90,12 @@ export class TestrunJasmineReporter implements JasmineReporter {
     this.keep({ name: 'jasmineDone', info });
     this.flush(true);
     await guardEndHook(async () => {
-      // Jasmine's verdict ends the run too: an afterAll that failed at the top fails it.
+      // Jasmine's verdict ends the run too: an afterAll that failed at the top fails it, and a
+      // run it calls incomplete (a focused spec, no specs) fails, its exit code 2, saying why.
       // Jasmine fails a run for its failed specs and suites, each a failed result here; an
-      // incomplete run (a focused spec, none at all) and stopOnSpecFailure, which leaves specs
-      // unrun, fail it for more (quarantine, docs/design.md §34).
-      await run.endRun([], { failed: info?.overallStatus === 'failed', ...testsAlone(info) });
+      // incomplete run and stopOnSpecFailure, which leaves specs unrun, fail it for more
+      // (quarantine, docs/design.md §34).
+      await run.endRun([], { ...verdictOf(info), ...testsAlone(info) });
       if (run.error && info?.overallStatus === 'passed') failTheExit();
     });
   }
@@ -106,6 +114,14 @@ export class TestrunJasmineReporter implements JasmineReporter {
       this.run.addRunErrors(runErrors);
     });
   }
+}
+
+/** Jasmine's verdict on the run (RunnerBase.exitCodeForStatus: 0 only for `passed`). */
+function verdictOf(info: JasmineDoneInfo | undefined): RunnerVerdict {
+  if (info?.overallStatus === 'incomplete') {
+    return { why: [`Jasmine ended the run incomplete: ${info.incompleteReason || 'it gave no reason'}`] };
+  }
+  return { failed: info?.overallStatus === 'failed' };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { runnerVersion } from '@testrun/core';
 
-/** The Jest versions the reporter supports, as the package's peerDependencies say. */
-export const SUPPORTED_JEST_RANGE = '^29.7.0 || ^30.0.0';
+/** The Jest versions the reporter supports, as the package's peerDependencies say (no upper bound: docs/design.md, "Installing never moves a runner"). */
+export const SUPPORTED_JEST_RANGE = '>=29.7.0';
 
 /**
  * The version of the Jest that runs the project. Reporters get no handle on Jest itself,

@@ -7,7 +7,15 @@ import type {
   TestContext,
   TestResult,
 } from '@jest/reporters';
-import { guardEndHook, guardHook, lineOnce, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
+import {
+  countOf,
+  guardEndHook,
+  guardHook,
+  lineOnce,
+  RunReporter,
+  startDir,
+  type TestrunOptions,
+} from '@testrun/core';
 import { isOlderThanSupported, jestVersion, SUPPORTED_JEST_RANGE } from './jest-version.js';
 import { mapTestFile, mapUnfinishedFile } from './map-test-file.js';
 import { configuredProjectCount } from './project-count.js';
@@ -116,6 +124,7 @@ export class TestrunReporter implements Reporter {
       await run.endRun([], {
         failed: results?.snapshot?.failure === true,
         interrupted: results?.wasInterrupted === true,
+        why: snapshotsFailed(results),
         ...testsAlone(this.globalConfig, results),
       });
     });
@@ -146,4 +155,24 @@ export function testsAlone(
     return doubt('coverage thresholds are set, which Jest checks after its reporters');
   }
   return { failedByTestsAlone: !results.wasInterrupted };
+}
+
+/**
+ * Why Jest failed the run on its snapshots where no test failed (obsolete snapshots, or snapshot
+ * files whose test files are gone, under `--ci`): its summary's counts, after a first line that
+ * stays the same from run to run.
+ */
+function snapshotsFailed(results: AggregatedResult | undefined): string[] | undefined {
+  const snapshot = results?.snapshot;
+  if (snapshot?.failure !== true || (results?.numFailedTests ?? 0) > 0) return undefined;
+  const counts = [
+    counted(snapshot.unchecked, 'obsolete snapshot'),
+    counted(snapshot.filesRemoved, 'obsolete snapshot file'),
+    counted(snapshot.unmatched, 'failed snapshot'),
+  ].filter(Boolean);
+  return [`Jest failed the run on its snapshots\n${counts.join(', ') || 'its summary gave no count'}`];
+}
+
+function counted(count: unknown, what: string): string {
+  return typeof count === 'number' && count > 0 ? countOf(count, what) : '';
 }

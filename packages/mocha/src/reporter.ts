@@ -179,17 +179,20 @@ export class TestrunReporter {
       if (!run) return;
       this.flush();
       await guardEndHook(async () => {
-        // Mocha's exit code counts its failures, each a test's or a hook's (a failed result
-        // here), so it fails for them alone (quarantine, docs/design.md §34); but --bail stops
-        // it at the first, leaving tests unrun.
+        // Mocha's verdict (its exit code is the count of failures) ends the run too: a failure
+        // no result holds still fails it, with a result saying so (core, "The run's end").
+        // Those failures are each a test's or a hook's (a failed result here), so Mocha fails
+        // for them alone (quarantine, docs/design.md §34); but --bail stops it at the first,
+        // leaving tests unrun.
         await run.endRun(
           [],
           this.bails
             ? {
+                failed: failures > 0,
                 failedByTestsAlone: false,
                 notTestsAlone: '--bail stops Mocha at a failure, before every test ran',
               }
-            : { failedByTestsAlone: true },
+            : { failed: failures > 0, failedByTestsAlone: true },
         );
       });
     };

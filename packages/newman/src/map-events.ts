@@ -99,6 +99,20 @@ export class NewmanMapping {
     }
   }
 
+  /**
+   * At the run's end, the requests that began and never ended (a run Newman aborted midway, a
+   * `done` with an error): each a failed result, saying so after whatever it had seen.
+   */
+  unfinished(): RawResult[] {
+    const results = [...this.items.values()].map((item) => {
+      const result = this.resultOf(item);
+      const ended = { message: 'the run ended before this request ended' };
+      return { ...result, status: 'failed' as const, failure: { errors: [...errorsOf(item), ended] } };
+    });
+    this.items.clear();
+    return results;
+  }
+
   private resultOf(item: ItemRecord): RawResult {
     const titles = [...item.titles];
     if (item.iterations > 1)

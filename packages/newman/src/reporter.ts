@@ -10,6 +10,7 @@ import {
 import { NewmanMapping } from './map-events.js';
 import type { NewmanEmitter, NewmanRunOptions } from './newman-types.js';
 import { KEPT_EVENTS, messageOf, recordOf, textOf } from './record-events.js';
+import { newmanVerdict } from './verdict.js';
 
 /** testrun's options (docs/options.md); every one can also come from the environment (`TESTRUN_*`). */
 export type TestrunNewmanOptions = TestrunOptions;
@@ -49,26 +50,30 @@ export class TestrunNewmanReporter {
         }),
       );
     }
-    emitter.on('done', (err) => {
+    emitter.on('done', (err, summary) => {
       const run = this.run!;
       guardHook(() => {
         if (err) run.addRunErrors([messageOf(err)]);
+        run.addResults(this.mapping!.unfinished());
       });
       // Newman's command line sets process.exitCode and lets the process end by itself, so the
       // delivery below keeps it up until it ends; with failOnError, a run whose results could
-      // not be delivered fails.
+      // not be delivered fails. Newman's own verdict ends the run too (verdict.ts).
+      const verdict = guardHook(() => newmanVerdict(err, summary)) ?? {};
       void guardEndHook(async () => {
         // Newman fails a run for its failed assertions and requests, each a failed result
-        // here, and for an error that ended it (a run error here); but --bail stops it at the
-        // first, leaving requests unsent (quarantine, docs/design.md §34).
+        // here, and for an error that ended it or a failure elsewhere (a failed `(run)` result,
+        // verdict.ts); but --bail stops it at the first, leaving requests unsent (quarantine,
+        // docs/design.md §34).
         await run.endRun(
           [],
           runOptions?.bail
             ? {
+                ...verdict,
                 failedByTestsAlone: false,
                 notTestsAlone: '--bail stops Newman at a failure, before every request ran',
               }
-            : { failedByTestsAlone: true },
+            : { ...verdict, failedByTestsAlone: true },
         );
         if (run.error) process.exitCode = 1;
       });

@@ -96,3 +96,18 @@ it('names a single iteration’s requests without the iteration, and a nameless 
     { testSuite: 'API', testCase: 'folder > (unnamed)', status: 'passed', duration: 3, failure: undefined },
   ]);
 });
+
+it('fails the requests a run ended in the middle of, with what each had seen', () => {
+  const mapping = new NewmanMapping('Shop API');
+  const begun = recorded.findIndex((event) => event.name === 'request');
+  // The run ends after the first request was answered, before its item ended.
+  for (const event of recorded.slice(0, begun + 1)) mapping.take(event);
+  const [unfinished, ...more] = mapping.unfinished();
+  expect(more).toEqual([]);
+  expect(unfinished).toMatchObject({
+    testSuite: 'Shop API',
+    status: 'failed',
+    failure: { errors: [{ message: 'the run ended before this request ended' }] },
+  });
+  expect(mapping.unfinished()).toEqual([]);
+});

@@ -32,6 +32,9 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
   // What each file's process printed to stderr since its last outermost test ended: why a file
   // that did not load failed (node:test's own report of it says only "test failed").
   const stderr = new FileStderr();
+  // node:test's own count of what failed, from the summary it writes last (its `fail N` and
+  // `cancelled N` diagnostics): its exit code's verdict, which ends the run too.
+  const counted = new Map<string, number>();
   const flush = () =>
     guardHook(() => {
       if (unit.length === 0) return;
@@ -71,11 +74,13 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
     guardEndHook(async () => {
       flush();
       if (!run) return;
+      const failed = (counted.get('fail') ?? 0) + (counted.get('cancelled') ?? 0) > 0;
+      counted.clear();
       // node:test fails a run for its failed tests, each a result here (a file that did not
       // load, a test that failed), and for a coverage threshold (--test-coverage-lines and
       // kin), which it checks after its reporters: with one set, its verdict stands (quarantine,
       // docs/design.md §34).
-      await run.endRun([], testsAlone(process.execArgv));
+      await run.endRun([], { failed, ...testsAlone(process.execArgv) });
       // Set only with failOnError; core has printed the reason.
       if (run.error) process.exitCode = 1;
     });
@@ -95,6 +100,7 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
       if (type === 'test:watch:drained') return after(end(), done);
       guardHook(() => {
         if (type === 'test:stderr') return stderr.keep(data?.file, data?.message);
+        if (type === 'test:diagnostic') return countFrom(counted, data);
         if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') return;
         reporter.startRun();
         unit[unit.length] = event;
@@ -120,4 +126,12 @@ export function testsAlone(execArgv: readonly string[]): {
         notTestsAlone: 'coverage thresholds are set, which node:test checks after its reporters',
       }
     : { failedByTestsAlone: true };
+}
+
+/** Keeps a count of node:test's summary (`fail 1`, `cancelled 0`: top-level diagnostics), the last one written. */
+function countFrom(counted: Map<string, number>, data: TestEvent['data']): void {
+  const message = (data as { message?: unknown } | undefined)?.message;
+  if (data?.nesting !== 0 || typeof message !== 'string') return;
+  const [, name, count] = /^(fail|cancelled) (\d+)$/.exec(message) ?? [];
+  if (name) counted.set(name, Number(count));
 }

@@ -28,6 +28,7 @@ import { registerPageAccess } from './pages/access.js';
 import { registerQuarantinePages } from './pages/quarantine-routes.js';
 import { registerPages } from './pages/routes.js';
 import { registerSecurityHeaders } from './pages/security-headers.js';
+import { registerPlans } from './plans/plan-route.js';
 import { RequestLog, type RequestRecord, registerRequestRecording } from './request-log.js';
 
 export interface TestrunServer {
@@ -199,6 +200,7 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
   registerCreateRun(app, writes, options.runIds, announcedExtensions(options));
   registerSubmitResults(app, writes, options);
   registerCompleteRun(app, writes, options.abandonedAfterMs);
+  if (options.shardPlans) registerPlans(app, store, options.abandonedAfterMs);
   registerReadApi(app, store, options.abandonedAfterMs);
   registerQuarantineApi(app, writes);
   registerPages(app, store, options.abandonedAfterMs);

@@ -79,6 +79,12 @@ export interface ServerOptions {
    */
   quarantine?: boolean;
   /**
+   * Make shard plans (`POST /api/v1/plans`) and announce the `shard-plans` extension. Default:
+   * true; false makes a server without the operation (404), as a spec-only service, so every
+   * shard splits its files by size.
+   */
+  shardPlans?: boolean;
+  /**
    * How many of the latest requests `TestrunServer.requests` keeps at least (tests and benches
    * read it; never twice as many). Default: 10,000, so a server that runs for months does not
    * grow with its traffic.
@@ -138,6 +144,7 @@ export interface ResolvedOptions {
   completeRun: boolean;
   readRuns: boolean;
   quarantine: boolean;
+  shardPlans: boolean;
   requestLogSize: number;
   closeTimeoutMs: number;
   clientTimeoutMs: number;
@@ -181,6 +188,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     completeRun: options.completeRun ?? true,
     readRuns: options.readRuns ?? true,
     quarantine: options.quarantine ?? true,
+    shardPlans: options.shardPlans ?? true,
     requestLogSize: requireInteger('requestLogSize', options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, 1),
     closeTimeoutMs: requireInteger('closeTimeoutMs', options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS, 0),
     clientTimeoutMs: requireInteger(

@@ -1,5 +1,5 @@
 /** Which of the server's routes a request matched. 'read' is the GET API; pages and unknown paths are 'other'. */
-export type RouteName = 'createRun' | 'submitResults' | 'completeRun' | 'read' | 'other';
+export type RouteName = 'createRun' | 'submitResults' | 'completeRun' | 'createPlan' | 'read' | 'other';
 
 const API_PREFIX = '/api/';
 
@@ -7,6 +7,7 @@ export const paths = {
   runs: '/api/v1/runs',
   run: '/api/v1/runs/:id',
   runResults: '/api/v1/runs/:id/results',
+  plans: '/api/v1/plans',
   runsPage: '/',
   runPage: '/runs/:id',
   testPage: '/test',
@@ -23,6 +24,7 @@ export function classifyRoute(method: string, routeUrl: string | undefined): Rou
   if (method === 'POST' && routeUrl === paths.runs) return 'createRun';
   if (method === 'POST' && routeUrl === paths.runResults) return 'submitResults';
   if (method === 'PATCH' && routeUrl === paths.run) return 'completeRun';
+  if (method === 'POST' && routeUrl === paths.plans) return 'createPlan';
   if ((method === 'GET' || method === 'HEAD') && routeUrl?.startsWith(API_PREFIX)) return 'read';
   return 'other';
 }

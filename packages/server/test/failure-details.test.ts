@@ -8,34 +8,39 @@ const failed = (details: object, overrides: object = {}) =>
   result({ status: 'failed', testCase: 'cart > adds', details, ...overrides });
 
 describe('create-run', () => {
-  it('announces the extensions in its answer: why a test failed, completing the run, reading it back, quarantine', async () => {
+  it('announces the extensions in its answer: why a test failed, completing the run, reading it back, shard plans, quarantine', async () => {
     const server = await startServer();
     const answer = await post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
     expect(answer.body).toMatchObject({
-      extensions: ['failure-details', 'complete-run', 'read-runs', 'quarantine'],
+      extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'quarantine'],
     });
   });
 
   it('announces each only when the server is started with it, and nothing without either', async () => {
     const withoutDetails = await startServer({ failureDetails: false });
     const withoutEnd = await startServer({ completeRun: false });
-    const withoutReads = await startServer({ readRuns: false, quarantine: false });
+    const withoutReads = await startServer({ readRuns: false });
+    const withoutPlansOrQuarantine = await startServer({ shardPlans: false, quarantine: false });
     const specOnly = await startServer({
       failureDetails: false,
       completeRun: false,
       readRuns: false,
+      shardPlans: false,
       quarantine: false,
     });
     const create = (server: typeof specOnly) =>
       post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
     expect((await create(withoutDetails)).body).toMatchObject({
-      extensions: ['complete-run', 'read-runs', 'quarantine'],
+      extensions: ['complete-run', 'read-runs', 'shard-plans', 'quarantine'],
     });
     expect((await create(withoutEnd)).body).toMatchObject({
-      extensions: ['failure-details', 'read-runs', 'quarantine'],
+      extensions: ['failure-details', 'read-runs', 'shard-plans', 'quarantine'],
     });
     expect((await create(withoutReads)).body).toMatchObject({
-      extensions: ['failure-details', 'complete-run'],
+      extensions: ['failure-details', 'complete-run', 'shard-plans', 'quarantine'],
+    });
+    expect((await create(withoutPlansOrQuarantine)).body).toMatchObject({
+      extensions: ['failure-details', 'complete-run', 'read-runs'],
     });
     expect((await create(specOnly)).body).not.toHaveProperty('extensions');
   });

@@ -20,7 +20,7 @@ describe.each(storeEngines())('a run and its results on $name', (engine) => {
       framework: 'vitest',
       tags: ['ci'],
       createdAt: expect.any(String),
-      extensions: ['failure-details', 'complete-run', 'read-runs', 'quarantine'],
+      extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'quarantine'],
     });
     expect(created.headers.get('location')).toBe(`/api/v1/runs/${run.id}`);
 

@@ -33,6 +33,8 @@ export const fixtures = {
   typecheck: path.join(FIXTURES_DIR, 'typecheck'),
   /** A passing file and one failure outside any test, picked with FIXTURE_CASE (see its cases.cjs). */
   outsideTests: path.join(FIXTURES_DIR, 'outside-tests'),
+  /** Jest: one passing test beside the snapshot file of a removed test: `jest --ci` fails the run. */
+  obsoleteSnapshots: path.join(FIXTURES_DIR, 'obsolete-snapshots'),
   /**
    * Mocha, Jest, node:test and Jasmine (spec/support/jasmine.json; without-reporter.json;
    * parallel.mjs for --parallel) alike, and Cucumber (cucumber.cjs, features/; `-p alone` without the formatter): a test

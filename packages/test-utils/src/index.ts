@@ -24,6 +24,7 @@ export * from './jasmine.js';
 export { PYTEST_RESULTS, SUREFIRE_RESULTS } from './junit-expected.js';
 export * from './newman.js';
 export * from './node-script.js';
+export * from './packed.js';
 export {
   type ExpectedResult,
   LOAD_ERROR_FILES,
@@ -52,6 +53,7 @@ export * from './small-disk.js';
 export * from './store-engines.js';
 export * from './tap.js';
 export * from './testcafe.js';
+export * from './timed-suite.js';
 export * from './transports.js';
 export * from './watch.js';
 export * from './webdriverio.js';

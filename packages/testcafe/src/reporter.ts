@@ -1,4 +1,13 @@
-import { guardEndHook, guardHook, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
+import {
+  guardEndHook,
+  guardHook,
+  type RunnerVerdict,
+  RunReporter,
+  startDir,
+  type TestrunOptions,
+  testsNotReported,
+} from '@testrun/core';
+import { listenForDisconnects } from './browser-disconnects.js';
 import { browserLabels, mapTestDone } from './map-events.js';
 import { recordOf } from './record-events.js';
 import { testcafeVersion } from './running-testcafe.js';
@@ -33,6 +42,10 @@ export function createReporter(options: TestrunTestCafeOptions = {}): () => Test
 export function testrunReporter(options: TestrunTestCafeOptions = {}): TestCafeReporterPlugin {
   let started = false;
   let labels = new Map<string, string>();
+  /** The tests TestCafe counted at reportTaskStart, and those it reported done (each once, in every browser). */
+  const tests = { counted: 0, reported: 0 };
+  let stopsOnFirstFail = false;
+  let disconnects: () => string[] = () => [];
   const run = guardHook(() => {
     const reporter = new RunReporter({
       options,
@@ -57,7 +70,7 @@ export function testrunReporter(options: TestrunTestCafeOptions = {}): TestCafeR
     async reportTaskStart(
       _startTime,
       _userAgents,
-      _testCount,
+      testCount,
       _structure,
       properties?: TestCafeTaskProperties,
     ) {
@@ -66,6 +79,9 @@ export function testrunReporter(options: TestrunTestCafeOptions = {}): TestCafeR
         if (!run?.active) return;
         // Several browsers are projects: core labels results by the browser when there is more than one.
         labels = browserLabels(aliasesOf(properties));
+        tests.counted = typeof testCount === 'number' ? testCount : 0;
+        stopsOnFirstFail = properties?.configuration?.stopOnFirstFail === true;
+        disconnects = listenForDisconnects();
       });
     },
     async reportFixtureStart() {},
@@ -73,17 +89,40 @@ export function testrunReporter(options: TestrunTestCafeOptions = {}): TestCafeR
       const format = this?.formatError?.bind(this);
       guardHook(() => {
         if (!run?.active) return;
+        tests.reported += 1;
         for (const file of mapTestDone(recordOf(name, info, format), labels)) run.addFile(file);
       });
     },
-    async reportTaskDone(_endTime, passed) {
+    async reportTaskDone(_endTime, passed, _warnings, result) {
       if (!run?.active) return;
       await guardEndHook(async () => {
-        await run.endRun();
+        await run.endRun([], verdictOf(tests, disconnects(), stopsOnFirstFail && failedIn(result)));
         if (run.error && typeof passed === 'number') failTheExit();
       });
     },
   };
+}
+
+/**
+ * TestCafe's verdict beside the tests it reported: a task that ended with tests it counted
+ * never reported (a browser that disconnected for good, a tested app that died) failed, and
+ * TestCafe counts those tests failed; the browser's error, when one was heard, says why. A
+ * task stopped at its first failed test (`stopOnFirstFail`) is failed by that test already.
+ */
+function verdictOf(
+  tests: { counted: number; reported: number },
+  disconnects: string[],
+  stoppedOnFailure: boolean,
+): RunnerVerdict {
+  if (stoppedOnFailure) return {};
+  const why = testsNotReported('TestCafe', tests, disconnects.join('\n') || undefined);
+  return why ? { why: [why] } : {};
+}
+
+/** Whether reportTaskDone's result (TestCafe 1.10+) counts a failed test. */
+function failedIn(result: unknown): boolean {
+  const failed = (result as { failedCount?: unknown } | undefined)?.failedCount;
+  return typeof failed === 'number' && failed > 0;
 }
 
 /** The aliases of the task's browsers, in the configuration's order. */

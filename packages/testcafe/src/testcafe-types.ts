@@ -32,7 +32,7 @@ export interface TestCafeTestRunInfo {
 
 /** The configuration `reportTaskStart` gets in its task properties: the browsers it runs in. */
 export interface TestCafeTaskProperties {
-  configuration?: { browsers?: unknown[] };
+  configuration?: { browsers?: unknown[]; stopOnFirstFail?: unknown };
 }
 
 /** What TestCafe adds to a plugin before it calls it. */

@@ -50,6 +50,13 @@ export class TestrunWdioCucumberFormatter {
       });
     });
   }
+
+  /**
+   * Cucumber awaits this of every formatter at the end: Cucumber 10 calls it without asking
+   * whether it is there (its Formatter base class has one), and a worker whose formatter lacked
+   * it ended in an error. Nothing to finish: the reporter delivers at `runner:end`.
+   */
+  async finished(): Promise<void> {}
 }
 
 export default TestrunWdioCucumberFormatter;

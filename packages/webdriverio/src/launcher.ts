@@ -22,8 +22,9 @@ import {
 } from '@testrun/core';
 import { CAPABILITY_LABELS_VAR, capabilityIndex, capabilityLabels, labelsFromEnv } from './capabilities.js';
 import { pathOf } from './map-events.js';
-import { STARTED_WORKERS_VAR, testrunOptions } from './reporter.js';
+import { testrunOptions } from './reporter.js';
 import { webdriverioVersion } from './running-webdriverio.js';
+import { clearMark, readMark, readMarks, STARTED_WORKERS_VAR, workerEnd } from './worker-marks.js';
 
 /** The reporter's names in `reporters`: its options are the launcher's too. */
 const REPORTER_NAMES = new Set(['@testrun/webdriverio']);
@@ -72,6 +73,9 @@ export class TestrunLauncher {
     | undefined;
   /** The service's lines, with the API key redacted once the options are read (the environment's from the start). */
   private readonly logger = new Logger();
+  /** Whether this service failed a spec file of a worker that died: the run then holds a failed result. */
+  private failedFiles = false;
+  private workersStarted = 0;
 
   constructor(serviceOptions: unknown = {}, _capabilities?: unknown, config?: unknown) {
     this.options = { ...reporterOptionsIn(config), ...testrunOptions(serviceOptions) };
@@ -133,49 +137,108 @@ export class TestrunLauncher {
 
   /** A worker starts (again, on a retry): it has not said it reports yet. */
   onWorkerStart(cid: string): void {
-    try {
-      fs.rmSync(startedMark(cid), { force: true });
-    } catch {}
+    this.workersStarted += 1;
+    clearMark(cid);
   }
 
   /**
-   * A worker ended. One that failed before its reporter heard of its spec files (the browser
-   * session did not start, and WebdriverIO's worker died of it before `runner:start`) reported
-   * nothing: its spec files are each one `(file failed to run)`, sent from here, unless
-   * WebdriverIO runs them again.
+   * A worker ended. One that failed on its last attempt without its reporter's end reported
+   * none of its files' ends: its spec files are each one `(file failed to run)`, sent from
+   * here, saying why (worker-marks.ts): its session never started (the worker died before its
+   * reporter heard of its files), or it died mid-run (the tests that ended before are stored).
    */
-  async onWorkerEnd(cid: string, exitCode: number, specs: string[], retries: number): Promise<void> {
+  async onWorkerEnd(
+    cid: string,
+    exitCode: number,
+    specs: string[],
+    retries: number,
+    signal?: string,
+  ): Promise<void> {
     try {
-      if (exitCode === 0 || retries > 0 || fs.existsSync(startedMark(cid))) return;
-      const labels = labelsFromEnv(process.env);
-      const label = labels[capabilityIndex(cid)];
-      const run = new RunReporter({
-        options: this.options,
-        framework: { name: 'webdriverio', version: webdriverioVersion() },
-        rootDir: startDir,
-        projectCount: labels.length || undefined,
-        sharesRunKey: true,
+      const end = workerEnd(readMark(cid), exitCode, retries);
+      if (end === 'reported') return;
+      const how = howItEnded(exitCode, signal);
+      const why =
+        end === 'never-started'
+          ? `the WebdriverIO worker ${cid} ${how} before it ran its spec files: its browser session did not start (WebdriverIO's output says why)`
+          : `the WebdriverIO worker ${cid} ${how} before its spec files ended (a crash, an out-of-memory kill, process.exit or a signal): what ended before is reported`;
+      const label = labelsFromEnv(process.env)[capabilityIndex(cid)];
+      await this.report((run) => {
+        for (const spec of specs ?? []) {
+          run.addFile({
+            file: pathOf(spec),
+            tests: [],
+            failedOutsideTests: true,
+            failure: { errors: [why] },
+            project: label ? { name: label } : undefined,
+          });
+        }
       });
-      if (!run.active) return;
-      for (const spec of specs ?? []) {
-        run.addFile({
-          file: pathOf(spec),
-          tests: [],
-          failedOutsideTests: true,
-          project: label ? { name: label } : undefined,
-        });
-      }
-      await run.endRun();
+      this.failedFiles = true;
     } catch (error) {
       this.logger.line(`internal error in the launcher service: ${(error as Error).message}`);
     }
   }
 
   /**
-   * Ends the run this service created (run-end/end-run.ts decides how and whether the service
-   * is told): `failed` when wdio's exit code says so.
+   * Results from the launcher itself, into the workers' run (TESTRUN_RUN_ID, or the workers'
+   * key when the service could not create it).
    */
-  async onComplete(exitCode: number): Promise<void> {
+  private async report(add: (run: RunReporter) => void): Promise<void> {
+    const labels = labelsFromEnv(process.env);
+    const run = new RunReporter({
+      options: this.options,
+      framework: { name: 'webdriverio', version: webdriverioVersion() },
+      rootDir: startDir,
+      projectCount: labels.length || undefined,
+      sharesRunKey: true,
+    });
+    if (!run.active) return;
+    add(run);
+    await run.endRun();
+  }
+
+  /**
+   * WebdriverIO's verdict on the `wdio run`, and the failed result of the run that says why
+   * where nothing else does, so that the run is never greener than the verdict: its exit code
+   * failed it where no worker counted a failure and no spec file failed here (a hook or a
+   * service of the configuration failed), or no worker ran at all, not even in a shard without
+   * specs: WebdriverIO failed before the workers started (a driver it could not set up, a hook
+   * that threw) and calls onComplete with 0 before it throws.
+   */
+  private async verdict(exitCode: number, config: unknown): Promise<'completed' | 'failed'> {
+    const shard = (config as { shard?: { total?: unknown } } | undefined)?.shard;
+    const noSpecsInShard = typeof shard?.total === 'number' && shard.total > 1;
+    if (this.workersStarted === 0 && !noSpecsInShard) {
+      await this.report((run) =>
+        run.addRunErrors([
+          `WebdriverIO ended before it ran any spec file (exit code ${exitCode}): an error before the workers started; its output says which`,
+        ]),
+      );
+      return 'failed';
+    }
+    if (exitCode === 0) return 'completed';
+    if (!this.failedFiles && !readMarks().some((mark) => mark?.ended && mark.failures > 0)) {
+      await this.report((run) =>
+        run.addRunErrors([
+          `WebdriverIO exited with code ${exitCode} and no spec file reported a failure: a failure outside the specs (a hook or a service of the configuration); its output says which`,
+        ]),
+      );
+    }
+    return 'failed';
+  }
+
+  /**
+   * Ends the run this service created (run-end/end-run.ts decides how and whether the service
+   * is told): `failed` when WebdriverIO's verdict says so (`verdict`).
+   */
+  async onComplete(exitCode: number, config?: unknown): Promise<void> {
+    let failedHere = exitCode !== 0;
+    try {
+      failedHere = (await this.verdict(exitCode, config)) === 'failed';
+    } catch (error) {
+      this.logger.line(`internal error in the launcher service: ${(error as Error).message}`);
+    }
     const marks = process.env[STARTED_WORKERS_VAR];
     if (marks) fs.rmSync(marks, { recursive: true, force: true });
     const created = this.created;
@@ -188,7 +251,7 @@ export class TestrunLauncher {
           ? undefined
           : await gatherRun({ config, runId, extensions, partsDir, userAgent: agent });
       const failedResults = (gathered?.tally.failedCount ?? 0) > 0;
-      const { status } = runVerdict({ exitCode, failedResults });
+      const { status } = runVerdict({ exitCode, failedResults, runner: { failed: failedHere } });
       const ended = await endRun({ config, runId, extensions, status, userAgent: agent });
       if (ended.state === 'sent') this.logger.line(`run ${runId} marked ${status}`);
       else if (ended.state === 'refused' || ended.state === 'unsent') {
@@ -212,7 +275,10 @@ export class TestrunLauncher {
   }
 }
 
-/** The file a worker's reporter leaves when it heard of its spec files (runner:start). */
-function startedMark(cid: string): string {
-  return path.join(process.env[STARTED_WORKERS_VAR] ?? '', String(cid).replace(/[^\w-]/g, '_'));
+/** How a worker ended: by a signal (given, or told by its exit code, 128 + the signal's number), else its exit code. */
+function howItEnded(exitCode: number, signal: string | undefined): string {
+  const told = Object.entries(os.constants.signals).find(([, number]) => exitCode === 128 + number)?.[0];
+  if (signal) return `was ended by ${signal}`;
+  if (told) return `was ended by ${told} (exit code ${exitCode})`;
+  return `exited with code ${exitCode}`;
 }

@@ -1,17 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { guardEndHook, guardHook, RunReporter, startDir, type TestrunOptions } from '@testrun/core';
 import { capabilityIndex, labelsFromEnv } from './capabilities.js';
 import { receiveCucumberScenarios } from './cucumber-formatter.js';
 import { CUCUMBER_EVENTS, WdioMapping, willBeRetried } from './map-events.js';
 import { webdriverioVersion } from './running-webdriverio.js';
 import type { WdioEvent, WdioRunnerEnd, WdioRunnerStart } from './wdio-events.js';
-
-/**
- * Set by the launcher service: a folder where each worker's reporter leaves a mark once it
- * heard of its spec files, so that the launcher knows which workers died before that.
- */
-export const STARTED_WORKERS_VAR = 'TESTRUN_WDIO_STARTED_WORKERS';
+import { markWorker } from './worker-marks.js';
 
 /** testrun's options (docs/options.md); every one can also come from the environment (`TESTRUN_*`). */
 export type TestrunWebdriverioOptions = TestrunOptions;
@@ -85,8 +78,10 @@ export class TestrunWebdriverioReporter {
 
   /** Every event of the worker: one slot each, the work done between top-level suites. */
   emit(name: string, payload: unknown): boolean {
-    // Also when reporting is off: the launcher service then has nothing to say for this worker either.
-    if (name === 'runner:start') guardHook(markStarted);
+    // Also when reporting is off: the launcher service then has nothing to say for this worker
+    // either. A worker that ends without its end mark died mid-run (worker-marks.ts).
+    if (name === 'runner:start') guardHook(() => markWorker());
+    if (name === 'runner:end') guardHook(() => markWorker(failuresOf(payload)));
     if (!this.run?.active) return true;
     this.events[this.events.length] = { name, payload } as WdioEvent;
     guardHook(() => {
@@ -140,12 +135,8 @@ export class TestrunWebdriverioReporter {
 }
 export default TestrunWebdriverioReporter;
 
-/** Tells the launcher service this worker reports its spec files: a failure from now on is in its results. */
-function markStarted(): void {
-  const dir = process.env[STARTED_WORKERS_VAR];
-  const cid = process.env.WDIO_WORKER_ID;
-  if (!dir || !cid) return;
-  try {
-    fs.writeFileSync(path.join(dir, cid.replace(/[^\w-]/g, '_')), '');
-  } catch {}
+/** runner:end's count of the worker's failures, 0 when it gives none. */
+function failuresOf(payload: unknown): number {
+  const failures = (payload as WdioRunnerEnd | undefined)?.failures;
+  return typeof failures === 'number' && failures > 0 ? failures : 0;
 }

@@ -39,6 +39,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'send results that a run could not deliver and spooled',
     load: async () => (await import('./replay.js')).replay,
   },
+  plan: {
+    summary: "print one shard's test files, split so that the shards end together",
+    load: async () => (await import('./plan.js')).plan,
+  },
   upload: {
     summary: 'send JUnit XML and CTRF reports from any test framework into a run',
     load: async () => (await import('./upload.js')).upload,

@@ -78,6 +78,10 @@ only once written to disk, and read again on the next start.
       type: 'boolean',
       help: 'do not announce the read-runs extension: CI summaries then count what was sent from their job (reads still answer)',
     },
+    'no-shard-plans': {
+      type: 'boolean',
+      help: 'make no shard plans (POST /api/v1/plans answers 404), as a spec-only service: testrun plan then splits by size',
+    },
     'no-quarantine': {
       type: 'boolean',
       help: 'do not announce the quarantine extension: reporters then quarantine nothing, and results may not say they were (the quarantine pages and API still answer)',
@@ -108,6 +112,7 @@ only once written to disk, and read again on the next start.
       failureDetails: !values['no-failure-details'],
       completeRun: !values['no-complete-run'],
       readRuns: !values['no-read-runs'],
+      shardPlans: !values['no-shard-plans'],
       quarantine: !values['no-quarantine'],
       ...(values['trust-proxy'] === undefined ? {} : { trustProxy: proxiesOf(values['trust-proxy']) }),
     });

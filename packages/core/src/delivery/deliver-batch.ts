@@ -52,7 +52,7 @@ export interface RequestsRefused {
   error: RequestsRefusedError;
 }
 
-/** `POST {base}/api/v1/runs/{runId}/results` (spec 4.2). */
+/** `POST {base}/api/v1/runs/{runId}/results`: docs/service-api.md, "Send results". */
 export function resultsPath(runId: string): string {
   return `/api/v1/runs/${encodeURIComponent(runId)}/results`;
 }

@@ -1,4 +1,4 @@
-// What a service may say it takes beyond the spec's two operations (docs/design.md, "What a
+// What a service may say it takes beyond the spec's two operations (docs/service-api.md, "What a
 // service announces"), and how that travels with a run id to the processes that share the run.
 
 /** A failed result may carry why it failed (`details`): docs/design.md, "Why a test failed". */

@@ -16,6 +16,8 @@ export interface ServiceInit extends RetryPolicy {
   /** Called once per attempt, for debug logging. */
   onAttempt?: ((line: string) => void) | undefined;
   transport?: Transport;
+  /** Sent with every request besides the spec's (http/client.ts). */
+  headers?: Record<string, string> | undefined;
 }
 
 /**

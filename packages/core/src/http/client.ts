@@ -32,6 +32,8 @@ export interface HttpClientInit {
   onAttempt?: (line: string) => void;
   /** How the bytes travel; by default chosen from the environment (transport.ts). */
   transport?: Transport;
+  /** Sent with every request besides the spec's (the shard a reporter's results come from). */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface SendOptions {
@@ -60,6 +62,7 @@ export class HttpClient {
     this.keyPattern = secretPattern([init.apiKey]);
     this.transport = init.transport ?? openTransport(init.baseUrl, init.env, init.tls);
     this.headers = {
+      ...init.headers,
       authorization: `Bearer ${init.apiKey}`,
       'content-type': 'application/json',
       'user-agent': init.userAgent,

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { type Extension, parseRunHandle } from '../delivery/extensions.js';
 import { ConfigError } from '../errors.js';
+import { planKeyProblem } from '../plan/plan-key.js';
+import { parseShard } from '../plan/shard-spec.js';
 import { toStatus } from '../results/normalize.js';
 import { type CompleteRunChoice, readCompleteRun } from '../run-end/end-request.js';
 import { startDir } from '../start-dir.js';
@@ -19,7 +21,16 @@ import { checkBaseUrl, checkProxyVariables } from './service-address.js';
 import { readTlsMaterial, type TlsMaterial } from './tls-material.js';
 
 /** Options that have no default: absent unless given. */
-type WithoutDefault = 'runId' | 'runKey' | 'runIdPath' | 'mapResult' | 'ca' | 'clientCert' | 'clientKey';
+type WithoutDefault =
+  | 'runId'
+  | 'runKey'
+  | 'shard'
+  | 'planKey'
+  | 'runIdPath'
+  | 'mapResult'
+  | 'ca'
+  | 'clientCert'
+  | 'clientKey';
 
 /** GitHub Actions' job summary file: the summary's default where it is set. */
 const GITHUB_SUMMARY_VAR = 'GITHUB_STEP_SUMMARY';
@@ -87,6 +98,7 @@ export function resolveConfig({
   config.runId = handle?.runId;
   config.runExtensions = handle?.extensions;
   checkRunKey(config.runKey, options, errors);
+  checkShardOptions(config, options, errors);
   config.project ??= defaultProject(rootDir);
   // One place for every adapter and the CLI: where the command was started, not the
   // framework's root (Playwright's is its testDir), so `npx @testrun/cli replay` run there finds it.
@@ -255,6 +267,26 @@ function checkRunKey(
       `option ${label} must be 1 to 255 visible ASCII characters (no spaces), as an Idempotency-Key header is, got ${describe(runKey)}. A UUID is a good key.`,
     ),
   );
+}
+
+/** `shard` reads as `<i>/<n>` and `planKey` can go in a header: said here, not at every request. */
+function checkShardOptions(
+  config: { shard?: string | undefined; planKey?: string | undefined },
+  options: Record<string, unknown>,
+  errors: ConfigError[],
+): void {
+  const labelOf = (name: 'shard' | 'planKey') =>
+    options[name] !== undefined ? name : (OPTION_SPECS[name].env ?? name);
+  const shard = config.shard === undefined ? undefined : parseShard(config.shard);
+  if (shard && 'problem' in shard) {
+    const label = labelOf('shard');
+    errors.push(new ConfigError(label, `option ${label} ${shard.problem}.`));
+  }
+  const keyProblem = config.planKey === undefined ? undefined : planKeyProblem(config.planKey);
+  if (keyProblem) {
+    const label = labelOf('planKey');
+    errors.push(new ConfigError(label, `option ${label} ${keyProblem}.`));
+  }
 }
 
 /** Defaults are shared constants: each config gets its own arrays and objects. */

@@ -83,6 +83,18 @@ export const OPTION_SPECS = {
     defaultText: 'none: a new key per run',
     doc: "create-run's `Idempotency-Key`: processes given the same key create one run between them, live or at replay (see below).",
   },
+  shard: {
+    kind: 'string',
+    env: 'TESTRUN_SHARD',
+    defaultText: "the runner's own `--shard`, if any",
+    doc: 'The shard this process runs, `<i>/<n>` (`2/4`), when the runner is given a planned share of the files rather than its own `--shard`: results say which shard they came from, for the run page. `testrun plan` reads it too.',
+  },
+  planKey: {
+    kind: 'string',
+    env: 'TESTRUN_PLAN_KEY',
+    defaultText: "the CI build's id (docs/sharding.md)",
+    doc: 'What the shards of one build share their plan by (`testrun plan`, the sequencers): any text, the same in every shard.',
+  },
   enabled: {
     kind: 'boolean',
     env: 'TESTRUN_ENABLED',

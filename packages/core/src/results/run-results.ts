@@ -1,5 +1,12 @@
 import type { SecretPattern } from '../output/redact.js';
-import type { FailureDetails, FileReport, ProjectLabel, RawResult, TestResult } from '../types.js';
+import type {
+  FailureDetails,
+  FileReport,
+  ProjectLabel,
+  RawResult,
+  RunnerVerdict,
+  TestResult,
+} from '../types.js';
 import { retriedPassDetails, toFailureDetails } from './failure-details.js';
 import type { ResultMapper, ResultSource } from './map-result.js';
 import {
@@ -11,6 +18,7 @@ import {
   withProjectLabel,
   withVariant,
 } from './result-name.js';
+import { failedWithoutReason, verdictFails } from './runner-verdict.js';
 
 /** At most this many results stand for errors outside any test and file, however many there were. */
 const MAX_RUN_ERROR_RESULTS = 5;
@@ -48,6 +56,8 @@ export class RunResults {
   /** testCases of this run's `(run)` results, at most MAX_RUN_ERROR_RESULTS. */
   private readonly runErrorCases = new Set<string>();
   private moreRunErrors = 0;
+  /** Whether a failed result of this run was handed on: a run the runner failed needs one that says so. */
+  private failedAny = false;
 
   constructor(
     private readonly naming: RunNaming,
@@ -125,6 +135,19 @@ export class RunResults {
   }
 
   /**
+   * At the run's end, what the runner's own verdict adds (runner-verdict.ts): each reason the
+   * adapter gave for a run the runner failed, as a failed `(run)` result; a run it failed
+   * where no result failed and no reason was given, one such result saying so. A run cut
+   * short (`interrupted`) ends so, which says what happened.
+   */
+  ofVerdict(verdict: RunnerVerdict): TestResult[] {
+    const why = verdict.why ?? [];
+    if (why.length > 0) return this.ofRunErrors(why);
+    if (!verdictFails(verdict) || verdict.interrupted || this.failedAny) return [];
+    return this.ofRunErrors([failedWithoutReason(this.naming.framework ?? 'the runner')]);
+  }
+
+  /**
    * Results already named (an adapter's own, or core's `(run)` ones): cleaned and mapped,
    * then a failed one given why it failed, a passed one that needed retries how many attempts
    * it took (retriedPassDetails). The details are not mapResult's to see or change:
@@ -135,6 +158,7 @@ export class RunResults {
     for (const raw of results) {
       const result = this.map(raw, source);
       if (result === null) continue;
+      if (raw.status === 'failed') this.failedAny = true;
       const details =
         this.naming.failureDetails === false
           ? undefined

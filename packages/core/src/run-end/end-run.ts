@@ -5,6 +5,7 @@ import { type RetryPolicy, sendWithRetries } from '../delivery/send-with-retries
 import { openService } from '../delivery/service.js';
 import type { HttpClient } from '../http/client.js';
 import type { ResolvedConfig } from '../options/config.js';
+import { verdictFails } from '../results/runner-verdict.js';
 import type { RunnerVerdict } from '../types.js';
 import {
   type CompleteRunChoice,
@@ -78,8 +79,9 @@ export function runVerdict(evidence: RunEvidence): RunVerdict {
   if (quarantine?.clears === true) {
     return { status: 'completed', exitCode: exitCode === undefined ? undefined : 0 };
   }
-  const failed = failedResults || runner.failed === true || (exitCode !== undefined && exitCode !== 0);
-  return { status: failed ? 'failed' : 'completed', exitCode };
+  const failed = failedResults || verdictFails(runner) || (exitCode !== undefined && exitCode !== 0);
+  const status: RunEndStatus = failed ? 'failed' : 'completed';
+  return { status, exitCode };
 }
 
 /**

@@ -45,18 +45,39 @@ describe("completeRun 'auto' (the default)", () => {
     expect(readSpoolLines(spoolDir)).toEqual([]);
   });
 
-  it('ends the run as the runner says beside its results: failed, or interrupted', async () => {
+  it('ends the run as the runner says beside its results: failed with a failed result saying why, or interrupted', async () => {
     const { server, url, apiKey } = await startTestServer();
     const failed = createReporter(url, apiKey);
     failed.reporter.addResults(makeResults(1));
+    const disconnected = createReporter(url, apiKey);
+    disconnected.reporter.addResults(makeResults(1));
     const interrupted = createReporter(url, apiKey);
     interrupted.reporter.addResults(makeResults(1));
-    const [a, b] = await Promise.all([
+    const [a, b, c] = await Promise.all([
       failed.reporter.endRun([], { failed: true }),
+      disconnected.reporter.endRun([], { why: ['The Chrome browser disconnected.\n2 tests never ended'] }),
       interrupted.reporter.endRun([], { interrupted: true, failed: true }),
     ]);
     expect(await server.store.endOf(a!.runId!)).toMatchObject({ status: 'failed' });
-    expect(await server.store.endOf(b!.runId!)).toMatchObject({ status: 'interrupted' });
+    expect(await server.store.endOf(b!.runId!)).toMatchObject({ status: 'failed' });
+    expect(await server.store.endOf(c!.runId!)).toMatchObject({ status: 'interrupted' });
+    const runResults = async (runId: string | undefined) =>
+      (await server.store.results(runId!)).filter((result) => result.testSuite === '(run)');
+    expect(await runResults(a!.runId)).toMatchObject([
+      {
+        testCase:
+          '(unhandled error) vitest failed the run outside its tests and gave no error for it; its output says why',
+        status: 'failed',
+      },
+    ]);
+    expect(await runResults(b!.runId)).toMatchObject([
+      {
+        testCase: '(unhandled error) The Chrome browser disconnected.',
+        status: 'failed',
+        details: { message: 'The Chrome browser disconnected.\n2 tests never ended' },
+      },
+    ]);
+    expect(await runResults(c!.runId)).toEqual([]);
   });
 
   it('never completes a run it was handed (a shard): the job after the shards does', async () => {

@@ -253,6 +253,55 @@ describe('errors outside any file', () => {
   });
 });
 
+describe("the runner's own verdict at the run's end", () => {
+  const passed = { file: at('a.test.ts'), tests: [{ titles: ['adds'], status: 'passed' as const }] };
+
+  it('adds a failed (run) result for each reason the adapter gave, whatever else failed', () => {
+    const stage = runResults({ framework: 'testcafe' });
+    stage.ofFile({ ...passed, tests: [{ titles: ['breaks'], status: 'failed' }] });
+    expect(
+      stage.ofVerdict({ why: ['The Chrome browser disconnected.\nTestCafe counted 3 tests'] }),
+    ).toMatchObject([
+      {
+        testSuite: '(run)',
+        testCase: '(unhandled error) The Chrome browser disconnected.',
+        status: 'failed',
+        details: { message: 'The Chrome browser disconnected.\nTestCafe counted 3 tests' },
+      },
+    ]);
+  });
+
+  it('says a run the runner failed with no reason and no failed result failed outside its tests', () => {
+    const stage = runResults({ framework: 'jest' });
+    stage.ofFile(passed);
+    expect(names(stage.ofVerdict({ failed: true }))).toEqual([
+      '(run) | (unhandled error) jest failed the run outside its tests and gave no error for it; its output says why',
+    ]);
+  });
+
+  it('adds nothing where a failed result already says the run failed, the run passed, or it was interrupted', () => {
+    const failedTest = runResults();
+    failedTest.ofFile({ ...passed, tests: [{ titles: ['breaks'], status: 'failed' }] });
+    const failedFile = runResults();
+    failedFile.ofFile({ ...passed, tests: [], failedOutsideTests: true });
+    const runError = runResults();
+    runError.ofRunErrors(['Error: worker exited']);
+    expect(failedTest.ofVerdict({ failed: true })).toEqual([]);
+    expect(failedFile.ofVerdict({ failed: true })).toEqual([]);
+    expect(runError.ofVerdict({ failed: true })).toEqual([]);
+    expect(runResults().ofVerdict({})).toEqual([]);
+    expect(runResults().ofVerdict({ failed: true, interrupted: true })).toEqual([]);
+  });
+
+  it('names a reason said before once, and counts reasons beyond five like other run errors', () => {
+    const stage = runResults();
+    stage.ofRunErrors(['Error: browser disconnected']);
+    expect(stage.ofVerdict({ why: ['Error: browser disconnected'] })).toEqual([]);
+    stage.ofVerdict({ why: ['1', '2', '3', '4', '5', '6'].map((n) => `Error ${n}`) });
+    expect(names(stage.ofUncountedRunErrors())).toEqual(['(run) | (unhandled error) 2 more errors']);
+  });
+});
+
 describe('results an adapter named itself', () => {
   it('are cleaned and go through mapResult, which may drop them', () => {
     const stage = runResults({}, (result) => (result.testCase === 'drop me' ? null : result));

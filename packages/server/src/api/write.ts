@@ -5,6 +5,7 @@ import { runState } from '../ledger/run-state.js';
 import type { SqlStore } from '../ledger/sql-store.js';
 import type { ResultInput, RunEndStatus } from '../ledger/store.js';
 import { paths, runLocation, runPagePath } from '../paths.js';
+import { addShardResults, shardOfBatch } from '../plans/run-shards.js';
 import { handleWrite, type InFlightWrites } from './idempotent-write.js';
 import { unstorableText } from './storable-text.js';
 
@@ -43,6 +44,8 @@ export const COMPLETE_RUN_EXTENSION = 'complete-run';
 
 /** The extension create-run announces so that the process ending a shared run reads it back (api/read.ts). */
 export const READ_RUNS_EXTENSION = 'read-runs';
+/** The extension create-run announces when the server makes shard plans (POST /api/v1/plans, plans/plan-route.ts). */
+export const SHARD_PLANS_EXTENSION = 'shard-plans';
 
 /**
  * The extension create-run announces so that reporters read the run's quarantined tests
@@ -55,12 +58,14 @@ export function announcedExtensions(options: {
   failureDetails: boolean;
   completeRun: boolean;
   readRuns: boolean;
+  shardPlans: boolean;
   quarantine?: boolean;
 }): string[] {
   return [
     ...(options.failureDetails ? [FAILURE_DETAILS_EXTENSION] : []),
     ...(options.completeRun ? [COMPLETE_RUN_EXTENSION] : []),
     ...(options.readRuns ? [READ_RUNS_EXTENSION] : []),
+    ...(options.shardPlans ? [SHARD_PLANS_EXTENSION] : []),
     ...(options.quarantine ? [QUARANTINE_EXTENSION] : []),
   ];
 }
@@ -160,7 +165,10 @@ export function registerSubmitResults(app: FastifyInstance, writes: Writes, limi
       handleWrite(request, reply, writes.store, writes.inFlight, async (tx) => {
         const runId = request.params.id;
         const { results } = request.body;
-        if (!(await tx.addResults(runId, results, new Date().toISOString()))) throw runNotFound(runId);
+        const receivedAt = new Date().toISOString();
+        if (!(await tx.addResults(runId, results, receivedAt))) throw runNotFound(runId);
+        const shard = shardOfBatch(request.headers);
+        if (shard) await addShardResults(tx.tx, runId, shard, results, receivedAt);
         return { status: 201, headers: {}, body: { accepted: results.length } };
       }),
   );

@@ -210,6 +210,41 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    version: 10,
+    name: "shard plans, and the shard a run's results came from",
+    statements: [
+      // A plan per (project, plan key, shard count): the first shard of a build to ask makes
+      // it, every later one is answered the same (docs/design.md §33). `files_hash` tells a
+      // request with other files at once; `shards` and `files` are the answer's JSON. No
+      // name of a file is a key: a test file's path may pass a PostgreSQL index entry's bound.
+      `CREATE TABLE shard_plans (
+        project TEXT NOT NULL,
+        plan_key TEXT NOT NULL,
+        shard_count BIGINT NOT NULL,
+        files_hash TEXT NOT NULL,
+        file_count BIGINT NOT NULL,
+        basis TEXT NOT NULL,
+        shards TEXT NOT NULL,
+        files TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (project, plan_key, shard_count)
+      )`,
+      `CREATE INDEX shard_plans_by_created_at ON shard_plans (created_at)`,
+      // What each shard of a run sent (the Testrun-Shard header of its batches): the run page's
+      // actual time beside the planned one. Written only with a run's results, removed with them.
+      `CREATE TABLE run_shards (
+        run_seq BIGINT NOT NULL,
+        shard_count BIGINT NOT NULL,
+        shard_index BIGINT NOT NULL,
+        plan_key TEXT,
+        results BIGINT NOT NULL,
+        duration DOUBLE PRECISION NOT NULL,
+        last_received_at TEXT NOT NULL,
+        PRIMARY KEY (run_seq, shard_count, shard_index)
+      )`,
+    ],
+  },
+  {
     version: 11,
     name: "quarantine: a project's tests whose failures do not fail the build, every change kept, and the results marked so",
     statements: [

@@ -55,9 +55,10 @@ export class Retention {
       }
       if (runs.length < RUNS_PER_PASS || this.#stopped) break;
     }
-    await this.store.write((tx) =>
-      tx.tx.query('DELETE FROM idempotent_responses WHERE created_at < $1', [cutoff]),
-    );
+    await this.store.write(async (tx) => {
+      await tx.tx.query('DELETE FROM idempotent_responses WHERE created_at < $1', [cutoff]);
+      await tx.tx.query('DELETE FROM shard_plans WHERE created_at < $1', [cutoff]);
+    });
     return removed;
   }
 
@@ -98,6 +99,7 @@ export class Retention {
       await tx.tx.query('DELETE FROM results WHERE run_seq = $1', [seq]);
       await tx.tx.query('DELETE FROM run_counts WHERE run_seq = $1', [seq]);
       await tx.tx.query('DELETE FROM run_tags WHERE run_seq = $1', [seq]);
+      await tx.tx.query('DELETE FROM run_shards WHERE run_seq = $1', [seq]);
       await tx.tx.query('DELETE FROM runs WHERE seq = $1', [seq]);
     });
   }

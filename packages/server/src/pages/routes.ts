@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { testKey } from '../ledger/quarantines.js';
 import type { SqlStore } from '../ledger/sql-store.js';
 import { paths } from '../paths.js';
+import { shardTimes } from '../plans/shard-times.js';
 import { FLAKY_WINDOW, flakyOrFailing } from './flaky-or-failing.js';
 import { type ProjectFlakes, renderFlakyPage } from './flaky-page.js';
 import { HISTORY_RUNS, testHistory } from './history.js';
@@ -99,8 +100,10 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
         ? []
         : await store.resultsByOffset(runId, failedFilter, { limit: RESULTS_PER_PAGE, offset: 0 });
     const slowest = await store.slowestResults(runId, narrowed, ['skipped', 'todo'], SLOWEST_TESTS);
+    const shards = await shardTimes(store.db, run);
     const pageHtml = renderRunPage({
       run,
+      shards,
       results,
       paged: { matching, failed, failedCount, slowest, page, pageCount },
       search,

@@ -1,6 +1,7 @@
 import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredResult } from '../ledger/store.js';
 import { flakyPagePath, quarantinePagePath, runPagePath, runsPagePath } from '../paths.js';
+import type { ShardTime } from '../plans/shard-times.js';
 import { statusBar } from './charts.js';
 import { failureDetailsBlock, failuresByMessage } from './failure-details.js';
 import { formatCount, formatDuration } from './format.js';
@@ -18,6 +19,7 @@ import {
   tagList,
   testLink,
 } from './layout.js';
+import { shardTable } from './shard-table.js';
 import { testAnchor } from './test-anchor.js';
 
 /** How many tests the "Slowest tests" table lists. */
@@ -58,6 +60,8 @@ export interface RunPageInput {
   /** A run never completed that received nothing for this long is abandoned. */
   abandonedAfterMs: number;
   now: number;
+  /** The shards its results came from, with their planned and actual time (none: not sharded). */
+  shards?: readonly ShardTime[] | undefined;
 }
 
 /**
@@ -77,6 +81,7 @@ function* runPageContent({
   status,
   abandonedAfterMs,
   now,
+  shards = [],
 }: RunPageInput): Generator<SafeHtml> {
   const state = runState(run, now, abandonedAfterMs);
   const needle = search?.toLowerCase();
@@ -125,6 +130,7 @@ ${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(shownCount,
     yield html`<h2 id="slowest">Slowest tests</h2>\n`;
     yield* namedTable('slowest-tests', run.project, slowest);
   }
+  yield shardTable(shards);
   yield html`
 <h2 id="suites">Suites (${formatCount(suites.length)})</h2>
 ${suites.length === 0 ? html`<p>${run.total === 0 ? 'This run has no results yet.' : 'No results match.'}</p>` : ''}

@@ -52,7 +52,8 @@ export interface RunReporterInit {
    */
   flushOnExit?: () => void;
   /**
-   * The runner takes its verdict from this reporter (Playwright's `onEnd` may return a status):
+   * The runner takes its verdict from this reporter (Playwright's `onEnd` may return a status,
+   * Mocha's exit code is what its reporter's `done` hands back):
    * a run whose every failure is a quarantined test's, and whose runner failed it for those
    * alone (`RunnerVerdict.failedByTestsAlone`), then passes in the process, and its run ends
    * completed (`DeliverySummary.quarantine.passes`; docs/design.md §34).

@@ -16,7 +16,7 @@ const NAME_CHARS = 120;
 export interface ReporterVerdictHow {
   /** The run passes here: every failure was quarantined, and the runner takes its verdict from the reporter. */
   passes: boolean;
-  /** The runner takes its verdict from the reporter (Playwright's onEnd). */
+  /** The runner takes its verdict from the reporter (Playwright's onEnd, Mocha's done). */
   decides: boolean;
   /** Why the adapter cannot vouch that nothing but the failed tests fails the run, if it cannot. */
   doubt: string | undefined;

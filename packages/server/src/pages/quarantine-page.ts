@@ -35,7 +35,7 @@ const DAY_MS = 86_400_000;
 export function renderQuarantinePage(input: QuarantinePageInput): string {
   const { project, projects } = input;
   const content = html`<h1>Quarantine</h1>
-<p>A quarantined test still runs, and its failures stay listed with why. A build whose every failure is a quarantined test's passes where testrun decides the build (<code>testrun run</code>, or Playwright alone); any other failure fails it as always. Each quarantine expires; nothing is quarantined once it has.</p>
+<p>A quarantined test still runs, and its failures stay listed with why. A build whose every failure is a quarantined test's passes where testrun decides the build (<code>testrun run</code>, or Playwright and Mocha alone); any other failure fails it as always. Each quarantine expires; nothing is quarantined once it has.</p>
 <form method="get" action="${paths.quarantinePage}"><label>Project<input name="project" list="quarantine-projects" value="${project ?? ''}" required></label><datalist id="quarantine-projects">${projects.map(
     (entry) => html`<option value="${entry.project}"></option>`,
   )}</datalist><button type="submit">Show</button></form>

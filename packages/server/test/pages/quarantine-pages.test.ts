@@ -1,7 +1,7 @@
 import { storeEngines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { defaultBranchOf, LIFT_AFTER_PASSES } from '../../src/ledger/quarantine-health.js';
-import { type Answer, patch, post, result, serverOn } from '../client.js';
+import { type Answer, patch, post, result, serverOn, startServer } from '../client.js';
 
 // The quarantine pages (docs/design.md §34) over real HTTP: a project's quarantined tests with
 // how each is doing, the runs, run and test pages reading "passed — 1 quarantined failure" with
@@ -75,7 +75,8 @@ const fields = {
   by: 'ana',
 };
 
-describe.each(storeEngines())('the quarantine pages on $name', (engine) => {
+// How each quarantined test is doing is new SQL (ledger/quarantine-health.ts): on both engines.
+describe.each(storeEngines())('the quarantine page on $name', (engine) => {
   const startServer = serverOn(engine);
 
   it("show a project's quarantined test: why, whose, since when, until when, its last failure, the builds it kept green, its passes in a row on the default branch, and every change", async () => {
@@ -125,7 +126,11 @@ describe.each(storeEngines())('the quarantine pages on $name', (engine) => {
       /<a class="name" href="\/quarantine\?project=shop">shop<\/a> <span class="muted">· 1 test<\/span>/,
     );
   });
+});
 
+// What follows reads and writes what the store tests hold on both engines
+// (packages/server/test/quarantine.test.ts): the pages' own work, on one.
+describe('the quarantine pages', () => {
   it('read "passed — 1 quarantined failure" on the runs, run and test pages, the failure still listed with why', async () => {
     const server = await startServer();
     await post(server, '/api/v1/quarantines', {

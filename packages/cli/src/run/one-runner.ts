@@ -63,6 +63,8 @@ function nodeCommand(args: readonly string[]): string | undefined {
   const script = args.find((arg) => !arg.startsWith('-'));
   const parts = script?.split(/[/\\]/) ?? [];
   if (parts.some((part) => RUNNERS.has(part.replace(/\.(c|m)?js$/, '')))) return undefined;
+  // cucumber-js's file is @cucumber/cucumber/bin/cucumber.js, which no other part names.
+  if (parts.slice(-4).join('/') === '@cucumber/cucumber/bin/cucumber.js') return undefined;
   return 'node runs a script that is not a test runner testrun reports for';
 }
 

@@ -28,6 +28,7 @@ describe('one test runner', () => {
     [['npm', 'exec', '--', 'cucumber-js']],
     [['node', '--test', '--test-reporter=@testrun/node-test']],
     [['node', 'node_modules/vitest/vitest.mjs', 'run']],
+    [['node', '/repo/node_modules/@cucumber/cucumber/bin/cucumber.js']],
     [['env', 'CI=1', 'npx', 'wdio', 'run', 'wdio.conf.js']],
     [['sh', '-c', 'CI=1 npx jasmine --config=spec/support/jasmine.json']],
     [['sh', '-c', "node --test --test-reporter='@testrun/node-test'"]],

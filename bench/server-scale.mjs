@@ -293,8 +293,9 @@ export async function readEverything(server, runs, problems, log) {
       api: true,
     },
     {
-      // A new plan key each time, so each is made from the durations (docs/design.md §33): the
-      // branch's and the project's last runs found, their results summed by file.
+      // A new plan key each time, so each is made from the durations
+      // (docs/design/shard-plans.md#the-rule): the branch's and the project's last runs found,
+      // their results summed by file.
       name: "shard plan: a new build's (project-3, 4 shards, 22 files, durations of its last runs)",
       path: '/api/v1/plans',
       api: true,

@@ -1,4 +1,4 @@
-// Figure 6b: how fast `testrun upload` answers a report past its bounds (docs/tap.md, "Limits";
+// Figure 6b: how fast `testrun upload` answers a report past its bounds (docs/tap.md#limits;
 // docs/junit.md and docs/ctrf.md): a TAP stream nested 10,000 subtests deep (600 MB of
 // indentation, gzipped to a few MB: the reader gunzips only what it reads), and JUnit XML and
 // CTRF JSON nested a million levels deep. Before the bounds, the TAP stream ran past two

@@ -23,7 +23,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Installing any @testrun package never changes what a project already resolves
-// (docs/design.md, "Installing never moves a runner"): every packed package, installed with
+// (docs/design/installing.md): every packed package, installed with
 // npm into projects of the shapes users have, leaves every package the project had where it
 // was, at the version it was, and the project's own imports resolving as before. First the
 // shape of webdriverio/cucumber-boilerplate (WebdriverIO 9.1.2, its Cucumber framework, step

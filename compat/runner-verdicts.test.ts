@@ -23,13 +23,13 @@ import {
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-// A run is never greener than the runner's own verdict (docs/design.md, "The run's end"), held
-// to the runner's exit code where proving it costs more than pnpm test affords: a TestCafe task
-// whose Chromium dies mid-test starts Chromium three times (TestCafe restarts a disconnected
-// browser twice), ~8 CPU-s; a WebdriverIO worker killed outright is a `wdio run` of its own
-// (~5 CPU-s), beside pnpm test's worker ended by SIGTERM. The cheaper cases (a Playwright
-// worker that crashed, Newman cut short, Jasmine's incomplete run, Jest's snapshots) are in
-// pnpm test's e2e files of their runners.
+// A run is never greener than the runner's own verdict
+// (docs/design/run-end.md#never-greener-than-the-runner), held to the runner's exit code where
+// proving it costs more than pnpm test affords: a TestCafe task whose Chromium dies mid-test starts
+// Chromium three times (TestCafe restarts a disconnected browser twice), ~8 CPU-s; a WebdriverIO
+// worker killed outright is a `wdio run` of its own (~5 CPU-s), beside pnpm test's worker ended by
+// SIGTERM. The cheaper cases (a Playwright worker that crashed, Newman cut short, Jasmine's
+// incomplete run, Jest's snapshots) are in pnpm test's e2e files of their runners.
 
 const missing = testcafeBrowserMissing();
 if (missing) console.warn(`skipping the TestCafe run: ${missing}`);

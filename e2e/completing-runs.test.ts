@@ -1,12 +1,11 @@
 import { fixtures, reporterEnv, runVitest, startTestServer, testrunLines } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
-// The run's end through a real Vitest process against the real server (docs/design.md, "The
-// run's end"): what only a runner shows — the option read from the environment, the request
-// last and once after every batch the runner's files made. The rules themselves (retries,
-// refusals, the spool, replay, shared runs, a service that announces nothing) are core's and
-// the CLI's, proven there (packages/core/test/delivery/complete-run*.test.ts,
-// packages/cli/test/complete-run.e2e.test.ts).
+// The run's end through a real Vitest process against the real server (docs/design/run-end.md):
+// what only a runner shows — the option read from the environment, the request last and once after
+// every batch the runner's files made. The rules themselves (retries, refusals, the spool, replay,
+// shared runs, a service that announces nothing) are core's and the CLI's, proven there
+// (packages/core/test/delivery/complete-run*.test.ts, packages/cli/test/complete-run.e2e.test.ts).
 
 describe('a Vitest run and the end of the run it created', () => {
   it('completes it by default, once and last, after every batch, and says so in its summary', async () => {

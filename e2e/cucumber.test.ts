@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Real `cucumber-js` runs of the Cucumber fixture (its cucumber.cjs names @testrun/cucumber
 // as a formatter) against a real server, held to the results written down once in
-// test-utils (CUCUMBER_RESULTS; docs/naming.md, "Cucumber").
+// test-utils (CUCUMBER_RESULTS; docs/naming.md#cucumber).
 
 function runCucumber(args: readonly string[], env: Record<string, string | undefined> = {}) {
   return runCucumberWith({ args, env });

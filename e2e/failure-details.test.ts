@@ -22,7 +22,7 @@ import {
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// Why a test failed (docs/design.md, "Why a test failed"), from real Vitest and Jest runs of
+// Why a test failed (docs/design/failure-details.md), from real Vitest and Jest runs of
 // the parity fixture's cart.test.js (one test fails: `expect(1 + 1).toBe(3)` on line 15):
 // a server that announces the extension stores the message and a location in the fixture
 // file; one that does not receives exactly the spec's four fields.

@@ -24,16 +24,15 @@ import {
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// Where a runner runs the tests in the reporter's own process (Mocha serial, Jest in band,
-// the main process of node --test, which loads --require files too, Jasmine and Cucumber
-// serial), the tests' doubles are installed in the process that delivers: nock and MSW
-// refusing every connection, Node's HTTP entry points stubbed, fake clocks, an emptied
-// environment, a removed working directory. Under Jasmine's and Cucumber's --parallel the
-// tests run in workers and the reporter in the main process, which loads the setup files
-// too (Cucumber's support files; what a Jasmine config file imports), and one run gets every
-// worker's results. None of them may reach delivery (docs/reliability.md, "What a test may do to
-// its process"); the fixture's doubles.cjs says what each does and when. node --test with
-// isolation none (Node 22+) is in compat/.
+// Where a runner runs the tests in the reporter's own process (Mocha serial, Jest in band, the main
+// process of node --test, which loads --require files too, Jasmine and Cucumber serial), the tests'
+// doubles are installed in the process that delivers: nock and MSW refusing every connection,
+// Node's HTTP entry points stubbed, fake clocks, an emptied environment, a removed working
+// directory. Under Jasmine's and Cucumber's --parallel the tests run in workers and the reporter in
+// the main process, which loads the setup files too (Cucumber's support files; what a Jasmine
+// config file imports), and one run gets every worker's results. None of them may reach delivery
+// (docs/reliability.md#what-a-test-may-do-to-its-process); the fixture's doubles.cjs says what each
+// does and when. node --test with isolation none (Node 22+) is in compat/.
 
 /**
  * Jasmine exits 3 when a spec failed, but 4 ("exited before finishing") when a fake clock is

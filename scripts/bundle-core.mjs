@@ -1,8 +1,9 @@
-// Part of the build (scripts/build.mjs), after `tsc -b`: @testrun/core's dist/index.js becomes one file.
-// tsc's one module per source file costs the test framework's main process several times
-// the CPU of one bundled file to load (bench/README.md, "Fixed cost"). p-queue (with
-// eventemitter3) is bundled in for the same reason, its licence kept; undici and env-ci stay
-// dependencies, loaded only when a run needs them. The declarations stay tsc's.
+// Part of the build (scripts/build.mjs), after `tsc -b`: @testrun/core's dist/index.js becomes one
+// file. tsc's one module per source file costs the test framework's main process several times the
+// CPU of one bundled file to load
+// (bench/README.md#7-fixed-cost-per-run-fixed-costmjs-and-the-http-stack-alone-transport-childmjs).
+// p-queue (with eventemitter3) is bundled in for the same reason, its licence kept; undici and
+// env-ci stay dependencies, loaded only when a run needs them. The declarations stay tsc's.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -106,7 +107,7 @@ async function bundle(entry, out, withPQueue) {
     external: ['undici', 'undici/*', 'env-ci'],
     // Bundled code (p-queue schedules its next task with queueMicrotask) gets the timers and
     // task queue core took when it loaded, not whatever a test has put on the globals since
-    // (clock.ts; docs/design.md, "Runners that share the test process").
+    // (clock.ts; docs/design/runners-in-process.md#fake-timers-never-restored).
     inject: [path.join(repo, 'packages/core/src/clock.ts')],
     legalComments: 'inline',
     ...(withPQueue && {

@@ -3,7 +3,7 @@
 // Cucumber's messages in it (`@testrun/cucumber/scenarios`), so the published package depends
 // on core alone. A dependency on @testrun/cucumber brought that package's optional peer on
 // @cucumber/cucumber into every WebdriverIO project, where npm moved the project's own Cucumber
-// to satisfy it (docs/design.md, "WebdriverIO"). The mapping's source stays in one place,
+// to satisfy it (docs/design/installing.md). The mapping's source stays in one place,
 // packages/cucumber/src; the declarations stay tsc's.
 import path from 'node:path';
 import { build } from 'esbuild';

@@ -2,22 +2,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 // The fenced code blocks of the user documentation, and the marker on the line before each
-// (CONTRIBUTING.md, "Code blocks in the docs"):
+// (CONTRIBUTING.md#code-blocks-in-the-docs):
 //   <!-- tested: <name> -->   a test takes this block by its name, `docBlock('<name>')`, and runs it
 //   <!-- illustration -->     shown, not run (still parsed when it is JSON, JavaScript or TypeScript)
 // test/documented-blocks.test.ts fails on a block without one, and on a name no test takes.
 
 export const REPO = path.resolve(import.meta.dirname, '..');
 
-/** README.md, docs/*.md and every package's README, relative to the repository. */
+/** README.md, every page under docs/ and every package's README, relative to the repository. */
 export function documentationPages(): string[] {
   const packages = fs
     .readdirSync(path.join(REPO, 'packages'))
     .filter((name) => fs.existsSync(path.join(REPO, 'packages', name, 'README.md')));
   return [
     'README.md',
-    ...fs
-      .readdirSync(path.join(REPO, 'docs'))
+    ...(fs.readdirSync(path.join(REPO, 'docs'), { recursive: true }) as string[])
       .filter((file) => file.endsWith('.md'))
       .map((file) => `docs/${file}`),
     ...packages.map((name) => `packages/${name}/README.md`),

@@ -58,8 +58,7 @@ describe('the documentation', () => {
   const pages = [
     'README.md',
     'CONTRIBUTING.md',
-    ...fs
-      .readdirSync(path.join(repo, 'docs'))
+    ...(fs.readdirSync(path.join(repo, 'docs'), { recursive: true }) as string[])
       .filter((file) => file.endsWith('.md'))
       .map((file) => `docs/${file}`),
     ...PACKAGES.map((name) => `packages/${name}/README.md`),

@@ -88,3 +88,74 @@ it('the check sees a circle through a type-only import and a lazy import()', () 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Core's parts stand in layers, each importing only those below it (docs/design/README.md#cores-layers):
+// a reader who opens options/ never has to know delivery/, and farm-studio draws no arrow up.
+const CORE_LAYERS: string[][] = [
+  [
+    'types.ts',
+    'clock.ts',
+    'inert.ts',
+    'version.ts',
+    'start-dir.ts',
+    'extensions.ts',
+    'exit-guard.ts',
+    'summary',
+    'quarantine',
+  ],
+  ['errors.ts', 'runner-version.ts'],
+  ['options'],
+  ['output'],
+  ['http', 'results', 'hooks.ts'],
+  ['delivery'],
+  ['run-end', 'plan'],
+  ['spool'],
+  ['run-session.ts'],
+  ['run-reporter.ts'],
+  ['index.ts'],
+];
+
+/** Each import of core's src that reaches a layer above its own, as `from → to`. */
+function upwardImports(src: string, layers: string[][]): string[] {
+  const layerOf = (file: string) => {
+    const part = path.relative(src, file).split(path.sep)[0]!;
+    const at = layers.findIndex((layer) => layer.includes(part));
+    return { part, at: at < 0 ? Number.POSITIVE_INFINITY : at };
+  };
+  return sourceFiles(src).flatMap((file) => {
+    const from = layerOf(file);
+    return importsOf(file).flatMap((target) => {
+      const to = layerOf(target);
+      return to.part !== from.part && to.at >= from.at
+        ? [`${path.relative(src, file)} → ${path.relative(src, target)}`]
+        : [];
+    });
+  });
+}
+
+it("core's parts import only the layers below them", () => {
+  const src = path.join(repo, 'packages', 'core', 'src');
+  const unplaced = fs
+    .readdirSync(src)
+    .filter((entry) => !CORE_LAYERS.flat().includes(entry) && !entry.endsWith('.d.ts'));
+  expect(unplaced, 'every file and folder of core/src has a layer').toEqual([]);
+  expect(upwardImports(src, CORE_LAYERS)).toEqual([]);
+});
+
+it('the layer check sees an import of a part beside or above', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'low'));
+    fs.mkdirSync(path.join(dir, 'high'));
+    fs.writeFileSync(
+      path.join(dir, 'low', 'a.ts'),
+      "import { b } from '../high/b.js';\nexport const a = b;\n",
+    );
+    fs.writeFileSync(path.join(dir, 'high', 'b.ts'), 'export const b = 1;\n');
+    fs.writeFileSync(path.join(dir, 'high', 'c.ts'), "import { b } from './b.js';\nexport const c = b;\n");
+    expect(upwardImports(dir, [['low'], ['high']])).toEqual([`low${path.sep}a.ts → high${path.sep}b.ts`]);
+    expect(upwardImports(dir, [['high'], ['low']])).toEqual([]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

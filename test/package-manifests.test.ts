@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Installing any @testrun package never moves what a project already resolves (docs/design.md,
-// "Installing never moves a runner"). npm moves or refuses a project's package only to satisfy a
-// peer range the installed package declares, its own or a dependency's, so the manifests are
-// held to three rules here; compat/installing-into-projects.test.ts proves them on real
-// projects with npm.
+// Installing any @testrun package never moves what a project already resolves
+// (docs/design/installing.md). npm moves or refuses a project's package only to satisfy a peer
+// range the installed package declares, its own or a dependency's, so the manifests are held to
+// three rules here; compat/installing-into-projects.test.ts proves them on real projects with npm.
 const repo = path.resolve(import.meta.dirname, '..');
 
 interface Manifest {

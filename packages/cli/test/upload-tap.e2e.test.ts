@@ -144,7 +144,7 @@ it('reads a writer’s whole stream without TESTRUN_API_KEY, so the writer never
 
 // A result the service refuses never holds back the others (docs/reliability.md), a duration no
 // test has is sent as 0, and a report nested past the bound is refused at once, alone
-// (read-tap.test.ts reads 10,000 levels; docs/tap.md, "Limits").
+// (read-tap.test.ts reads 10,000 levels; docs/tap.md#limits).
 it('stores every other result when the service refuses one and a point lasts 1e308 ms, spools nothing, and refuses a report nested too deep', async () => {
   const server = await startTestServer({
     faults: refusingResults(

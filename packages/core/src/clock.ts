@@ -1,12 +1,12 @@
 import * as timers from 'node:timers';
 
-// The clocks, timers and task queues core uses, taken when core loads (docs/design.md,
-// "Runners that share the test process"). Tests share the process with a reporter (Mocha's
-// in serial mode, node:test's without isolation, a setup file in the framework's main
-// process) and some install fake timers and never restore them: the globals then never
-// fire, and delivery would never end. Values taken from `node:timers` and the globals now
-// are the real ones whatever happens to the globals later (@sinonjs/fake-timers also
-// replaces node:timers' exports); a fake installed even earlier is seen through (`real`).
+// The clocks, timers and task queues core uses, taken when core loads
+// (docs/design/runners-in-process.md#fake-timers-never-restored). Tests share the process with a
+// reporter (Mocha's in serial mode, node:test's without isolation, a setup file in the framework's
+// main process) and some install fake timers and never restore them: the globals then never fire,
+// and delivery would never end. Values taken from `node:timers` and the globals now are the real
+// ones whatever happens to the globals later (@sinonjs/fake-timers also replaces node:timers'
+// exports); a fake installed even earlier is seen through (`real`).
 export const setTimeout = real(timers.setTimeout, 'setTimeout');
 export const clearTimeout = real(timers.clearTimeout, 'clearTimeout');
 export const setImmediate = real(timers.setImmediate, 'setImmediate');

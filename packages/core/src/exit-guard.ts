@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { constants } from 'node:os';
 
-// docs/design.md, "A process on its way out".
+// docs/design/process-exit.md.
 
 /** How the process is going: by a signal, or by exiting with a code. */
 export type ProcessEnd = { signal: NodeJS.Signals } | { code: number };

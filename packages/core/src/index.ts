@@ -2,18 +2,6 @@
 
 export type { CreateRunOutcome } from './delivery/create-run.js';
 export type { Deadline } from './delivery/deadline.js';
-export {
-  COMPLETE_RUN_EXTENSION,
-  type Extension,
-  FAILURE_DETAILS_EXTENSION,
-  formatRunHandle,
-  KNOWN_EXTENSIONS,
-  parseRunHandle,
-  QUARANTINE_EXTENSION,
-  READ_RUNS_EXTENSION,
-  type RunHandle,
-} from './delivery/extensions.js';
-export { reusedRunKeyLine } from './delivery/run-session.js';
 export type { SendOutcome } from './delivery/send-with-retries.js';
 export { openService, type Service, type ServiceInit } from './delivery/service.js';
 export { requestService, type ServiceRequest } from './delivery/service-request.js';
@@ -28,20 +16,37 @@ export {
   TestrunError,
   TlsError,
 } from './errors.js';
+export {
+  COMPLETE_RUN_EXTENSION,
+  type Extension,
+  FAILURE_DETAILS_EXTENSION,
+  formatRunHandle,
+  KNOWN_EXTENSIONS,
+  parseRunHandle,
+  QUARANTINE_EXTENSION,
+  READ_RUNS_EXTENSION,
+  type RunHandle,
+} from './extensions.js';
 export { guardEndHook, guardHook, line, lineOnce } from './hooks.js';
 export type { HttpClient, HttpResponse } from './http/client.js';
 export type { Transport, TransportRequest, TransportResponse } from './http/transport.js';
 export { ciTags, type Shard } from './options/ci-tags.js';
+export {
+  type CompleteRunChoice,
+  type CompleteRunRequest,
+  DEFAULT_COMPLETE_RUN,
+  RUN_END_STATUSES,
+  type RunEndStatus,
+} from './options/complete-run-request.js';
 export { type ConfigResolution, type ResolvedConfig, resolveConfig } from './options/config.js';
 export { nearestName, unknownOptionMessage } from './options/option-names.js';
 export { OPTION_SPECS, type OptionSpec } from './options/option-specs.js';
 export { optionFromText } from './options/option-text.js';
+export { planKeyProblem } from './options/plan-key.js';
 export { checkBaseUrl } from './options/service-address.js';
+export { parseShard } from './options/shard-spec.js';
 export { Logger } from './output/logger.js';
 export { countOf, formatCount } from './output/summary.js';
-export { planKeyProblem } from './plan/plan-key.js';
-export { parseShard } from './plan/shard-spec.js';
-export { DEFAULT_REPLAY_TIMEOUT_MS, type ReplaySummary, replaySpool } from './replay.js';
 export { FAILURE_DETAIL_LIMITS, toFailureDetails } from './results/failure-details.js';
 export { fileNamedFirst } from './results/named-file.js';
 export { isPlausibleDuration, MAX_DURATION_MS } from './results/normalize.js';
@@ -53,13 +58,6 @@ export {
   TITLE_SEPARATOR,
 } from './results/result-name.js';
 export { testsNotReported } from './results/runner-verdict.js';
-export {
-  type CompleteRunChoice,
-  type CompleteRunRequest,
-  DEFAULT_COMPLETE_RUN,
-  RUN_END_STATUSES,
-  type RunEndStatus,
-} from './run-end/end-request.js';
 export {
   type EndRunInit,
   type EndRunOutcome,
@@ -84,7 +82,9 @@ export {
   writeRunSummary,
 } from './run-end/summary-hand-off.js';
 export { RunReporter, type RunReporterInit } from './run-reporter.js';
+export { reusedRunKeyLine } from './run-session.js';
 export { runnerVersion } from './runner-version.js';
+export { DEFAULT_REPLAY_TIMEOUT_MS, type ReplaySummary, replaySpool } from './spool/replay.js';
 export { startDir } from './start-dir.js';
 export type * from './types.js';
 export { CORE_VERSION, userAgent } from './version.js';

@@ -1,16 +1,15 @@
 import { clearTimeout, setTimeout, withRealTaskQueues } from './clock.js';
 import { Batcher } from './delivery/batcher.js';
-import { RunSession } from './delivery/run-session.js';
 import { openService } from './delivery/service.js';
 import { TestrunError } from './errors.js';
 import { keepExitGuard, onProcessExit, type ProcessEnd, receivedSignal } from './exit-guard.js';
 import { lineOnce, redactInAdapterLines } from './hooks.js';
 import { ciTags, type Shard } from './options/ci-tags.js';
 import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './options/config.js';
+import { defaultPlanKey } from './options/plan-key.js';
 import { Logger } from './output/logger.js';
 import { type SecretPattern, secretPattern } from './output/redact.js';
 import { countOf, formatCount, formatMs, formatSummary, replayCommand } from './output/summary.js';
-import { defaultPlanKey } from './plan/plan-key.js';
 import { configuredShard, shardHeaders } from './plan/shard-headers.js';
 import type { QuarantineOutcome } from './quarantine/index.js';
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
@@ -20,6 +19,7 @@ import { verdictFails } from './results/runner-verdict.js';
 import { endsItsRun } from './run-end/end-run.js';
 import { leaveVerdictPart, loadQuarantine, QuarantineHandOff } from './run-end/quarantine-hand-off.js';
 import { SummaryFeed, summaryPartsDir } from './run-end/summary-hand-off.js';
+import { RunSession } from './run-session.js';
 import type { DeliverySummary, FileReport, RawResult, RunnerVerdict, TestResult } from './types.js';
 import { userAgent } from './version.js';
 
@@ -56,7 +56,7 @@ export interface RunReporterInit {
    * Mocha's exit code is what its reporter's `done` hands back):
    * a run whose every failure is a quarantined test's, and whose runner failed it for those
    * alone (`RunnerVerdict.failedByTestsAlone`), then passes in the process, and its run ends
-   * completed (`DeliverySummary.quarantine.passes`; docs/design.md §34).
+   * completed (`DeliverySummary.quarantine.passes`; docs/design/quarantine.md).
    */
   decidesVerdict?: boolean;
   /**

@@ -1,10 +1,11 @@
 import path from 'node:path';
 
 /**
- * The directory the test command was started in, taken when core loads (docs/design.md, "What
- * a test does to its process"). A test may `process.chdir()` into a temporary folder and
- * remove it: `process.cwd()` then moves, or throws (ENOENT), and the spool and the names of
- * test files would move with it. Core and the adapters resolve every relative path from here.
+ * The directory the test command was started in, taken when core loads
+ * (docs/design/what-tests-do-to-the-process.md#the-environment-and-the-working-directory). A test
+ * may `process.chdir()` into a temporary folder and remove it: `process.cwd()` then moves, or
+ * throws (ENOENT), and the spool and the names of test files would move with it. Core and the
+ * adapters resolve every relative path from here.
  */
 export const startDir: string = currentDir();
 

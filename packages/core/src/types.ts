@@ -1,7 +1,8 @@
 /** Outcome of a test as the adapters see it; `statusMap` turns it into what is sent. */
 export type CanonicalStatus = 'passed' | 'failed' | 'skipped' | 'todo';
 
-/** A run as the service's spec defines it (section 2): what create-run sends. */
+/** A run as the service's spec defines it (docs/service-api.md#what-a-spec-only-service-gets): what
+ * create-run sends. */
 export interface RunPayload {
   project: string;
   framework: string;
@@ -17,7 +18,7 @@ export interface TestResult {
   /**
    * Why a failed test failed, or how many attempts a passed test needed when it needed more
    * than one: sent only to a service that accepts the `failure-details` extension
-   * (docs/design.md, "Why a test failed"); stripped for every other service.
+   * (docs/design/failure-details.md); stripped for every other service.
    */
   details?: FailureDetails;
 }
@@ -31,9 +32,10 @@ export interface FailureDetails {
   /** Where it failed: `file:line[:column]`, the file relative to the root like testSuite. */
   location?: string;
   /**
-   * How many times the test ran in this result (1 + retries). On a failed result, with the
-   * rest; on a passed result it is the only field, and only there when it is 2 or more: the
-   * runner retried the test and it passed on that attempt (a flaky test, docs/design.md §26).
+   * How many times the test ran in this result (1 + retries). On a failed result, with the rest; on
+   * a passed result it is the only field, and only there when it is 2 or more: the runner retried
+   * the test and it passed on that attempt (a flaky test,
+   * docs/design/failure-details.md#a-pass-on-a-retry).
    */
   attempts?: number;
 }
@@ -226,7 +228,7 @@ export interface DeliverySummary {
   /** How the run ended by what this process knows of it (run-end/end-run.ts), told to the service or not. */
   verdict?: 'completed' | 'failed' | 'interrupted' | undefined;
   /**
-   * What quarantine found of the run's failures (docs/design.md §34), where its service
+   * What quarantine found of the run's failures (docs/design/quarantine.md), where its service
    * announced quarantine and a test failed. `passes`: every failure was a quarantined test's,
    * nothing else failed, and the runner takes its verdict from the reporter
    * (`RunReporterInit.decidesVerdict`): the adapter passes the run.
@@ -257,7 +259,7 @@ export interface RunnerVerdict {
    * The adapter can tell that the runner fails the run, if it does, for its failed tests
    * alone: nothing it knows of beside them fails it (a coverage threshold, a focused test,
    * `--max-failures` reached, a flaky test the runner fails on). Quarantine passes a run only
-   * where this is true (docs/design.md §34); unset is a doubt, and the runner's verdict stands.
+   * where this is true (docs/design/quarantine.md); unset is a doubt, and the runner's verdict stands.
    */
   failedByTestsAlone?: boolean;
   /** Why the adapter cannot say `failedByTestsAlone`, when it knows: said in the quarantine line. */

@@ -12,7 +12,8 @@ function readVersion(): string {
   }
 }
 
-/** `testrun/<version> (<framework>/<version>; node/<version>)`, as docs/design.md ("Headers and secrets") says. */
+/** `testrun/<version> (<framework>/<version>; node/<version>)`, as
+ * docs/design/http.md#headers-and-secrets says. */
 export function userAgent(client: string): string {
   return `testrun/${CORE_VERSION} (${client}; node/${process.versions.node})`;
 }

@@ -107,7 +107,7 @@ export class TestrunFormatter {
       // Cucumber fails a run for its failed scenarios (an undefined or pending step among them)
       // and its BeforeAll and AfterAll hooks, each a failed result here; but failFast, which a
       // formatter cannot see, skips every scenario after the first failure: a run with a
-      // skipped scenario keeps Cucumber's verdict (quarantine, docs/design.md §34).
+      // skipped scenario keeps Cucumber's verdict (quarantine, docs/design/quarantine.md).
       await run.endRun([], {
         failed: this.end?.success === false,
         ...(this.skippedScenarios > 0

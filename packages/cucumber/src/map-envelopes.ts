@@ -5,7 +5,7 @@ import { ScenarioNames } from './scenario-names.js';
 
 // Cucumber's messages, as a formatter receives them one envelope at a time, become results:
 // one per scenario (an outline: one per example) with the outcome of its last attempt. What
-// the rules are and why is written out for users in docs/naming.md ("Cucumber").
+// the rules are and why is written out for users in docs/naming.md#cucumber.
 
 /** Where the mapping hands what it decided; the formatter passes it on to core. */
 export interface ResultSink {

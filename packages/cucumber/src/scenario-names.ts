@@ -1,7 +1,7 @@
 import { EMPTY_NAME, TITLE_SEPARATOR } from '@testrun/core';
 import type { GherkinChild, GherkinDocument, GherkinScenario, Pickle } from './messages.js';
 
-// What a scenario is called: the titles core joins into testCase (docs/naming.md, "Cucumber").
+// What a scenario is called: the titles core joins into testCase (docs/naming.md#cucumber).
 
 /** Where a scenario stands in its feature file: the feature, the rule it is in (if any). */
 interface ScenarioPlace {
@@ -15,7 +15,7 @@ interface ScenarioPlace {
  * `<placeholders>` filled in), then for an outline's example `Example #2.1` (its Examples
  * block, then its row in that block, from 1: the numbering Cucumber's pretty formatter shows).
  * A name an earlier pickle of the same file already has gets ` (2)`, ` (3)`… after it, in the
- * order of the file: the repeat rule of `testrun upload` (docs/junit.md, "Repeats"). Cucumber
+ * order of the file: the repeat rule of `testrun upload` (docs/junit.md#repeats). Cucumber
  * announces every pickle of a file before any runs, in the file's order, whatever `--tags`,
  * `--order` or `--parallel` then do: the names are the same from run to run.
  */

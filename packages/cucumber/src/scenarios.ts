@@ -6,7 +6,7 @@ import type { Envelope } from './messages.js';
 // Cucumber's messages as results, for any process that runs Cucumber: this package's formatter,
 // and WebdriverIO's Cucumber framework, whose workers run Cucumber too (@testrun/webdriverio's
 // Cucumber formatter). One mapping for both, so both name, locate and judge a scenario alike
-// (docs/naming.md, "Cucumber"; docs/design.md, "WebdriverIO").
+// (docs/naming.md#cucumber; docs/design/webdriverio.md#cucumber-the-worker-reads-cucumbers-own-messages).
 
 export type { Envelope, RunEnd, RunHints };
 

@@ -4,7 +4,7 @@ import { statusOf } from '../src/map-envelopes.js';
 import { millisOf } from '../src/messages.js';
 import { envelopesOf, replay } from './recorded-envelopes.js';
 
-/** Every scenario of the recorded project's features/, as the formatter names it (docs/naming.md, "Cucumber"). */
+/** Every scenario of the recorded project's features/, as the formatter names it (docs/naming.md#cucumber). */
 const PROJECT_RESULTS = [
   'features/cart.feature | Cart > adds an item | passed',
   'features/cart.feature | Cart > fails on purpose | failed',

@@ -94,7 +94,7 @@ export class TestrunJasmineReporter implements JasmineReporter {
       // run it calls incomplete (a focused spec, no specs) fails, its exit code 2, saying why.
       // Jasmine fails a run for its failed specs and suites, each a failed result here; an
       // incomplete run and stopOnSpecFailure, which leaves specs unrun, fail it for more
-      // (quarantine, docs/design.md §34).
+      // (quarantine, docs/design/quarantine.md).
       await run.endRun([], { ...verdictOf(info), ...testsAlone(info) });
       if (run.error && info?.overallStatus === 'passed') failTheExit();
     });

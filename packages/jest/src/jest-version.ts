@@ -1,6 +1,7 @@
 import { runnerVersion } from '@testrun/core';
 
-/** The Jest versions the reporter supports, as the package's peerDependencies say (no upper bound: docs/design.md, "Installing never moves a runner"). */
+/** The Jest versions the reporter supports, as the package's peerDependencies say (no upper bound:
+ * docs/design/installing.md). */
 export const SUPPORTED_JEST_RANGE = '>=29.7.0';
 
 /**

@@ -137,7 +137,7 @@ export class TestrunReporter implements Reporter {
 }
 
 /**
- * Whether Jest fails a run for its failed tests alone (quarantine, docs/design.md §34): Jest's
+ * Whether Jest fails a run for its failed tests alone (quarantine, docs/design/quarantine.md): Jest's
  * `success` is no failed test, no file that failed to run (results both), no snapshot failure
  * and no reporter error, a coverage threshold's among them; and `bail` stops the run at a
  * failure, leaving files unrun. Where any of those may be, its verdict stands.

@@ -2,7 +2,7 @@ import type { AggregatedResult, Config } from '@jest/reporters';
 import { describe, expect, it } from 'vitest';
 import { testsAlone } from '../src/reporter.js';
 
-// Whether Jest fails a run for its failed tests alone (quarantine, docs/design.md §34).
+// Whether Jest fails a run for its failed tests alone (quarantine, docs/design/quarantine.md).
 
 const config = (more: object = {}) =>
   ({ bail: 0, collectCoverage: false, ...more }) as unknown as Config.GlobalConfig;

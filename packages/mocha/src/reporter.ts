@@ -56,7 +56,7 @@ export class TestrunReporter {
   private readonly bails: boolean;
   /** Failures Mocha told its reporters of (its `fail` event), each a record and so a failed result. */
   private failEvents = 0;
-  /** Every failure was a quarantined test's, and nothing else failed: `done` passes the run (docs/design.md §34). */
+  /** Every failure was a quarantined test's, and nothing else failed: `done` passes the run (docs/design/quarantine.md). */
   private quarantinePasses = false;
 
   /** Options given in code (createReporter); Mocha's own reporter options win over them. */
@@ -206,7 +206,7 @@ export class TestrunReporter {
 }
 
 /**
- * Whether Mocha failed the run for its failed tests alone (quarantine, docs/design.md §34):
+ * Whether Mocha failed the run for its failed tests alone (quarantine, docs/design/quarantine.md):
  * its exit code counts its failures, each a test's or a hook's that it told its reporters of
  * (a failed result here, an error outside the tests among them); but --bail stops it at the
  * first, leaving tests unrun, and a failure it counted but never told of is no result here.

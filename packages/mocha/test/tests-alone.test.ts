@@ -3,7 +3,7 @@ import { testsAlone } from '../src/reporter.js';
 
 // Whether Mocha failed a run for its failed tests alone: where it did, a run whose every
 // failure is a quarantined test's passes in the process (the exit code `done` hands Mocha;
-// docs/design.md §34).
+// docs/design/quarantine.md).
 
 describe("Mocha's verdict, for quarantine", () => {
   it('is its failed tests alone when it told its reporters of every failure it counted', () => {

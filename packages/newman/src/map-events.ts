@@ -2,7 +2,7 @@ import { type CanonicalStatus, type RawResult, TITLE_SEPARATOR } from '@testrun/
 
 // What the reporter keeps of Newman's events, as plain records (Newman's own are live
 // collection objects), and how an item's records become its result when the item ends.
-// docs/design.md, "Newman", says why a request, not an assertion, is a result.
+// docs/design/newman.md says why a request, not an assertion, is a result.
 
 /** One event the reporter kept: every field is plain data, so recorded runs replay in tests. */
 export type NewmanEvent =

@@ -64,7 +64,7 @@ export class TestrunNewmanReporter {
         // Newman fails a run for its failed assertions and requests, each a failed result
         // here, and for an error that ended it or a failure elsewhere (a failed `(run)` result,
         // verdict.ts); but --bail stops it at the first, leaving requests unsent (quarantine,
-        // docs/design.md §34).
+        // docs/design/quarantine.md).
         await run.endRun(
           [],
           runOptions?.bail

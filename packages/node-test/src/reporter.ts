@@ -20,7 +20,7 @@ export type NodeTestReporter = Transform;
  * runner. It is a Transform, as Node's own reporters are, not an async generator: events
  * reach a Transform as node:test writes them, while `for await` waits for each through
  * `process.nextTick`, which a test in the same process may have faked and never restored
- * (docs/design.md, "What a test does to its process"), and so began only after tests of an
+ * (docs/design/what-tests-do-to-the-process.md), and so began only after tests of an
  * isolation-none run had already changed the process.
  */
 export function createReporter(options?: TestrunNodeTestOptions): NodeTestReporter {
@@ -79,7 +79,7 @@ export function createReporter(options?: TestrunNodeTestOptions): NodeTestReport
       // node:test fails a run for its failed tests, each a result here (a file that did not
       // load, a test that failed), and for a coverage threshold (--test-coverage-lines and
       // kin), which it checks after its reporters: with one set, its verdict stands (quarantine,
-      // docs/design.md §34).
+      // docs/design/quarantine.md).
       await run.endRun([], { failed, ...testsAlone(process.execArgv) });
       // Set only with failOnError; core has printed the reason.
       if (run.error) process.exitCode = 1;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testsAlone } from '../src/reporter.js';
 
-// Whether node:test fails a run for its failed tests alone (quarantine, docs/design.md §34).
+// Whether node:test fails a run for its failed tests alone (quarantine, docs/design/quarantine.md).
 
 describe("node:test's verdict, for quarantine", () => {
   it('is its failed tests alone without coverage thresholds', () => {

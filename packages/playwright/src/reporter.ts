@@ -47,7 +47,7 @@ export class TestrunReporter implements Reporter {
   private flakyTests = 0;
   private failedTests = 0;
   private ending: Promise<void> | undefined;
-  /** Every failure was a quarantined test's, and nothing else failed: onEnd passes the run (docs/design.md §34). */
+  /** Every failure was a quarantined test's, and nothing else failed: onEnd passes the run (docs/design/quarantine.md). */
   private quarantinePasses = false;
 
   constructor(options?: TestrunPlaywrightOptions) {
@@ -270,10 +270,10 @@ function fileOf(
 }
 
 /**
- * Whether Playwright failed the run for its failed tests alone (quarantine, docs/design.md
- * §34): errors outside the tests are results already; but a run cut short (--max-failures, its
- * globalTimeout, tests that never ran) or failed for a flaky test (failOnFlakyTests) failed for
- * more, and its verdict stands.
+ * Whether Playwright failed the run for its failed tests alone (quarantine,
+ * docs/design/quarantine.md): errors outside the tests are results already; but a run cut
+ * short (--max-failures, its globalTimeout, tests that never ran) or failed for a flaky test
+ * (failOnFlakyTests) failed for more, and its verdict stands.
  */
 export function testsAlone(run: {
   status: FullResult['status'] | undefined;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testsAlone } from '../src/reporter.js';
 
 // Whether Playwright failed a run for its failed tests alone: where it did, a run whose every
-// failure is a quarantined test's passes in the process (onEnd's status; docs/design.md §34).
+// failure is a quarantined test's passes in the process (onEnd's status; docs/design/quarantine.md).
 
 const failed = {
   status: 'failed' as const,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRun, get, post, result, startServer } from './client.js';
 
-// The `failure-details` extension on the local server (docs/design.md, "Why a test failed"):
+// The `failure-details` extension on the local server (docs/design/failure-details.md#the-local-server):
 // announced by create-run, validated as strictly as the four fields, stored and shown.
 
 const failed = (details: object, overrides: object = {}) =>

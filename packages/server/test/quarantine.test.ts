@@ -4,7 +4,7 @@ import { MAX_QUARANTINE_DAYS } from '../src/api/quarantine.js';
 import { MAX_QUARANTINED, testKey } from '../src/ledger/quarantines.js';
 import { createRun, get, post, result, serverOn } from './client.js';
 
-// Quarantine through the API (docs/design.md §34): set, changed and lifted with the API key,
+// Quarantine through the API (docs/design/quarantine.md): set, changed and lifted with the API key,
 // every change kept with who, when and why; a read key reads and cannot change; the list a
 // run's reporters read is the run's project's, by key, expired ones apart; a quarantined
 // failure is stored failed and marked. On SQLite and a real PostgreSQL.

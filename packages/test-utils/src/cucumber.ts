@@ -8,7 +8,7 @@ import { frameworkBin, runProcess } from './process.js';
 // The Cucumber fixture and what it stores. Gherkin cannot express the shared parity
 // fixture's tests (no describe blocks, no todo, no skip marker), so the fixture has its own
 // cases, and their results are written down here once for the e2e tests and the version
-// matrix (docs/naming.md, "Cucumber").
+// matrix (docs/naming.md#cucumber).
 
 /**
  * A Cucumber project whose default profile (cucumber.cjs) names @testrun/cucumber as a

@@ -6,9 +6,10 @@ import type { RunOutcome } from './process.js';
 import { testrunLines } from './run-framework.js';
 import type { TestServer } from './server.js';
 
-// The doubles fixture (fixtures/doubles, its doubles.cjs): what real suites do to the process
-// they share with an in-process runner's reporter (docs/reliability.md, "What a test may do
-// to its process"), one kind per run, named by FIXTURE_DOUBLE.
+// The doubles fixture (fixtures/doubles, its doubles.cjs): what real suites do to the process they
+// share with an in-process runner's reporter
+// (docs/reliability.md#what-a-test-may-do-to-its-process), one kind per run, named by
+// FIXTURE_DOUBLE.
 
 /** Installed in a setup file that runs before the reporter loads, where the runner has one. */
 export const DOUBLES_BEFORE_THE_REPORTER = [

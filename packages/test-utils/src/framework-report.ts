@@ -96,7 +96,7 @@ export function resultsOfFramework(server: TestServer, framework: string) {
 /**
  * The failed results among `results` that do not say why (no `details.message`), as
  * `testSuite | testCase`: every adapter hands core what failed a test, a file or the run
- * (docs/design.md §25), so a test expects none.
+ * (docs/design/failure-details.md#every-failed-result-says-why), so a test expects none.
  */
 export function unexplainedFailures(
   results: readonly { testSuite: string; testCase: string; status: string; details?: { message?: string } }[],

@@ -64,7 +64,7 @@ export function runJasmine({
   });
 }
 
-/** What a serial run of the mapping fixture stores (packages/jasmine/README.md, "How tests become results"). */
+/** What a serial run of the mapping fixture stores (packages/jasmine/README.md#how-tests-become-results). */
 export const JASMINE_MAPPING_RESULTS: readonly ExpectedResult[] = [
   ...resultsIn('spec/cart.spec.js', [
     ['a test outside any describe', 'passed'],

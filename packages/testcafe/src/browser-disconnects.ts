@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 // hears it where TestCafe does: the browser connections of the TestCafe that runs (its own
 // module, lib/browser/connection/tracker.js, already loaded), each of which emits
 // `disconnected` with it. Internals of TestCafe 3: should they change, nothing is heard and the
-// run still fails, for fewer tests were reported than TestCafe counted (docs/design.md, "TestCafe").
+// run still fails, for fewer tests were reported than TestCafe counted (docs/design/testcafe.md).
 
 const TRACKER = /[\\/]testcafe[\\/]lib[\\/]browser[\\/]connection[\\/]tracker\.js$/;
 

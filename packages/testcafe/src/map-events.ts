@@ -3,7 +3,7 @@ import type { TestDoneRecord } from './record-events.js';
 
 // TestCafe's tests as FileReports. TestCafe runs every test in every browser of the task and
 // reports it once, when it is done in all of them; each browser's run is a result of its own,
-// its browser the project (docs/design.md, "TestCafe").
+// its browser the project (docs/design/testcafe.md).
 
 /**
  * Each configured browser's label: the alias without its command-line arguments

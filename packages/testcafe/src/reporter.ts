@@ -109,7 +109,7 @@ export function testrunReporter(options: TestrunTestCafeOptions = {}): TestCafeR
  * TestCafe counts those tests failed; the browser's error, when one was heard, says why. A
  * task stopped at its first failed test (`stopOnFirstFail`) is failed by that test already.
  * Otherwise TestCafe's exit code is its count of failed tests, each a failed result here: it
- * fails for them alone (quarantine, docs/design.md §34), but where it stopped at the first.
+ * fails for them alone (quarantine, docs/design/quarantine.md), but where it stopped at the first.
  */
 export function verdictOf(
   tests: { counted: number; reported: number },

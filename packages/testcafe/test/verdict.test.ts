@@ -3,7 +3,7 @@ import { verdictOf } from '../src/reporter.js';
 
 // TestCafe's verdict beside the tests it reported: a run it failed where no result says so
 // holds why, and quarantine passes a build (under testrun run) only where TestCafe failed it
-// for its failed tests alone (docs/design.md §34).
+// for its failed tests alone (docs/design/quarantine.md).
 
 const everyTest = { counted: 3, reported: 3 };
 

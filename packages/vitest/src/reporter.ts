@@ -177,7 +177,7 @@ export class TestrunReporter implements Reporter {
 }
 
 /**
- * Whether Vitest fails a run for its failed tests alone (quarantine, docs/design.md §34):
+ * Whether Vitest fails a run for its failed tests alone (quarantine, docs/design/quarantine.md):
  * every other failure it has is a result already (an error outside the tests, a file that did
  * not run), but a coverage threshold: Vitest checks them after its reporters end, and only when
  * no test failed (unless coverage.reportOnFailure), so a run whose failures are quarantined

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Vitest } from 'vitest/node';
 import { testsAlone } from '../src/reporter.js';
 
-// Whether Vitest fails a run for its failed tests alone (quarantine, docs/design.md §34).
+// Whether Vitest fails a run for its failed tests alone (quarantine, docs/design/quarantine.md).
 
 const vitestWith = (coverage: object) => ({ config: { coverage } }) as unknown as Pick<Vitest, 'config'>;
 

@@ -3,11 +3,12 @@ import os from 'node:os';
 import { type FileReport, guardHook } from '@testrun/core';
 import { CucumberScenarios, type Envelope } from '@testrun/cucumber/scenarios';
 
-// WebdriverIO's Cucumber framework runs Cucumber in each worker, and its events name a scenario
-// by its name alone: no Rule, no outline example, no step line. The worker service (service.ts)
-// adds this formatter to `cucumberOpts.format`, so it reads Cucumber's own messages in the worker
-// and hands the worker's reporter each scenario as @testrun/cucumber maps it: the same names,
-// statuses and locations under `wdio` as under `cucumber-js` (docs/design.md, "WebdriverIO").
+// WebdriverIO's Cucumber framework runs Cucumber in each worker, and its events name a scenario by
+// its name alone: no Rule, no outline example, no step line. The worker service (service.ts) adds
+// this formatter to `cucumberOpts.format`, so it reads Cucumber's own messages in the worker and
+// hands the worker's reporter each scenario as @testrun/cucumber maps it: the same names, statuses
+// and locations under `wdio` as under `cucumber-js`
+// (docs/design/webdriverio.md#cucumber-the-worker-reads-cucumbers-own-messages).
 
 /** Where the formatter finds the worker's reporter: one per process, whichever copy of this package loaded it. */
 const RECEIVER = Symbol.for('@testrun/webdriverio cucumber scenarios');

@@ -4,7 +4,7 @@ import path from 'node:path';
 // What the launcher service (launcher.ts) knows of each worker, from marks the worker's reporter
 // leaves in a folder the service made: a worker that died before its reporter heard of its spec
 // files (no mark), one that died mid-run (a mark saying it started, never that it ended), and
-// whether any worker's run failed (docs/design.md, "WebdriverIO": "A worker that died").
+// whether any worker's run failed (docs/design/webdriverio.md#a-worker-that-died-mid-run).
 
 /**
  * Set by the launcher service: a folder where each worker's reporter leaves a mark once it

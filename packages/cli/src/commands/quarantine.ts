@@ -5,7 +5,7 @@ import { defineCommand, type Output, UsageError } from '../command.js';
 
 // `testrun quarantine add|remove|list` (docs/quarantine.md): a project's tests whose failures
 // do not fail the build, set and lifted through the service's write API with the API key
-// (docs/design.md §34, the requests there). A read key may list, and gets the service's 403
+// (docs/design/quarantine.md, the requests there). A read key may list, and gets the service's 403
 // for a change, said as such.
 
 const ACTIONS = ['add', 'remove', 'list'] as const;

@@ -6,7 +6,7 @@ import { defineCommand, UsageError } from '../command.js';
 import { frameworkOf } from '../run/framework-name.js';
 import { type CommandEnd, runCommand } from '../run/run-command.js';
 
-// `testrun run [options] -- <command…>` (docs/design.md §31): one run around any test
+// `testrun run [options] -- <command…>` (docs/design/testrun-run.md): one run around any test
 // command. What it does with the service (create, end, summarize) is core's, in the one module
 // that ends a run (run-end/); here: the command line, the command, and what to say.
 

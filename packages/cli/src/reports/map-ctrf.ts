@@ -38,7 +38,7 @@ const FAILED_RAW_STATUSES = new Set([
 ]);
 
 /**
- * CTRF status → the status core sends (docs/ctrf.md, "Status"):
+ * CTRF status → the status core sends (docs/ctrf.md#status):
  * - passed, failed, skipped as they are;
  * - pending → skipped: a test that was declared but not run (Jest's and Mocha's `it.skip`
  *   are "pending" to their tools), which the reporters send as skipped;

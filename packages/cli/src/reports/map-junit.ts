@@ -9,7 +9,7 @@ import type { JunitSuiteFailure, JunitTestcase } from './read-junit.js';
 import { type ReportPaths, toSlashes } from './report-paths.js';
 import type { WriterRules } from './writer-rules.js';
 
-// What a JUnit testcase is called in the service: docs/junit.md, "How a testcase maps to a result".
+// What a JUnit testcase is called in the service: docs/junit.md#how-a-testcase-maps-to-a-result.
 //
 // testSuite, first that applies:
 //   1. the `file` attribute (the testcase's, else its <testsuite>'s, else the one a sibling

@@ -5,7 +5,7 @@ import type { ResultSink } from './result-feeder.js';
 // service, which keeps one of them: a failure could vanish behind a pass. So a result whose
 // name an earlier result of the upload already has is sent as a result of its own, with
 // ` (2)`, ` (3)`… after its testCase, in the order of the reports and of the testcases in
-// them (docs/junit.md, "Repeats"). Attempts of one retried test never get here: the
+// them (docs/junit.md#repeats). Attempts of one retried test never get here: the
 // ResultFeeder made them one result.
 //
 // Finding repeats needs every name of the upload. Holding them all would make memory grow

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-// Whether `testrun run`'s command is one test runner, and nothing else (docs/design.md §34).
+// Whether `testrun run`'s command is one test runner, and nothing else (docs/design/quarantine.md).
 // Only then is the command's exit code the runner's: `sh -c 'vitest run; eslint .'` exits with
 // eslint's code, which no reporter knows of, and `vitest run && eslint .` never ran eslint. So
 // testrun run passes a command whose failures were all quarantined tests' only when it is one

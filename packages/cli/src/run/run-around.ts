@@ -25,7 +25,7 @@ import { notOneRunner } from './one-runner.js';
 import type { CommandEnd } from './run-command.js';
 
 // The run around `testrun run`'s command: created before it, ended after it by its verdict,
-// summarized (docs/design.md §31). Nothing here may keep the command from running as it
+// summarized (docs/design/testrun-run.md). Nothing here may keep the command from running as it
 // would without testrun: every problem is one line, and the command runs.
 
 /** Creating the run waits at most this long before the command starts anyway (the reporters spool). */
@@ -175,7 +175,7 @@ async function createRun(
 }
 
 /**
- * What quarantine makes of the command's failures (docs/design.md §34): read only where the
+ * What quarantine makes of the command's failures (docs/design/quarantine.md): read only where the
  * service announced quarantine and a test failed, from the verdict parts the command's
  * reporters left as their processes exited, the command line, and what the service stored.
  * Never throws: a problem keeps the command's exit code, and says so.

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 
-// `testrun run`'s child: the command, run as a shell runs a job (docs/design.md §31, "The
-// command"). It gets stdin, stdout and stderr as they are, and a process group of its own, so
-// that a signal testrun receives reaches the command and everything it started (npx, the
-// runner, its workers), once, as a shell's job control sends it to the job. testrun never
-// decides for the command: a second Ctrl-C is forwarded again, a command that ignores SIGTERM
-// is waited for, as a shell waits.
+// `testrun run`'s child: the command, run as a shell runs a job
+// (docs/design/testrun-run.md#signals-as-a-shells-job-control). It gets stdin, stdout and stderr as
+// they are, and a process group of its own, so that a signal testrun receives reaches the command
+// and everything it started (npx, the runner, its workers), once, as a shell's job control sends it
+// to the job. testrun never decides for the command: a second Ctrl-C is forwarded again, a command
+// that ignores SIGTERM is waited for, as a shell waits.
 //
 // Why not a library: foreground-child (isaacs; c8, tap) forwards signals to the child's pid
 // only, in testrun's own group, where a Ctrl-C from the terminal reaches the command twice

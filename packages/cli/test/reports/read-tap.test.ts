@@ -307,7 +307,7 @@ describe('what is not TAP', () => {
   });
 });
 
-// Bounds (docs/tap.md, "Limits"): what a stream may hold is read in time linear in its size,
+// Bounds (docs/tap.md#limits): what a stream may hold is read in time linear in its size,
 // or refused at once with a line that says why.
 describe('limits', () => {
   /** A stream nested `depth` subtests deep, as node-tap writes one, made only as far as it is read. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { notOneRunner, wordsOf } from '../../src/run/one-runner.js';
 
 // Whether testrun run's command is one test runner, whose exit code is then the runner's
-// (docs/design.md §34): only such a command may pass for quarantined failures alone.
+// (docs/design/quarantine.md): only such a command may pass for quarantined failures alone.
 
 const scripts: Record<string, string> = {
   test: 'vitest run',

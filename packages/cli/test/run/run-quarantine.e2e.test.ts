@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { CLI_BIN, cleanEnv, runProcess, startTestServer, type TestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
-// `testrun run` around a command whose failures are quarantined tests' (docs/design.md §34),
+// `testrun run` around a command whose failures are quarantined tests' (docs/design/quarantine.md),
 // the command a small Node program named vitest.mjs that reports through core's RunReporter as
 // an adapter does and exits as a runner would: what testrun run reads (the parts, the command
 // line, the service) and decides. The decision's every variation is a unit test

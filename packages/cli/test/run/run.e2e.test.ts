@@ -17,7 +17,7 @@ import { htmlElements, renderGfm } from '@testrun/test-utils/gfm';
 import { describe, expect, it } from 'vitest';
 
 // `testrun run -- <command…>` with commands that are small Node programs and `testrun upload`:
-// what testrun itself does around a command (docs/design.md §31). Real runners inside it are
+// what testrun itself does around a command (docs/design/testrun-run.md). Real runners inside it are
 // e2e/packed-install.test.ts's (each framework's quick start) and e2e/testrun-run.test.ts's
 // (a runner cancelled: SIGTERM reaching the whole group, 143, the run interrupted). SIGHUP and
 // SIGQUIT take the same path as SIGINT and SIGTERM (run-command.ts).

@@ -3,8 +3,7 @@ import type { TestResult } from '../types.js';
 
 /**
  * Groups results into batches: a full batch (batchSize) goes at once, a partial one after
- * flushInterval, so results stream to the service while the tests run (docs/design.md,
- * "Batching").
+ * flushInterval, so results stream to the service while the tests run (docs/design/delivery.md#batching).
  */
 export class Batcher {
   private buffer: TestResult[] = [];

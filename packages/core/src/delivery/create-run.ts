@@ -1,9 +1,9 @@
 import { RunIdError } from '../errors.js';
+import { type Extension, KNOWN_EXTENSIONS } from '../extensions.js';
 import type { HttpClient } from '../http/client.js';
 import { toRunPayload } from '../results/result-name.js';
 import type { RunPayload } from '../types.js';
 import type { Deadline } from './deadline.js';
-import { type Extension, KNOWN_EXTENSIONS } from './extensions.js';
 import { type RetryPolicy, type SendOutcome, sendWithRetries } from './send-with-retries.js';
 
 export type CreateRunOutcome =
@@ -69,7 +69,7 @@ export function announcedExtensions(bodyText: string, header: string | undefined
 /**
  * A service that has a page per run says where with `Link: <url>; rel="alternate";
  * type="text/html"` on create-run (the local server does); a service that does not is
- * given no made-up link (docs/design.md, "The run's page").
+ * given no made-up link (docs/design/server-pages.md#the-runs-page).
  */
 export function runPageUrl(link: string | undefined, baseUrl: string): string | undefined {
   for (const part of link?.split(/,(?=\s*<)/) ?? []) {
@@ -87,7 +87,7 @@ export function runPageUrl(link: string | undefined, baseUrl: string): string | 
 
 /**
  * The spec does not say where create-run puts the new run's id, so we look where
- * services usually put it (docs/design.md, "Run id extraction"): `runIdPath` when given; a
+ * services usually put it (docs/design/naming.md#run-id-extraction): `runIdPath` when given; a
  * `Location` header that names the run (`…/runs/{id}`); well-known body fields, the same
  * nested under `data` or `run`; then the last segment of any `Location` header. The id is
  * always the text the service wrote: a numeric id is never rounded (see readJson).

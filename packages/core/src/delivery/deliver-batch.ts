@@ -52,7 +52,7 @@ export interface RequestsRefused {
   error: RequestsRefusedError;
 }
 
-/** `POST {base}/api/v1/runs/{runId}/results`: docs/service-api.md, "Send results". */
+/** `POST {base}/api/v1/runs/{runId}/results`: docs/service-api.md#send-results. */
 export function resultsPath(runId: string): string {
   return `/api/v1/runs/${encodeURIComponent(runId)}/results`;
 }
@@ -69,11 +69,11 @@ export interface DeliverOptions {
 }
 
 /**
- * Sends one batch of a run, with retries (send-with-retries.ts). A batch the service finds
- * too large (413) is split in half until it takes the parts or one result alone is too large;
- * a batch it refuses for what it holds (400) is split the same way to find the results at
- * fault, which go to `refusals` instead of the spool (docs/design.md §9). Used by the run
- * session and by replay alike.
+ * Sends one batch of a run, with retries (send-with-retries.ts). A batch the service finds too
+ * large (413) is split in half until it takes the parts or one result alone is too large; a batch
+ * it refuses for what it holds (400) is split the same way to find the results at fault, which go
+ * to `refusals` instead of the spool (docs/design/delivery.md#400-the-result-at-fault). Used by the
+ * run session and by replay alike.
  */
 export async function deliverBatch(
   http: HttpClient,

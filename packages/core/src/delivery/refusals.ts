@@ -1,12 +1,12 @@
 import { type HttpError, RequestsRefusedError, ResultRefusedError } from '../errors.js';
 import type { Batch, TestResult } from '../types.js';
 
-// What one run's deliveries learn from the service's refusals (docs/design.md §9, "400: the
-// result at fault"). A batch refused for what it holds (400) is split as a 413 is, down
-// to results alone; a result the service refuses alone is at fault only if the service takes
-// other results of the same run. Until it has taken one, a refusal may be of the request itself
-// (a run id, a header, a body it cannot read), which no split finds: those refusals are
-// counted, and past MAX_BLIND_REFUSALS the run's refused parts are no longer split but spooled,
+// What one run's deliveries learn from the service's refusals
+// (docs/design/delivery.md#400-the-result-at-fault). A batch refused for what it holds (400) is
+// split as a 413 is, down to results alone; a result the service refuses alone is at fault only if
+// the service takes other results of the same run. Until it has taken one, a refusal may be of the
+// request itself (a run id, a header, a body it cannot read), which no split finds: those refusals
+// are counted, and past MAX_BLIND_REFUSALS the run's refused parts are no longer split but spooled,
 // so a service that refuses everything costs a bounded number of requests, not one per result.
 
 /**

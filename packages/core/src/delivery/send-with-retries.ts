@@ -105,7 +105,7 @@ function hintFor(status: number): string {
   return '';
 }
 
-// Backoff and Retry-After (docs/design.md, "Retries and the deadline").
+// Backoff and Retry-After (docs/design/delivery.md#retries-and-the-deadline).
 
 /**
  * 4xx statuses worth another attempt. 409 is here because the IETF Idempotency-Key draft
@@ -126,9 +126,9 @@ const BASE_DELAY_MS = 250;
 const MAX_DELAY_MS = 8_000;
 
 /**
- * Exponential backoff with equal jitter (docs/design.md, "Retries and the deadline"): spreads the retries of
- * many CI jobs hitting one service, so they do not come back in lockstep.
- * `attempt` is 1 for the first retry.
+ * Exponential backoff with equal jitter (docs/design/delivery.md#retries-and-the-deadline): spreads
+ * the retries of many CI jobs hitting one service, so they do not come back in lockstep. `attempt`
+ * is 1 for the first retry.
  */
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
   const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.max(0, attempt - 1));

@@ -12,15 +12,15 @@ import type { Transport, TransportRequest, TransportResponse } from './transport
 /** How long closing waits for sockets to say they closed. */
 const CLOSE_WAIT_MS = 1000;
 
-// Node's own client, from where test doubles cannot reach it (docs/design.md, "What a test
-// does to its process"). nock, MSW's interceptors and hand-written stubs replace
-// `http.request`, `http.ClientRequest`, `https.request`, `http.Agent`, `net.connect` and
-// `tls.connect` on the public modules — often in a setup file that runs before the
-// reporter loads, so taking those values at load time would take the double. The classes
-// come from the modules that define them, whose exports no double replaces, and sockets
-// are opened with `net.Socket` as it was when core loaded, and `tls.connect` as it was when
-// the session started: node:tls (and its half of OpenSSL's setup) is loaded only for an
-// https service, costing a run over http nothing (docs/performance.md).
+// Node's own client, from where test doubles cannot reach it
+// (docs/design/what-tests-do-to-the-process.md#http-doubles). nock, MSW's interceptors and
+// hand-written stubs replace `http.request`, `http.ClientRequest`, `https.request`, `http.Agent`,
+// `net.connect` and `tls.connect` on the public modules — often in a setup file that runs before
+// the reporter loads, so taking those values at load time would take the double. The classes come
+// from the modules that define them, whose exports no double replaces, and sockets are opened with
+// `net.Socket` as it was when core loaded, and `tls.connect` as it was when the session started:
+// node:tls (and its half of OpenSSL's setup) is loaded only for an https service, costing a run
+// over http nothing (docs/performance.md).
 const Socket = net.Socket;
 
 /**

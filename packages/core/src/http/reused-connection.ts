@@ -12,7 +12,7 @@ const CLOSED_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_E
 /**
  * A request sent on a kept-alive connection that the server closed before answering (it
  * was closing it as idle just then). Says nothing about the service: the request goes
- * again at once, on a new connection (docs/design.md, "HTTP").
+ * again at once, on a new connection (docs/design/http.md#connections-that-servers-close).
  */
 export class ReusedConnectionClosed extends Error {
   readonly code: string;

@@ -1,7 +1,8 @@
 /**
- * What moves a request's bytes to the service and back (docs/design.md, "HTTP"). The client
- * keeps what is ours: timeouts, redaction, TLS failures, the attempt log; a transport only
- * sends a body and reads the answer, at most a bounded prefix of it.
+ * What moves a request's bytes to the service and back
+ * (docs/design/http.md#the-client-and-its-transports). The client keeps what is ours: timeouts,
+ * redaction, TLS failures, the attempt log; a transport only sends a body and reads the answer, at
+ * most a bounded prefix of it.
  */
 export interface Transport {
   send(url: URL, request: TransportRequest): Promise<TransportResponse>;

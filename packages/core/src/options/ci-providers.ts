@@ -58,10 +58,12 @@ function branchOf(ref: string | undefined): string | undefined {
 }
 
 /**
- * The providers most CI runs happen on, read from their own variables: no git, no module
- * to load (loading env-ci costs more CPU than the rest of the reporter: bench/README.md, "Fixed cost"). The same names and values env-ci gives,
- * except that a pull request's branch comes from the provider's variable rather than its
- * event file or git. Every other provider is env-ci's (ci-tags.ts).
+ * The providers most CI runs happen on, read from their own variables: no git, no module to load
+ * (loading env-ci costs more CPU than the rest of the reporter:
+ * bench/README.md#7-fixed-cost-per-run-fixed-costmjs-and-the-http-stack-alone-transport-childmjs).
+ * The same names and values env-ci gives, except that a pull request's branch comes from the
+ * provider's variable rather than its event file or git. Every other provider is env-ci's
+ * (ci-tags.ts).
  */
 const PROVIDERS: readonly Provider[] = [
   {

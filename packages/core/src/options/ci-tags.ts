@@ -6,10 +6,11 @@ export interface Shard {
 }
 
 /**
- * Tags that say where a run came from. The common providers are read from their own
- * variables (ci-providers.ts); any other is env-ci's (semantic-release's library, 30+
- * providers, kept current by its users). env-ci is costly to load (bench/README.md, "Fixed cost") and can spawn
- * `git`, so it is loaded only in a CI that is none of those; on a developer's machine
+ * Tags that say where a run came from. The common providers are read from their own variables
+ * (ci-providers.ts); any other is env-ci's (semantic-release's library, 30+ providers, kept current
+ * by its users). env-ci is costly to load
+ * (bench/README.md#7-fixed-cost-per-run-fixed-costmjs-and-the-http-stack-alone-transport-childmjs)
+ * and can spawn `git`, so it is loaded only in a CI that is none of those; on a developer's machine
  * nothing of it runs. Outside CI only the shard tag is added: a developer's machine is no CI.
  */
 export async function ciTags(env: NodeJS.ProcessEnv, cwd: string, shard?: Shard): Promise<string[]> {

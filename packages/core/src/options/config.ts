@@ -1,12 +1,9 @@
 import path from 'node:path';
-import { type Extension, parseRunHandle } from '../delivery/extensions.js';
 import { ConfigError } from '../errors.js';
-import { planKeyProblem } from '../plan/plan-key.js';
-import { parseShard } from '../plan/shard-spec.js';
-import { toStatus } from '../results/normalize.js';
-import { type CompleteRunChoice, readCompleteRun } from '../run-end/end-request.js';
+import { type Extension, parseRunHandle } from '../extensions.js';
 import { startDir } from '../start-dir.js';
 import type { CanonicalStatus, TestrunOptions } from '../types.js';
+import { type CompleteRunChoice, readCompleteRun } from './complete-run-request.js';
 import { unknownOptionMessage } from './option-names.js';
 import {
   DEFAULT_STATUS_MAP,
@@ -16,8 +13,11 @@ import {
   type OptionSpec,
 } from './option-specs.js';
 import { optionFromText } from './option-text.js';
+import { planKeyProblem } from './plan-key.js';
 import { defaultProject } from './project-name.js';
 import { checkBaseUrl, checkProxyVariables } from './service-address.js';
+import { parseShard } from './shard-spec.js';
+import { toStatus } from './status-text.js';
 import { readTlsMaterial, type TlsMaterial } from './tls-material.js';
 
 /** Options that have no default: absent unless given. */

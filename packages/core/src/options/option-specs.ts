@@ -3,7 +3,7 @@ import type { CanonicalStatus, TestrunOptions } from '../types.js';
 // Every reporter option, once: its kind and range (validation), its environment variable
 // (env reading) and its default and meaning (the README's options table, which a test
 // holds to this list). Keyed by option name, so the compiler checks that each option of
-// TestrunOptions has exactly one spec. See docs/design.md, "Options".
+// TestrunOptions has exactly one spec. See docs/design/configuration.md.
 
 export type OptionKind =
   | { kind: 'string' }

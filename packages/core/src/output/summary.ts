@@ -37,8 +37,9 @@ export function replayCommand(spoolFile: string): string {
 }
 
 /**
- * `1,234`: thousands separated as `toLocaleString('en-US')` does, without it: its first call
- * loads ICU's locale data, CPU spent at the end of every run (bench/README.md, "Fixed cost").
+ * `1,234`: thousands separated as `toLocaleString('en-US')` does, without it: its first call loads
+ * ICU's locale data, CPU spent at the end of every run
+ * (bench/README.md#7-fixed-cost-per-run-fixed-costmjs-and-the-http-stack-alone-transport-childmjs).
  */
 export function formatCount(value: number): string {
   return String(Math.trunc(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

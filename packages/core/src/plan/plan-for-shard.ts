@@ -1,8 +1,8 @@
 import { openService } from '../delivery/service.js';
 import type { Shard } from '../options/ci-tags.js';
 import { type ResolvedConfig, resolveConfig } from '../options/config.js';
+import { defaultPlanKey } from '../options/plan-key.js';
 import { buildBranches } from './build-branches.js';
-import { defaultPlanKey } from './plan-key.js';
 import { type FileToPlan, planShard, type ShardPlan } from './plan-shard.js';
 
 export interface PlanForShardInput {

@@ -6,7 +6,7 @@ import { excerptOf } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { inert } from '../inert.js';
 
-// The plan operation (docs/design.md, "Shard plans"): POST {base}/api/v1/plans with the
+// The plan operation (docs/design/shard-plans.md#the-protocol): POST {base}/api/v1/plans with the
 // files every shard was given; the service answers the plan it stored for the key, the same
 // to every shard. A service without the operation answers 404 (or 405, 501): it makes no
 // plans, and every shard splits the files by size instead.

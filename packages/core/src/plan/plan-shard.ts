@@ -2,11 +2,11 @@ import type { Deadline } from '../delivery/deadline.js';
 import type { RetryPolicy } from '../delivery/send-with-retries.js';
 import type { HttpClient } from '../http/client.js';
 import type { Shard } from '../options/ci-tags.js';
+import { formatShard } from '../options/shard-spec.js';
 import { countOf, formatMs } from '../output/summary.js';
 import type { BuildBranches } from './build-branches.js';
 import { placeFiles } from './place-files.js';
 import { type PlannedFile, type PlanRequest, requestPlan, type ServicePlan } from './plan-request.js';
-import { formatShard } from './shard-spec.js';
 
 /** A file to plan: its name as the reporters name it (testSuite), and its size in bytes. */
 export interface FileToPlan {

@@ -9,7 +9,7 @@ import {
 import type { VerdictPart } from './verdict-part.js';
 
 // Whether `testrun run` may pass a command that failed: only when every failure of it was a
-// quarantined test's and nothing else failed (docs/design.md §34). Every doubt keeps the
+// quarantined test's and nothing else failed (docs/design/quarantine.md). Every doubt keeps the
 // command's own exit code; each is said. What testrun run knows: how the command ended, what
 // the command line is, the parts its reporters left (a summary part as each run ended, a
 // verdict part as each process exited), and what the service stored.

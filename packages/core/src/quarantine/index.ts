@@ -1,4 +1,4 @@
-// Quarantine (docs/design.md §34): a bundle of its own (dist/quarantine/index.js), loaded by
+// Quarantine (docs/design/quarantine.md): a bundle of its own (dist/quarantine/index.js), loaded by
 // run-end/quarantine-hand-off.ts only when a test failed in a run whose service announced
 // quarantine, and by `testrun run` only when its command's reporters had failures. It imports
 // only types from the rest of core: nothing is bundled twice.

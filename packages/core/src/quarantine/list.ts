@@ -1,5 +1,5 @@
 // The run's quarantine list as the service answers `GET {base}/api/v1/runs/{runId}/quarantine`
-// (the `quarantine` extension, docs/design.md §34):
+// (the `quarantine` extension, docs/design/quarantine.md):
 //
 //   { "project": "web", "tests": [{ "key": "<64 hex>", "expiresAt": "…" }],
 //     "expired": [{ "key": "<64 hex>", "expiredAt": "…" }],

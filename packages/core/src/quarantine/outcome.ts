@@ -1,6 +1,6 @@
 // What one process's failed results were, against its run's quarantine list: the quarantined
 // tests' failures, the others with why each is not one, or why nothing could be quarantined
-// (docs/design.md §34). Plain data: a part file carries it to `testrun run` as it is.
+// (docs/design/quarantine.md). Plain data: a part file carries it to `testrun run` as it is.
 
 export interface NamedTest {
   testSuite: string;

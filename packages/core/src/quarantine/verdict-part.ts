@@ -4,7 +4,7 @@ import type { QuarantineOutcome } from './outcome.js';
 
 // What each reporter inside `testrun run` leaves for it as its process exits: how the process
 // ended and what its failures were against the run's quarantine list. `testrun run` overrides
-// its command's exit code only on what these say (command-verdict.ts; docs/design.md §34).
+// its command's exit code only on what these say (command-verdict.ts; docs/design/quarantine.md).
 // Written synchronously in the process's `exit` listener (run-end/quarantine-hand-off.ts), in
 // the folder of the summary parts, as `<pid>-<random>.verdict`, whole, then renamed.
 

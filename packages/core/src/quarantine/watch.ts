@@ -2,10 +2,11 @@ import { type QuarantineList, readQuarantineList } from './list.js';
 import { LISTED, type NamedTest, type NotQuarantined, type QuarantineOutcome } from './outcome.js';
 import { testKey } from './test-key.js';
 
-// One run's failed results in one process, against the run's quarantine list (docs/design.md
-// §34). Made when the first test failed in a run whose service announced quarantine: the
-// list is read then, once, and each failed result is judged once it is known. What is sent
-// is marked here too (`mark`): a quarantined test's failure goes out `quarantined: true`.
+// One run's failed results in one process, against the run's quarantine list
+// (docs/design/quarantine.md). Made when the first test failed in a run whose service
+// announced quarantine: the list is read then, once, and each failed result is judged once it
+// is known. What is sent is marked here too (`mark`): a quarantined test's failure goes out
+// `quarantined: true`.
 
 export interface QuarantineWatchInit {
   /** The status failed results are sent with (`statusMap.failed`). */

@@ -8,8 +8,7 @@ import { toTestSuite } from './result-name.js';
  * Bounds of the `failure-details` extension, in UTF-16 code units (what JavaScript's
  * `length` counts; never fewer than the characters a service counts): a failure's message
  * is what a person reads first, its stack is what they read next, and a 5,000-line stack of
- * a recursion helps nobody. The local server refuses anything longer (docs/design.md,
- * "Why a test failed").
+ * a recursion helps nobody. The local server refuses anything longer (docs/design/failure-details.md#bounds).
  */
 export const FAILURE_DETAIL_LIMITS = {
   message: 4_096,
@@ -75,9 +74,10 @@ export function toFailureDetails(
 }
 
 /**
- * The extension's fields for a passed test: `{ attempts }` when the runner says it ran more
- * than once (it passed on a retry, which makes it flaky: docs/design.md §26); undefined for
- * a test that passed at once, so a passed result without retries is the spec's four fields.
+ * The extension's fields for a passed test: `{ attempts }` when the runner says it ran more than
+ * once (it passed on a retry, which makes it flaky:
+ * docs/design/failure-details.md#a-pass-on-a-retry); undefined for a test that passed at once, so a
+ * passed result without retries is the spec's four fields.
  */
 export function retriedPassDetails(attempts: unknown): FailureDetails | undefined {
   if (typeof attempts !== 'number' || !Number.isInteger(attempts) || attempts < 2) return undefined;

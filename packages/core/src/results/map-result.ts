@@ -1,5 +1,6 @@
+import { toStatus } from '../options/status-text.js';
 import type { RawResult, ResultInfo, TestResult, TestrunOptions } from '../types.js';
-import { type NormalizeOptions, toDurationIn, toResult, toStatus } from './normalize.js';
+import { type NormalizeOptions, toDurationIn, toResult } from './normalize.js';
 import { toName } from './result-name.js';
 
 /** Where a result came from, as `mapResult` is told; the framework is the mapper's own. */

@@ -46,16 +46,6 @@ export function toDurationIn(value: unknown, unit: DurationUnit): number {
   return plausible ? round(value, unit === 's' ? 6 : 3) : 0;
 }
 
-/**
- * A status as sent: a non-empty string every service can store (well formed, no NUL), else
- * undefined. The spec types it as a string; the local server refuses any other text.
- */
-export function toStatus(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' && value.isWellFormed() && !value.includes('\u0000')
-    ? value
-    : undefined;
-}
-
 function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;

@@ -114,12 +114,12 @@ export const CUT_MARKER = '…#';
 export const MARK_HEX_DIGITS = 16;
 
 /**
- * The one rule for text too long to keep, names and run labels alike (docs/naming.md, "Names
- * too long to keep"): text of at most `max` code points is kept as it is; longer text keeps
- * its first `max - 18` code points, then `…#`, then the first 16 hex digits of the SHA-256 of
- * the whole text in UTF-8: `max` code points in all. Two texts that differ anywhere stay two,
- * and the same text is the same everywhere: the mark depends on nothing but the text. It is
- * cut between code points, never inside a surrogate pair. Changing this changes the identity of
+ * The one rule for text too long to keep, names and run labels alike
+ * (docs/naming.md#names-too-long-to-keep): text of at most `max` code points is kept as it is;
+ * longer text keeps its first `max - 18` code points, then `…#`, then the first 16 hex digits of
+ * the SHA-256 of the whole text in UTF-8: `max` code points in all. Two texts that differ anywhere
+ * stay two, and the same text is the same everywhere: the mark depends on nothing but the text. It
+ * is cut between code points, never inside a surrogate pair. Changing this changes the identity of
  * every long name a service has stored, so it does not change.
  */
 export function cutWithMark(text: string, max: number): string {
@@ -145,10 +145,10 @@ function afterCodePoints(text: string, count: number, start = 0): number {
 }
 
 /**
- * A run's project, framework or tag as a service can store it (the local server refuses
- * anything else, docs/design.md §21): well formed (a lone surrogate becomes U+FFFD, as in
- * names), NUL a space, at most MAX_LABEL_LENGTH characters, cut as names are (cutWithMark).
- * Nothing else changes: a tag is matched as it is written.
+ * A run's project, framework or tag as a service can store it (the local server refuses anything
+ * else, docs/design/server-storage.md#what-a-write-may-hold): well formed (a lone surrogate becomes
+ * U+FFFD, as in names), NUL a space, at most MAX_LABEL_LENGTH characters, cut as names are
+ * (cutWithMark). Nothing else changes: a tag is matched as it is written.
  */
 export function toLabel(value: string): string {
   return cutWithMark(value.toWellFormed().replaceAll('\u0000', ' '), MAX_LABEL_LENGTH);

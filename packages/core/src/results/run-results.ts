@@ -43,7 +43,7 @@ export interface RunNaming {
 
 /**
  * What one run's reports become: each file's tests named by the identity rules
- * (result-name.ts, docs/design.md section 4), errors outside any file as `(run)` results,
+ * (result-name.ts, docs/design/naming.md#result-identity), errors outside any file as `(run)` results,
  * every result through the mapper. It remembers, for this run only, what naming the next
  * report depends on: which files already have a failed result (a file gets at most one
  * `(file failed to run)`), and which run errors were already named (at most

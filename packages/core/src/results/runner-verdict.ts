@@ -1,8 +1,9 @@
 import type { RunnerVerdict } from '../types.js';
 
-// A run is never greener than the runner's own verdict (docs/design.md, "The run's end"): a run
-// the runner failed ends `failed`, and holds a failed result that says why. What an adapter
-// knows of why goes in `RunnerVerdict.why`; this module words what every adapter says alike.
+// A run is never greener than the runner's own verdict
+// (docs/design/run-end.md#never-greener-than-the-runner): a run the runner failed ends `failed`,
+// and holds a failed result that says why. What an adapter knows of why goes in
+// `RunnerVerdict.why`; this module words what every adapter says alike.
 
 /** Whether the verdict fails the run: the runner said so, or the adapter said why. */
 export function verdictFails(verdict: RunnerVerdict): boolean {

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Deadline } from '../delivery/deadline.js';
-import { COMPLETE_RUN_EXTENSION, type Extension } from '../delivery/extensions.js';
 import { type RetryPolicy, sendWithRetries } from '../delivery/send-with-retries.js';
 import { openService } from '../delivery/service.js';
+import { COMPLETE_RUN_EXTENSION, type Extension } from '../extensions.js';
 import type { HttpClient } from '../http/client.js';
-import type { ResolvedConfig } from '../options/config.js';
-import { verdictFails } from '../results/runner-verdict.js';
-import type { RunnerVerdict } from '../types.js';
 import {
   type CompleteRunChoice,
   type CompleteRunRequest,
@@ -14,13 +11,16 @@ import {
   fillBody,
   fillPath,
   type RunEndStatus,
-} from './end-request.js';
+} from '../options/complete-run-request.js';
+import type { ResolvedConfig } from '../options/config.js';
+import { verdictFails } from '../results/runner-verdict.js';
+import type { RunnerVerdict } from '../types.js';
 
-// Ending a run, in one place for every process that ends one (docs/design.md, "The run's
-// end"): a reporter that created its run (delivery/run-session.ts, which spools what it
-// cannot send), `testrun replay` sending an end a reporter spooled (replay.ts), and, through
-// `endRun`, `testrun run`, `testrun complete-run` and WebdriverIO's launcher. Four decisions
-// are taken here and nowhere else:
+// Ending a run, in one place for every process that ends one (docs/design/run-end.md): a reporter
+// that created its run (run-session.ts, which spools what it cannot send), `testrun
+// replay` sending an end a reporter spooled (spool/replay.ts), and, through `endRun`, `testrun run`,
+// `testrun complete-run` and WebdriverIO's launcher. Four decisions are taken here and nowhere
+// else:
 //
 //   1. who ends a run: `endsItsRun`;
 //   2. how it ended: `runVerdict`, the one decision a later rule (quarantine) extends;
@@ -48,7 +48,7 @@ export interface RunEvidence {
    */
   exitCode?: number;
   /**
-   * What quarantine found (docs/design.md §34): `clears` when every failure was a quarantined
+   * What quarantine found (docs/design/quarantine.md): `clears` when every failure was a quarantined
    * test's and nothing else failed, as the process that knows it decided (a reporter whose
    * runner takes its verdict from it, or `testrun run` from its reporters' parts). The run is
    * then completed, and the command's exit code 0.

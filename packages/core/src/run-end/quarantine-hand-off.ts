@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { QUARANTINE_EXTENSION } from '../delivery/extensions.js';
+import { QUARANTINE_EXTENSION } from '../extensions.js';
 import type { QuarantineOutcome, QuarantineWatch, VerdictPart } from '../quarantine/index.js';
 import { FILE_FAILURE_CASE, RUN_SUITE } from '../results/result-name.js';
 import type { TestResult } from '../types.js';
 
-// The hand-off from a reporter to quarantine (docs/design.md §34). Quarantine itself is a
+// The hand-off from a reporter to quarantine (docs/design/quarantine.md). Quarantine itself is a
 // bundle of its own (quarantine/), imported here, and only here, once a test failed in a run
 // whose service announced quarantine: a run that passes, or whose service announces none,
 // loads none of it and reads no list.

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { monotonicNow } from '../clock.js';
 import { runPageUrl } from '../delivery/create-run.js';
-import { READ_RUNS_EXTENSION } from '../delivery/extensions.js';
 import { sendWithRetries } from '../delivery/send-with-retries.js';
 import { openService } from '../delivery/service.js';
+import { READ_RUNS_EXTENSION } from '../extensions.js';
 import type { ResolvedConfig } from '../options/config.js';
 import { redact, secretPattern } from '../output/redact.js';
 import type { Get, SummaryPart, SummaryState, TallyData } from '../summary/index.js';
 import type { TestResult } from '../types.js';
 
-// The hand-off from a run's end to its CI summary (docs/design.md §31). The summary itself is
-// a bundle of its own (summary/), imported here, and only here, when a summary or a part of
-// one is written: a run on a machine with no summary loads none of it.
+// The hand-off from a run's end to its CI summary
+// (docs/design/ci-summary.md#loaded-only-when-used). The summary itself is a bundle of its own
+// (summary/), imported here, and only here, when a summary or a part of one is written: a run on a
+// machine with no summary loads none of it.
 
 /**
  * A folder that a process handing its run to others (`testrun run`, WebdriverIO's launcher)

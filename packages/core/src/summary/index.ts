@@ -1,6 +1,6 @@
-// The CI summary (docs/design.md §31): a bundle of its own (dist/summary/index.js), loaded
-// by run-end/summary-hand-off.ts only when a summary or a part of one is written, so a run
-// without one loads none of it.
+// The CI summary (docs/design/ci-summary.md#loaded-only-when-used): a bundle of its own
+// (dist/summary/index.js), loaded by run-end/summary-hand-off.ts only when a summary or a part of
+// one is written, so a run without one loads none of it.
 
 export { cut, markdownText, markdownUrl } from './markdown-text.js';
 export { readParts, type SummaryPart, writePart } from './parts.js';

@@ -1,7 +1,7 @@
 // Text from a test run (names, messages, a project's name) written into GitHub-flavoured
 // Markdown so that it shows as the text it is and breaks nothing around it: no table cell
 // split by a `|`, no code span, emphasis, link, image, autolink or HTML made of it, no row
-// ended by a line break in it (docs/design.md §31, "Hostile text").
+// ended by a line break in it (docs/design/ci-summary.md#hostile-text).
 
 /**
  * Line breaks, other control characters and the characters that reorder text on screen

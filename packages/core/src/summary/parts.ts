@@ -7,7 +7,7 @@ import type { TallyData } from './tally.js';
 // launcher to its workers) names a folder in TESTRUN_SUMMARY_PARTS; each reporter in them
 // leaves there, as its run ends, what it sent: its tally and where its results went. The
 // process that ends the run reads them when the service offers no reads of a run, or could
-// not be reached (docs/design.md §31).
+// not be reached (docs/design/ci-summary.md#the-tally).
 
 /** What one reporter leaves for the process that writes the summary. */
 export interface SummaryPart {

@@ -1,11 +1,11 @@
 import type { RunTally, TalliedResult } from './tally.js';
 
-// A run as a service that offers reads answers it (the `read-runs` extension: docs/design.md
-// §31): `GET {base}/api/v1/runs/{id}`, then its results page by page, `GET
-// {base}/api/v1/runs/{id}/results?limit=…&cursor=…` answering `{ results, next }`. Each page
-// goes into the tally and is dropped, so a run of any size is read in bounded memory. The
-// requests are made by the caller (`get`, with its client, retries and deadline): this
-// module stays free of core's stateful modules (tally.ts).
+// A run as a service that offers reads answers it (the `read-runs` extension:
+// docs/design/ci-summary.md#the-tally): `GET {base}/api/v1/runs/{id}`, then its results page by
+// page, `GET {base}/api/v1/runs/{id}/results?limit=…&cursor=…` answering `{ results, next }`. Each
+// page goes into the tally and is dropped, so a run of any size is read in bounded memory. The
+// requests are made by the caller (`get`, with its client, retries and deadline): this module stays
+// free of core's stateful modules (tally.ts).
 
 /** What `get` answers: the body of a 2xx, or why there is none. */
 export type ReadAnswer =

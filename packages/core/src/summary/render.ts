@@ -3,10 +3,10 @@ import { LISTED_TESTS, type ListedTest, type StatusWords, type TallyData } from 
 import { testAnchor } from './test-anchor.js';
 
 // The CI summary as Markdown (GitHub's job summary, a GitLab or Jenkins page, a Buildkite
-// annotation): the run's state and page, counts by status with flaky apart, the failed tests
-// with why, the flaky ones, the five slowest. Every text from the run goes through
-// markdownText; whatever the run, the summary is a few dozen kilobytes at most (docs/design.md
-// §31): 25 rows of bounded cells.
+// annotation): the run's state and page, counts by status with flaky apart, the failed tests with
+// why, the flaky ones, the five slowest. Every text from the run goes through markdownText;
+// whatever the run, the summary is a few dozen kilobytes at most
+// (docs/design/ci-summary.md#its-size): 25 rows of bounded cells.
 
 /** How many code points of a test's name, its file and a message a row shows. */
 export const SHOWN_NAME = 200;

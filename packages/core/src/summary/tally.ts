@@ -3,7 +3,7 @@
 // their size. The same tally is made from what a reporter sends, from the parts the reporters
 // of one command left (parts.ts), and from what a service answers to reads (read-run.ts).
 // This module and the rest of summary/ import only types from outside summary/: it is a
-// bundle of its own, loaded only when a summary is written (docs/design.md §31).
+// bundle of its own, loaded only when a summary is written (docs/design/ci-summary.md#the-tally).
 
 /** The failed and flaky tests a summary lists by name; the rest are counted. */
 export const LISTED_TESTS = 10;
@@ -24,7 +24,7 @@ export interface ListedTest {
   message?: string;
   /** How many times it ran, when the runner said (flaky: 2 or more, and passed). */
   attempts?: number;
-  /** A failure of a quarantined test: listed, and it did not fail the build (docs/design.md §34). */
+  /** A failure of a quarantined test: listed, and it did not fail the build (docs/design/quarantine.md). */
   quarantined?: true;
 }
 

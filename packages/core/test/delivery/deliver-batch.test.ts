@@ -106,7 +106,7 @@ describe('deliverBatch against the local server', () => {
   });
 });
 
-// docs/design.md §9, "400: the result at fault".
+// docs/design/delivery.md#400-the-result-at-fault.
 describe('deliverBatch when the service refuses a batch for what it holds', () => {
   it('splits it to find the one result at fault, stores every other, and holds that one to be said, not spooled', async () => {
     const server = await startTestServer({

@@ -2,10 +2,10 @@ import path from 'node:path';
 import type { FaultRequest } from '@testrun/server';
 import { closedPortUrl, createReporter, readSpoolLines, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { replaySpool } from '../../src/replay.js';
+import { replaySpool } from '../../src/spool/replay.js';
 import type { RawResult } from '../../src/types.js';
 
-// Why a test failed goes only where the run accepts it (docs/design.md, "Why a test failed"):
+// Why a test failed goes only where the run accepts it (docs/design/failure-details.md#negotiation):
 // the local server announces `failure-details` in create-run's answer unless started without it.
 
 const file = path.join(process.cwd(), 'src', 'cart.test.ts');

@@ -11,9 +11,9 @@ import {
 import { describe, expect, it } from 'vitest';
 import { MAX_BLIND_REFUSALS, MAX_NAMED_REFUSALS } from '../../src/delivery/refusals.js';
 
-// A result a service refuses never holds back the others (docs/reliability.md; design §9,
-// "400: the result at fault"): the rule is deliver-batch.test.ts's; here, what a run and a
-// replay do with it against a real server: what is stored, spooled, said and counted.
+// A result a service refuses never holds back the others (docs/reliability.md;
+// docs/design/delivery.md#400-the-result-at-fault): the rule is deliver-batch.test.ts's; here, what
+// a run and a replay do with it against a real server: what is stored, spooled, said and counted.
 
 const casesOf = (results: readonly { testCase: unknown }[]) => results.map((r) => String(r.testCase)).sort();
 

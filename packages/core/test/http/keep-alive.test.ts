@@ -11,9 +11,9 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { NodeTransport } from '../../src/http/node-transport.js';
 import { IDLE_CONNECTION_MS } from '../../src/http/reused-connection.js';
 
-// Kept-alive connections that servers close (docs/design.md, "HTTP"): a request sent on a
-// reused connection as the server closes it goes again at once on a new one, and idle
-// connections are closed before the servers' own timeouts.
+// Kept-alive connections that servers close (docs/design/http.md#connections-that-servers-close): a
+// request sent on a reused connection as the server closes it goes again at once on a new one, and
+// idle connections are closed before the servers' own timeouts.
 
 describe.each(TRANSPORTS)(
   'a server that closes a reused connection under a request, over $name',

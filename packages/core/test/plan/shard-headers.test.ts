@@ -4,9 +4,10 @@ import { startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/options/config.js';
 
-// A reporter that knows its shard (the runner's --shard, or TESTRUN_SHARD for a runner given
-// the files `testrun plan` printed) says which with every request, and the plan key its
-// shards share: the run page sets each shard's time beside its plan (docs/design.md §33).
+// A reporter that knows its shard (the runner's --shard, or TESTRUN_SHARD for a runner given the
+// files `testrun plan` printed) says which with every request, and the plan key its shards share:
+// the run page sets each shard's time beside its plan
+// (docs/design/shard-plans.md#which-shard-results-came-from).
 
 const root = path.resolve('/repo');
 

@@ -4,7 +4,7 @@ import { reporterLine } from '../../src/quarantine/lines.js';
 import type { QuarantineOutcome } from '../../src/quarantine/outcome.js';
 import type { VerdictPart } from '../../src/quarantine/verdict-part.js';
 
-// Whether `testrun run` may pass a command that failed (docs/design.md §34): every failure a
+// Whether `testrun run` may pass a command that failed (docs/design/quarantine.md): every failure a
 // quarantined test's, and nothing else failed. Every variation of the evidence is decided here;
 // e2e runs real runners once each way (e2e/packed-install.test.ts).
 

@@ -7,7 +7,7 @@ import { QuarantineWatch, type QuarantineWatchInit } from '../../src/quarantine/
 import { FILE_FAILURE_CASE, RUN_SUITE } from '../../src/results/result-name.js';
 import { VERDICT_PART_SUFFIX as WRITTEN } from '../../src/run-end/quarantine-hand-off.js';
 
-// One process's failures against its run's quarantine list (docs/design.md §34): each judged
+// One process's failures against its run's quarantine list (docs/design/quarantine.md): each judged
 // once the list is known, why each that fails the build does, and the mark on what is sent.
 
 const FLAKY = { testSuite: 'src/cart.test.ts', testCase: 'cart > rounds' };

@@ -4,7 +4,7 @@ import { secretPattern } from '../../src/output/redact.js';
 import { FAILURE_DETAIL_LIMITS, toFailureDetails } from '../../src/results/failure-details.js';
 
 // What a runner says about a failure, made into the `failure-details` extension's fields
-// (docs/design.md, "Why a test failed"), whatever shape the runner said it in.
+// (docs/design/failure-details.md#shape), whatever shape the runner said it in.
 
 const root = path.resolve('/repo');
 const file = path.join(root, 'src', 'cart.test.ts');

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STATUS_MAP } from '../../src/options/option-specs.js';
+import { toStatus } from '../../src/options/status-text.js';
 import { formatCount } from '../../src/output/summary.js';
-import {
-  MAX_DURATION_MS,
-  toDuration,
-  toDurationIn,
-  toResult,
-  toStatus,
-} from '../../src/results/normalize.js';
+import { MAX_DURATION_MS, toDuration, toDurationIn, toResult } from '../../src/results/normalize.js';
 
 describe('toDuration', () => {
   it.each([Number.NaN, -5, Number.POSITIVE_INFINITY, undefined, '12', null])('turns %s into 0', (value) => {

@@ -6,7 +6,7 @@ import { type RunNaming, RunResults } from '../../src/results/run-results.js';
 import type { FileReport, ResultInfo, TestResult, TestrunOptions } from '../../src/types.js';
 
 // What a run's file reports and errors outside any file become, whichever adapter hands
-// them over: the naming rules of docs/design.md section 4, without a server.
+// them over: the naming rules of docs/design/naming.md#result-identity, without a server.
 
 const repo = path.resolve('/repo');
 const at = (...parts: string[]) => path.join(repo, ...parts);

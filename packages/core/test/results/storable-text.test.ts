@@ -12,8 +12,9 @@ import {
 } from '../../src/results/result-name.js';
 
 // The local server refuses a write holding NUL or an unpaired surrogate, and a run label past
-// MAX_LABEL_LENGTH characters, with a 400 for the whole batch (docs/design.md §21, "What a
-// write may hold"): whatever a framework or a test gives, core never sends either.
+// MAX_LABEL_LENGTH characters, with a 400 for the whole batch
+// (docs/design/server-storage.md#what-a-write-may-hold): whatever a framework or a test gives, core
+// never sends either.
 
 /** What the server refuses in any text of a write. */
 const storable = (text: string) => text.isWellFormed() && !text.includes('\u0000');

@@ -1,11 +1,12 @@
 import { startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_COMPLETE_RUN } from '../../src/options/complete-run-request.js';
 import { resolveConfig } from '../../src/options/config.js';
-import { DEFAULT_COMPLETE_RUN } from '../../src/run-end/end-request.js';
 import { endRequest, endRun, endsItsRun, runVerdict } from '../../src/run-end/end-run.js';
 
-// The decisions every process that ends a run takes from this one module (docs/design.md,
-// "The run's end"); what each caller does around them is tested where it lives.
+// The decisions every process that ends a run takes from this one module
+// (docs/design/run-end.md#one-module-decides-it); what each caller does around them is tested where
+// it lives.
 
 describe('the verdict on a run', () => {
   it.each([
@@ -29,7 +30,7 @@ describe('the verdict on a run', () => {
     expect(runVerdict({ failedResults: true }).exitCode).toBeUndefined();
   });
 
-  // Quarantine's one rule (docs/design.md §34): whoever weighed every failure decides `clears`;
+  // Quarantine's one rule (docs/design/quarantine.md): whoever weighed every failure decides `clears`;
   // here it only applies, and a cancel still wins.
   it.each([
     [{ exitCode: 1, failedResults: true, quarantine: { clears: true } }, 'completed', 0],

@@ -4,11 +4,11 @@ import path from 'node:path';
 import type { ServerOptions } from '@testrun/server';
 import { startTestServer, type TestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
-import { formatRunHandle } from '../../src/delivery/extensions.js';
+import { formatRunHandle } from '../../src/extensions.js';
 import { RunReporter } from '../../src/run-reporter.js';
 import type { RawResult, RunnerVerdict, TestrunOptions } from '../../src/types.js';
 
-// A reporter against a real server that quarantines a test (docs/design.md §34): it learns the
+// A reporter against a real server that quarantines a test (docs/design/quarantine.md): it learns the
 // list only once a test failed in a run whose service announced quarantine, marks what it
 // sends, and judges the run: passed in the process where the runner takes its verdict from the
 // reporter (decidesVerdict), else failed as the runner says, each with its line.

@@ -6,8 +6,8 @@ import { renderSummary, type SummaryInput } from '../../src/summary/render.js';
 import { RunTally, type TalliedResult } from '../../src/summary/tally.js';
 import { testAnchor } from '../../src/summary/test-anchor.js';
 
-// The CI summary's Markdown (docs/design.md §31), rendered here as GitHub renders Markdown
-// (micromark with GitHub's extensions) and read back as a browser parses the HTML.
+// The CI summary's Markdown (docs/design/ci-summary.md#hostile-text), rendered here as GitHub
+// renders Markdown (micromark with GitHub's extensions) and read back as a browser parses the HTML.
 
 const PAGE = 'https://testrun.example/runs/r-1';
 

@@ -13,7 +13,7 @@ import { handleWrite } from './idempotent-write.js';
 import { unstorableText } from './storable-text.js';
 import { MAX_LABEL_LENGTH, type Writes } from './write.js';
 
-// Quarantine through the API (docs/design.md §34): a project's tests whose failures do not fail
+// Quarantine through the API (docs/design/quarantine.md): a project's tests whose failures do not fail
 // the build, set and lifted with the API key (a read key is 403, as every write), read with
 // either key; and the list a run's reporters match their failures with.
 //

@@ -22,7 +22,7 @@ type Query = Record<string, string | string[] | undefined>;
  * and a run's results answer `{ runs | results, next }`, `next` being the cursor of the next
  * page (null on the last) and the same URL in a `Link: <…>; rel="next"` header. Without
  * either they answer the whole list as a bare array, as before paging existed: the tests,
- * tools and docs that read it keep working (docs/design.md §21).
+ * tools and docs that read it keep working (docs/design/server-storage.md#paging).
  */
 export function registerReadApi(app: FastifyInstance, store: SqlStore, abandonedAfterMs: number): void {
   const withState = (run: RunWithCounts, now: number) => ({

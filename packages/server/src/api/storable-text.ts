@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
 
-// What a write may hold beyond its schema (docs/design.md §21, "What a write may hold"):
+// What a write may hold beyond its schema (docs/design/server-storage.md#what-a-write-may-hold):
 // text that both engines store and give back exactly as sent. JSON allows two things that
 // cannot be: NUL ("\u0000"), which PostgreSQL's text cannot hold and SQLite's driver cut a
 // name at, and an unpaired surrogate ("\ud800"), which is no Unicode character and has no

@@ -100,9 +100,10 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'results.attempts: a test that passed on a retry',
     statements: [
-      // `details.attempts` in a column of its own: the flaky rule reads the results that
-      // passed after more than one attempt (docs/design.md §26) with one plain condition
-      // that both engines run alike, instead of parsing JSON in SQL on every page.
+      // `details.attempts` in a column of its own: the flaky rule reads the results that passed
+      // after more than one attempt (docs/design/flaky.md#passed-on-a-retry-within-one-run) with
+      // one plain condition that both engines run alike, instead of parsing JSON in SQL on every
+      // page.
       `ALTER TABLE results ADD COLUMN attempts BIGINT`,
       // Results stored before this migration: parsed once, here, each engine its own way.
       {
@@ -142,12 +143,13 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 5,
     name: "results_by_run_and_test: a test's results found within runs, written where the run's are",
     statements: [
-      // results_by_test led with the test's name, so a run's 100 results went to 100 places
-      // across the index, and every commit wrote each of those pages again (SQLite: into the
-      // WAL, ~30 % of the server's time in the write syscall; PostgreSQL: a full page image
-      // after each checkpoint). Every query that reads a test's results names the runs first
+      // results_by_test led with the test's name, so a run's 100 results went to 100 places across
+      // the index, and every commit wrote each of those pages again (SQLite: into the WAL, ~30 % of
+      // the server's time in the write syscall; PostgreSQL: a full page image after each
+      // checkpoint). Every query that reads a test's results names the runs first
       // (ledger/page-reads.ts, lastRunsWithResults), so the run leads now: a run's entries are
-      // adjacent, appended like the table's own (issue 30's ingest figure, docs/design.md §21b).
+      // adjacent, appended like the table's own
+      // (docs/design/server-storage.md#a-tests-results-by-run-then-test).
       `DROP INDEX results_by_test`,
       `CREATE INDEX results_by_run_and_test ON results (run_seq, test_suite, test_case)`,
     ],
@@ -213,10 +215,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 10,
     name: "shard plans, and the shard a run's results came from",
     statements: [
-      // A plan per (project, plan key, shard count): the first shard of a build to ask makes
-      // it, every later one is answered the same (docs/design.md §33). `files_hash` tells a
-      // request with other files at once; `shards` and `files` are the answer's JSON. No
-      // name of a file is a key: a test file's path may pass a PostgreSQL index entry's bound.
+      // A plan per (project, plan key, shard count): the first shard of a build to ask makes it,
+      // every later one is answered the same
+      // (docs/design/shard-plans.md#the-same-plan-for-every-shard). `files_hash` tells a request
+      // with other files at once; `shards` and `files` are the answer's JSON. No name of a file is
+      // a key: a test file's path may pass a PostgreSQL index entry's bound.
       `CREATE TABLE shard_plans (
         project TEXT NOT NULL,
         plan_key TEXT NOT NULL,
@@ -248,7 +251,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 11,
     name: "quarantine: a project's tests whose failures do not fail the build, every change kept, and the results marked so",
     statements: [
-      // One row per test a project ever quarantined (docs/design.md §34): in force while
+      // One row per test a project ever quarantined (docs/design/quarantine.md): in force while
       // `lifted_at` is null, until `expires_at` (there is no quarantine without one). A test is
       // named by its two names and found by `test_key`, the hex SHA-256 of the JSON array
       // [testSuite, testCase]: names may be longer than a PostgreSQL index entry holds, and

@@ -170,11 +170,11 @@ class PostgresDatabase implements SqlDatabase {
 
   /**
    * A write's statement as a named prepared statement, parsed and planned once per connection
-   * instead of on every request: ingest runs the same handful over and over, and naming them
-   * took 15–30 % off the cluster's CPU a result (docs/design.md §21b). Only statements with
-   * parameters inside transactions — writes and the key lookups they make: the pages' reads
-   * stay unnamed, so PostgreSQL plans them for their values every time, never with a generic
-   * plan. At most MAX_NAMED texts get a name, so the backends' memory stays bounded.
+   * instead of on every request: ingest runs the same handful over and over, and naming them took
+   * 15–30 % off the cluster's CPU a result (docs/design/server-storage.md#prepared-statements).
+   * Only statements with parameters inside transactions — writes and the key lookups they make: the
+   * pages' reads stay unnamed, so PostgreSQL plans them for their values every time, never with a
+   * generic plan. At most MAX_NAMED texts get a name, so the backends' memory stays bounded.
    */
   #prepared(sql: string, params: readonly SqlValue[]): pg.QueryConfig {
     if (params.length === 0) return { text: sql };
@@ -209,9 +209,10 @@ class PostgresDatabase implements SqlDatabase {
 
 /**
  * Runs `write` with the connection's socket corked, so that the queries it sends leave in one
- * write: the backend reads them in one wake-up, where each write had woken it (on this VM a
- * wake-up costs context switches on both sides; docs/design.md §21b). pg corks each query's own
- * messages the same way; its socket is not public API, so without it the queries go as they are.
+ * write: the backend reads them in one wake-up, where each write had woken it (on this VM a wake-up
+ * costs context switches on both sides;
+ * docs/design/server-storage.md#one-statement-one-round-trip). pg corks each query's own messages
+ * the same way; its socket is not public API, so without it the queries go as they are.
  */
 function together<T>(client: pg.PoolClient, write: () => T): T {
   const stream = (

@@ -1,7 +1,7 @@
 /**
- * The one seam between the server's store and a database engine: the embedded SQLite
- * (the default, `sqlite.ts`) and a team's PostgreSQL (`postgres.ts`, `--database postgres://…`)
- * run the same schema, migrations and queries through it (docs/design.md, "Storage").
+ * The one seam between the server's store and a database engine: the embedded SQLite (the default,
+ * `sqlite.ts`) and a team's PostgreSQL (`postgres.ts`, `--database postgres://…`) run the same
+ * schema, migrations and queries through it (docs/design/server-storage.md#one-seam-two-engines).
  *
  * Queries are written once, with PostgreSQL's placeholders (`$1`, `$2`, …); the SQLite
  * driver rewrites them to SQLite's numbered form (`?1`, `?2`, …). Values are strings,

@@ -13,7 +13,7 @@ const { Database: WasmDatabase } = keepingByteOrderMarks(
  * Loads the engine with a TextDecoder that keeps a leading U+FEFF. Emscripten makes its one
  * decoder when the module loads (`new TextDecoder`), whose default drops a byte-order mark, and
  * reads every text column longer than 16 bytes through it: a name that began with U+FEFF came
- * back without it (found by test/what-json-allows.test.ts). A stored string is text, never a
+ * back without it (found by test/api/storable-text.test.ts). A stored string is text, never a
  * file with a BOM, so the character is the name's own.
  */
 function keepingByteOrderMarks<T>(load: () => T): T {
@@ -31,8 +31,9 @@ function keepingByteOrderMarks<T>(load: () => T): T {
 }
 
 /**
- * The embedded database: SQLite compiled to WebAssembly (node-sqlite3-wasm), its files
- * written through Node's `fs`, so nothing native is downloaded (docs/design.md §21).
+ * The embedded database: SQLite compiled to WebAssembly (node-sqlite3-wasm), its files written
+ * through Node's `fs`, so nothing native is downloaded
+ * (docs/design/server-storage.md#the-choice-sqlite-embedded-postgresql-for-a-team).
  *
  * Durability: a write-ahead log in `locking_mode=EXCLUSIVE`, where a commit is one append to
  * the `-wal` file and one fsync of it (a rollback journal takes three: journal, database,

@@ -351,7 +351,7 @@ export class PageReads {
   }
 
   /**
-   * How many of each run's failures were quarantined (docs/design.md §34), read only for runs
+   * How many of each run's failures were quarantined (docs/design/quarantine.md), read only for runs
    * that have failures, from the partial index of marked results (migration 11): a page of
    * green runs asks nothing more.
    */

@@ -3,10 +3,10 @@ import { namedTest } from './filters.js';
 import type { Quarantine } from './quarantines.js';
 import { RUN_COLUMNS, type RunRow } from './rows.js';
 
-// How each quarantined test of a project is doing, for its quarantine page (docs/design.md
-// §34): its last failure, how many builds its quarantine kept green, and how many runs in a
-// row it passed on the project's default branch, which says when to lift it. Bounded: the
-// project's last HEALTH_RUNS runs, one query for them and one per test (MEASURED_TESTS at most),
+// How each quarantined test of a project is doing, for its quarantine page
+// (docs/design/quarantine.md): its last failure, how many builds its quarantine kept green,
+// and how many runs in a row it passed on the project's default branch, which says when to
+// lift it. Bounded: the project's last HEALTH_RUNS runs, one query for them and one per test (MEASURED_TESTS at most),
 // and one for the builds kept green, read from the partial index of marked results.
 
 /** The project's newest runs a test's last failure and passing streak are read from. */

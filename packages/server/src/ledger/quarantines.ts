@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SqlDatabase, SqlExecutor, SqlTransaction } from '../database/sql-database.js';
 
-// A project's quarantined tests (docs/design.md §34): one row per test in `quarantines`, in
+// A project's quarantined tests (docs/design/quarantine.md): one row per test in `quarantines`, in
 // force while not lifted and until it expires; every change a row of `quarantine_changes`,
 // never touched again. Writes run inside a write's transaction (SqlStore.write); reads on the
 // database. The tables are migration 11's.

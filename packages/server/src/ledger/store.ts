@@ -25,7 +25,7 @@ export interface ResultInput {
   quarantined?: boolean;
 }
 
-/** The `failure-details` extension of a result (docs/design.md, "Why a test failed"). */
+/** The `failure-details` extension of a result (docs/design/failure-details.md). */
 export interface FailureDetails {
   message?: string;
   stack?: string;
@@ -56,7 +56,7 @@ export interface RunWithCounts extends StoredRun {
   lastReceivedAt: string;
   /** Results by status: every allowed status (0 when none), plus any other stored status. */
   counts: Record<string, number>;
-  /** How many of its failed results were quarantined tests' (docs/design.md §34); absent when none. */
+  /** How many of its failed results were quarantined tests' (docs/design/quarantine.md); absent when none. */
   quarantined?: number;
   total: number;
   totalDuration: number;

@@ -1,8 +1,9 @@
-// The SQL text of the writer (store-writer.ts), by engine. Both engines share most of it;
-// where they part, PostgreSQL runs one statement where SQLite runs several: every statement
-// is a round trip to a PostgreSQL backend, parsed, bound and answered, and at ingest those
-// trips, not the rows, were most of the cluster's CPU (docs/design.md §21b). SQLite, in the
-// process, keeps the plain statements, which it runs without a trip.
+// The SQL text of the writer (store-writer.ts), by engine. Both engines share most of it; where
+// they part, PostgreSQL runs one statement where SQLite runs several: every statement is a round
+// trip to a PostgreSQL backend, parsed, bound and answered, and at ingest those trips, not the
+// rows, were most of the cluster's CPU
+// (docs/design/server-storage.md#one-statement-one-round-trip). SQLite, in the process, keeps the
+// plain statements, which it runs without a trip.
 
 // ─── Both engines ───────────────────────────────────────────────────────────────────────────
 

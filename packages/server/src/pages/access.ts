@@ -7,9 +7,10 @@ import { html } from './html.js';
 import { layout } from './layout.js';
 import { isCrossSitePost, SignInAttempts } from './sign-in-attempts.js';
 
-// Who may look at the pages. Open pages are fine on loopback, where only this machine can
-// reach them; a server that listens beyond it asks for a key, given once on a sign-in page
-// that sets a cookie. Why a cookie and not basic auth: docs/design.md, section 22.
+// Who may look at the pages. Open pages are fine on loopback, where only this machine can reach
+// them; a server that listens beyond it asks for a key, given once on a sign-in page that sets a
+// cookie. Why a cookie and not basic auth:
+// docs/design/server-pages.md#a-sign-in-page-and-a-cookie-not-basic-auth.
 
 /** 'open': anyone who reaches the port sees the pages; 'key': a read key or an API key is needed. */
 export type PageAccess = 'open' | 'key';

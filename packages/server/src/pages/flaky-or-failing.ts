@@ -1,7 +1,7 @@
 import type { StoredResult, StoredRun } from '../ledger/store.js';
 import { addResult, countFlips, type Flips, type Outcome } from './history.js';
 
-// Which tests of a project are flaky and which newly fail (docs/design.md, section 26).
+// Which tests of a project are flaky and which newly fail (docs/design/flaky.md).
 // Pure: it takes a project's runs and their results as plain data, whatever store they
 // come from, and holds per test one outcome per run, never the results themselves.
 

@@ -23,7 +23,7 @@ export interface Outcome {
    * result's `details.attempts`, 2 or more; the most of them): it passed on a retry.
    */
   passedOnAttempt?: number;
-  /** A failure in that run was marked quarantined (docs/design.md §34): it did not fail the build. */
+  /** A failure in that run was marked quarantined (docs/design/quarantine.md): it did not fail the build. */
   quarantinedIn?: boolean;
 }
 

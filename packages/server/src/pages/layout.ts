@@ -119,8 +119,9 @@ export function* pageParts(title: string, content: Iterable<SafeHtml>): Generato
 }
 
 /**
- * What each state means, as the badge says it when hovered, focused or tapped (docs/design.md,
- * "The run's end"). No script: the explanation is the badge's own text, shown by CSS.
+ * What each state means, as the badge says it when hovered, focused or tapped
+ * (docs/design/run-end.md#the-local-server). No script: the explanation is the badge's own text,
+ * shown by CSS.
  */
 export const STATE_MEANINGS: Readonly<Record<RunState, string>> = {
   running: 'Running: receiving results, or waiting for more. Not completed yet.',
@@ -137,8 +138,8 @@ export const PASSED_QUARANTINED_MEANING =
 
 /**
  * A run's state as a word in a box, coloured too, never by colour alone; it explains itself
- * where it is hovered or tapped. A completed run with quarantined failures (docs/design.md
- * §34) reads `passed — 2 quarantined failures`.
+ * where it is hovered or tapped. A completed run with quarantined failures
+ * (docs/design/quarantine.md) reads `passed — 2 quarantined failures`.
  */
 export function stateBadge(state: RunState, quarantined = 0): SafeHtml {
   if (state === 'completed' && quarantined > 0) {

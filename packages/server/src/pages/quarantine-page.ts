@@ -11,7 +11,7 @@ import { absoluteTime, formatCount, relativeTime } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { layout, testLink } from './layout.js';
 
-// The quarantine pages (docs/design.md §34): a project's quarantined tests, how each is doing
+// The quarantine pages (docs/design/quarantine.md): a project's quarantined tests, how each is doing
 // and its changes; the form that quarantines a test or lifts it, and its confirmation. No
 // script: forms with POST, each change confirmed on a page of its own.
 

@@ -22,11 +22,11 @@ import {
 } from './quarantine-page.js';
 import { isCrossSitePost } from './sign-in-attempts.js';
 
-// The quarantine pages (docs/design.md §34). Reading them takes what any page takes; changing a
+// The quarantine pages (docs/design/quarantine.md). Reading them takes what any page takes; changing a
 // quarantine takes a session made with the API key (or the key as a bearer): a read key's is
 // refused, 403, as the API refuses it. Every change is two POSTs, the form and its
 // confirmation, each refused when another site sent it (Origin, Sec-Fetch-Site: as the sign-in
-// form, docs/design.md §22), on top of the session cookie's SameSite=Strict.
+// form, docs/design/server-pages.md#who-may-look), on top of the session cookie's SameSite=Strict.
 
 const htmlType = 'text/html; charset=utf-8';
 /** Changes listed on a project's page; older ones through the API. */

@@ -3,9 +3,9 @@ import { absoluteTime, formatCount, formatDuration } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 /**
- * A sharded run's shards: each one's results, the test time its plan gave it and the time its
- * tests took (docs/design.md §33). Shards that end together have actual times close to each
- * other; the planned column says how close the plan meant them to be.
+ * A sharded run's shards: each one's results, the test time its plan gave it and the time its tests
+ * took (docs/design/shard-plans.md#which-shard-results-came-from). Shards that end together have
+ * actual times close to each other; the planned column says how close the plan meant them to be.
  */
 export function shardTable(shards: readonly ShardTime[]): SafeHtml {
   if (shards.length === 0) return html``;

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../database/sql-database.js';
 import { median } from './place-files.js';
 
-// Each file's recent duration, read from the stored results (docs/design.md §33): a file's
+// Each file's recent duration, read from the stored results (docs/design/shard-plans.md#the-rule): a file's
 // time in a run is the sum of its results' durations there (under every project label and
 // the typecheck variant, which run beside it); its weight is the median of its last
 // SAMPLES_PER_FILE such times, taken from the runs of the branch being built first, then of

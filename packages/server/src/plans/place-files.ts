@@ -1,4 +1,4 @@
-// Longest first onto the least loaded shard (docs/design.md §33): the greedy
+// Longest first onto the least loaded shard (docs/design/shard-plans.md#the-rule): the greedy
 // rule CI tools use for timing-based splits. Deterministic, so every shard that computes a
 // split from the same weights gets the same one: files sorted by weight, then by name in
 // code-unit order (never the locale's), and a tie between shards goes to the lower index.

@@ -12,12 +12,12 @@ import { insertPlan, storedPlan } from './plan-store.js';
 export const MAX_PLAN_FILES = 100_000;
 
 /**
- * POST /api/v1/plans (docs/design.md §33): the plan for a key, made by the first shard to ask
- * and stored, answered to every later shard as it was: 201 when this request made it, 200
- * when it was there. A request whose files are not the plan's is 409 `plan_files_differ`,
- * naming the difference: its shard would otherwise run files no other shard expects, or miss
- * some. Not an idempotent write of the Idempotency-Key kind: the key of the plan is what
- * makes asking again safe, and its answer is what every shard must get.
+ * POST /api/v1/plans (docs/design/shard-plans.md#the-protocol): the plan for a key, made by the
+ * first shard to ask and stored, answered to every later shard as it was: 201 when this request
+ * made it, 200 when it was there. A request whose files are not the plan's is 409
+ * `plan_files_differ`, naming the difference: its shard would otherwise run files no other shard
+ * expects, or miss some. Not an idempotent write of the Idempotency-Key kind: the key of the plan
+ * is what makes asking again safe, and its answer is what every shard must get.
  */
 export function registerPlans(app: FastifyInstance, store: SqlStore, abandonedAfterMs: number): void {
   app.post<{ Body: PlanRequestBody }>(

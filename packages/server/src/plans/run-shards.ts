@@ -1,10 +1,11 @@
 import type { SqlExecutor } from '../database/sql-database.js';
 import type { ResultInput } from '../ledger/store.js';
 
-// Which shard of a build a run's results came from (docs/design.md §33): a sharded reporter
-// sends `Testrun-Shard: <i>/<n>` and `Testrun-Plan-Key: <key>` with its batches, headers
-// rather than fields, so the spec's body is untouched. Kept per run and shard: how many
-// results, their summed duration (the actual time beside the plan's) and when the last came.
+// Which shard of a build a run's results came from
+// (docs/design/shard-plans.md#which-shard-results-came-from): a sharded reporter sends
+// `Testrun-Shard: <i>/<n>` and `Testrun-Plan-Key: <key>` with its batches, headers rather than
+// fields, so the spec's body is untouched. Kept per run and shard: how many results, their summed
+// duration (the actual time beside the plan's) and when the last came.
 
 /** The most shards a run's page tells apart, as a plan splits into at most. */
 const MAX_SHARDS = 1_000;

@@ -6,10 +6,11 @@ import type { SqlDatabase } from '../../src/database/sql-database.js';
 import { SqlStore } from '../../src/ledger/sql-store.js';
 import type { ResultInput, StoredRun } from '../../src/ledger/store.js';
 
-// Migration 2 keeps a result's `details.attempts` in a column of its own, so the flaky
-// page's query can pick the tests that passed on a retry (docs/design.md §26) without
-// parsing JSON in SQL. A database made before it gets the column filled once, at start:
-// each engine its own statement, so both run here (PostgreSQL where it is installed).
+// Migration 2 keeps a result's `details.attempts` in a column of its own, so the flaky page's query
+// (test/ledger/flaky-query.test.ts) can pick the tests that passed on a retry
+// (docs/design/flaky.md#passed-on-a-retry-within-one-run) without parsing JSON in SQL. A database
+// made before it gets the column filled once, at start: each engine its own statement, so both run
+// here (PostgreSQL where it is installed).
 
 const CREATED_AT = '2026-06-01T00:00:00.000Z';
 
@@ -52,9 +53,9 @@ const RESULTS: ResultInput[] = [
 ];
 
 describe.each(ENGINES)('results.attempts on $name', (engine) => {
-  it('is written with each result, and feeds the flaky rule the tests that failed or passed on a retry only', async () => {
+  it('is written with each result: the attempts a passed result needed, null otherwise', async () => {
     const { db, store } = await storeAt(engine);
-    const run = await runWith(store, RESULTS);
+    await runWith(store, RESULTS);
     const rows = await db.query<{ test_case: string; attempts: number | null }>(
       'SELECT test_case, attempts FROM results ORDER BY position',
     );
@@ -64,8 +65,6 @@ describe.each(ENGINES)('results.attempts on $name', (engine) => {
       ['stable failure', null],
       ['at once too', null],
     ]);
-    const fed = await store.lastRunsWithResults(run.project, 1, { onlyTestsThatFailed: true });
-    expect(fed.results.get(run.id)?.map((result) => result.testCase)).toEqual(['retried', 'stable failure']);
   });
 
   it('is filled once from the details of results stored before the migration', async () => {

@@ -2,10 +2,11 @@ import path from 'node:path';
 import { FIXTURES_DIR, reporterEnv, runVitest, startTestServer } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
-// "Passed on a retry within one run, where the runner says so" (docs/design.md §26), end to
-// end: a real Vitest run (`retry: 2`) of a test that fails its first attempt and passes its
-// second, its reporter against a real server that accepts the failure-details extension, and
-// the flaky page read over HTTP. The rule itself is unit-tested in flaky-or-failing.test.ts.
+// "Passed on a retry within one run, where the runner says so"
+// (docs/design/flaky.md#passed-on-a-retry-within-one-run), end to end: a real Vitest run (`retry:
+// 2`) of a test that fails its first attempt and passes its second, its reporter against a real
+// server that accepts the failure-details extension, and the flaky page read over HTTP. The rule
+// itself is unit-tested in flaky-or-failing.test.ts.
 
 const RETRIED = 'retried > passes on the second attempt';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultBranchOf, LIFT_AFTER_PASSES } from '../../src/ledger/quarantine-health.js';
 import { type Answer, patch, post, result, serverOn, startServer } from '../client.js';
 
-// The quarantine pages (docs/design.md §34) over real HTTP: a project's quarantined tests with
+// The quarantine pages (docs/design/quarantine.md) over real HTTP: a project's quarantined tests with
 // how each is doing, the runs, run and test pages reading "passed — 1 quarantined failure" with
 // the failure still listed, and a change on a page: signed in with the API key, confirmed, kept
 // with who made it; refused to a read key, to no key, and to a form another site sent.

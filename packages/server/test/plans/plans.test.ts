@@ -5,9 +5,10 @@ import { Retention } from '../../src/ledger/retention.js';
 import { fileOf } from '../../src/plans/file-durations.js';
 import { createRun, get, patch, post, serverOn } from '../client.js';
 
-// POST /api/v1/plans (docs/design.md §33): the first shard of a build makes the plan from the
-// stored durations, every later one is answered the same, whatever landed meanwhile; another
-// list of files is 409, naming the difference. On SQLite and a real PostgreSQL.
+// POST /api/v1/plans (docs/design/shard-plans.md#the-same-plan-for-every-shard): the first shard of
+// a build makes the plan from the stored durations, every later one is answered the same, whatever
+// landed meanwhile; another list of files is 409, naming the difference. On SQLite and a real
+// PostgreSQL.
 
 const PROJECT = 'shop';
 

@@ -44,7 +44,9 @@ it.each(FRAMEWORKS)('$name: three shards fill the one run testrun create-run mad
   // The run as create-run prints it: its id, and what the service announced, for the shards.
   const handle = created.stdout.trim();
   const runId = handle.split(';')[0]!;
-  expect(handle).toBe(`${runId};extensions=failure-details,complete-run,read-runs,quarantine`);
+  expect(handle).toBe(
+    `${runId};extensions=failure-details,complete-run,read-runs,attachments,quarantine;attachment-limits=104857600/1073741824`,
+  );
 
   const env = () =>
     reporterEnv(server, { TESTRUN_RUN_ID: handle, [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS });

@@ -51,6 +51,8 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
   let server: TestServer;
   const runs: Record<string, RunOutcome> = {};
   let sharedRunId: string;
+  /** Where the Mocha fixture's failing test saves its screenshots, one per worker. */
+  const screenshots = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-screenshots-'));
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -70,7 +72,7 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
       docBlock('webdriverio-readme-config'),
     );
     const [mocha, retried, shared] = await Promise.all([
-      runWdio({ cwd: webdriverioFixtures.mocha, env: env('mocha') }),
+      runWdio({ cwd: webdriverioFixtures.mocha, env: env('mocha', { FIXTURE_SCREENSHOT_DIR: screenshots }) }),
       runWdio({
         cwd: webdriverioFixtures.mocha,
         config: 'retry.conf.mjs',
@@ -92,7 +94,10 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     Object.assign(runs, { mocha, retried, shared, jasmine, cucumber, sessionFails });
   }, 2 * WDIO_AWAIT_RUNS_TIMEOUT_MS);
 
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(screenshots, { recursive: true, force: true });
+  });
 
   it('stores every worker of a run (two capabilities, two spec files each) in one run, each capability labelled', async () => {
     const { mocha } = runs;
@@ -140,6 +145,31 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
     ).toEqual([]);
     expect(await stateOf(server, sharedRunId)).toBe('running');
     expect(shared!.code).toBe(0);
+  });
+
+  it('stores the screenshot a failing test saved with its failure, byte for byte, in each worker', async () => {
+    const { run, results } = await theRun(server, 'mocha');
+    const failing = results.filter((result) => result.testCase === 'cart > fails on purpose');
+    expect(failing.map((result) => result.attachments?.map((file) => file.name))).toEqual([
+      ['screenshot'],
+      ['screenshot'],
+    ]);
+    const saved = fs.readdirSync(screenshots).map((name) => fs.readFileSync(path.join(screenshots, name)));
+    expect(saved).toHaveLength(2);
+    for (const result of failing) {
+      const answer = await fetch(
+        `${server.url}/api/v1/runs/${run.id}/attachments/${result.attachments![0]!.sha256}`,
+        {
+          headers: { authorization: `Bearer ${server.apiKey}` },
+        },
+      );
+      const bytes = Buffer.from(await answer.arrayBuffer());
+      expect(saved.some((file) => file.equals(bytes))).toBe(true);
+    }
+    // The other tests took none, and a passing test's files would stay home anyway.
+    expect(
+      results.filter((result) => result.attachments && result.testCase !== 'cart > fails on purpose'),
+    ).toEqual([]);
   });
 
   it('never prints the API key, in the workers or the launcher', () => {

@@ -1,5 +1,7 @@
 // Part of the build (scripts/build.mjs), after `tsc -b`: @testrun/core's dist/index.js becomes one
-// file. tsc's one module per source file costs the test framework's main process several times the
+// file, beside the bundles only some processes load (the CI summary, the attachments' stage and
+// what it shares with index.js, shard plans).
+// tsc's one module per source file costs the test framework's main process several times the
 // CPU of one bundled file to load
 // (bench/README.md#7-fixed-cost-per-run-fixed-costmjs-and-the-http-stack-alone-transport-childmjs).
 // p-queue (with eventemitter3) is bundled in for the same reason, its licence kept; undici and
@@ -54,7 +56,6 @@ const summaryApart = {
 };
 
 /**
-/**
  * Quarantine (src/quarantine/) is a bundle of its own too, dist/quarantine/index.js, imported
  * only once a test failed in a run whose service announced quarantine
  * (run-end/quarantine-hand-off.ts), or by `testrun run` when its command's reporters had
@@ -72,17 +73,25 @@ const quarantineApart = {
 };
 
 /**
- * Writes packages/core/dist/index.js as one file, beside the bundles only some processes load:
- * every kilobyte of index.js is parsed by every run (13 KB more cost ~6 ms of CPU at load,
- * measured). dist/summary/index.js is the CI summary and dist/quarantine/index.js quarantine
- * (above); dist/plan.js (`@testrun/core/plan`, shard plans) holds what only `testrun plan` and
- * the sequencers use, with its own copy of what it needs from core.
+ * Writes packages/core/dist/index.js, beside the bundles only some processes load: every
+ * kilobyte of index.js is parsed by every run (13 KB more cost ~6 ms of CPU at load, measured).
+ * dist/summary/index.js is the CI summary and dist/quarantine/index.js quarantine (above).
+ * dist/attachments.js is the attachments' stage, which a run imports only when it has a file
+ * to send (docs/design/attachments.md):
+ * what it shares with index.js is in one shared file (dist/shared-<hash>.js) that index.js
+ * imports, so there is one copy of every module: one set of timers taken at load (clock.ts),
+ * one p-queue. dist/plan.js (`@testrun/core/plan`, shard plans) holds what only `testrun plan`
+ * and the sequencers use, with its own copy of what it needs from core.
  */
 export async function bundleCore() {
+  const dist = path.join(repo, 'packages/core/dist');
+  for (const name of fs.existsSync(dist) ? fs.readdirSync(dist) : []) {
+    if (/^shared-.*\.js$/.test(name)) fs.rmSync(path.join(dist, name));
+  }
   for (const apart of ['summary', 'quarantine']) {
     await build({
       entryPoints: [path.join(repo, `packages/core/src/${apart}/index.ts`)],
-      outfile: path.join(repo, `packages/core/dist/${apart}/index.js`),
+      outfile: path.join(dist, `${apart}/index.js`),
       bundle: true,
       format: 'esm',
       platform: 'node',
@@ -90,16 +99,32 @@ export async function bundleCore() {
       logLevel: 'warning',
     });
   }
-  await bundle('index.ts', 'index.js', true);
-  await bundle('plan/index.ts', 'plan.js', false);
+  await bundle(
+    {
+      entryPoints: {
+        index: path.join(repo, 'packages/core/src/index.ts'),
+        attachments: path.join(repo, 'packages/core/src/attachments/index.ts'),
+      },
+      outdir: dist,
+      splitting: true,
+      chunkNames: 'shared-[hash]',
+    },
+    true,
+  );
+  await bundle(
+    {
+      entryPoints: [path.join(repo, 'packages/core/src/plan/index.ts')],
+      outfile: path.join(dist, 'plan.js'),
+    },
+    false,
+  );
 }
 
-/** `entry` under core's src as `out` under its dist; `withPQueue`: the bundle holds p-queue (whose licence goes in). */
-async function bundle(entry, out, withPQueue) {
+/** Core's sources bundled as `where` says; `withPQueue`: the bundle holds p-queue (whose licence goes in). */
+async function bundle(where, withPQueue) {
   await build({
+    ...where,
     plugins: [summaryApart, quarantineApart],
-    entryPoints: [path.join(repo, 'packages/core/src', entry)],
-    outfile: path.join(repo, 'packages/core/dist', out),
     bundle: true,
     format: 'esm',
     platform: 'node',

@@ -109,6 +109,7 @@ const CORE_LAYERS: string[][] = [
   ['http', 'results', 'hooks.ts'],
   ['delivery'],
   ['run-end', 'plan'],
+  ['attachments'],
   ['spool'],
   ['run-session.ts'],
   ['run-reporter.ts'],

@@ -28,9 +28,15 @@ describe('Cart', () => {
 
   // Flaky on purpose: `pnpm demo` runs this suite twice and sets EXAMPLE_FLAKY_FAIL in its second
   // round, so the service's flaky-tests page and this test's history have something to show.
-  it('keeps the cart when the page reloads', () => {
+  it('keeps the cart when the page reloads', async ({ annotate }) => {
     cart.add({ sku: 'mug', unitPrice: 1200, quantity: 1 });
     const reloaded = process.env.EXAMPLE_FLAKY_FAIL ? new Cart() : cart;
+    // What the test saw, attached to it: the service shows it under the test when it fails.
+    await annotate('the cart after the reload', {
+      body: JSON.stringify({ itemCount: reloaded.itemCount, total: reloaded.total }),
+      contentType: 'application/json',
+      bodyEncoding: 'utf-8',
+    });
     expect(reloaded.itemCount).toBe(1);
   });
 

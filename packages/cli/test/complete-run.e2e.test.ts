@@ -41,7 +41,12 @@ describe('testrun complete-run', () => {
     const server = await startTestServer({ completeRun: false });
     const told = await createRun(server);
     const bare = told.split(';')[0]!;
-    expect(told).toBe(formatRunHandle(bare, ['failure-details', 'read-runs', 'quarantine']));
+    expect(told).toBe(
+      formatRunHandle(bare, ['failure-details', 'read-runs', 'attachments', 'quarantine'], {
+        maxFileBytes: 100 * 1024 * 1024,
+        maxRunBytes: 1024 * 1024 * 1024,
+      }),
+    );
     const outcome = await runCli(['complete-run', '--run-id', told], { env: cliEnv(server) });
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toBe(

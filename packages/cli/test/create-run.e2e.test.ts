@@ -27,7 +27,9 @@ describe('testrun create-run', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const [run] = await started.server.store.runs();
-    expect(stdout).toBe(`${run!.id};extensions=failure-details,complete-run,read-runs,quarantine\n`);
+    expect(stdout).toBe(
+      `${run!.id};extensions=failure-details,complete-run,read-runs,attachments,quarantine;attachment-limits=104857600/1073741824\n`,
+    );
     expect(run).toMatchObject({ project: 'web', framework: 'vitest', tags: ['nightly', 'e2e'] });
   });
 
@@ -38,6 +40,7 @@ describe('testrun create-run', () => {
         failureDetails,
         completeRun: failureDetails,
         readRuns: failureDetails,
+        attachments: failureDetails,
       });
       const { code, stdout } = await runCli(['create-run', '--framework', 'vitest', '--env'], {
         env: envFor(started),
@@ -47,7 +50,7 @@ describe('testrun create-run', () => {
       printed.push(stdout.replace(run!.id, '<id>'));
     }
     expect(printed).toEqual([
-      'TESTRUN_RUN_ID=<id>;extensions=failure-details,complete-run,read-runs,quarantine\n',
+      'TESTRUN_RUN_ID=<id>;extensions=failure-details,complete-run,read-runs,attachments,quarantine;attachment-limits=104857600/1073741824\n',
       'TESTRUN_RUN_ID=<id>\n',
     ]);
   });

@@ -218,7 +218,7 @@ describe('testrun serve', () => {
     );
   });
 
-  it('announces failure-details, complete-run, read-runs and shard-plans unless started with --no-failure-details (which refuses details), --no-complete-run, --no-read-runs or --no-shard-plans', async () => {
+  it('announces failure-details, complete-run, read-runs, shard-plans and attachments with their limits unless started with --no-failure-details (which refuses details), --no-complete-run, --no-read-runs, --no-shard-plans or --no-attachments', async () => {
     const result = {
       testSuite: 'a.test.ts',
       testCase: 'fails',
@@ -226,28 +226,52 @@ describe('testrun serve', () => {
       duration: 3,
       details: { message: 'expected 1 to be 2' },
     };
-    const answers: { extensions: unknown; resultsStatus: number }[] = [];
+    const answers: { extensions: unknown; attachments: unknown; resultsStatus: number }[] = [];
     for (const flags of [
-      [],
+      ['--max-attachment-size', '25MB', '--max-run-attachments', '500MB'],
       ['--no-failure-details'],
-      ['--no-failure-details', '--no-complete-run', '--no-read-runs', '--no-shard-plans', '--no-quarantine'],
+      [
+        '--no-failure-details',
+        '--no-complete-run',
+        '--no-read-runs',
+        '--no-shard-plans',
+        '--no-attachments',
+        '--no-quarantine',
+      ],
     ]) {
       const cli = startCli(['serve', '--api-key', 'k', '--memory', ...flags], { cwd: await tempDir() });
       const [, url = ''] = await cli.waitForStdout(listening);
       const created = await postJson(`${url}/api/v1/runs`, 'k', { project: 'p', framework: 'vitest' });
-      const { id, extensions } = (await created.json()) as { id: string; extensions?: unknown };
+      const { id, extensions, attachments } = (await created.json()) as {
+        id: string;
+        extensions?: unknown;
+        attachments?: unknown;
+      };
       const submitted = await postJson(`${url}/api/v1/runs/${id}/results`, 'k', { results: [result] });
-      answers.push({ extensions, resultsStatus: submitted.status });
+      answers.push({ extensions, attachments, resultsStatus: submitted.status });
       cli.child.kill('SIGTERM');
       expect(await cli.exited()).toBe(0);
     }
+    const MB = 1024 * 1024;
     expect(answers).toEqual([
       {
-        extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'quarantine'],
+        extensions: [
+          'failure-details',
+          'complete-run',
+          'read-runs',
+          'shard-plans',
+          'attachments',
+          'quarantine',
+        ],
+        attachments: { maxFileBytes: 25 * MB, maxRunBytes: 500 * MB },
         resultsStatus: 201,
       },
-      { extensions: ['complete-run', 'read-runs', 'shard-plans', 'quarantine'], resultsStatus: 400 },
-      { extensions: undefined, resultsStatus: 400 },
+      {
+        extensions: ['complete-run', 'read-runs', 'shard-plans', 'attachments', 'quarantine'],
+        attachments: { maxFileBytes: 100 * MB, maxRunBytes: 1024 * MB },
+        resultsStatus: 400,
+      },
+      { extensions: undefined, attachments: undefined, resultsStatus: 400 },
     ]);
   });
 

@@ -17,6 +17,8 @@ export {
   TlsError,
 } from './errors.js';
 export {
+  ATTACHMENTS_EXTENSION,
+  type AttachmentLimits,
   COMPLETE_RUN_EXTENSION,
   type Extension,
   FAILURE_DETAILS_EXTENSION,
@@ -38,18 +40,20 @@ export {
   RUN_END_STATUSES,
   type RunEndStatus,
 } from './options/complete-run-request.js';
-export { type ConfigResolution, type ResolvedConfig, resolveConfig } from './options/config.js';
+export { type ConfigResolution, type ResolvedConfig, resolveConfig, sizeInBytes } from './options/config.js';
 export { nearestName, unknownOptionMessage } from './options/option-names.js';
 export { OPTION_SPECS, type OptionSpec } from './options/option-specs.js';
 export { optionFromText } from './options/option-text.js';
 export { planKeyProblem } from './options/plan-key.js';
 export { checkBaseUrl } from './options/service-address.js';
 export { parseShard } from './options/shard-spec.js';
+export { formatSize } from './options/size-text.js';
 export { Logger } from './output/logger.js';
 export { countOf, formatCount } from './output/summary.js';
 export { FAILURE_DETAIL_LIMITS, toFailureDetails } from './results/failure-details.js';
 export { fileNamedFirst } from './results/named-file.js';
 export { isPlausibleDuration, MAX_DURATION_MS } from './results/normalize.js';
+export { OUTPUT_TAIL_BYTES, OutputTail, outputAttachments } from './results/output-tail.js';
 export {
   EMPTY_NAME,
   FILE_FAILURE_CASE,

@@ -1,3 +1,4 @@
+import { AttachedFiles } from './attachments/attached-files.js';
 import { clearTimeout, setTimeout, withRealTaskQueues } from './clock.js';
 import { Batcher } from './delivery/batcher.js';
 import { openService } from './delivery/service.js';
@@ -12,6 +13,7 @@ import { type SecretPattern, secretPattern } from './output/redact.js';
 import { countOf, formatCount, formatMs, formatSummary, replayCommand } from './output/summary.js';
 import { configuredShard, shardHeaders } from './plan/shard-headers.js';
 import type { QuarantineOutcome } from './quarantine/index.js';
+import { filesOf } from './results/attached-files.js';
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
 import { runErrorResult } from './results/result-name.js';
 import { RunResults } from './results/run-results.js';
@@ -77,12 +79,18 @@ interface QuarantineJudgement {
   doubt: string | undefined;
 }
 
+/** Said once, where files were attached to a run whose id came alone. */
+export const BARE_RUN_ID_LINE =
+  'attached files were not uploaded: TESTRUN_RUN_ID is a bare run id, so whether its service takes files is not known. Give it as `testrun create-run` prints it (with its ";extensions=…"), docs/attachments.md.';
+
 /** One run from `startRun` to the end of `endRun`: its results stage, session, batcher and exit guard. */
 interface ActiveRun {
   /** What this run's reports become (results/run-results.ts); it remembers what naming needs per run. */
   results: RunResults;
   session: RunSession;
   batcher: Batcher;
+  /** The run's attached files, from the first result that has some (loaded then: attached-files.ts). */
+  files: AttachedFiles | undefined;
   /** What it sends, tallied for the CI summary, when one is written (run-end/summary-hand-off.ts). */
   feed: SummaryFeed | undefined;
   stopExitGuard: () => void;
@@ -183,6 +191,7 @@ export class RunReporter {
         projectCount,
         projectLabel: config.projectLabel,
         failureDetails: config.failureDetails !== 'never',
+        attachments: config.attachments,
         secrets: this.secrets,
         framework: this.init.framework.name,
       };
@@ -194,6 +203,7 @@ export class RunReporter {
         results,
         session,
         batcher,
+        files: undefined,
         feed,
         ending: undefined,
         stopExitGuard: () => {},
@@ -244,8 +254,13 @@ export class RunReporter {
   private deliver(run: ActiveRun, results: TestResult[]): void {
     keepExitGuard();
     this.added += results.length;
+    // Tallied as they come, those whose files are still being hashed too: the summary counts every result.
     run.feed?.add(results);
     this.watchFailures(run, results);
+    this.send(run, this.withoutHeldFiles(run, results));
+  }
+
+  private send(run: ActiveRun, results: TestResult[]): void {
     // A file that ends while the run's end is delivering (Jest --bail, a slow service) still
     // belongs to this run: its session delivers it within the deadline, or spools it.
     if (run.ending) {
@@ -253,6 +268,40 @@ export class RunReporter {
     } else {
       run.batcher.add(results);
     }
+  }
+
+  /**
+   * The results that can go now: those with attached files wait for their hashes in the run's
+   * attachments stage, which sends them on (docs/design/attachments.md).
+   */
+  private withoutHeldFiles(run: ActiveRun, results: TestResult[]): TestResult[] {
+    // A service known not to take files: the results go as they did before files existed.
+    if (run.session.takesFiles === false) {
+      if (
+        this.config?.runId !== undefined &&
+        this.config.runExtensions === undefined &&
+        results.some(filesOf)
+      ) {
+        run.session.say(BARE_RUN_ID_LINE);
+      }
+      return results;
+    }
+    let ready: TestResult[] | undefined;
+    for (const [index, result] of results.entries()) {
+      const files = filesOf(result);
+      if (!files) {
+        ready?.push(result);
+        continue;
+      }
+      ready ??= results.slice(0, index);
+      run.files ??= new AttachedFiles({
+        session: run.session,
+        config: this.config!,
+        deliver: (sent) => this.guard(() => this.send(run, sent)),
+      });
+      run.files.add([{ result, files }]);
+    }
+    return ready ?? results;
   }
 
   /**

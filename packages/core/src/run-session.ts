@@ -3,11 +3,18 @@ import PQueue from 'p-queue';
 import { clearTimeout, monotonicNow, setTimeout, wallClockIso } from './clock.js';
 import type { Deadline } from './delivery/deadline.js';
 import { type BatchDelivery, deliverBatch, makeBatch } from './delivery/deliver-batch.js';
+import type { CreatedRun, OutstandingWork } from './delivery/outstanding-work.js';
 import { Overflow } from './delivery/overflow.js';
 import { RefusedLines, RunRefusals } from './delivery/refusals.js';
-import { sendWithRetries } from './delivery/send-with-retries.js';
+import { type SendFailure, sendWithRetries } from './delivery/send-with-retries.js';
 import { type Service, withTags } from './delivery/service.js';
-import { COMPLETE_RUN_EXTENSION, type Extension, FAILURE_DETAILS_EXTENSION } from './extensions.js';
+import {
+  ATTACHMENTS_EXTENSION,
+  type AttachmentLimits,
+  COMPLETE_RUN_EXTENSION,
+  type Extension,
+  FAILURE_DETAILS_EXTENSION,
+} from './extensions.js';
 import type { HttpClient } from './http/client.js';
 import type { CompleteRunRequest, RunEndStatus } from './options/complete-run-request.js';
 import type { ResolvedConfig } from './options/config.js';
@@ -20,8 +27,15 @@ import {
   runVerdict,
   sendRunEnd,
 } from './run-end/end-run.js';
-import { SpoolWriter } from './spool/spool.js';
-import type { Batch, DeliverySummary, RunnerVerdict, RunPayload, TestResult } from './types.js';
+import { type SpoolAttachmentRecord, SpoolWriter } from './spool/spool.js';
+import type {
+  Batch,
+  DeliverySummary,
+  FileDeliverySummary,
+  RunnerVerdict,
+  RunPayload,
+  TestResult,
+} from './types.js';
 
 /** How long `finish` waits past the deadline for aborted requests to settle before spooling them itself. */
 const SETTLE_GRACE_MS = 500;
@@ -92,6 +106,11 @@ export class RunSession {
   private acceptsDetails: boolean;
   /** create-run's answer announced `complete-run` (completeRun 'auto'). */
   private completionAnnounced = false;
+  /** Results may name files (`attachments` announced); the limits it said. */
+  private acceptsAttachments = false;
+  private attachmentLimits: AttachmentLimits | undefined;
+  /** Work the run's end waits for beside the batches (holdEndFor). */
+  private readonly outstanding = new Set<OutstandingWork>();
   /** Set when the key was refused or TLS failed: nothing more is sent. */
   private stopped: DeliverySummary['stopped'];
   private finishing: Promise<DeliverySummary> | undefined;
@@ -113,6 +132,9 @@ export class RunSession {
       this.config.failureDetails === 'always' ||
       (this.config.failureDetails === 'auto' &&
         this.config.runExtensions?.includes(FAILURE_DETAILS_EXTENSION) === true);
+    // A shared run's handle says whether its service takes files; a bare id says nothing, and none go.
+    this.acceptsAttachments = this.config.runExtensions?.includes(ATTACHMENTS_EXTENSION) === true;
+    this.attachmentLimits = this.config.runAttachmentLimits;
     this.spool = new SpoolWriter(this.config.spoolDir, () => ({
       type: 'run',
       runId: this.runId ?? null,
@@ -120,6 +142,7 @@ export class RunSession {
       runIdPath: this.config.runIdPath,
       idempotencyKey: this.createKey,
       failureDetails: this.spooledDetailsChoice(),
+      ...this.spooledAttachmentsChoice(),
       // A key some services take in the address too stays out of the spool; replay compares alike.
       baseUrl: this.http.displayUrl(''),
       createdAt: wallClockIso(),
@@ -144,6 +167,62 @@ export class RunSession {
   /** The status the run's end was spooled with, once it was (`completeRun`). */
   get runEndSpooled(): RunEndStatus | undefined {
     return this.runEnd?.state === 'spooled' ? this.runEnd.status : undefined;
+  }
+
+  /** The HTTP client and deadline of this run, for work beside the batches. */
+  get connection(): Pick<Service, 'http' | 'deadline'> {
+    return this.service;
+  }
+
+  /** Why sending stopped (a refused key, TLS), if it did: nothing more is sent. */
+  get stoppedBy(): DeliverySummary['stopped'] {
+    return this.stopped;
+  }
+
+  /**
+   * The run once the service created it (or the one `runId` gives); undefined when it could not
+   * be: what would go to it is spooled, for replay to send to the run it creates.
+   */
+  async createdRun(): Promise<CreatedRun | undefined> {
+    this.start();
+    const runId = await this.runIdPromise;
+    if (runId === undefined) return undefined;
+    return { runId, acceptsAttachments: this.acceptsAttachments, attachmentLimits: this.attachmentLimits };
+  }
+
+  /**
+   * Whether the run takes attached files, once that is known: from a shared run's handle (a
+   * bare id: false), or create-run's answer; undefined while the run is being created, or when
+   * it could not be (replay's create-run decides).
+   */
+  get takesFiles(): boolean | undefined {
+    if (this.config.runId !== undefined || this.runId !== undefined) return this.acceptsAttachments;
+    return undefined;
+  }
+
+  /** The run's end waits for `work` too (the end's hook for work beside the batches). */
+  holdEndFor(work: OutstandingWork): void {
+    this.outstanding.add(work);
+  }
+
+  /** Results that were held back (their files being hashed) when the end came: straight to the spool. */
+  spoolResults(results: TestResult[]): void {
+    if (results.length > 0) this.spoolBatch(makeBatch(results, randomUUID()));
+  }
+
+  /** A file for `testrun replay` to upload. Throws when the spool cannot be written (the caller says so). */
+  spoolAttachment(record: Omit<SpoolAttachmentRecord, 'type'>): void {
+    this.spool.writeAttachment(record);
+  }
+
+  /** A failure of work beside the batches: a refused key or TLS stops everything, as a batch's would. */
+  noteFailure(failure: SendFailure): void {
+    this.handleFailure(failure);
+  }
+
+  /** One line, said once. */
+  say(line: string): void {
+    this.fail(line);
   }
 
   /** Sends create-run at once, so it overlaps with test collection. */
@@ -243,6 +322,7 @@ export class RunSession {
     this.evidence.cancelled ||= interrupted;
     this.deadline.expire();
     if (buffered.length > 0) this.spoolBatch(makeBatch(buffered, randomUUID()));
+    this.spoolOutstanding();
     this.spoolEverything();
     return this.counts.spooled;
   }
@@ -256,8 +336,10 @@ export class RunSession {
     // The grace timer is cancelled once the race is over: a stray timer would keep the test
     // process alive for its whole length after the run has ended.
     const grace = new AbortController();
+    // The run's end waits here for everything still going out: the work beside the batches
+    // first (its results become batches), then the batches.
     await Promise.race([
-      this.allSettled(),
+      this.outstandingSettled().then(() => this.allSettled()),
       this.deadline.expired().then(() => sleep(SETTLE_GRACE_MS, grace.signal)),
     ]);
     grace.abort();
@@ -271,6 +353,7 @@ export class RunSession {
     this.deadline.expire();
     this.spoolEverything();
     await this.service.close();
+    const files = this.filesSummary();
     return {
       runId: this.runId,
       ...this.counts,
@@ -282,10 +365,48 @@ export class RunSession {
       runEnd: this.runEnd,
       verdict: this.endStatus(),
       errors: [...this.errors],
+      ...(files ? { files } : {}),
     };
   }
 
+  /** Resolves when every work the end waits for has settled (sent, refused or spooled). */
+  private async outstandingSettled(): Promise<void> {
+    // Work may start more work (the attachments' loader, their stage): until none is added.
+    for (let seen = -1; seen !== this.outstanding.size; ) {
+      seen = this.outstanding.size;
+      await Promise.all([...this.outstanding].map((work) => work.settled().catch(() => {})));
+    }
+  }
+
+  /** What is left of the work beside the batches goes to the spool, before the batches are. */
+  private spoolOutstanding(): void {
+    for (const work of this.outstanding) {
+      try {
+        work.spoolNow();
+      } catch (error) {
+        this.fail(`internal error while spooling files: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  private filesSummary(): FileDeliverySummary | undefined {
+    let total: FileDeliverySummary | undefined;
+    for (const work of this.outstanding) {
+      const files = work.files();
+      total = total
+        ? {
+            sent: total.sent + files.sent,
+            bytes: total.bytes + files.bytes,
+            spooled: total.spooled + files.spooled,
+            skipped: total.skipped + files.skipped,
+          }
+        : files;
+    }
+    return total;
+  }
+
   private spoolEverything(): void {
+    this.spoolOutstanding();
     this.queue.clear();
     this.sayRefused();
     // Refused alone, and the service took no other result of the run: nothing says they are at fault.
@@ -324,14 +445,27 @@ export class RunSession {
 
   private everythingDelivered(): boolean {
     const { spooled, failed } = this.counts;
+    const workDone = [...this.outstanding].every((work) => work.delivered());
     return (
       this.idle() &&
       this.runId !== undefined &&
       spooled === 0 &&
       failed === 0 &&
       !this.stopped &&
-      !this.refusals.waiting
+      !this.refusals.waiting &&
+      workDone
     );
+  }
+
+  /**
+   * What the spool says about files: whether the run takes them and its limits, once the run
+   * exists; nothing when it never did, and replay's create-run answer decides.
+   */
+  private spooledAttachmentsChoice(): { attachments?: boolean; attachmentLimits?: AttachmentLimits } {
+    if (this.runId === undefined) return {};
+    return this.attachmentLimits
+      ? { attachments: this.acceptsAttachments, attachmentLimits: this.attachmentLimits }
+      : { attachments: this.acceptsAttachments };
   }
 
   /** Completes the run now; a refusal is one line, anything that may pass later goes to the spool (spoolRunEnd). */
@@ -432,6 +566,7 @@ export class RunSession {
       this.deadline,
       {
         acceptsDetails: this.acceptsDetails,
+        acceptsAttachments: this.acceptsAttachments,
         refusals: this.refusals,
       },
     );
@@ -478,6 +613,8 @@ export class RunSession {
       }
       this.completionAnnounced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
       this.extensions = outcome.extensions;
+      this.acceptsAttachments = outcome.extensions.includes(ATTACHMENTS_EXTENSION);
+      this.attachmentLimits = this.acceptsAttachments ? outcome.attachmentLimits : undefined;
       if (outcome.replayed && attempt === 1 && this.config.runKey && !this.init.sharesRunKey) {
         this.fail(reusedRunKeyLine(outcome.runId));
       }

@@ -21,6 +21,46 @@ export interface TestResult {
    * (docs/design/failure-details.md); stripped for every other service.
    */
   details?: FailureDetails;
+  /**
+   * The files the runner attached to the test (screenshots, traces, videos, logs), by content
+   * hash: sent only to a service that announces the `attachments` extension (docs/design/attachments.md), whose bytes go by `PUT …/attachments/{sha256}`; stripped for every other service.
+   */
+  attachments?: AttachmentRef[];
+}
+
+/** One file of a result as the `attachments` extension names it: the bytes go apart, by their hash. */
+export interface AttachmentRef {
+  /** What the runner called it (`screenshot`, `trace`, `video`, a file name), at most 256 characters. */
+  name: string;
+  /** Its media type, `image/png`; `application/octet-stream` when nobody said. */
+  contentType: string;
+  /** Its size in bytes. */
+  size: number;
+  /** Lower-case hex SHA-256 of its bytes: where it is uploaded, and what makes a file sent once. */
+  sha256: string;
+  /** Which attempt of the test made it (1 for the first), when the runner retries and says so. */
+  attempt?: number;
+}
+
+/**
+ * A file a runner attached to a test, as an adapter hands it to core: on disk (`path`) or in
+ * memory (`body`). Loose on purpose: core checks it, hashes it and uploads it only where the
+ * run's service takes attachments and the `attachments` option wants it.
+ */
+export interface RawAttachment {
+  /** What the runner called it: `screenshot`, `trace`, `video`, `stdout`, a file name. */
+  name?: unknown;
+  /** Its media type, if the runner said; otherwise guessed from the file name's extension. */
+  contentType?: unknown;
+  /** An absolute path of the file. */
+  path?: unknown;
+  /**
+   * The bytes themselves: a Buffer or Uint8Array, or text (UTF-8); or a function that makes
+   * them, called only if the file is sent (a test's output, made into its tail only then).
+   */
+  body?: unknown;
+  /** Which attempt made it, 1 for the first. */
+  attempt?: unknown;
 }
 
 /** The `failure-details` extension of a result: every field optional, sizes bounded by core. */
@@ -70,6 +110,8 @@ export interface RawResult {
    * are `failure.attempts`.
    */
   attempts?: unknown;
+  /** Files the runner attached to the test (all its attempts'), kept only as the `attachments` option says. */
+  attachments?: readonly RawAttachment[] | undefined;
 }
 
 /** The framework's project a file ran in: a Vitest or Playwright project, a Jest project. */
@@ -91,6 +133,8 @@ export interface RawTest {
   failure?: RawFailure | undefined;
   /** How many times it ran (1 + retries): only read when status is passed (see RawResult.attempts). */
   attempts?: unknown;
+  /** Files the runner attached to it: screenshots, traces, videos, its output's last 64 KB (`outputTail`). */
+  attachments?: readonly RawAttachment[] | undefined;
 }
 
 /** Everything one test file produced, handed to core when the file ends. */
@@ -135,6 +179,12 @@ export type ProjectLabel = 'auto' | 'always' | 'never';
 export type DurationUnit = 'ms' | 's';
 
 export type FailureDetailsMode = 'auto' | 'always' | 'never';
+
+/**
+ * Which tests' files are sent: `'failed'` (a failed test, and one that passed on a retry: its
+ * failed attempts' files), `'all'`, `'none'`.
+ */
+export type AttachmentsMode = 'failed' | 'all' | 'none';
 
 /** Options accepted by both reporters (the table in the README). */
 export interface TestrunOptions {
@@ -192,6 +242,13 @@ export interface TestrunOptions {
    * a shared run (`runId`) whose service accepts it; 'never' sends the spec's four fields only.
    */
   failureDetails?: FailureDetailsMode;
+  /**
+   * Which tests' attached files (screenshots, traces, videos, logs) are uploaded, where the
+   * service announces the `attachments` extension: `'failed'` (default), `'all'`, `'none'`.
+   */
+  attachments?: AttachmentsMode;
+  /** A file larger than this is not sent (one line says so): bytes, or text such as `'25MB'`. Default 100 MB. */
+  maxAttachmentSize?: number | string;
   /** Renames (return a result) or drops (return null) each result before it is sent; `info` says where it came from. */
   mapResult?: (result: TestResult, info: ResultInfo) => TestResult | null | undefined;
 }
@@ -236,6 +293,19 @@ export interface DeliverySummary {
   quarantine?: { passes: boolean; quarantined: number; failures: number } | undefined;
   /** One line per distinct problem, already printed once. */
   errors: string[];
+  /** The files of the run's results (`attachments`), when it had any to send. */
+  files?: FileDeliverySummary | undefined;
+}
+
+/** What became of a run's attached files. */
+export interface FileDeliverySummary {
+  /** Files the service has now (sent by this run, or already there). */
+  sent: number;
+  bytes: number;
+  /** Files spooled for `testrun replay`. */
+  spooled: number;
+  /** Files not sent for good: too large, refused by the service, gone or unreadable (one line each). */
+  skipped: number;
 }
 
 /**
@@ -279,4 +349,6 @@ export interface Batch {
   body: string;
   /** Some result of `body` holds `details`: a service that does not accept them gets the body without (deliver-batch.ts). */
   withDetails: boolean;
+  /** Some result of `body` holds `attachments`: likewise, sent only where the run takes them. */
+  withAttachments?: boolean;
 }

@@ -37,3 +37,39 @@ describe('run handles: a run id with what the service announced', () => {
     });
   });
 });
+
+describe('a run handle that says the attachments’ limits', () => {
+  it('writes the limits after the extensions and reads them back, either one alone too', () => {
+    const handle = formatRunHandle('8f3c', ['failure-details', 'attachments'], {
+      maxFileBytes: 104857600,
+      maxRunBytes: 1073741824,
+    });
+    expect(handle).toBe('8f3c;extensions=failure-details,attachments;attachment-limits=104857600/1073741824');
+    expect(parseRunHandle(handle)).toEqual({
+      runId: '8f3c',
+      extensions: ['failure-details', 'attachments'],
+      attachmentLimits: { maxFileBytes: 104857600, maxRunBytes: 1073741824 },
+    });
+    expect(parseRunHandle('8f3c;extensions=attachments;attachment-limits=/500').attachmentLimits).toEqual({
+      maxFileBytes: undefined,
+      maxRunBytes: 500,
+    });
+  });
+
+  it('writes no limits where the service took no files or said none', () => {
+    expect(formatRunHandle('8f3c', ['complete-run'], { maxFileBytes: 1 })).toBe(
+      '8f3c;extensions=complete-run',
+    );
+    expect(formatRunHandle('8f3c', ['attachments'], {})).toBe('8f3c;extensions=attachments');
+  });
+
+  it('keeps an id whole where what follows the list is not the limits', () => {
+    for (const id of [
+      'a;extensions=attachments;limits=1/2',
+      'a;extensions=attachments;attachment-limits=1',
+      'a;extensions=attachments;attachment-limits=x/2',
+    ]) {
+      expect(parseRunHandle(id)).toEqual({ runId: id, extensions: undefined });
+    }
+  });
+});

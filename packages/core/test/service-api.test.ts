@@ -1,9 +1,15 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FaultRequest } from '@testrun/server';
 import { startTestServer, type TestServer } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docBlock } from '../../../test/doc-blocks.js';
-import { announcedExtensions, extractRunId, runPageUrl } from '../src/delivery/create-run.js';
+import { uploadFile } from '../src/attachments/upload.js';
+import {
+  announcedAttachmentLimits,
+  announcedExtensions,
+  extractRunId,
+  runPageUrl,
+} from '../src/delivery/create-run.js';
 import { Deadline } from '../src/delivery/deadline.js';
 import { bodyFor, deliverBatch, makeBatch } from '../src/delivery/deliver-batch.js';
 import { sendWithRetries } from '../src/delivery/send-with-retries.js';
@@ -160,11 +166,19 @@ describe('docs/service-api.md, each example made by core against the real server
     const base = 'https://ci.example.com/testrun';
     expect(runPageUrl(answer.headers.get('link'), base)).toBe(`https://ci.example.com/runs/${SHOWN_RUN_ID}`);
     const announced = announcedExtensions(answer.body, undefined);
-    expect(announced).toEqual(['failure-details', 'complete-run', 'read-runs']);
-    expect(announcedExtensions('{}', 'failure-details, complete-run, read-runs')).toEqual(announced);
+    expect(announced).toEqual(['failure-details', 'complete-run', 'read-runs', 'attachments']);
+    expect(announcedExtensions('{}', 'failure-details, complete-run, read-runs, attachments')).toEqual(
+      announced,
+    );
     expect(created.extensions).toEqual(expect.arrayContaining(announced));
+    const limits = announcedAttachmentLimits(answer.body, undefined);
+    expect(limits).toEqual({ maxFileBytes: 104_857_600, maxRunBytes: 1_073_741_824 });
+    expect(created.attachmentLimits).toEqual(limits);
+    expect(announcedAttachmentLimits('{}', 'max-file-bytes=104857600, max-run-bytes=1073741824')).toEqual(
+      limits,
+    );
     expect(docBlock('service-api-handle')).toBe(
-      `TESTRUN_RUN_ID='${formatRunHandle(SHOWN_RUN_ID, announced)}'\n`,
+      `TESTRUN_RUN_ID='${formatRunHandle(SHOWN_RUN_ID, announced, limits)}'\n`,
     );
   });
 
@@ -330,5 +344,111 @@ describe('docs/service-api.md, each example made by core against the real server
     expect(stored.filter((result) => result.quarantined)).toMatchObject([
       { testCase: 'cart > applies a coupon', status: 'failed', details: { message: 'expected 90 to be 81' } },
     ]);
+  });
+
+  it('attachments: a result naming a file and the file’s PUT sent as shown; the answers shown are the server’s, the bytes read back by the url listed', async () => {
+    const named = example('service-api-attachments-results');
+    const results: TestResult[] = JSON.parse(named.body).results;
+    const batch = makeBatch(results, named.headers.get('idempotency-key')!);
+    const delivery = await deliverBatch(service.http, runId, batch, POLICY, new Deadline(), {
+      acceptsAttachments: true,
+    });
+    expect(delivery.delivered).toBe(1);
+    expectSentAsShown(seen.at(-1), named);
+    // To a service that did not announce it, the four fields, byte for byte.
+    expect(bodyFor(batch, false, false)).toBe(
+      JSON.stringify({ results: results.map(({ attachments: _, ...four }) => four) }),
+    );
+
+    // The PUT's body is the file's bytes as the page shows them; its path and key, their hash.
+    const put = example('service-api-attachment-put');
+    const bytes = Buffer.from(put.body);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect(results[0]?.attachments?.[0]).toMatchObject({ sha256, size: bytes.length });
+    const uploaded = await uploadFile(
+      service.http,
+      runId,
+      { sha256, size: bytes.length, source: { bytes } },
+      POLICY,
+      new Deadline(),
+    );
+    expect(uploaded.kind).toBe('ok');
+    const sent = seen.at(-1);
+    const [method, target] = put.start.split(' ');
+    expect(`${sent?.method} ${sent?.path}`).toBe(`${method} ${target}`);
+    const names = Object.keys(sent?.headers ?? {}).filter((name) => !TRANSPORT_HEADERS.has(name));
+    expect(names.sort()).toEqual([...put.headers.keys()].sort());
+    for (const [name, value] of put.headers) {
+      const got = sent?.headers[name] as string;
+      if (name === 'user-agent') expect(withoutVersions(got)).toBe(withoutVersions(value));
+      else expect(got, name).toBe(value);
+    }
+    expect(sent?.headers['content-length']).toBe(String(bytes.length));
+    expectAnswerAsShown(answers.at(-1), example('service-api-attachment-put-answer'));
+    expect(JSON.parse(answers.at(-1)!.body)).toEqual({ sha256, size: bytes.length, received: 'now' });
+
+    // The read API lists the file with where to read it, and has it.
+    const read = await sendWithRetries(
+      service.http,
+      `/api/v1/runs/${runId}/results?limit=500`,
+      '',
+      randomUUID(),
+      POLICY,
+      new Deadline(),
+      { method: 'GET' },
+    );
+    expect(read.kind).toBe('ok');
+    expectAnswerAsShown(answers.at(-1), example('service-api-read-attachments-answer'));
+    const listed = (JSON.parse(answers.at(-1)!.body) as { results: TestResult[] }).results.find(
+      (result) => result.attachments !== undefined,
+    )?.attachments?.[0] as { url: string; received: boolean } | undefined;
+    expect(listed).toMatchObject({ url: `/api/v1/runs/${runId}/attachments/${sha256}`, received: true });
+    const download = await fetch(`${server.url}${listed!.url}`, {
+      headers: { authorization: `Bearer ${server.apiKey}` },
+    });
+    expect(download.headers.get('content-type')).toBe('application/octet-stream');
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('attachments: a file over the limit is answered 413 as shown, before its body is read', async () => {
+    const small = await startTestServer({ maxAttachmentBytes: 16 });
+    const client = openService({
+      baseUrl: small.url,
+      apiKey: small.apiKey,
+      userAgent: userAgent('vitest/3.2.4'),
+      env: {},
+      ...POLICY,
+    });
+    try {
+      const created = await client.createRun(
+        { project: 'shop', framework: 'vitest', tags: [] },
+        randomUUID(),
+      );
+      if (created.kind !== 'ok') throw new Error(`create-run: ${created.kind}`);
+      expect(created.attachmentLimits).toMatchObject({ maxFileBytes: 16 });
+      const bytes = Buffer.from(shown('service-api-attachment-put').body);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      let answer: HttpResponse | undefined;
+      const send = client.http.send.bind(client.http);
+      client.http.send = async (...args) => {
+        answer = await send(...args);
+        return answer;
+      };
+      const outcome = await uploadFile(
+        client.http,
+        created.runId,
+        { sha256, size: bytes.length, source: { bytes } },
+        POLICY,
+        new Deadline(),
+      );
+      expect(outcome.kind).toBe('too-large');
+      expectAnswerAsShown(answer, shown('service-api-attachment-413'));
+      expect(JSON.parse(answer!.body)).toMatchObject({
+        error: { code: 'attachment_too_large', size: bytes.length, maxFileBytes: 16 },
+      });
+    } finally {
+      await client.close();
+      await small.close();
+    }
   });
 });

@@ -1,6 +1,12 @@
-import type { CanonicalStatus, RawFailure, RawTest } from '@testrun/core';
+import type { CanonicalStatus, RawAttachment, RawFailure, RawTest } from '@testrun/core';
 import { FeatureLines } from './feature-lines.js';
-import { type Envelope, millisOf, type StepStatus, type TestStepResult } from './messages.js';
+import {
+  type Attachment,
+  type Envelope,
+  millisOf,
+  type StepStatus,
+  type TestStepResult,
+} from './messages.js';
 import { ScenarioNames } from './scenario-names.js';
 
 // Cucumber's messages, as a formatter receives them one envelope at a time, become results:
@@ -63,6 +69,8 @@ export class EnvelopeMapping {
   private readonly lines = new FeatureLines();
   private readonly pickleOf = new Map<string, string>();
   private readonly attempts = new Map<string, Attempt>();
+  /** What each test case's attempts attached so far: its result carries them all, by attempt. */
+  private readonly attached = new Map<string, RawAttachment[]>();
   /**
    * Until a step is seen to run, the run may be a `--dry-run` (which Cucumber's messages do
    * not say): results wait here, and go out at the first step that ran, or at the end when
@@ -108,6 +116,7 @@ export class EnvelopeMapping {
       const attempt = this.attempts.get(e.testStepFinished.testCaseStartedId ?? '');
       if (attempt) this.addStep(attempt, e.testStepFinished);
     } else if (e.testCaseFinished) this.finishAttempt(e.testCaseFinished);
+    else if (e.attachment) this.addAttachment(e.attachment);
     else if (e.parseError?.source?.uri) {
       const { source, message } = e.parseError;
       const uri = source.uri as string;
@@ -148,6 +157,15 @@ export class EnvelopeMapping {
     }
   }
 
+  /** What a step of a running attempt attached, kept with its test case until its last attempt ends. */
+  private addAttachment(attachment: Attachment): void {
+    const attempt = this.attempts.get(attachment.testCaseStartedId ?? '');
+    if (!attempt || typeof attachment.body !== 'string') return;
+    const list = this.attached.get(attempt.testCaseId) ?? [];
+    list.push(rawAttachment(attachment, attempt.number));
+    this.attached.set(attempt.testCaseId, list);
+  }
+
   private finishAttempt(finished: NonNullable<Envelope['testCaseFinished']>): void {
     const attempt = this.attempts.get(finished.testCaseStartedId ?? '');
     if (!attempt) return;
@@ -156,6 +174,8 @@ export class EnvelopeMapping {
     // An attempt Cucumber retries is no result: the last attempt's outcome is (a scenario
     // that passes on its retry is passed).
     if (finished.willBeRetried) return;
+    const attachments = this.attached.get(attempt.testCaseId);
+    this.attached.delete(attempt.testCaseId);
     const pickleId = this.pickleOf.get(attempt.testCaseId);
     const named = this.names.of(pickleId);
     if (!named) return;
@@ -171,6 +191,7 @@ export class EnvelopeMapping {
       titles: named.titles,
       status: 'passed',
       duration: millisOf(finished.timestamp) - attempt.started,
+      ...(attachments ? { attachments } : {}),
     };
     if (attempt.worst === 'PENDING' && this.hints.strict === undefined) {
       // Failed or todo, once the run's end says; why, if failed: its pending step.
@@ -229,6 +250,24 @@ export class EnvelopeMapping {
     this.waiting = undefined;
     for (const send of waiting ?? []) this.send(send);
   }
+}
+
+/**
+ * An attachment as core takes it: bytes (BASE64) or text (IDENTITY), its media type, its file
+ * name when the step gave one, else a name by what it is (`log` for `this.log`, `link` for
+ * `this.link`, `attachment` otherwise).
+ */
+export function rawAttachment(attachment: Attachment, attempt: number | undefined): RawAttachment {
+  const { body = '', contentEncoding, mediaType, fileName } = attachment;
+  const isLog = mediaType === 'text/x.cucumber.log+plain';
+  const isLink = mediaType === 'text/uri-list';
+  return {
+    name: fileName || (isLog ? 'log' : isLink ? 'link' : 'attachment'),
+    // Cucumber's own log type is plain text to anyone else.
+    contentType: isLog ? 'text/plain' : mediaType,
+    body: contentEncoding === 'BASE64' ? Buffer.from(body, 'base64') : body,
+    ...(attempt === undefined ? {} : { attempt }),
+  };
 }
 
 /** A failed step as an error: its exception's message and stack apart when Cucumber gives them, else its text. */

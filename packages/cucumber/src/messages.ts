@@ -70,7 +70,19 @@ export interface TestStepResult {
   exception?: { type?: string; message?: string; stackTrace?: string };
 }
 
+/** A file or text a step attached (`this.attach`, `this.log`, `this.link`). */
+export interface Attachment {
+  body?: string;
+  /** `BASE64` for bytes, `IDENTITY` for text as it is. */
+  contentEncoding?: string;
+  mediaType?: string;
+  fileName?: string;
+  testCaseStartedId?: string;
+  testStepId?: string;
+}
+
 export interface Envelope {
+  attachment?: Attachment;
   gherkinDocument?: GherkinDocument;
   pickle?: Pickle;
   parseError?: { source?: { uri?: string; location?: Location }; message?: string };

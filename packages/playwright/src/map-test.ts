@@ -1,5 +1,11 @@
 import type { Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import type { CanonicalStatus, RawFailure, RawTest } from '@testrun/core';
+import {
+  type CanonicalStatus,
+  outputAttachments,
+  type RawAttachment,
+  type RawFailure,
+  type RawTest,
+} from '@testrun/core';
 
 /** One test as core takes it, with whether Playwright called it flaky; core names it (see "Mapping" in the README). */
 export interface MappedTest {
@@ -28,9 +34,34 @@ export function mapTest(test: TestCase, fileTests: readonly TestCase[] = []): Ma
       failure: status === 'failed' ? failureOf(test, last, fileTests) : undefined,
       // Playwright's `flaky` outcome: passed on attempt retry + 1 of the same run.
       attempts: status === 'passed' && last.retry > 0 ? last.retry + 1 : undefined,
+      attachments: attachmentsOf(test),
     },
     flaky: outcome === 'flaky',
   };
+}
+
+/**
+ * What every finished attempt attached (`TestResult.attachments`: screenshots, videos, the
+ * trace, `testInfo.attach`), and what it printed (the last 64 KB of its stdout and stderr),
+ * each with the attempt it came from. Core keeps them as the `attachments` option says (a
+ * failed test's, by default) and reads no file before that. Playwright's own internal
+ * attachments (`_…`, which its HTML report hides too) are left out.
+ */
+function attachmentsOf(test: TestCase): RawAttachment[] | undefined {
+  const attached: RawAttachment[] = [];
+  for (const result of test.results) {
+    if (result.status === 'interrupted') continue;
+    const attempt = result.retry + 1;
+    // Read loosely: a merged report's or a recording's results may lack either list.
+    for (const { name, contentType, path, body } of result.attachments ?? []) {
+      if (name.startsWith('_')) continue;
+      attached.push({ name, contentType, path, body, attempt });
+    }
+    attached.push(
+      ...outputAttachments({ stdout: result.stdout ?? [], stderr: result.stderr ?? [] }, attempt),
+    );
+  }
+  return attached.length > 0 ? attached : undefined;
 }
 
 /** The last attempt that ran to an end: an attempt cut short by an interruption is no verdict. */

@@ -1,17 +1,20 @@
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAttachments } from './api/attachments.js';
 import { InFlightWrites } from './api/idempotent-write.js';
 import { registerQuarantineApi } from './api/quarantine.js';
 import { registerReadApi } from './api/read.js';
 import { registerTextInAddresses } from './api/storable-text.js';
 import {
-  announcedExtensions,
+  announcement,
   registerCompleteRun,
   registerCreateRun,
   registerSubmitResults,
   type Writes,
 } from './api/write.js';
+import { AttachmentLedger } from './attachments/attachment-ledger.js';
+import { DatabaseBlobs, FolderBlobs } from './attachments/blob-store.js';
 import { registerCompression } from './compression.js';
 import { redactDatabaseUrl } from './database/database-url.js';
 import { migrate } from './database/migrations.js';
@@ -79,6 +82,7 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
   });
   let retention: Retention | undefined;
   let store: SqlStore;
+  let files: AttachmentLedger | undefined;
   let imported: ImportOutcome | undefined;
   const log = new RequestLog(options.requestLogSize);
   const faults = { current: options.faults };
@@ -87,14 +91,21 @@ export async function createServer(serverOptions?: ServerOptions): Promise<Testr
   try {
     await migrate(database.db);
     store = new SqlStore(database.db, options.statuses);
+    // Attached files: beside the embedded database in its data folder, else in the database itself.
+    if (options.attachments) {
+      const blobs = database.folder
+        ? new FolderBlobs(join(database.folder, 'attachments'))
+        : new DatabaseBlobs(database.db);
+      files = new AttachmentLedger(store, blobs);
+    }
     if (options.dataFile !== undefined) imported = await importDataFile(store, options.dataFile);
-    app = buildApp({ options, store, log, faults, closing: closing.signal });
+    app = buildApp({ options, store, files, log, faults, closing: closing.signal });
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     await database.close();
     throw startError(error, database.where);
   }
-  if (options.keepDays !== undefined) retention = Retention.start(store, options.keepDays);
+  if (options.keepDays !== undefined) retention = Retention.start(store, options.keepDays, undefined, files);
 
   let closed: Promise<void> | undefined;
   const close = async () => {
@@ -142,6 +153,8 @@ async function closeGracefully(app: FastifyInstance, timeoutMs: number): Promise
 interface AppParts {
   options: ResolvedOptions;
   store: SqlStore;
+  /** Attached files, unless the server was started without the extension. */
+  files: AttachmentLedger | undefined;
   log: RequestLog;
   faults: FaultSwitch;
   closing: AbortSignal;
@@ -153,7 +166,7 @@ interface AppParts {
  * (413 by count), schema validation (400) and the route; its answer leaves through compression
  * (br or gzip, when the client accepts one).
  */
-function buildApp({ options, store, log, faults, closing }: AppParts): FastifyInstance {
+function buildApp({ options, store, files, log, faults, closing }: AppParts): FastifyInstance {
   // Node takes the request timeouts when the server is made (set later, as Fastify sets
   // them, a request still had 60 s: Node's default headersTimeout), and checks them every
   // connectionsCheckingInterval (30 s by default).
@@ -197,13 +210,19 @@ function buildApp({ options, store, log, faults, closing }: AppParts): FastifyIn
   registerFaultInjection(app, faults, closing);
 
   const writes: Writes = { store, inFlight: new InFlightWrites() };
-  registerCreateRun(app, writes, options.runIds, announcedExtensions(options));
+  registerCreateRun(app, writes, options.runIds, announcement(options));
   registerSubmitResults(app, writes, options);
   registerCompleteRun(app, writes, options.abandonedAfterMs);
   if (options.shardPlans) registerPlans(app, store, options.abandonedAfterMs);
-  registerReadApi(app, store, options.abandonedAfterMs);
+  if (files) {
+    registerAttachments(app, files, {
+      maxFileBytes: options.maxAttachmentBytes,
+      maxRunBytes: options.maxRunAttachmentBytes,
+    });
+  }
+  registerReadApi(app, store, options.abandonedAfterMs, files);
   registerQuarantineApi(app, writes);
-  registerPages(app, store, options.abandonedAfterMs);
+  registerPages(app, store, options.abandonedAfterMs, files);
   registerQuarantinePages(app, store, keys);
 
   registerErrorAnswers(app, options.maxBodyBytes);

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Fields beside code and message that a client can act on (a 413's limit). */
+    readonly more: Record<string, number | string> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -16,11 +18,15 @@ export class ApiError extends Error {
 }
 
 export interface ErrorBody {
-  error: { code: string; message: string };
+  error: { code: string; message: string; [more: string]: number | string };
 }
 
-export function errorBody(code: string, message: string): ErrorBody {
-  return { error: { code, message } };
+export function errorBody(
+  code: string,
+  message: string,
+  more: Record<string, number | string> = {},
+): ErrorBody {
+  return { error: { code, message, ...more } };
 }
 
 export function runNotFound(runId: string): ApiError {
@@ -37,7 +43,7 @@ export function registerErrorAnswers(app: FastifyInstance, maxBodyBytes: number)
     return reply
       .code(apiError.status)
       .headers(apiError.headers)
-      .send(errorBody(apiError.code, apiError.message));
+      .send(errorBody(apiError.code, apiError.message, apiError.more));
   });
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);

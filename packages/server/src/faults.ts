@@ -83,7 +83,8 @@ function faultRequest(request: FastifyRequest, context: RequestContext): FaultRe
     ...(runId === undefined ? {} : { runId }),
     n: context.n,
     headers: { ...request.headers },
-    body: request.body,
+    // An upload's body is its bytes, still arriving: not for the hook.
+    body: context.route === 'uploadAttachment' ? undefined : request.body,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.js';
 import type { AcceptedKeys } from './keys.js';
-import { isApiRequest } from './paths.js';
+import { isApiRequest, paths } from './paths.js';
 
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH']);
 const challenge = { 'www-authenticate': 'Bearer' };
@@ -32,6 +32,10 @@ export function registerGuards(
       );
     }
     if (denied) throw denied;
+    // An attached file's bytes are the one body that is not JSON (api/attachments.ts); a path
+    // that matches no route is a 404, whatever its body (a PUT of a file to a server without the extension).
+    if (request.method === 'PUT' && request.routeOptions.url === paths.runAttachment) return;
+    if (request.routeOptions.url === undefined) return;
     if (methodsWithBody.has(request.method)) requireJson(request.headers['content-type']);
   });
 }

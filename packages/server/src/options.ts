@@ -85,6 +85,16 @@ export interface ServerOptions {
    */
   shardPlans?: boolean;
   /**
+   * Announce and accept the `attachments` extension: results name files (screenshots, traces,
+   * videos, logs) whose bytes are uploaded by hash and shown under the failed tests. Default:
+   * true; false makes a server that refuses `attachments` and announces none.
+   */
+  attachments?: boolean;
+  /** A larger attached file is answered 413 (`attachment_too_large`). Default: 100 MiB. */
+  maxAttachmentBytes?: number;
+  /** A file that would take a run's files past this many bytes is answered 413 (`run_attachments_full`). Default: 1 GiB. */
+  maxRunAttachmentBytes?: number;
+  /**
    * How many of the latest requests `TestrunServer.requests` keeps at least (tests and benches
    * read it; never twice as many). Default: 10,000, so a server that runs for months does not
    * grow with its traffic.
@@ -118,6 +128,8 @@ export interface HttpsOptions {
 }
 
 export const DEFAULT_REQUEST_LOG_SIZE = 10_000;
+export const DEFAULT_MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024;
+export const DEFAULT_MAX_RUN_ATTACHMENT_BYTES = 1024 * 1024 * 1024;
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 export const DEFAULT_CLIENT_TIMEOUT_MS = 60_000;
 export const DEFAULT_API_KEY = 'testrun-local-key';
@@ -145,6 +157,9 @@ export interface ResolvedOptions {
   readRuns: boolean;
   quarantine: boolean;
   shardPlans: boolean;
+  attachments: boolean;
+  maxAttachmentBytes: number;
+  maxRunAttachmentBytes: number;
   requestLogSize: number;
   closeTimeoutMs: number;
   clientTimeoutMs: number;
@@ -189,6 +204,17 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     readRuns: options.readRuns ?? true,
     quarantine: options.quarantine ?? true,
     shardPlans: options.shardPlans ?? true,
+    attachments: options.attachments ?? true,
+    maxAttachmentBytes: requireInteger(
+      'maxAttachmentBytes',
+      options.maxAttachmentBytes ?? DEFAULT_MAX_ATTACHMENT_BYTES,
+      1,
+    ),
+    maxRunAttachmentBytes: requireInteger(
+      'maxRunAttachmentBytes',
+      options.maxRunAttachmentBytes ?? DEFAULT_MAX_RUN_ATTACHMENT_BYTES,
+      1,
+    ),
     requestLogSize: requireInteger('requestLogSize', options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, 1),
     closeTimeoutMs: requireInteger('closeTimeoutMs', options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS, 0),
     clientTimeoutMs: requireInteger(

@@ -1,5 +1,12 @@
 /** Which of the server's routes a request matched. 'read' is the GET API; pages and unknown paths are 'other'. */
-export type RouteName = 'createRun' | 'submitResults' | 'completeRun' | 'createPlan' | 'read' | 'other';
+export type RouteName =
+  | 'createRun'
+  | 'submitResults'
+  | 'completeRun'
+  | 'createPlan'
+  | 'uploadAttachment'
+  | 'read'
+  | 'other';
 
 const API_PREFIX = '/api/';
 
@@ -8,6 +15,12 @@ export const paths = {
   run: '/api/v1/runs/:id',
   runResults: '/api/v1/runs/:id/results',
   plans: '/api/v1/plans',
+  /** An attached file's bytes: PUT to upload, GET to read (the API's key). */
+  runAttachment: '/api/v1/runs/:id/attachments/:sha256',
+  /** The same bytes for the pages (their key or cookie), served so they can run no script: `?type=` says how to show them. */
+  runFile: '/runs/:id/files/:sha256/:name',
+  /** Playwright's trace viewer, served from playwright-core (pages/trace-viewer.ts). */
+  traceViewer: '/trace-viewer/*',
   runsPage: '/',
   runPage: '/runs/:id',
   testPage: '/test',
@@ -25,6 +38,7 @@ export function classifyRoute(method: string, routeUrl: string | undefined): Rou
   if (method === 'POST' && routeUrl === paths.runResults) return 'submitResults';
   if (method === 'PATCH' && routeUrl === paths.run) return 'completeRun';
   if (method === 'POST' && routeUrl === paths.plans) return 'createPlan';
+  if (method === 'PUT' && routeUrl === paths.runAttachment) return 'uploadAttachment';
   if ((method === 'GET' || method === 'HEAD') && routeUrl?.startsWith(API_PREFIX)) return 'read';
   return 'other';
 }
@@ -52,6 +66,23 @@ export function runLocation(id: string): string {
 /** The run's page for people (paths.runPage). */
 export function runPagePath(id: string, query: PageQuery = {}): string {
   return withQuery(`/runs/${encodeURIComponent(id)}`, query);
+}
+
+/** The API's address of a run's file (paths.runAttachment). */
+export function attachmentPath(runId: string, sha256: string): string {
+  return `${runLocation(runId)}/attachments/${sha256}`;
+}
+
+/** A run's file for the pages (paths.runFile): its name ends the path, for the browser to save it by. */
+export function runFilePath(runId: string, sha256: string, name: string, contentType: string): string {
+  return withQuery(`/runs/${encodeURIComponent(runId)}/files/${sha256}/${encodeURIComponent(name)}`, {
+    type: contentType,
+  });
+}
+
+/** The trace viewer, opening the trace at `traceUrl` (a path on this server). */
+export function traceViewerPath(traceUrl: string): string {
+  return withQuery('/trace-viewer/index.html', { trace: traceUrl });
 }
 
 export function runsPagePath(query: PageQuery = {}): string {

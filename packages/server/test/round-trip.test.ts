@@ -20,7 +20,15 @@ describe.each(storeEngines())('a run and its results on $name', (engine) => {
       framework: 'vitest',
       tags: ['ci'],
       createdAt: expect.any(String),
-      extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'quarantine'],
+      extensions: [
+        'failure-details',
+        'complete-run',
+        'read-runs',
+        'shard-plans',
+        'attachments',
+        'quarantine',
+      ],
+      attachments: { maxFileBytes: 100 * 1024 * 1024, maxRunBytes: 1024 * 1024 * 1024 },
     });
     expect(created.headers.get('location')).toBe(`/api/v1/runs/${run.id}`);
 
@@ -32,7 +40,11 @@ describe.each(storeEngines())('a run and its results on $name', (engine) => {
     const readResults = await get(server, `/api/v1/runs/${run.id}/results`);
     expect(readResults.body).toEqual(results.map((r) => ({ runId: run.id, ...r })));
     const readRun = await get(server, `/api/v1/runs/${run.id}`);
-    const { extensions: _, ...stored } = run as { extensions?: string[] };
+    const {
+      extensions: _,
+      attachments: __,
+      ...stored
+    } = run as { extensions?: string[]; attachments?: object };
     expect(readRun.body).toMatchObject({ ...stored, total: 2, totalDuration: 24 });
     // Linked as create-run links it: a CI summary written from this read links the page.
     expect(readRun.headers.get('link')).toBe(created.headers.get('link'));

@@ -1,4 +1,4 @@
-import type { FileReport, RawTest } from '@testrun/core';
+import type { FileReport, RawAttachment, RawTest } from '@testrun/core';
 import type { TestDoneRecord } from './record-events.js';
 
 // TestCafe's tests as FileReports. TestCafe runs every test in every browser of the task and
@@ -38,12 +38,33 @@ export function mapTestDone(record: TestDoneRecord, labels: ReadonlyMap<string, 
       attempts: status === 'passed' && attempts > 1 ? attempts : undefined,
       failure:
         status === 'failed' ? { errors: errors.map(({ text }) => asError(text)), attempts } : undefined,
+      attachments: browser ? filesOf(record, browser) : filesOf(record, undefined),
     };
     const label = browser
       ? (labels.get(browser.alias) ?? browserLabels([browser.alias]).get(browser.alias))
       : undefined;
     return { file: record.fixture.path, project: label ? { name: label } : undefined, tests: [test] };
   });
+}
+
+/**
+ * The screenshots and videos TestCafe made in this browser (by the test runs of its attempts),
+ * each with its attempt in quarantine mode; all of them when TestCafe names no browser.
+ */
+function filesOf(
+  record: TestDoneRecord,
+  browser: TestDoneRecord['browsers'][number] | undefined,
+): RawAttachment[] | undefined {
+  const runs = new Set(browser?.testRunIds ?? [browser?.testRunId ?? '']);
+  const files = (record.files ?? []).filter(
+    (file) => browser === undefined || file.testRunId === '' || runs.has(file.testRunId),
+  );
+  if (files.length === 0) return undefined;
+  return files.map(({ kind, path, attempt }) => ({
+    name: kind === 'video' ? 'video' : 'screenshot',
+    path,
+    ...(attempt === undefined ? {} : { attempt }),
+  }));
 }
 
 function belongsTo(

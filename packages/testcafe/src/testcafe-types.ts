@@ -22,8 +22,28 @@ export interface TestCafeError {
   errMsg?: unknown;
 }
 
+/** A screenshot TestCafe took (`takeScreenshot`, `takeOnFails`). */
+export interface TestCafeScreenshot {
+  testRunId?: unknown;
+  screenshotPath?: unknown;
+  userAgent?: unknown;
+  /** 1 for the first attempt in quarantine mode. */
+  quarantineAttempt?: unknown;
+  takenOnFail?: unknown;
+}
+
+/** A video TestCafe recorded (`--video`). */
+export interface TestCafeVideo {
+  testRunId?: unknown;
+  videoPath?: unknown;
+  /** One video for the whole task (`singleFile`): not one test's. */
+  singleFile?: unknown;
+}
+
 export interface TestCafeTestRunInfo {
   errs?: TestCafeError[];
+  screenshots?: TestCafeScreenshot[];
+  videos?: TestCafeVideo[];
   durationMs?: unknown;
   skipped?: unknown;
   browsers?: TestCafeBrowser[];

@@ -1,4 +1,11 @@
-import type { CanonicalStatus, FileReport, FrameworkProject, RawFailure, RawTest } from '@testrun/core';
+import type {
+  CanonicalStatus,
+  FileReport,
+  FrameworkProject,
+  RawAttachment,
+  RawFailure,
+  RawTest,
+} from '@testrun/core';
 import type { TestCase, TestModule, TestProject, TestSuite } from 'vitest/node';
 
 /**
@@ -7,7 +14,19 @@ import type { TestCase, TestModule, TestProject, TestSuite } from 'vitest/node';
  * a run. `unfinished`: the file is still running (the process is being cancelled), so only
  * the tests that ended are taken, and nothing is said about the file as a whole.
  */
-export function mapTestModule(module: TestModule, { merged = false, unfinished = false } = {}): FileReport {
+export function mapTestModule(
+  module: TestModule,
+  {
+    merged = false,
+    unfinished = false,
+    output,
+  }: {
+    merged?: boolean;
+    unfinished?: boolean;
+    /** What each test printed (its last 64 KB), by the test's id: attached to it. */
+    output?: (testId: string) => RawAttachment[] | undefined;
+  } = {},
+): FileReport {
   const tests: RawTest[] = [];
   for (const test of module.children.allTests()) {
     if (unfinished && test.result().state === 'pending') continue;
@@ -20,6 +39,7 @@ export function mapTestModule(module: TestModule, { merged = false, unfinished =
       failure: status === 'failed' ? failureOf(test) : undefined,
       // `retry` in the config or the test's options: passed on its second attempt or later.
       attempts: status === 'passed' && diagnostic?.retryCount ? diagnostic.retryCount + 1 : undefined,
+      attachments: attachmentsOf(test, output?.(test.id)),
     });
   }
   return {
@@ -30,6 +50,49 @@ export function mapTestModule(module: TestModule, { merged = false, unfinished =
     failedOutsideTests: !unfinished && moduleFailed(module),
     failure: unfinished ? undefined : { errors: module.errors() },
   };
+}
+
+/**
+ * What the test attached: each `annotate` attachment (Vitest 3.2+: a file Vitest copied into
+ * its attachments folder, or a body), each artifact's (Vitest 4: visual regressions' reference,
+ * actual and diff), and what it printed. Named by the annotation's message; core keeps them as
+ * the `attachments` option says.
+ */
+function attachmentsOf(test: TestCase, printed: RawAttachment[] | undefined): RawAttachment[] | undefined {
+  const attached: RawAttachment[] = [];
+  // Both are newer than some Vitest the adapter supports (3.2 has annotations, 4 artifacts).
+  const readable = test as unknown as {
+    annotations?: () => ReadonlyArray<{ message?: string; attachment?: VitestAttachment }>;
+    artifacts?: () => ReadonlyArray<{
+      type?: string;
+      attachments?: (VitestAttachment & { name?: string })[];
+    }>;
+  };
+  for (const annotation of readable.annotations?.() ?? []) {
+    if (annotation.attachment) attached.push(rawAttachment(annotation.attachment, annotation.message));
+  }
+  for (const artifact of readable.artifacts?.() ?? []) {
+    // The annotations' own artifacts are read above, as annotations.
+    if (artifact.type === 'internal:annotation') continue;
+    for (const attachment of artifact.attachments ?? [])
+      attached.push(rawAttachment(attachment, attachment.name));
+  }
+  if (printed) attached.push(...printed);
+  return attached.length > 0 ? attached : undefined;
+}
+
+interface VitestAttachment {
+  contentType?: string;
+  path?: string;
+  body?: string | Uint8Array;
+  /** A string body is base64 unless this says `utf-8`. */
+  bodyEncoding?: 'base64' | 'utf-8';
+}
+
+function rawAttachment(attachment: VitestAttachment, name: string | undefined): RawAttachment {
+  const { contentType, path, body, bodyEncoding } = attachment;
+  const bytes = typeof body === 'string' && bodyEncoding !== 'utf-8' ? Buffer.from(body, 'base64') : body;
+  return { name, contentType, path, body: bytes };
 }
 
 /**

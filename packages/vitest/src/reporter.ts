@@ -1,4 +1,11 @@
-import { guardEndHook, guardHook, RunReporter, type TestrunOptions } from '@testrun/core';
+import {
+  guardEndHook,
+  guardHook,
+  OutputTail,
+  type RawAttachment,
+  RunReporter,
+  type TestrunOptions,
+} from '@testrun/core';
 import type {
   Reporter,
   SerializedError,
@@ -7,6 +14,14 @@ import type {
   TestSpecification,
   Vitest,
 } from 'vitest/node';
+
+/** What Vitest says of a line a test printed (its UserConsoleLog), as far as this reporter reads it. */
+interface ConsoleLog {
+  content: string;
+  type: 'stdout' | 'stderr';
+  taskId?: string;
+}
+
 import { errorsOutsideTests, type ScheduledFile } from './errors-outside-tests.js';
 import { frameworkProject, mapTestModule } from './map-module.js';
 import { configuredProjectCount } from './project-count.js';
@@ -36,6 +51,8 @@ export class TestrunReporter implements Reporter {
   private vitest: Vitest | undefined;
   /** `--merge-reports`: the run is read from blob reports, no test runs in this process. */
   private merged = false;
+  /** What each running test printed (the last 64 KB of each stream), by its id, until its module is reported. */
+  private readonly printed = new Map<string, { stdout: OutputTail; stderr: OutputTail }>();
 
   constructor(options?: TestrunVitestOptions) {
     this.options = options;
@@ -96,6 +113,38 @@ export class TestrunReporter implements Reporter {
 
   onTestModuleEnd(module: TestModule): void {
     guardHook(() => this.report(module));
+  }
+
+  /** A test's console output: its tail goes with the test (docs/attachments.md). */
+  onUserConsoleLog(log: ConsoleLog): void {
+    guardHook(() => {
+      if (!this.run?.active || !log.taskId) return;
+      let tails = this.printed.get(log.taskId);
+      if (!tails) {
+        tails = { stdout: new OutputTail(), stderr: new OutputTail() };
+        this.printed.set(log.taskId, tails);
+      }
+      tails[log.type === 'stderr' ? 'stderr' : 'stdout'].push(log.content);
+    });
+  }
+
+  /** What the test printed, as attachments; forgotten once read (its module is reported once). */
+  private printedBy(testId: string): RawAttachment[] | undefined {
+    const tails = this.printed.get(testId);
+    if (!tails) return undefined;
+    this.printed.delete(testId);
+    const printed: RawAttachment[] = [];
+    for (const name of ['stdout', 'stderr'] as const) {
+      const tail = tails[name];
+      // Made into bytes only if core sends them: a passing test's output is not, by default.
+      if (tail.printed)
+        printed.push({
+          name,
+          contentType: 'text/plain; charset=utf-8',
+          body: () => tail.attachment(name)?.body,
+        });
+    }
+    return printed.length > 0 ? printed : undefined;
   }
 
   async onTestRunEnd(
@@ -172,7 +221,10 @@ export class TestrunReporter implements Reporter {
   private report(module: TestModule, unfinished = false): void {
     if (!this.run?.active || this.reportedModules.has(module.id)) return;
     this.reportedModules.add(module.id);
-    this.run.addFile(mapTestModule(module, unfinished ? { unfinished } : { merged: this.merged }));
+    const output = (testId: string) => this.printedBy(testId);
+    this.run.addFile(
+      mapTestModule(module, unfinished ? { unfinished, output } : { merged: this.merged, output }),
+    );
   }
 }
 

@@ -107,7 +107,11 @@ export class TestrunLauncher {
         if (outcome.kind === 'ok') {
           // A key the user gave (a constant, an id a re-run keeps) that named a run before.
           if (outcome.replayed) this.logger.line(reusedRunKeyLine(outcome.runId));
-          process.env.TESTRUN_RUN_ID = formatRunHandle(outcome.runId, outcome.extensions);
+          process.env.TESTRUN_RUN_ID = formatRunHandle(
+            outcome.runId,
+            outcome.extensions,
+            outcome.attachmentLimits,
+          );
           // The workers' reporters leave what they sent there, for the summary this service writes.
           const partsDir =
             config.summary === false

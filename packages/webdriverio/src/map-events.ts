@@ -1,6 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import type { CanonicalStatus, FileReport, RawTest } from '@testrun/core';
-import type { WdioEvent, WdioRunnable, WdioRunnerEnd, WdioRunnerStart } from './wdio-events.js';
+import type { CanonicalStatus, FileReport, RawAttachment, RawTest } from '@testrun/core';
+import type {
+  WdioCommandResult,
+  WdioEvent,
+  WdioRunnable,
+  WdioRunnerEnd,
+  WdioRunnerStart,
+} from './wdio-events.js';
 
 // What the reporter keeps while a worker's specs run, and how it becomes FileReports between
 // them. Keeping is one array slot per event (the tests share the worker's process); the
@@ -20,6 +26,8 @@ interface Scenario {
   duration: number;
   /** What its failed steps and hooks threw. */
   errors: unknown[];
+  /** Screenshots its steps took. */
+  attachments: RawAttachment[];
 }
 
 /**
@@ -62,6 +70,9 @@ export class WdioMapping {
   /** Scenarios from Cucumber's messages, as feature files' reports, and errors outside every scenario. */
   private readonly messageFiles: FileReport[] = [];
   private readonly runErrors: string[] = [];
+  /** The test that started last (its key), whose screenshots the commands take; and what they took before it ended. */
+  private currentTest: string | undefined;
+  private readonly shots = new Map<string, RawAttachment[]>();
 
   /** The batch's tests per file; with `end`, also the files that failed outside their tests. */
   take(events: readonly WdioEvent[], end = false): FileReport[] {
@@ -109,6 +120,7 @@ export class WdioMapping {
             statuses: [],
             duration: 0,
             errors: [],
+            attachments: [],
           };
         }
         this.open.push(suite);
@@ -133,8 +145,12 @@ export class WdioMapping {
         const test = payload as WdioRunnable;
         if (typeof test.retries === 'number' && test.retries > 0)
           this.retryOf.set(this.keyOf(test), test.retries);
+        this.currentTest = this.keyOf(test);
         return;
       }
+      case 'client:afterCommand':
+        this.screenshotTaken(payload as WdioCommandResult);
+        return;
       case 'test:pass':
       case 'test:fail':
       case 'test:skip':
@@ -167,6 +183,25 @@ export class WdioMapping {
     return this.fromMessages && (name.startsWith('test:') || name === 'hook:end');
   }
 
+  /**
+   * A screenshot a command took (`saveScreenshot`, `takeScreenshot`, an `afterTest` hook's on a
+   * failure): the bytes it answered, attached to the test that started last, or the scenario.
+   */
+  private screenshotTaken(command: WdioCommandResult): void {
+    const bytes = screenshotOf(command);
+    if (!bytes) return;
+    const shot: RawAttachment = { name: 'screenshot', contentType: 'image/png', body: bytes };
+    if (this.scenario) {
+      this.scenario.attachments.push(shot);
+      return;
+    }
+    if (this.currentTest === undefined) return;
+    // A test that has ended keeps taking what its hooks take (`afterTest`), until it is handed over.
+    const ended = this.outcomes.get(this.currentTest);
+    if (ended) ended.attachments = [...(ended.attachments ?? []), shot];
+    else this.shots.set(this.currentTest, [...(this.shots.get(this.currentTest) ?? []), shot]);
+  }
+
   private testEnded(test: WdioRunnable, status: CanonicalStatus): void {
     if (status === 'failed') this.sawFailure = true;
     const duration = typeof test.duration === 'number' ? test.duration : 0;
@@ -178,7 +213,16 @@ export class WdioMapping {
       return;
     }
     const titles = this.titles(test.title);
-    const outcome: Outcome = { titles, status, duration, file: this.fileOf(test), failure };
+    const attachments = this.shots.get(this.keyOf(test));
+    this.shots.delete(this.keyOf(test));
+    const outcome: Outcome = {
+      titles,
+      status,
+      duration,
+      file: this.fileOf(test),
+      failure,
+      ...(attachments ? { attachments } : {}),
+    };
     // Passed on a Mocha retry within the worker. A spec file run again (specFileRetries) is
     // not counted: the file failed, not necessarily this test, and an earlier worker's attempt is not known here.
     const retry = this.retryOf.get(this.keyOf(test));
@@ -194,10 +238,11 @@ export class WdioMapping {
 
   private scenarioEnded(scenario: Scenario): void {
     this.scenario = undefined;
-    const { key, titles, file, statuses, duration, errors } = scenario;
+    const { key, titles, file, statuses, duration, errors, attachments } = scenario;
     const status = worstOf(statuses);
     const failure = status === 'failed' ? { errors } : undefined;
-    this.outcomes.set(key, { titles, file, duration, status, failure });
+    const taken = attachments.length > 0 ? { attachments } : {};
+    this.outcomes.set(key, { titles, file, duration, status, failure, ...taken });
   }
 
   private runnerEnded(end: WdioRunnerEnd): void {
@@ -234,6 +279,34 @@ export class WdioMapping {
       !!file && (this.specs.length === 0 || this.specs.includes(file));
     return candidates.find(runs) ?? this.specs[0] ?? '';
   }
+}
+
+/** WebDriver classic's screenshot endpoints (a page's, an element's), and BiDi's command. */
+const SCREENSHOT_ENDPOINT = /\/session\/[^/]+(\/element\/[^/]+)?\/screenshot$/;
+const SCREENSHOT_COMMANDS = new Set([
+  'takeScreenshot',
+  'takeElementScreenshot',
+  'browsingContextCaptureScreenshot',
+]);
+
+/** The PNG a screenshot command answered, as bytes; undefined for any other command. */
+export function screenshotOf(command: WdioCommandResult): Buffer | undefined {
+  const isShot =
+    SCREENSHOT_COMMANDS.has(command?.command ?? '') || SCREENSHOT_ENDPOINT.test(command?.endpoint ?? '');
+  if (!isShot) return undefined;
+  const base64 = [
+    command.result,
+    field(command.result, 'value'),
+    field(command.result, 'data'),
+    field(field(command.result, 'value'), 'data'),
+  ].find((value): value is string => typeof value === 'string' && value !== '');
+  if (!base64) return undefined;
+  const bytes = Buffer.from(base64, 'base64');
+  return bytes.length > 0 ? bytes : undefined;
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 }
 
 /** What a failed test or hook threw: WebdriverIO gives every error (`errors`), or the first (`error`). */

@@ -37,6 +37,15 @@ export interface WdioRunnerEnd {
   error?: string;
 }
 
+/** client:afterCommand's payload: a WebDriver (or BiDi) command and what it answered. */
+export interface WdioCommandResult {
+  command?: string;
+  /** The WebDriver endpoint, `/session/:sessionId/screenshot` (WebDriver classic). */
+  endpoint?: string;
+  /** Classic: `{ value: <base64 PNG> }`; BiDi's browsingContext.captureScreenshot: `{ data: <base64> }`. */
+  result?: { value?: unknown; data?: unknown } | unknown;
+}
+
 export type WdioEvent =
   | { name: 'runner:start'; payload: WdioRunnerStart }
   | { name: 'runner:end'; payload: WdioRunnerEnd }

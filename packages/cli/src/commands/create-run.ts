@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AttachmentLimits,
   ciTags,
   type Extension,
   formatRunHandle,
@@ -14,11 +15,12 @@ export const createRun = defineCommand({
   name: 'create-run',
   about: `
 Creates a run for shards and parallel jobs to report into, and prints it on stdout: its id,
-and what the service announced it takes (why a test failed, completing the run), so every
-shard given it sends what the service takes, as the process that created the run would:
+and what the service announced it takes (why a test failed, completing the run, reading it
+back, attached files and their limits), so every shard given it sends what the service
+takes, as the process that created the run would:
 
   export TESTRUN_RUN_ID=$(npx @testrun/cli create-run --project web --framework vitest)
-  # 8f3c1a2b-…;extensions=failure-details,complete-run
+  # 8f3c1a2b-…;extensions=failure-details,complete-run,read-runs,attachments;attachment-limits=104857600/1073741824
 
 The id alone is everything before the first ";". With --env it prints TESTRUN_RUN_ID=… for
 a dotenv file ($GITHUB_ENV, GitLab's dotenv artifact). Complete the run once every shard
@@ -47,7 +49,7 @@ Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
     if (!config) return 1;
     const created = await createRunAndGetId(config, values.framework.trim(), output);
     if (created === undefined) return 1;
-    const handle = formatRunHandle(created.runId, created.extensions);
+    const handle = formatRunHandle(created.runId, created.extensions, created.attachmentLimits);
     output.out(values.env ? `TESTRUN_RUN_ID=${handle}\n` : `${handle}\n`);
     return 0;
   },
@@ -57,7 +59,9 @@ async function createRunAndGetId(
   config: ResolvedConfig,
   framework: string,
   output: Output,
-): Promise<{ runId: string; extensions: Extension[] } | undefined> {
+): Promise<
+  { runId: string; extensions: Extension[]; attachmentLimits: AttachmentLimits | undefined } | undefined
+> {
   const service = openService({ ...config, userAgent: userAgent('cli'), env: process.env });
   service.deadline.start(config.flushTimeout);
   try {

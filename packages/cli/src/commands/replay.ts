@@ -57,14 +57,15 @@ with a line saying so, unless --ignore-recorded-url is given.
     output.out(
       result.files === 0
         ? `testrun replay: nothing to send in ${dir}\n`
-        : `testrun replay: ${countOf(result.delivered, 'result')} delivered from ${countOf(result.files, 'spool file')}${result.runsCompleted > 0 ? `, ${countOf(result.runsCompleted, 'run')} completed` : ''}${result.refused.results > 0 ? `, ${formatCount(result.refused.results)} refused by the service (not sent again)` : ''}; ${countOf(result.remaining, 'remains', 'remain')} in ${dir}\n`,
+        : `testrun replay: ${countOf(result.delivered, 'result')} delivered from ${countOf(result.files, 'spool file')}${result.attachments.sent > 0 ? `, ${countOf(result.attachments.sent, 'file')} uploaded` : ''}${result.runsCompleted > 0 ? `, ${countOf(result.runsCompleted, 'run')} completed` : ''}${result.refused.results > 0 ? `, ${formatCount(result.refused.results)} refused by the service (not sent again)` : ''}; ${countOf(result.remaining, 'remains', 'remain')} in ${dir}${result.attachments.remaining > 0 ? ` (and ${countOf(result.attachments.remaining, 'file')})` : ''}\n`,
     );
-    if (result.errors.length === 0 && result.remaining === 0) return 0;
+    if (result.errors.length === 0 && result.remaining === 0 && result.attachments.remaining === 0) return 0;
     // A set-aside file, one recorded for another service, a run's end or a result the service
     // refused has its own line saying what to do: running again changes nothing for it.
     const { files: elsewhere, results: leftElsewhere } = result.forAnotherService;
     const retryable =
       result.remaining > leftElsewhere ||
+      result.attachments.remaining > 0 ||
       result.held > 0 ||
       result.errors.length > result.setAside + elsewhere + result.endsRefused + result.refused.lines;
     if (retryable) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
+import { sizeInBytes } from '@testrun/core';
 import {
   createServer,
   defaultPageAccess,
@@ -19,8 +20,9 @@ export const serve = defineCommand({
 Runs a local Test Run Reporting Service until Ctrl-C (SIGINT) or SIGTERM.
 Runs are listed at its address in a browser. Listening beyond loopback, or given a
 read key, its pages ask for a key: the read key (TESTRUN_READ_KEY) or the API key.
-Everything it accepts is kept in an embedded database in the --data folder, answered
-only once written to disk, and read again on the next start.
+Everything it accepts is kept in an embedded database in the --data folder (attached
+files beside it, in attachments/), answered only once written to disk, and read again on
+the next start.
 `,
   flags: {
     host: { type: 'string', value: '<host>', default: '127.0.0.1', help: 'address to listen on' },
@@ -82,6 +84,22 @@ only once written to disk, and read again on the next start.
       type: 'boolean',
       help: 'make no shard plans (POST /api/v1/plans answers 404), as a spec-only service: testrun plan then splits by size',
     },
+    'no-attachments': {
+      type: 'boolean',
+      help: 'do not announce the attachments extension: reporters then send no files, and results naming files are refused',
+    },
+    'max-attachment-size': {
+      type: 'string',
+      value: '<size>',
+      default: '100MB',
+      help: 'a larger attached file is refused (413): 500KB, 25MB, 1GB',
+    },
+    'max-run-attachments': {
+      type: 'string',
+      value: '<size>',
+      default: '1GB',
+      help: "a file that would take a run's files past this is refused (413)",
+    },
     'no-quarantine': {
       type: 'boolean',
       help: 'do not announce the quarantine extension: reporters then quarantine nothing, and results may not say they were (the quarantine pages and API still answer)',
@@ -113,6 +131,9 @@ only once written to disk, and read again on the next start.
       completeRun: !values['no-complete-run'],
       readRuns: !values['no-read-runs'],
       shardPlans: !values['no-shard-plans'],
+      attachments: !values['no-attachments'],
+      maxAttachmentBytes: parseSize('--max-attachment-size', values['max-attachment-size']),
+      maxRunAttachmentBytes: parseSize('--max-run-attachments', values['max-run-attachments']),
       quarantine: !values['no-quarantine'],
       ...(values['trust-proxy'] === undefined ? {} : { trustProxy: proxiesOf(values['trust-proxy']) }),
     });
@@ -222,6 +243,15 @@ function parsePort(text: string): number {
   return port;
 }
 
+/** `25MB`, `1GB`, `500KB`, or bytes. */
+function parseSize(flag: string, text: string): number {
+  const bytes = sizeInBytes(text);
+  if (bytes === undefined || bytes < 1) {
+    throw new UsageError(`${flag} must be a size such as 500KB, 25MB or 1GB, got "${text}"`);
+  }
+  return bytes;
+}
+
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
 
 /** `90s`, `30m`, `2h` in milliseconds. */
@@ -248,7 +278,7 @@ async function dataLine(server: TestrunServer, keepDays: number | undefined): Pr
   if (imported?.imported) {
     parts.push(`; imported ${imported.runs} runs and ${imported.results} results from the older data file`);
   }
-  if (keepDays !== undefined) parts.push(`; runs older than ${keepDays} days are removed`);
+  if (keepDays !== undefined) parts.push(`; runs older than ${keepDays} days are removed, with their files`);
   return `${parts.join('')}.`;
 }
 

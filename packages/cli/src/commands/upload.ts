@@ -145,6 +145,7 @@ async function uploadReports(
   const contextOf = (report: ReportFile): ReadContext => ({
     shownAs: report.shownAs,
     paths,
+    reportDir: report.shownAs === STANDARD_INPUT_NAME ? cwd : path.dirname(path.resolve(cwd, report.path)),
     format,
     suite: suite ?? defaultSuite(report),
   });

@@ -1,4 +1,11 @@
-import { type CanonicalStatus, isPlausibleDuration, type RawFailure, TITLE_SEPARATOR } from '@testrun/core';
+import {
+  type CanonicalStatus,
+  isPlausibleDuration,
+  type RawAttachment,
+  type RawFailure,
+  TITLE_SEPARATOR,
+} from '@testrun/core';
+import { namedFiles } from './attachment-paths.js';
 import type { MappedCase } from './map-junit.js';
 import type { CtrfTest } from './read-ctrf.js';
 import { toSlashes } from './report-paths.js';
@@ -73,7 +80,7 @@ export function ctrfDuration(duration: unknown): number | undefined {
   return isPlausibleDuration(duration) ? duration : Number.NaN;
 }
 
-export function mapCtrfTest(test: CtrfTest): MappedCase {
+export function mapCtrfTest(test: CtrfTest, reportDir: string = process.cwd()): MappedCase {
   const status = ctrfStatus(test);
   const duration = ctrfDuration(test.duration);
   const name = typeof test.name === 'string' || typeof test.name === 'number' ? String(test.name) : undefined;
@@ -82,17 +89,38 @@ export function mapCtrfTest(test: CtrfTest): MappedCase {
     typeof test.filePath === 'string' && test.filePath.trim() !== '' ? test.filePath : undefined;
 
   const failure = status === 'failed' ? failureOf(test, filePath && toSlashes(filePath)) : undefined;
+  const attachments = attachmentsOf(test.attachments, reportDir);
   if (filePath !== undefined) {
     const file = toSlashes(filePath);
     const ancestors = levels.filter((level) => !namesFile(level, file));
     return {
       kind: 'file',
       file,
-      test: { titles: [...ancestors, ownTitle(name ?? '', ancestors)], status, duration, failure },
+      test: {
+        titles: [...ancestors, ownTitle(name ?? '', ancestors)],
+        status,
+        duration,
+        failure,
+        attachments,
+      },
     };
   }
   const testSuite = levels.length > 0 ? levels.join(TITLE_SEPARATOR) : undefined;
-  return { kind: 'named', result: { testSuite, testCase: name, status, duration, failure } };
+  return { kind: 'named', result: { testSuite, testCase: name, status, duration, failure, attachments } };
+}
+
+/** CTRF's `attachments` (`[{ name, contentType, path }]`): those with a path; anything else is left out. */
+function attachmentsOf(written: unknown, reportDir: string): RawAttachment[] | undefined {
+  if (!Array.isArray(written)) return undefined;
+  const files = written
+    .filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null)
+    .filter((item) => typeof item.path === 'string' && item.path.trim() !== '')
+    .map((item) => ({
+      path: item.path as string,
+      name: typeof item.name === 'string' ? item.name : undefined,
+      contentType: typeof item.contentType === 'string' ? item.contentType : undefined,
+    }));
+  return namedFiles(files, reportDir);
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type RawResult,
   type RawTest,
 } from '@testrun/core';
+import { namedFiles } from './attachment-paths.js';
 import type { JunitSuiteFailure, JunitTestcase } from './read-junit.js';
 import { type ReportPaths, toSlashes } from './report-paths.js';
 import type { WriterRules } from './writer-rules.js';
@@ -40,6 +41,8 @@ export type MappedCase = (
 export interface MappingContext {
   rules: WriterRules;
   paths: ReportPaths;
+  /** The report's folder: a relative `[[ATTACHMENT|…]]` path not found from the current directory is looked for there. */
+  reportDir: string;
 }
 
 /**
@@ -60,7 +63,10 @@ const PYTEST_SUITE_NAME = 'pytest';
  */
 const PATH_LIKE = /^((?:[A-Za-z]:)?[\\/]?(?:[^\\/\s]+[\\/])+[^\\/\s]+\.[A-Za-z0-9]+)(\s.*)?$/s;
 
-export function mapTestcase(testcase: JunitTestcase, { rules, paths }: MappingContext): MappedCase {
+export function mapTestcase(
+  testcase: JunitTestcase,
+  { rules, paths, reportDir }: MappingContext,
+): MappedCase {
   const { suiteName, outcome } = testcase;
   const classname = asPath(testcase.classname, paths);
   // Nette Tester names a test like its file, in both attributes.
@@ -69,6 +75,10 @@ export function mapTestcase(testcase: JunitTestcase, { rules, paths }: MappingCo
   const duration = toMilliseconds(testcase.time);
   const failed = outcome === 'failed';
   const failure = failed ? failureOf(testcase) : undefined;
+  const attachments = namedFiles(
+    (testcase.attachments ?? []).map((written) => ({ path: written })),
+    reportDir,
+  );
   const written = testcase.file ?? (failed && classname === JEST_JUNIT_LOAD_FAILURE_CLASS ? name : undefined);
   const attemptsOf =
     rules.rerunsAsRepeats && name !== undefined
@@ -82,7 +92,7 @@ export function mapTestcase(testcase: JunitTestcase, { rules, paths }: MappingCo
       pytestCollectionError || standsForFile({ outcome, name, classname }, rules, [file, moduleName(file)])
         ? [FILE_FAILURE_CASE]
         : caseTitles(name, classname, file);
-    return { kind: 'file', file, test: { titles, status, duration, failure }, attemptsOf };
+    return { kind: 'file', file, test: { titles, status, duration, failure, attachments }, attemptsOf };
   }
   if (isPytestCollectionError(testcase, nonEmpty(name))) {
     return {
@@ -95,7 +105,11 @@ export function mapTestcase(testcase: JunitTestcase, { rules, paths }: MappingCo
   const suite =
     nonEmpty(classname) && (classname !== name || suiteName === undefined) ? classname : suiteName;
   const testCase = standsForFile({ outcome, name, classname }, rules, [suite]) ? FILE_FAILURE_CASE : name;
-  return { kind: 'named', result: { testSuite: suite, testCase, status, duration, failure }, attemptsOf };
+  return {
+    kind: 'named',
+    result: { testSuite: suite, testCase, status, duration, failure, attachments },
+    attemptsOf,
+  };
 }
 
 /**

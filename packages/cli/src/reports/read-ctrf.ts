@@ -30,6 +30,8 @@ export interface CtrfTest {
   trace?: unknown;
   line?: unknown;
   retries?: unknown;
+  /** `attachments`: `[{ name, contentType, path }]`, as written. */
+  attachments?: unknown;
 }
 
 export type CtrfEvent =
@@ -178,6 +180,7 @@ class CtrfEventReader {
         duration: value.duration,
         suite: value.suite,
         filePath: value.filePath,
+        ...(value.attachments === undefined ? {} : { attachments: value.attachments }),
         ...(status === 'passed'
           ? {}
           : { message: value.message, trace: value.trace, line: value.line, retries: value.retries }),

@@ -6,7 +6,8 @@ import { FORMATS_SENTENCE, ReportReadError, unreadable } from './open-report.js'
 // Reads a JUnit XML report as a stream of events, one chunk at a time: memory stays flat
 // however large the report. Only the structure is read (names, times, outcomes) and, of a
 // failed testcase, its first <failure>/<error> (message and text, held up to FAILURE_TEXT_LIMIT
-// characters: why it failed); logs are skipped, never held.
+// characters: why it failed); logs are never held, only scanned for the files a testcase names
+// (`[[ATTACHMENT|path]]`).
 
 export type JunitOutcome = 'passed' | 'failed' | 'skipped';
 
@@ -34,7 +35,19 @@ export interface JunitTestcase {
   line: number;
   /** Its first <failure> or <error>: the `message` attribute and the text inside (a stack, as most writers put it). */
   failure?: { message: string | undefined; text: string };
+  /**
+   * Files its <system-out> or <system-err> names as `[[ATTACHMENT|path]]` (the Jenkins JUnit
+   * Attachments plugin's and Azure Pipelines' convention), as written; at most MAX_ATTACHMENTS.
+   */
+  attachments?: string[];
 }
+
+/** `[[ATTACHMENT|/path/to/file.png]]`, on a line of a testcase's output. */
+const ATTACHMENT_MARK = /\[\[ATTACHMENT\|([^\]\r\n|]{1,4096})\]\]/g;
+/** The end of output held between text chunks, where a mark cut by a chunk boundary may start. */
+const MARK_CARRY = 4200;
+/** Files one testcase names at most. */
+const MAX_ATTACHMENTS = 100;
 
 /**
  * Elements nested deeper than this make the report unreadable. Reading takes time linear in
@@ -150,6 +163,8 @@ interface Frame {
   isSuite: boolean;
   /** A testcase's first <failure> or <error>: its text is gathered into the testcase's `failure`. */
   failureOf?: JunitTestcase;
+  /** A testcase's <system-out> or <system-err>: scanned for `[[ATTACHMENT|…]]`, never held (the end of it only, for a mark cut between chunks). */
+  outputOf?: { testcase: JunitTestcase; carry: string };
 }
 
 /**
@@ -200,7 +215,9 @@ class JunitEventReader {
     this.parser.on('opentag', (tag) => this.open(tag));
     this.parser.on('closetag', () => this.closeElement());
     const gather = (text: string) => {
-      const failure = this.stack.at(-1)?.failureOf?.failure;
+      const frame = this.stack.at(-1);
+      if (frame?.outputOf) scanOutput(frame.outputOf, text);
+      const failure = frame?.failureOf?.failure;
       if (failure && failure.text.length < FAILURE_TEXT_LIMIT) {
         failure.text += text.slice(0, FAILURE_TEXT_LIMIT - failure.text.length);
       }
@@ -338,6 +355,19 @@ class JunitEventReader {
       case 'skipped':
         if (parent?.testcase) parent.testcase.skipped = true;
         break;
+      case 'system-out':
+      case 'system-err':
+        if (parent?.testcase) {
+          this.stack.push({
+            suite: parent.suite,
+            testcase: undefined,
+            rootSuiteFile: undefined,
+            isSuite: false,
+            outputOf: { testcase: parent.testcase.testcase, carry: '' },
+          });
+          return;
+        }
+        break;
     }
     this.stack.push({ suite: parent?.suite, testcase: undefined, rootSuiteFile: undefined, isSuite: false });
   }
@@ -345,6 +375,7 @@ class JunitEventReader {
   /** The parser only reports a close tag that matches the open one; anything else is an error first. */
   private closeElement(): void {
     const frame = this.stack.pop();
+    if (frame?.outputOf) scanOutput(frame.outputOf, '', true);
     if (frame?.testcase) {
       const { testcase, failed, skipped } = frame.testcase;
       testcase.outcome = failed ? 'failed' : skipped ? 'skipped' : 'passed';
@@ -363,6 +394,30 @@ class JunitEventReader {
     this.headSent = true;
     this.events.push({ kind: 'head', head: { root: this.root!, firstSuite } });
   }
+}
+
+/**
+ * The `[[ATTACHMENT|path]]` marks in the next piece of a testcase's output. Only the end of the
+ * output that may hold the start of a mark cut by the chunk boundary is held; `last`: the
+ * element ended, nothing more comes.
+ */
+function scanOutput(output: { testcase: JunitTestcase; carry: string }, text: string, last = false): void {
+  const whole = output.carry + text;
+  let scannedTo = 0;
+  for (const match of whole.matchAll(ATTACHMENT_MARK)) {
+    output.testcase.attachments ??= [];
+    const found = output.testcase.attachments;
+    const path = match[1]!.trim();
+    if (path !== '' && found.length < MAX_ATTACHMENTS && !found.includes(path)) found.push(path);
+    scannedTo = match.index + match[0].length;
+  }
+  if (last) {
+    output.carry = '';
+    return;
+  }
+  const rest = whole.slice(scannedTo);
+  const open = rest.lastIndexOf('[[');
+  output.carry = open === -1 ? rest.slice(-1) : rest.slice(Math.max(open, rest.length - MARK_CARRY));
 }
 
 /**

@@ -49,6 +49,8 @@ export interface ReadContext {
   shownAs: string;
   /** Where `file` attributes and file paths become paths of this machine. */
   paths: ReportPaths;
+  /** The report's folder (the current directory for standard input): where a relative attachment path is looked for second. */
+  reportDir: string;
   /** The testSuite of results a report names no file for (TAP): `--suite`, else the report's name. */
   suite: string;
   /** `--format`: read as this format, whatever the content looks like. */
@@ -110,8 +112,8 @@ export function noteLines(shownAs: string, notes: ReportNotes, counts: NoteCount
 }
 
 const junitReader: FormatReader = {
-  async read(chunks, { shownAs, paths }, feeder, notes) {
-    let context: MappingContext = { rules: writerRules(undefined), paths };
+  async read(chunks, { shownAs, paths, reportDir }, feeder, notes) {
+    let context: MappingContext = { rules: writerRules(undefined), paths, reportDir };
     for await (const events of readJunit(chunks, shownAs)) {
       for (const event of events) {
         if (event.kind === 'testcase') {
@@ -133,7 +135,7 @@ const junitReader: FormatReader = {
           if (mapped) feeder.add(mapped);
         } else if (event.kind === 'head') {
           notes.framework = detectFramework(event.head);
-          context = { rules: writerRules(notes.framework), paths };
+          context = { rules: writerRules(notes.framework), paths, reportDir };
         } else {
           notes.replacedCharacters = event.count;
         }
@@ -173,7 +175,7 @@ const junitReader: FormatReader = {
 };
 
 const ctrfReader: FormatReader = {
-  async read(chunks, { shownAs }, feeder, notes) {
+  async read(chunks, { shownAs, reportDir }, feeder, notes) {
     notes.framework = CTRF_FRAMEWORK;
     for await (const events of readCtrf(chunks, shownAs)) {
       for (const event of events) {
@@ -194,7 +196,7 @@ const ctrfReader: FormatReader = {
           notes.unreadableTimes.firstLine ??= test.index;
           notes.unreadableTimes.first ??= JSON.stringify(test.duration);
         }
-        feeder.add(mapCtrfTest(test));
+        feeder.add(mapCtrfTest(test, reportDir));
       }
     }
   },

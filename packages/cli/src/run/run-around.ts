@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
+  type AttachmentLimits,
   ciTags,
   type EndRunOutcome,
   type Extension,
@@ -50,6 +51,8 @@ const COMMAND_ALONE: RunAround = { env: () => ({}), end: async (command) => comm
 interface Created {
   runId: string;
   extensions: Extension[];
+  /** The attachments' limits the service announced: the command's reporters keep to them. */
+  attachmentLimits: AttachmentLimits | undefined;
   pageUrl: string | undefined;
 }
 
@@ -94,7 +97,9 @@ export async function startRunAround({
   return {
     env: (partsDir) => ({
       [SUMMARY_PARTS_VAR]: partsDir,
-      ...(created ? { TESTRUN_RUN_ID: formatRunHandle(created.runId, created.extensions) } : {}),
+      ...(created
+        ? { TESTRUN_RUN_ID: formatRunHandle(created.runId, created.extensions, created.attachmentLimits) }
+        : {}),
     }),
     async end(command, partsDir) {
       try {

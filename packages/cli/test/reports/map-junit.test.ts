@@ -25,7 +25,7 @@ const paths = new ReportPaths('/home/me/shop', '/home/me/shop');
 
 /** Maps a testcase of a report that `framework` wrote (undefined: a report that does not say). */
 function mapTestcase(testcase: JunitTestcase, framework?: string) {
-  return mapWith(testcase, { rules: writerRules(framework), paths });
+  return mapWith(testcase, { rules: writerRules(framework), paths, reportDir: '/home/me/shop' });
 }
 
 describe('mapping a testcase whose file is known', () => {

@@ -1,5 +1,5 @@
 import { RunIdError } from '../errors.js';
-import { type Extension, KNOWN_EXTENSIONS } from '../extensions.js';
+import { type AttachmentLimits, type Extension, KNOWN_EXTENSIONS } from '../extensions.js';
 import type { HttpClient } from '../http/client.js';
 import { toRunPayload } from '../results/result-name.js';
 import type { RunPayload } from '../types.js';
@@ -13,7 +13,15 @@ export type CreateRunOutcome =
    * `replayed`: the service answered from an earlier use of the Idempotency-Key
    * (`Idempotent-Replayed: true`): the run existed before this request.
    */
-  | { kind: 'ok'; runId: string; pageUrl: string | undefined; extensions: Extension[]; replayed: boolean }
+  | {
+      kind: 'ok';
+      runId: string;
+      pageUrl: string | undefined;
+      extensions: Extension[];
+      /** What the answer says a file and the run's files may weigh (with the `attachments` extension). */
+      attachmentLimits: AttachmentLimits | undefined;
+      replayed: boolean;
+    }
   | Exclude<SendOutcome, { kind: 'ok' }>
   /** Created, but the answer did not say which id the run has. */
   | { kind: 'no-id'; error: RunIdError };
@@ -46,6 +54,7 @@ export async function createRun(
     runId,
     pageUrl: runPageUrl(response.headers.link, http.baseUrl),
     extensions: announcedExtensions(response.body, response.headers['testrun-extensions']),
+    attachmentLimits: announcedAttachmentLimits(response.body, response.headers['testrun-attachment-limits']),
     replayed: response.headers['idempotent-replayed']?.trim().toLowerCase() === 'true',
   };
 }
@@ -64,6 +73,44 @@ export function announcedExtensions(bodyText: string, header: string | undefined
     if (Array.isArray(listed)) for (const name of listed) if (typeof name === 'string') named.add(name);
   }
   return KNOWN_EXTENSIONS.filter((extension) => named.has(extension));
+}
+
+/**
+ * The attachments' limits create-run's answer gives beside its extensions: an `attachments`
+ * object, `{ "maxFileBytes": 104857600, "maxRunBytes": 1073741824 }` (where `extensions` may
+ * be), or a `Testrun-Attachment-Limits: max-file-bytes=…, max-run-bytes=…` header. Undefined
+ * when it says neither: the service's 413 then says it, file by file.
+ */
+export function announcedAttachmentLimits(
+  bodyText: string,
+  header: string | undefined,
+): AttachmentLimits | undefined {
+  const body = readJson(bodyText);
+  for (const holder of [body, field(body, 'data'), field(body, 'run')]) {
+    const limits = field(holder, 'attachments');
+    const maxFileBytes = byteCount(field(limits, 'maxFileBytes'));
+    const maxRunBytes = byteCount(field(limits, 'maxRunBytes'));
+    if (maxFileBytes !== undefined || maxRunBytes !== undefined) return { maxFileBytes, maxRunBytes };
+  }
+  const said = Object.fromEntries(
+    (header ?? '').split(',').map((part) =>
+      part
+        .trim()
+        .toLowerCase()
+        .split('=')
+        .map((side) => side.trim()),
+    ),
+  ) as Record<string, string | undefined>;
+  const maxFileBytes = byteCount(said['max-file-bytes']);
+  const maxRunBytes = byteCount(said['max-run-bytes']);
+  return maxFileBytes !== undefined || maxRunBytes !== undefined ? { maxFileBytes, maxRunBytes } : undefined;
+}
+
+/** A positive whole number of bytes, as readJson keeps numbers (their text) or a header says them. */
+function byteCount(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) return undefined;
+  const bytes = Number(value);
+  return bytes > 0 ? bytes : undefined;
 }
 
 /**

@@ -12,22 +12,27 @@ export function makeBatch(results: readonly TestResult[], idempotencyKey: string
     count: results.length,
     body: JSON.stringify({ results }),
     withDetails: results.some((result) => result.details !== undefined),
+    withAttachments: results.some((result) => result.attachments !== undefined),
   };
 }
 
 /**
  * The body as this run's service takes it: with why tests failed only when it accepts the
- * `failure-details` extension; without, the spec's four fields, byte for byte the body a
- * reporter without the extension sends. Only a batch that holds details is parsed again, and
- * only for a service that does not take them.
+ * `failure-details` extension, with the files' references only when it accepts `attachments`;
+ * without, the spec's four fields, byte for byte the body a reporter without the extensions
+ * sends. Only a batch that holds what its service does not take is parsed again.
  */
-export function bodyFor(batch: Batch, acceptsDetails: boolean): string {
-  if (acceptsDetails || !batch.withDetails) return batch.body;
-  const results = resultsOf(batch).map(({ testSuite, testCase, status, duration }) => ({
+export function bodyFor(batch: Batch, acceptsDetails: boolean, acceptsAttachments = false): string {
+  const dropDetails = !acceptsDetails && batch.withDetails;
+  const dropAttachments = !acceptsAttachments && batch.withAttachments === true;
+  if (!dropDetails && !dropAttachments) return batch.body;
+  const results = resultsOf(batch).map(({ testSuite, testCase, status, duration, details, attachments }) => ({
     testSuite,
     testCase,
     status,
     duration,
+    ...(details && !dropDetails ? { details } : {}),
+    ...(attachments && !dropAttachments ? { attachments } : {}),
   }));
   return JSON.stringify({ results });
 }
@@ -60,6 +65,8 @@ export function resultsPath(runId: string): string {
 export interface DeliverOptions {
   /** The run's service accepts the `failure-details` extension (create-run.ts, acceptsFailureDetails). */
   acceptsDetails?: boolean;
+  /** The run's service accepts the `attachments` extension: results keep their files' references. */
+  acceptsAttachments?: boolean;
   /**
    * What the run's deliveries learned of refusals, shared by every batch of the run: results
    * found at fault wait there for the caller to say them (takeRefused), results refused alone
@@ -81,13 +88,13 @@ export async function deliverBatch(
   batch: Batch,
   policy: RetryPolicy,
   deadline: Deadline,
-  { acceptsDetails = false, refusals = new RunRefusals() }: DeliverOptions = {},
+  { acceptsDetails = false, acceptsAttachments = false, refusals = new RunRefusals() }: DeliverOptions = {},
 ): Promise<BatchDelivery> {
   const path = resultsPath(runId);
   const deliver = async (part: Batch, refusedBefore: boolean): Promise<BatchDelivery> => {
     // Another part of a refused batch, once the service is found to refuse the run's requests.
     if (refusedBefore && refusals.refusesRequests) return keptWhole(part, refusals);
-    const body = bodyFor(part, acceptsDetails);
+    const body = bodyFor(part, acceptsDetails, acceptsAttachments);
     const outcome = await sendWithRetries(http, path, body, part.idempotencyKey, policy, deadline);
     if (outcome.kind === 'ok') {
       refusals.accepted();

@@ -19,6 +19,7 @@ export class Overflow {
     idempotencyKey: string;
     count: number;
     withDetails: boolean;
+    withAttachments: boolean | undefined;
   }[] = [];
   private head = 0;
   private end = 0;
@@ -31,8 +32,15 @@ export class Overflow {
     const body = Buffer.from(batch.body);
     if (this.fd === undefined) this.open();
     fs.writeSync(this.fd!, body, 0, body.length, this.end);
-    const { idempotencyKey, count, withDetails } = batch;
-    this.entries.push({ offset: this.end, length: body.length, idempotencyKey, count, withDetails });
+    const { idempotencyKey, count, withDetails, withAttachments } = batch;
+    this.entries.push({
+      offset: this.end,
+      length: body.length,
+      idempotencyKey,
+      count,
+      withDetails,
+      withAttachments,
+    });
     this.end += body.length;
   }
 
@@ -43,8 +51,8 @@ export class Overflow {
     const buffer = Buffer.alloc(entry.length);
     fs.readSync(this.fd!, buffer, 0, entry.length, entry.offset);
     if (this.size === 0) this.reset();
-    const { idempotencyKey, count, withDetails } = entry;
-    return { idempotencyKey, count, withDetails, body: buffer.toString('utf8') };
+    const { idempotencyKey, count, withDetails, withAttachments } = entry;
+    return { idempotencyKey, count, withDetails, withAttachments, body: buffer.toString('utf8') };
   }
 
   /** Removes the file; whatever was still in it is gone, so drain it first. */

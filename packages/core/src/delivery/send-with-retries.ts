@@ -1,6 +1,7 @@
 import { wallClockNow } from '../clock.js';
 import { HttpError, NetworkError, TestrunError, TlsError } from '../errors.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
+import type { RequestBody } from '../http/transport.js';
 import type { Deadline } from './deadline.js';
 
 /** How one request ended, after every retry it was allowed. */
@@ -28,6 +29,8 @@ export interface RetryPolicy {
 export interface SendOptions {
   /** POST when absent. */
   method?: string;
+  /** `application/json` when absent. */
+  contentType?: string;
   /** Statuses otherwise retried that this request takes as a refusal. */
   final?: ReadonlySet<number>;
 }
@@ -42,11 +45,11 @@ const NONE: ReadonlySet<number> = new Set();
 export async function sendWithRetries(
   http: HttpClient,
   path: string,
-  body: string,
+  body: RequestBody,
   idempotencyKey: string,
   policy: RetryPolicy,
   deadline: Deadline,
-  { method = 'POST', final = NONE }: SendOptions = {},
+  { method = 'POST', contentType, final = NONE }: SendOptions = {},
 ): Promise<SendOutcome> {
   const url = http.displayUrl(path);
   let retriedAtOnce = false;
@@ -61,6 +64,7 @@ export async function sendWithRetries(
     try {
       const response = await http.send(path, body, {
         method,
+        contentType,
         idempotencyKey,
         timeoutMs,
         signal: deadline.signal,

@@ -12,7 +12,7 @@ import { formatMs } from '../output/summary.js';
 import { openTransport } from './open-transport.js';
 import { ReusedConnectionClosed } from './reused-connection.js';
 import { describeTlsFailure } from './tls-failure.js';
-import type { Transport } from './transport.js';
+import type { RequestBody, Transport } from './transport.js';
 
 export interface HttpResponse {
   status: number;
@@ -39,6 +39,8 @@ export interface HttpClientInit {
 export interface SendOptions {
   /** POST when absent. */
   method?: string;
+  /** `application/json` when absent: an uploaded file's bytes go as `application/octet-stream`. */
+  contentType?: string;
   idempotencyKey: string;
   timeoutMs: number;
   signal: AbortSignal;
@@ -79,7 +81,7 @@ export class HttpClient {
    * `AbortSignal.timeout()` can be garbage-collected before it fires on Node 20, which
    * left a hung request waiting for the flush deadline instead of being retried.
    */
-  async send(path: string, body: string, options: SendOptions): Promise<HttpResponse> {
+  async send(path: string, body: RequestBody, options: SendOptions): Promise<HttpResponse> {
     const method = options.method ?? 'POST';
     const shownRequest = `${method} ${this.displayUrl(path)}`;
     // While a test holds fake task queues, Node's HTTP stack cannot complete a request.
@@ -97,7 +99,11 @@ export class HttpClient {
       const response = await settledByAbort(
         this.transport.send(new URL(this.baseUrl + path), {
           method,
-          headers: { ...this.headers, 'idempotency-key': options.idempotencyKey },
+          headers: {
+            ...this.headers,
+            ...(options.contentType ? { 'content-type': options.contentType } : {}),
+            'idempotency-key': options.idempotencyKey,
+          },
           body,
           signal: attempt.signal,
         }),

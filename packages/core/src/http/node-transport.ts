@@ -1,5 +1,6 @@
 import { Agent, type AgentOptions } from 'node:_http_agent';
 import { ClientRequest } from 'node:_http_client';
+import fs from 'node:fs';
 import net from 'node:net';
 import type tls from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
@@ -7,7 +8,13 @@ import { clearTimeout, setTimeout } from '../clock.js';
 import type { TlsMaterial } from '../options/tls-material.js';
 import { bodyLimit, flattenHeaders, readBounded } from './answer.js';
 import { IDLE_CONNECTION_MS, ReusedConnectionClosed } from './reused-connection.js';
-import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import {
+  bodyLength,
+  isFileBody,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport.js';
 
 /** How long closing waits for sockets to say they closed. */
 const CLOSE_WAIT_MS = 1000;
@@ -75,7 +82,7 @@ export class NodeTransport implements Transport {
           ...urlToHttpOptions(url),
           method,
           agent: this.agent,
-          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          headers: { ...headers, 'content-length': String(bodyLength(body)) },
           signal,
         },
         (response) => {
@@ -98,7 +105,15 @@ export class NodeTransport implements Transport {
         this.sockets.add(socket);
         socket.once('close', () => this.sockets.delete(socket));
       });
-      request.end(body);
+      if (!isFileBody(body)) {
+        request.end(body);
+        return;
+      }
+      // A file goes as it is read; the request's end (answered, failed, aborted) closes it.
+      const file = fs.createReadStream(body.path);
+      file.once('error', (error) => request.destroy(error));
+      request.once('close', () => file.destroy());
+      file.pipe(request);
     });
   }
 

@@ -10,11 +10,34 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/**
+ * A request's body: JSON text, bytes in memory, or a file's bytes read from disk as they go
+ * (an attachment: never held whole in memory, however large). A file is opened anew by each
+ * attempt.
+ */
+export type RequestBody = string | Uint8Array | FileBody;
+
+export interface FileBody {
+  path: string;
+  /** Its size, sent as Content-Length: a file that changed since is the server's to refuse (by its hash). */
+  size: number;
+}
+
+/** The body's size in bytes, for Content-Length. */
+export function bodyLength(body: RequestBody): number {
+  if (typeof body === 'string') return Buffer.byteLength(body);
+  return body instanceof Uint8Array ? body.byteLength : body.size;
+}
+
+export function isFileBody(body: RequestBody): body is FileBody {
+  return typeof body === 'object' && !(body instanceof Uint8Array);
+}
+
 export interface TransportRequest {
-  /** POST when absent: every request but completing a run (`completeRun`) is one. */
+  /** POST when absent: every request but completing a run (`completeRun`) and uploading a file is one. */
   method?: string;
   headers: Record<string, string>;
-  body: string;
+  body: RequestBody;
   /** Aborts the request: the attempt's timeout, or the flush deadline. */
   signal: AbortSignal;
 }

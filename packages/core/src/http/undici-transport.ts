@@ -1,11 +1,18 @@
 import diagnostics from 'node:diagnostics_channel';
+import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import type { Dispatcher, request as Request } from 'undici';
 import { setImmediate } from '../clock.js';
 import type { TlsMaterial } from '../options/tls-material.js';
 import { bodyLimit, flattenHeaders, readBounded } from './answer.js';
 import { IDLE_CONNECTION_MS, ReusedConnectionClosed } from './reused-connection.js';
-import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import {
+  bodyLength,
+  isFileBody,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport.js';
 
 /**
  * Through an HTTP proxy, over undici's ProxyAgent: a CONNECT tunnel for https and http
@@ -39,7 +46,13 @@ export class UndiciTransport implements Transport {
   ): Promise<TransportResponse> {
     const { request, dispatcher } = await this.undici;
     try {
-      const response = await request(url, { method, headers, body, signal, dispatcher });
+      const sent = isFileBody(body)
+        ? {
+            body: fs.createReadStream(body.path),
+            headers: { ...headers, 'content-length': String(bodyLength(body)) },
+          }
+        : { body, headers };
+      const response = await request(url, { method, ...sent, signal, dispatcher });
       const text = await readBounded(response.body, bodyLimit(response.statusCode));
       // undici hands the connection back to its pool a turn of the event loop after the
       // body ends: waiting that turn lets the next request reuse it instead of opening another.

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { type Extension, parseRunHandle } from '../extensions.js';
+import { type AttachmentLimits, type Extension, parseRunHandle } from '../extensions.js';
 import { startDir } from '../start-dir.js';
 import type { CanonicalStatus, TestrunOptions } from '../types.js';
 import { type CompleteRunChoice, readCompleteRun } from './complete-run-request.js';
@@ -17,6 +17,7 @@ import { planKeyProblem } from './plan-key.js';
 import { defaultProject } from './project-name.js';
 import { checkBaseUrl, checkProxyVariables } from './service-address.js';
 import { parseShard } from './shard-spec.js';
+import { formatSize } from './size-text.js';
 import { toStatus } from './status-text.js';
 import { readTlsMaterial, type TlsMaterial } from './tls-material.js';
 
@@ -37,7 +38,7 @@ const GITHUB_SUMMARY_VAR = 'GITHUB_STEP_SUMMARY';
 
 /** Options after merging reporter options > environment > defaults, all checked. */
 export type ResolvedConfig = Required<
-  Omit<TestrunOptions, WithoutDefault | 'statusMap' | 'completeRun' | 'summary'>
+  Omit<TestrunOptions, WithoutDefault | 'statusMap' | 'completeRun' | 'summary' | 'maxAttachmentSize'>
 > & {
   [K in WithoutDefault]: TestrunOptions[K] | undefined;
 } & {
@@ -51,6 +52,10 @@ export type ResolvedConfig = Required<
   runExtensions: Extension[] | undefined;
   /** The PEM text `ca`, `clientCert` and `clientKey` name, read and checked. */
   tls: TlsMaterial | undefined;
+  /** `maxAttachmentSize` in bytes. */
+  maxAttachmentSize: number;
+  /** The limits the service announced for the run given by `runId`, when its handle says them. */
+  runAttachmentLimits: AttachmentLimits | undefined;
   /** The CI summary's file, absolute; false: none (the option, TESTRUN_SUMMARY, else $GITHUB_STEP_SUMMARY). */
   summary: string | false;
 };
@@ -97,6 +102,7 @@ export function resolveConfig({
   const handle = config.runId === undefined ? undefined : parseRunHandle(config.runId);
   config.runId = handle?.runId;
   config.runExtensions = handle?.extensions;
+  config.runAttachmentLimits = handle?.attachmentLimits;
   checkRunKey(config.runKey, options, errors);
   checkShardOptions(config, options, errors);
   config.project ??= defaultProject(rootDir);
@@ -163,6 +169,14 @@ function readOption(
         return value;
       }
       return fail(label, `must be a whole number from ${spec.min} to ${spec.max}, got ${describe(value)}.`);
+    case 'size': {
+      const bytes = sizeInBytes(value);
+      if (bytes !== undefined && bytes >= spec.min && bytes <= spec.max) return bytes;
+      return fail(
+        label,
+        `must be a size from ${spec.min} byte to ${formatSize(spec.max)}: a number of bytes, or text such as "25MB", "500KB" or "1GB", got ${describe(value)}.`,
+      );
+    }
     case 'choice':
       if (typeof value === 'string' && spec.values.includes(value)) return value;
       return fail(
@@ -188,6 +202,26 @@ function readOption(
       return fail(label, `${read.problem}, got ${describe(value)}.`);
     }
   }
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1024,
+  k: 1024,
+  mb: 1024 ** 2,
+  m: 1024 ** 2,
+  gb: 1024 ** 3,
+  g: 1024 ** 3,
+};
+
+/** Bytes of a size option: a whole number of bytes, or `25MB`, `1.5 GB`, `500kb` (binary multiples); undefined otherwise. */
+export function sizeInBytes(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+  const unit = SIZE_UNITS[(match?.[2] || 'b').toLowerCase()];
+  if (!match || unit === undefined) return undefined;
+  return Math.round(Number(match[1]) * unit);
 }
 
 /** The summary's file: given, or where GitHub Actions collects a job's summary; false for none. */

@@ -11,6 +11,8 @@ export type OptionKind =
   | { kind: 'secret' }
   | { kind: 'boolean' }
   | { kind: 'integer'; min: number; max: number }
+  /** A number of bytes, or text with a unit: `25MB`, `500 KB`, `1GB` (binary multiples). */
+  | { kind: 'size'; min: number; max: number }
   | { kind: 'choice'; values: readonly string[] }
   /** An array of strings; from the environment, comma-separated. */
   | { kind: 'tags' }
@@ -179,6 +181,23 @@ export const OPTION_SPECS = {
     default: 'auto',
     defaultText: "`'auto'`",
     doc: "Send why a test failed: `'auto'` (if the service takes it), `'always'`, `'never'`.",
+  },
+  attachments: {
+    kind: 'choice',
+    values: ['failed', 'all', 'none'],
+    env: 'TESTRUN_ATTACHMENTS',
+    default: 'failed',
+    defaultText: "`'failed'`",
+    doc: "Upload the files tests attached (screenshots, traces, videos, logs) where the service takes them: `'failed'` tests' (a pass on a retry included), `'all'`, `'none'`.",
+  },
+  maxAttachmentSize: {
+    kind: 'size',
+    min: 1,
+    max: 4 * 1024 ** 3,
+    env: 'TESTRUN_MAX_ATTACHMENT_SIZE',
+    default: 100 * 1024 ** 2,
+    defaultText: '`100MB`',
+    doc: 'A larger file is not uploaded (one line says which): bytes, or `25MB`, `500KB`, `1GB`.',
   },
   spoolDir: {
     kind: 'string',

@@ -26,6 +26,9 @@ export function optionFromText(name: OptionName, text: string): unknown {
     }
     case 'integer':
       return /^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : text;
+    case 'size':
+      // Digits alone are bytes; with a unit, the check reads it (config.ts, sizeInBytes).
+      return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
     case 'tags':
       if (trimmed.startsWith('[')) return jsonOr(trimmed, text);
       return trimmed

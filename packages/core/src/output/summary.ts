@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { OPTION_SPECS } from '../options/option-specs.js';
+import { formatSize } from '../options/size-text.js';
 import { startDir } from '../start-dir.js';
 import type { DeliverySummary } from '../types.js';
 
@@ -24,8 +25,24 @@ export function formatSummary(summary: DeliverySummary, notes: readonly string[]
   }
   if (summary.failed > 0) line += `; ${formatCount(summary.failed)} lost (the spool could not be written)`;
   if (summary.refused > 0) line += `; ${formatCount(summary.refused)} refused by the service (see above)`;
+  line += filesPart(summary);
   for (const note of notes) line += `; ${note}`;
   return line;
+}
+
+/** What became of the run's attached files, when it had any. */
+function filesPart({ files, spooled, spoolFile }: DeliverySummary): string {
+  if (!files) return '';
+  let part = '';
+  if (files.sent > 0) part += `; ${countOf(files.sent, 'file')} uploaded (${formatSize(files.bytes)})`;
+  if (files.spooled > 0 && spoolFile) {
+    part +=
+      spooled > 0
+        ? `; ${countOf(files.spooled, 'file')} spooled with them`
+        : `; ${countOf(files.spooled, 'file')} spooled to ${spoolFile}: send them with \`${replayCommand(spoolFile)}\``;
+  }
+  if (files.skipped > 0) part += `; ${countOf(files.skipped, 'file')} not uploaded (said above)`;
+  return part;
 }
 
 /** `testrun replay` looks in ./.testrun/spool, where reporters spool by default; a spool elsewhere (spoolDir, TESTRUN_SPOOL_DIR) needs --dir. */

@@ -1,5 +1,6 @@
 import type { SecretPattern } from '../output/redact.js';
 import type {
+  AttachmentsMode,
   FailureDetails,
   FileReport,
   ProjectLabel,
@@ -7,6 +8,7 @@ import type {
   RunnerVerdict,
   TestResult,
 } from '../types.js';
+import { wantedFiles, withFiles } from './attached-files.js';
 import { retriedPassDetails, toFailureDetails } from './failure-details.js';
 import type { ResultMapper, ResultSource } from './map-result.js';
 import {
@@ -39,6 +41,8 @@ export interface RunNaming {
   secrets?: SecretPattern | undefined;
   /** The framework's name (`vitest`, `node-test`, …): said in a failed result's message when the runner gave none. */
   framework?: string;
+  /** Which tests' attached files go with their results (the `attachments` option); none when absent. */
+  attachments?: AttachmentsMode;
 }
 
 /**
@@ -82,14 +86,17 @@ export class RunResults {
     const label = this.labelProjects ? project?.name : undefined;
     const path = withVariant(toTestSuite(file, this.naming.rootDir, project?.root), report.variant);
     const testSuite = withProjectLabel(path, label);
-    const results: RawResult[] = tests.map(({ titles, status, duration, failure, attempts }) => ({
-      testSuite,
-      testCase: toTestCase(titles),
-      status,
-      duration,
-      failure,
-      attempts,
-    }));
+    const results: RawResult[] = tests.map(
+      ({ titles, status, duration, failure, attempts, attachments }) => ({
+        testSuite,
+        testCase: toTestCase(titles),
+        status,
+        duration,
+        failure,
+        attempts,
+        attachments,
+      }),
+    );
     const hasFailure = this.failedSuites.has(testSuite) || results.some((r) => r.status === 'failed');
     if (report.failedOutsideTests && !hasFailure) {
       results.push({
@@ -174,7 +181,9 @@ export class RunResults {
             : raw.status === 'passed'
               ? retriedPassDetails(raw.attempts)
               : undefined;
-      named.push(details ? { ...result, details } : result);
+      const sent = details ? { ...result, details } : result;
+      const files = wantedFiles(raw, this.naming.attachments ?? 'none');
+      named.push(files ? withFiles(sent, files) : sent);
     }
     return named;
   }

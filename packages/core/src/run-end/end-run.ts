@@ -27,9 +27,12 @@ import type { RunnerVerdict } from '../types.js';
 //   3. whether the service is told, and with which request: `endRequest`;
 //   4. what the service's answer means: `sendRunEnd` (sent, refused for good, or not yet).
 //
-// Whatever must reach the service before the run is complete (its results; later, its
-// attachments) is delivered before `sendRunEnd` is called: in a reporter, RunSession.drain
-// sends the end only once every batch is delivered.
+// Whatever must reach the service before the run is complete (its results, its attached
+// files) is delivered before `sendRunEnd` is called: in a reporter, RunSession.drain sends the
+// end only once every batch is delivered and the work beside them (the attachments' uploads,
+// `holdEndFor`) has settled and delivered; replay sends a spooled end only once its file's
+// batches and files are sent; the processes that call `endRun` do so after the reporters that
+// uploaded into the run have ended (each of which waited for its own uploads).
 
 /**
  * What a process knows of how a run went when it ends it. Each field is evidence from one

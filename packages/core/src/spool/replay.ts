@@ -2,7 +2,7 @@ import { wallClockNow } from '../clock.js';
 import { deliverBatch, makeBatch, resultsOf } from '../delivery/deliver-batch.js';
 import { RefusedLines, RunRefusals } from '../delivery/refusals.js';
 import { openService, type Service } from '../delivery/service.js';
-import { FAILURE_DETAILS_EXTENSION } from '../extensions.js';
+import { ATTACHMENTS_EXTENSION, FAILURE_DETAILS_EXTENSION } from '../extensions.js';
 import { OPTION_SPECS } from '../options/option-specs.js';
 import type { TlsMaterial } from '../options/tls-material.js';
 import { announcesCompletion, sendRunEnd as sendEnd } from '../run-end/end-run.js';
@@ -47,8 +47,18 @@ export interface ReplaySummary {
   setAside: number;
   /** Files recorded for another service, left in place (counted in `remaining` too): running again changes nothing for them. */
   forAnotherService: { files: number; results: number };
+  /**
+   * Attached files: uploaded now; dropped for good (gone, changed since the run, refused, or a
+   * service that does not take files: one line each); still in the spool.
+   */
+  attachments: { sent: number; dropped: number; remaining: number };
   /** One line per problem, each naming its file and the fix; printed through `log`. */
   errors: string[];
+  /**
+   * Lines about files that can never be sent from here (gone, changed, refused, a service that
+   * takes none): printed through `log` too, but nothing remains to retry for them.
+   */
+  notes: string[];
 }
 
 export const DEFAULT_REPLAY_TIMEOUT_MS = 120_000;
@@ -79,7 +89,9 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
     held: scan.held.length,
     setAside: scan.setAside.length + scan.badFiles.length,
     forAnotherService: { files: 0, results: 0 },
+    attachments: { sent: 0, dropped: 0, remaining: 0 },
     errors: problemsFound(scan),
+    notes: [],
   };
   const stillClaimed = new Set(scan.claimed);
   const refusedLines = new RefusedLines();
@@ -99,7 +111,7 @@ export async function replaySpool(init: ReplayInit): Promise<ReplaySummary> {
     for (const spool of stillClaimed) release(spool, summary);
     await service?.close();
   }
-  for (const error of summary.errors) init.log(error);
+  for (const line of [...summary.errors, ...summary.notes]) init.log(line);
   return summary;
 }
 
@@ -147,6 +159,7 @@ function problemsFound(scan: SpoolScan): string[] {
 /** Gives a file back to the spool with what is left; a file that cannot be given back is taken over by a later replay. */
 function release(spool: ClaimedSpool, summary: ReplaySummary): void {
   summary.remaining += countResults(spool.batches);
+  summary.attachments.remaining += spool.attachments.length;
   try {
     releaseSpool(spool);
   } catch (error) {
@@ -176,6 +189,9 @@ async function replayFile(
     }
     spool.run.runId = outcome.runId;
     spool.run.failureDetails ??= outcome.extensions.includes(FAILURE_DETAILS_EXTENSION);
+    spool.run.attachments ??= outcome.extensions.includes(ATTACHMENTS_EXTENSION);
+    if (spool.run.attachments && outcome.attachmentLimits)
+      spool.run.attachmentLimits ??= outcome.attachmentLimits;
     // An end spooled for a run never created, with completeRun 'auto': sent only where this
     // answer announces it, and so decided for good should the file go back to the spool.
     if (spool.complete?.ifAnnounced) {
@@ -183,8 +199,9 @@ async function replayFile(
       spool.complete = announcesCompletion(outcome.extensions) ? end : undefined;
     }
   }
-  // Batches keep why tests failed; they go out only to a run whose service takes them.
+  // Batches keep why tests failed and the files they name; each goes out only to a run whose service takes it.
   const acceptsDetails = spool.run.failureDetails === true;
+  const acceptsAttachments = spool.run.attachments === true;
   // A file holds one run: a result refused alone is at fault once the service takes another of it.
   const refusals = new RunRefusals();
   const left: Batch[] = [];
@@ -198,6 +215,7 @@ async function replayFile(
     const batch = makeBatch(record.results, record.idempotencyKey);
     const delivery = await deliverBatch(service.http, spool.run.runId, batch, POLICY, service.deadline, {
       acceptsDetails,
+      acceptsAttachments,
       refusals,
     });
     summary.delivered += delivery.delivered;
@@ -217,7 +235,43 @@ async function replayFile(
     idempotencyKey: batch.idempotencyKey,
     results: resultsOf(batch),
   }));
-  if (spool.complete && left.length === 0) await sendRunEnd(spool, spool.run.runId, service, summary);
+  if (spool.attachments.length > 0) await sendAttachments(spool, spool.run.runId, service, summary);
+  if (spool.complete && left.length === 0 && spool.attachments.length === 0) {
+    await sendRunEnd(spool, spool.run.runId, service, summary);
+  }
+}
+
+/**
+ * The files a reporter could not upload, once its run takes them: each from where it was, if
+ * it is still there and unchanged, or from the bytes the spool kept. The attachments' code is
+ * loaded only here, for a spool that has files.
+ */
+async function sendAttachments(
+  spool: ClaimedSpool,
+  runId: string,
+  service: Service,
+  summary: ReplaySummary,
+): Promise<void> {
+  if (spool.run.attachments !== true) {
+    summary.attachments.dropped += spool.attachments.length;
+    summary.notes.push(
+      `${spool.file}: ${spool.attachments.length} attached files were not uploaded: the service does not take files (it announced no "attachments")`,
+    );
+    spool.attachments = [];
+    return;
+  }
+  const { replayAttachments } = await import('../attachments/index.js');
+  const replayed = await replayAttachments(spool.attachments, {
+    http: service.http,
+    runId,
+    policy: POLICY,
+    deadline: service.deadline,
+  });
+  spool.attachments = replayed.left;
+  summary.attachments.sent += replayed.sent;
+  summary.attachments.dropped += replayed.dropped;
+  for (const line of replayed.notes) summary.notes.push(`${spool.file}: ${line}`);
+  for (const line of replayed.errors) summary.errors.push(`${spool.file}: ${line}`);
 }
 
 /**

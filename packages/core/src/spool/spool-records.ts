@@ -1,4 +1,6 @@
+import type { SpoolAttachmentRecord } from '../attachments/spooled-file.js';
 import { TestrunError } from '../errors.js';
+import type { AttachmentLimits } from '../extensions.js';
 import {
   COMPLETE_RUN_METHODS,
   type CompleteRunRequest,
@@ -23,6 +25,12 @@ export interface SpoolRunRecord {
    * reporter once the run existed; absent when it never did, and replay's create-run answer decides.
    */
   failureDetails?: boolean | undefined;
+  /**
+   * Whether the run takes attached files (the `attachments` extension), and its limits: decided
+   * once the run existed; absent when it never did, and replay's create-run answer decides.
+   */
+  attachments?: boolean | undefined;
+  attachmentLimits?: AttachmentLimits | undefined;
   /** Where this service's create-run answer keeps the id, when the reporter was told. */
   runIdPath?: string | undefined;
   baseUrl: string;
@@ -56,6 +64,8 @@ export interface SpoolCompleteRecord {
   ifAnnounced?: true;
 }
 
+export type { SpoolAttachmentRecord };
+
 type Check = [path: string, holds: (value: unknown) => boolean, expected: string];
 
 const isString = (value: unknown) => typeof value === 'string';
@@ -72,6 +82,14 @@ const RUN_RECORD: Check[] = [
   ['baseUrl', isString, 'a string'],
   ['runIdPath', (value) => value === undefined || isString(value), 'a string when present'],
   ['failureDetails', (value) => value === undefined || typeof value === 'boolean', 'a boolean when present'],
+  ['attachments', (value) => value === undefined || typeof value === 'boolean', 'a boolean when present'],
+];
+const ATTACHMENT_RECORD: Check[] = [
+  ['sha256', (value) => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value), 'a SHA-256 in hex'],
+  ['size', (value) => Number.isSafeInteger(value) && (value as number) >= 0, 'a number of bytes'],
+  ['name', isString, 'a string'],
+  ['path', (value) => value === undefined || isText(value), 'a non-empty string when present'],
+  ['body', (value) => value === undefined || isString(value), 'base64 text when present'],
 ];
 const BATCH_RECORD: Check[] = [
   ['idempotencyKey', isText, 'a non-empty string'],
@@ -105,6 +123,7 @@ export function parseSpoolFile(text: string): {
   run: SpoolRunRecord;
   batches: SpoolBatchRecord[];
   complete: SpoolCompleteRecord | undefined;
+  attachments: SpoolAttachmentRecord[];
 } {
   const lines = text
     .split('\n')
@@ -123,12 +142,18 @@ export function parseSpoolFile(text: string): {
   const [run, ...rest] = records;
   checkRecord(run, 'run', RUN_RECORD, lines[0]!.number);
   const batches: SpoolBatchRecord[] = [];
+  const attachments: SpoolAttachmentRecord[] = [];
   let complete: SpoolCompleteRecord | undefined;
   for (const [i, record] of rest.entries()) {
     const number = lines[i + 1]!.number;
     if (isObject(record) && record.type === 'complete') {
       checkRecord(record, 'complete', COMPLETE_RECORD, number);
       complete = record as unknown as SpoolCompleteRecord;
+      continue;
+    }
+    if (isObject(record) && record.type === 'attachment') {
+      checkRecord(record, 'attachment', ATTACHMENT_RECORD, number);
+      attachments.push(record as unknown as SpoolAttachmentRecord);
       continue;
     }
     checkRecord(record, 'batch', BATCH_RECORD, number);
@@ -138,12 +163,12 @@ export function parseSpoolFile(text: string): {
     }
     batches.push(record as unknown as SpoolBatchRecord);
   }
-  return { run: run as SpoolRunRecord, batches, complete };
+  return { run: run as SpoolRunRecord, batches, complete, attachments };
 }
 
 function checkRecord(
   record: unknown,
-  type: 'run' | 'batch' | 'complete',
+  type: 'run' | 'batch' | 'complete' | 'attachment',
   checks: Check[],
   number: number,
 ): void {
@@ -187,6 +212,11 @@ function badFile(problem: string): TestrunError {
  */
 export function batchRecordLine(batch: Batch): string {
   return `{"type":"batch","idempotencyKey":${JSON.stringify(batch.idempotencyKey)},${batch.body.slice(1)}\n`;
+}
+
+/** A file to upload as one line of a spool file. */
+export function attachmentRecordLine(record: Omit<SpoolAttachmentRecord, 'type'>): string {
+  return `${JSON.stringify({ type: 'attachment', ...record })}\n`;
 }
 
 /** The run's end as one line of a spool file. */

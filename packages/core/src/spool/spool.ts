@@ -7,9 +7,11 @@ import { TestrunError } from '../errors.js';
 import type { Batch } from '../types.js';
 import { type OwnerState, ownerState, pidOnlyOwnerState, thisProcess } from './spool-owner.js';
 import {
+  attachmentRecordLine,
   batchRecordLine,
   completeRecordLine,
   parseSpoolFile,
+  type SpoolAttachmentRecord,
   type SpoolBatchRecord,
   type SpoolCompleteRecord,
   type SpoolRunRecord,
@@ -28,7 +30,12 @@ import {
 // Every step from one name to the next is a rename, which is atomic, so a file is only
 // ever in one hand. A file whose writer or replayer died is taken over by the next replay.
 
-export type { SpoolBatchRecord, SpoolCompleteRecord, SpoolRunRecord } from './spool-records.js';
+export type {
+  SpoolAttachmentRecord,
+  SpoolBatchRecord,
+  SpoolCompleteRecord,
+  SpoolRunRecord,
+} from './spool-records.js';
 
 const OPEN = '.open';
 const CLOSED = '.ndjson';
@@ -71,6 +78,11 @@ export class SpoolWriter {
   /** Appends the run's end, for replay to send after the batches (`completeRun`). */
   writeComplete(record: Omit<SpoolCompleteRecord, 'type'>): void {
     this.write(completeRecordLine(record));
+  }
+
+  /** Appends a file to upload (`attachments`), for replay. */
+  writeAttachment(record: Omit<SpoolAttachmentRecord, 'type'>): void {
+    this.write(attachmentRecordLine(record));
   }
 
   /** Makes sure the file exists even with no batch, for a run that was never created. */
@@ -121,6 +133,8 @@ export interface ClaimedSpool {
   batches: SpoolBatchRecord[];
   /** The run's end, while it is still to be sent. */
   complete: SpoolCompleteRecord | undefined;
+  /** Files still to upload. */
+  attachments: SpoolAttachmentRecord[];
   claim: string;
 }
 
@@ -204,13 +218,18 @@ export function releaseSpool(spool: ClaimedSpool): void {
     // Held past its --timeout (a suspended process): another replay took it over, and sends it.
     throw new Error("another replay took it over once this replay's --timeout had passed");
   }
-  if (spool.batches.length === 0 && spool.run.runId !== null && !spool.complete) {
+  const empty = spool.batches.length === 0 && spool.attachments.length === 0 && !spool.complete;
+  if (empty && spool.run.runId !== null) {
     fs.rmSync(spool.claim, { force: true });
     return;
   }
-  const lines = [spool.run, ...spool.batches, ...(spool.complete ? [spool.complete] : [])]
-    .map((record) => JSON.stringify(record))
-    .join('\n');
+  const records = [
+    spool.run,
+    ...spool.batches,
+    ...spool.attachments,
+    ...(spool.complete ? [spool.complete] : []),
+  ];
+  const lines = records.map((record) => JSON.stringify(record)).join('\n');
   const temporary = `${spool.claim}.tmp`;
   try {
     fs.writeFileSync(temporary, `${lines}\n`, { mode: 0o600 });

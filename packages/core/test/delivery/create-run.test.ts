@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { announcedExtensions, extractRunId } from '../../src/delivery/create-run.js';
+import {
+  announcedAttachmentLimits,
+  announcedExtensions,
+  extractRunId,
+} from '../../src/delivery/create-run.js';
 
 describe('extractRunId', () => {
   it.each([
@@ -98,5 +102,33 @@ describe('announcedExtensions', () => {
     expect(announcedExtensions('{"extensions":"failure-details"}', undefined)).toEqual([]);
     expect(announcedExtensions('{"extensions":[1,null,"future-thing"]}', undefined)).toEqual([]);
     expect(announcedExtensions('not json', 'failure-detailsx')).toEqual([]);
+  });
+});
+
+describe('announcedAttachmentLimits', () => {
+  it('reads the limits beside the extensions, at the top or under data or run, or from a header', () => {
+    const limits = { maxFileBytes: 100, maxRunBytes: 1000 };
+    for (const body of [
+      { id: 'r', extensions: ['attachments'], attachments: limits },
+      { data: { id: 'r', attachments: limits } },
+      { run: { id: 'r', attachments: limits } },
+    ]) {
+      expect(announcedAttachmentLimits(JSON.stringify(body), undefined)).toEqual(limits);
+    }
+    expect(announcedAttachmentLimits('', 'max-file-bytes=100, MAX-RUN-BYTES = 1000')).toEqual(limits);
+    expect(announcedAttachmentLimits('{"attachments":{"maxRunBytes":1000}}', undefined)).toEqual({
+      maxFileBytes: undefined,
+      maxRunBytes: 1000,
+    });
+  });
+
+  it('reads nothing where the answer says nothing, or nothing that is a number of bytes', () => {
+    expect(announcedAttachmentLimits('{"id":"r"}', undefined)).toBeUndefined();
+    expect(
+      announcedAttachmentLimits('{"attachments":{"maxFileBytes":"a hundred","maxRunBytes":-1}}', undefined),
+    ).toBeUndefined();
+    expect(
+      announcedAttachmentLimits('{"attachments":{"maxFileBytes":1.5}}', 'max-file-bytes=lots'),
+    ).toBeUndefined();
   });
 });

@@ -292,6 +292,38 @@ describe('runId as testrun create-run hands it', () => {
   });
 });
 
+describe('attachments and maxAttachmentSize', () => {
+  it("send failed tests' files up to 100 MB by default", () => {
+    expect(enabled(undefined)).toMatchObject({ attachments: 'failed', maxAttachmentSize: 100 * 1024 * 1024 });
+  });
+
+  it('read a size as bytes or with a unit, from the option or the environment', () => {
+    expect(enabled({ maxAttachmentSize: 2048 }).maxAttachmentSize).toBe(2048);
+    expect(enabled({ maxAttachmentSize: '25MB' }).maxAttachmentSize).toBe(25 * 1024 * 1024);
+    expect(enabled({ maxAttachmentSize: '1.5 gb' }).maxAttachmentSize).toBe(1.5 * 1024 ** 3);
+    expect(enabled(undefined, { ...keyEnv, TESTRUN_MAX_ATTACHMENT_SIZE: '500KB' }).maxAttachmentSize).toBe(
+      512_000,
+    );
+    expect(enabled(undefined, { ...keyEnv, TESTRUN_MAX_ATTACHMENT_SIZE: '4096' }).maxAttachmentSize).toBe(
+      4096,
+    );
+    expect(enabled(undefined, { ...keyEnv, TESTRUN_ATTACHMENTS: 'all' }).attachments).toBe('all');
+  });
+
+  it('name a size that is no size, or past 4 GB, and the form expected', () => {
+    expect(problems({ maxAttachmentSize: '25 megabytes' })).toEqual([
+      'maxAttachmentSize: option maxAttachmentSize must be a size from 1 byte to 4 GB: a number of bytes, or text such as "25MB", "500KB" or "1GB", got "25 megabytes".',
+    ]);
+    expect(problems({ maxAttachmentSize: '5GB' })).toHaveLength(1);
+    expect(problems(undefined, { ...keyEnv, TESTRUN_MAX_ATTACHMENT_SIZE: '-1' })[0]).toMatch(
+      /option TESTRUN_MAX_ATTACHMENT_SIZE must be a size/,
+    );
+    expect(problems({ attachments: 'failures' })[0]).toMatch(
+      /option attachments must be "failed", "all" or "none", got "failures"\.$/,
+    );
+  });
+});
+
 describe('summary', () => {
   it("is GitHub Actions' job summary where it is set, and none elsewhere", () => {
     expect(enabled(undefined).summary).toBe(false);

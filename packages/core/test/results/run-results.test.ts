@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { secretPattern } from '../../src/output/redact.js';
+import { filesOf } from '../../src/results/attached-files.js';
 import { createResultMapper } from '../../src/results/map-result.js';
 import { type RunNaming, RunResults } from '../../src/results/run-results.js';
 import type { FileReport, ResultInfo, TestResult, TestrunOptions } from '../../src/types.js';
@@ -442,5 +443,45 @@ describe('why a test failed', () => {
       tests: [{ titles: ['a'], status: 'failed', failure: { errors: ['boom'] } }],
     });
     expect(result).not.toHaveProperty('details');
+  });
+});
+
+describe('the files a test attached', () => {
+  const file = { name: 'screenshot', path: '/tmp/shot.png' };
+  const tests = [
+    { titles: ['fails'], status: 'failed' as const, attachments: [file] },
+    { titles: ['passes on a retry'], status: 'passed' as const, attempts: 2, attachments: [file] },
+    { titles: ['passes'], status: 'passed' as const, attachments: [file] },
+    { titles: ['is skipped'], status: 'skipped' as const, attachments: [file] },
+  ];
+  const kept = (attachments?: 'failed' | 'all' | 'none') =>
+    runResults(attachments ? { attachments } : {})
+      .ofFile({ file: path.join(repo, 'a.test.ts'), tests })
+      .map((result) => [result.testCase, filesOf(result)?.length ?? 0]);
+
+  it("go with a failed test and a pass on a retry ('failed'), every test ('all'), none ('none', or unsaid)", () => {
+    expect(kept('failed')).toEqual([
+      ['fails', 1],
+      ['passes on a retry', 1],
+      ['passes', 0],
+      ['is skipped', 0],
+    ]);
+    expect(kept('all').map(([, count]) => count)).toEqual([1, 1, 1, 1]);
+    expect(kept('none').map(([, count]) => count)).toEqual([0, 0, 0, 0]);
+    expect(kept().map(([, count]) => count)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('go beside the result, never in what it sends, and follow what mapResult returns', () => {
+    const [result] = runResults({ attachments: 'all' }, (mapped) => ({
+      ...mapped,
+      testCase: 'renamed',
+    })).ofFile({
+      file: path.join(repo, 'a.test.ts'),
+      tests: [tests[2]!],
+    });
+    expect(JSON.stringify(result)).toBe(
+      '{"testSuite":"a.test.ts","testCase":"renamed","status":"passed","duration":0}',
+    );
+    expect(filesOf(result!)).toEqual([file]);
   });
 });

@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AttachmentLedger } from '../attachments/attachment-ledger.js';
 import { ApiError, runNotFound } from '../errors.js';
 import { RUN_STATES, type RunState, runState } from '../ledger/run-state.js';
 import type { Page, RunsFilter, SqlStore } from '../ledger/sql-store.js';
-import type { RunWithCounts } from '../ledger/store.js';
-import { paths, runPagePath } from '../paths.js';
+import type { RunWithCounts, StoredResult } from '../ledger/store.js';
+import { attachmentPath, paths, runPagePath } from '../paths.js';
 
 /** A page's size when `limit` is not given with a cursor, and the most one page holds. */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -24,7 +25,12 @@ type Query = Record<string, string | string[] | undefined>;
  * either they answer the whole list as a bare array, as before paging existed: the tests,
  * tools and docs that read it keep working (docs/design/server-storage.md#paging).
  */
-export function registerReadApi(app: FastifyInstance, store: SqlStore, abandonedAfterMs: number): void {
+export function registerReadApi(
+  app: FastifyInstance,
+  store: SqlStore,
+  abandonedAfterMs: number,
+  files?: AttachmentLedger,
+): void {
   const withState = (run: RunWithCounts, now: number) => ({
     ...run,
     state: runState(run, now, abandonedAfterMs),
@@ -59,16 +65,31 @@ export function registerReadApi(app: FastifyInstance, store: SqlStore, abandoned
     const runId = request.params.id;
     if (!(await store.run(runId))) throw runNotFound(runId);
     const paging = pagingOf(request.query);
+    const show = withFileAddresses(runId, files ? await files.receivedHashes(runId) : new Set());
     if (!paging) {
-      return sendAll(
-        reply,
-        (cursor) => store.resultsPage(runId, {}, { limit: UNPAGED_CHUNK, cursor }),
-        (result) => result,
-      );
+      return sendAll(reply, (cursor) => store.resultsPage(runId, {}, { limit: UNPAGED_CHUNK, cursor }), show);
     }
     const page = await store.resultsPage(runId, {}, paging);
-    return sendPage(reply, request.url, 'results', page, (result) => result);
+    return sendPage(reply, request.url, 'results', page, show);
   });
+}
+
+/**
+ * A result as the read API shows it: each file it names with where to download it (the same
+ * key reads it) and whether the server has received its bytes yet.
+ */
+function withFileAddresses(runId: string, received: ReadonlySet<string>) {
+  return (result: StoredResult) =>
+    result.attachments === undefined
+      ? result
+      : {
+          ...result,
+          attachments: result.attachments.map((file) => ({
+            ...file,
+            url: attachmentPath(runId, file.sha256),
+            received: received.has(file.sha256),
+          })),
+        };
 }
 
 /**

@@ -33,6 +33,8 @@ interface Limits {
   maxResultsPerRequest: number;
   /** Results may carry `details` (the `failure-details` extension). */
   failureDetails: boolean;
+  /** Results may name files (the `attachments` extension). */
+  attachments: boolean;
   /** A failed result may say it was a quarantined test's (`quarantined`: the `quarantine` extension). */
   quarantine: boolean;
 }
@@ -41,6 +43,8 @@ interface Limits {
 export const FAILURE_DETAILS_EXTENSION = 'failure-details';
 /** The extension create-run announces so that reporters complete the runs they create (PATCH, below). */
 export const COMPLETE_RUN_EXTENSION = 'complete-run';
+/** The extension create-run announces when results may name files (api/attachments.ts), with its limits. */
+export const ATTACHMENTS_EXTENSION = 'attachments';
 
 /** The extension create-run announces so that the process ending a shared run reads it back (api/read.ts). */
 export const READ_RUNS_EXTENSION = 'read-runs';
@@ -53,21 +57,36 @@ export const SHARD_PLANS_EXTENSION = 'shard-plans';
  */
 export const QUARANTINE_EXTENSION = 'quarantine';
 
-/** What create-run's answer announces, by the server's options. */
-export function announcedExtensions(options: {
+/** What create-run's answer says beyond the spec, by the server's options: its extensions, and the attachments' limits. */
+export interface Announcement {
+  extensions: string[];
+  attachments?: { maxFileBytes: number; maxRunBytes: number };
+}
+
+export function announcement(options: {
   failureDetails: boolean;
   completeRun: boolean;
   readRuns: boolean;
   shardPlans: boolean;
+  attachments: boolean;
   quarantine?: boolean;
-}): string[] {
-  return [
+  maxAttachmentBytes: number;
+  maxRunAttachmentBytes: number;
+}): Announcement {
+  const extensions = [
     ...(options.failureDetails ? [FAILURE_DETAILS_EXTENSION] : []),
     ...(options.completeRun ? [COMPLETE_RUN_EXTENSION] : []),
     ...(options.readRuns ? [READ_RUNS_EXTENSION] : []),
     ...(options.shardPlans ? [SHARD_PLANS_EXTENSION] : []),
+    ...(options.attachments ? [ATTACHMENTS_EXTENSION] : []),
     ...(options.quarantine ? [QUARANTINE_EXTENSION] : []),
   ];
+  return options.attachments
+    ? {
+        extensions,
+        attachments: { maxFileBytes: options.maxAttachmentBytes, maxRunBytes: options.maxRunAttachmentBytes },
+      }
+    : { extensions };
 }
 
 /**
@@ -111,11 +130,17 @@ export function registerCreateRun(
   app: FastifyInstance,
   writes: Writes,
   runIds: 'uuid' | 'integer',
-  announced: readonly string[],
+  announced: Announcement,
 ): void {
-  // Said in the answer's body, beside the id: a reporter sends `details`, and completes the
-  // run, only where the answer says so. A server that announces nothing answers the spec alone.
-  const extensions = announced.length > 0 ? { extensions: announced } : {};
+  // Said in the answer's body, beside the id: a reporter sends `details`, completes the run and
+  // uploads files only where the answer says so. A server that announces nothing answers the spec alone.
+  const extensions =
+    announced.extensions.length > 0
+      ? {
+          extensions: announced.extensions,
+          ...(announced.attachments ? { attachments: announced.attachments } : {}),
+        }
+      : {};
   const options = { schema: { body: runBodySchema }, preHandler: refuseUnstorableText };
   app.post<{ Body: RunBody }>(paths.runs, options, (request, reply) =>
     handleWrite(request, reply, writes.store, writes.inFlight, async (tx) => {
@@ -147,7 +172,14 @@ export function registerSubmitResults(app: FastifyInstance, writes: Writes, limi
   app.post<{ Params: { id: string }; Body: ResultsBody }>(
     paths.runResults,
     {
-      schema: { body: resultsBodySchema(limits.statuses, limits.failureDetails, limits.quarantine) },
+      schema: {
+        body: resultsBodySchema(
+          limits.statuses,
+          limits.failureDetails,
+          limits.attachments,
+          limits.quarantine,
+        ),
+      },
       // Before schema validation: an oversized batch is a 413 whatever its contents.
       preValidation: async (request) => {
         const results = (request.body as Partial<ResultsBody> | null)?.results;
@@ -233,7 +265,38 @@ const runBodySchema = {
   },
 } as const;
 
-function resultsBodySchema(statuses: readonly string[], failureDetails: boolean, quarantine: boolean) {
+/**
+ * A result's files (the `attachments` extension): each named by the hash of its bytes, which
+ * go apart (`PUT …/attachments/{sha256}`); its name and type only ever shown, never a path.
+ */
+const attachmentsSchema = {
+  type: 'array',
+  maxItems: 100,
+  items: {
+    type: 'object',
+    required: ['name', 'contentType', 'size', 'sha256'],
+    additionalProperties: false,
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 256 },
+      contentType: {
+        type: 'string',
+        minLength: 3,
+        maxLength: 255,
+        pattern: '^[!#$&^_.+\\-0-9A-Za-z]+/[^\\s]',
+      },
+      size: { type: 'integer', minimum: 0, maximum: 9_007_199_254_740_991 },
+      sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      attempt: { type: 'integer', minimum: 1, maximum: 1_000 },
+    },
+  },
+} as const;
+
+function resultsBodySchema(
+  statuses: readonly string[],
+  failureDetails: boolean,
+  attachments: boolean,
+  quarantine: boolean,
+) {
   return {
     type: 'object',
     required: ['results'],
@@ -252,6 +315,7 @@ function resultsBodySchema(statuses: readonly string[], failureDetails: boolean,
             status: { type: 'string', enum: [...statuses] },
             duration: { type: 'number', minimum: 0, maximum: MAX_DURATION },
             ...(failureDetails ? { details: detailsSchema } : {}),
+            ...(attachments ? { attachments: attachmentsSchema } : {}),
             ...(quarantine ? { quarantined: { type: 'boolean' } } : {}),
           },
         },

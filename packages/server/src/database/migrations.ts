@@ -212,6 +212,40 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    version: 9,
+    name: 'attachments: files results name, kept once by content hash, counted per run',
+    statements: [
+      // The files a result names (the `attachments` extension), as sent: JSON, like details.
+      `ALTER TABLE results ADD COLUMN attachments TEXT`,
+      // The bytes of the run's distinct files, against the limit for a run (one UPDATE checks and adds).
+      `ALTER TABLE runs ADD COLUMN attachment_bytes BIGINT NOT NULL DEFAULT 0`,
+      // Each file once, by the SHA-256 of its bytes, however many results, runs or shards name
+      // it. `linked_at`: when a run last named it; retention removes a file no run names any
+      // more, and only one nobody linked since its cutoff (an upload under way keeps it).
+      `CREATE TABLE attachment_blobs (
+        sha256 TEXT PRIMARY KEY,
+        size BIGINT NOT NULL,
+        stored_at TEXT NOT NULL,
+        linked_at TEXT NOT NULL
+      )`,
+      // Which files a run has: what its reads may serve, and what goes with it.
+      `CREATE TABLE run_attachments (
+        run_seq BIGINT NOT NULL,
+        sha256 TEXT NOT NULL,
+        size BIGINT NOT NULL,
+        received_at TEXT NOT NULL,
+        PRIMARY KEY (run_seq, sha256)
+      )`,
+      `CREATE INDEX run_attachments_by_sha256 ON run_attachments (sha256)`,
+      // The bytes themselves where the database keeps them (PostgreSQL, so every server behind
+      // a balancer reads them; an in-memory server): 1 MiB a row. A data folder keeps files instead.
+      {
+        sqlite: `CREATE TABLE attachment_chunks (sha256 TEXT NOT NULL, chunk BIGINT NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (sha256, chunk))`,
+        postgres: `CREATE TABLE attachment_chunks (sha256 TEXT NOT NULL, chunk BIGINT NOT NULL, bytes BYTEA NOT NULL, PRIMARY KEY (sha256, chunk))`,
+      },
+    ],
+  },
+  {
     version: 10,
     name: "shard plans, and the shard a run's results came from",
     statements: [

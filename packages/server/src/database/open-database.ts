@@ -15,6 +15,8 @@ export interface OpenedDatabase {
   db: SqlDatabase;
   /** Where it is, for people: the folder, the URL without its password, or `memory`. */
   where: string;
+  /** The data folder, when the database is the embedded one on disk: attached files are kept beside it. */
+  folder?: string;
   /** Closes the database and lets go of the data folder. */
   close(): Promise<void>;
 }
@@ -42,6 +44,7 @@ export async function openDatabase({ database, data }: DatabaseTarget): Promise<
     return {
       db,
       where: folder.folder,
+      folder: folder.folder,
       close: async () => {
         await db.close();
         await folder.release();

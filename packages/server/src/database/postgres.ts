@@ -17,6 +17,7 @@ const NUMBER_TYPES = new Set([
   701, // float8
 ]);
 const BOOL_TYPE = 16;
+const BYTEA_TYPE = 17;
 
 /** Distinct statement texts prepared by name on each connection; any more run unnamed. */
 const MAX_NAMED = 200;
@@ -31,6 +32,8 @@ const sqlValueTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number) => {
     if (NUMBER_TYPES.has(oid)) return Number;
     if (oid === BOOL_TYPE) return (text: string) => (text === 't' ? 1 : 0);
+    // An attachment's bytes (`\x` and hex, PostgreSQL's text form of bytea), as SQLite answers a BLOB.
+    if (oid === BYTEA_TYPE) return (text: string) => Buffer.from(text.slice(2), 'hex');
     return (text: string) => text;
   }) as pg.CustomTypesConfig['getTypeParser'],
 };

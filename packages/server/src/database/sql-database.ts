@@ -6,9 +6,10 @@
  * Queries are written once, with PostgreSQL's placeholders (`$1`, `$2`, …); the SQLite
  * driver rewrites them to SQLite's numbered form (`?1`, `?2`, …). Values are strings,
  * numbers (JavaScript numbers; counts and ids that may pass 2^53 are kept as text),
- * null, and nothing else: JSON goes in as text.
+ * bytes (an attached file's, in a BLOB or BYTEA column), null, and nothing else: JSON goes in
+ * as text.
  */
-export type SqlValue = string | number | null;
+export type SqlValue = string | number | Uint8Array | null;
 
 export type SqlRow = Record<string, SqlValue>;
 

@@ -1,3 +1,4 @@
+import type { AttachmentLedger } from '../attachments/attachment-ledger.js';
 import type { SqlStore } from './sql-store.js';
 
 /** Results removed per transaction: small, so a write waiting behind one waits milliseconds. */
@@ -20,6 +21,9 @@ export class Retention {
   #timer: NodeJS.Timeout | undefined;
   #pass: Promise<void> = Promise.resolve();
 
+  /** The run's attached files go with it, and a file no run has any more goes too (attachment-ledger.ts). */
+  #files: AttachmentLedger | undefined;
+
   private constructor(
     private readonly store: SqlStore,
     private readonly keepMs: number,
@@ -31,15 +35,23 @@ export class Retention {
     keepDays: number,
     onError: (error: unknown) => void = (error) =>
       process.emitWarning(`testrun retention: ${(error as Error).message}`),
+    files?: AttachmentLedger,
   ): Retention {
-    const retention = Retention.paused(store, keepDays, onError);
+    const retention = Retention.paused(store, keepDays, onError, files);
     retention.#schedule(0);
     return retention;
   }
 
   /** Retention that only removes when `runOnce` is called. */
-  static paused(store: SqlStore, keepDays: number, onError: (error: unknown) => void = () => {}): Retention {
-    return new Retention(store, keepDays * DAY_MS, onError);
+  static paused(
+    store: SqlStore,
+    keepDays: number,
+    onError: (error: unknown) => void = () => {},
+    files?: AttachmentLedger,
+  ): Retention {
+    const retention = new Retention(store, keepDays * DAY_MS, onError);
+    retention.#files = files;
+    return retention;
   }
 
   /** One pass now, resolved once everything older than the limit is gone (for tests). */
@@ -50,7 +62,7 @@ export class Retention {
       const runs = await this.store.runsCreatedBefore(cutoff, RUNS_PER_PASS);
       for (const run of runs) {
         if (this.#stopped) return removed;
-        await this.#removeRun(run.seq, run.total);
+        await this.#removeRun(run.seq, run.total, cutoff);
         removed += 1;
       }
       if (runs.length < RUNS_PER_PASS || this.#stopped) break;
@@ -81,7 +93,7 @@ export class Retention {
     this.#timer.unref();
   }
 
-  async #removeRun(seq: number, total: number): Promise<void> {
+  async #removeRun(seq: number, total: number, cutoff: string): Promise<void> {
     for (let from = 0; from < total && !this.#stopped; from += RESULTS_PER_BATCH) {
       await this.store.write((tx) =>
         tx.tx.query('DELETE FROM results WHERE run_seq = $1 AND position >= $2 AND position < $3', [
@@ -94,6 +106,7 @@ export class Retention {
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (this.#stopped) return;
+    await this.#files?.removeRunFiles(seq, cutoff);
     await this.store.write(async (tx) => {
       // Results written after the batches above (a late shard) go with the run.
       await tx.tx.query('DELETE FROM results WHERE run_seq = $1', [seq]);

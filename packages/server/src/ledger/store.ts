@@ -23,6 +23,19 @@ export interface ResultInput {
    * build. Sent only on a failed result, only to a server that announces quarantine.
    */
   quarantined?: boolean;
+  /** The files the result names (the `attachments` extension), their bytes uploaded apart by hash. */
+  attachments?: AttachmentRef[];
+}
+
+/** One file a result names (docs/design/attachments.md). */
+export interface AttachmentRef {
+  name: string;
+  contentType: string;
+  size: number;
+  /** Lower-case hex SHA-256 of the bytes: `GET /api/v1/runs/{id}/attachments/{sha256}` reads them. */
+  sha256: string;
+  /** The test's attempt that made it, 1 for the first. */
+  attempt?: number;
 }
 
 /** The `failure-details` extension of a result (docs/design/failure-details.md). */

@@ -44,3 +44,15 @@ export function relativeTime(iso: string, now: number): string {
   const days = Math.floor(hours / 24);
   return days === 1 ? '1 day ago' : `${days} days ago`;
 }
+
+/** `12 KB`, `3.4 MB`, `512 B`: a file's size as the pages write it (binary multiples, as the reporters'). */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${round(bytes / 1024 ** 3)} GB`;
+  if (bytes >= 1024 ** 2) return `${round(bytes / 1024 ** 2)} MB`;
+  if (bytes >= 1024) return `${round(bytes / 1024)} KB`;
+  return `${bytes} B`;
+}
+
+function round(value: number): string {
+  return String(Math.round(value * 10) / 10);
+}

@@ -88,6 +88,15 @@ details.suite table { border-top: 1px solid var(--line); }
 .suggestion { font-weight: 600; }
 .actions a { white-space: nowrap; }
 form.quarantine-change { flex-direction: column; align-items: stretch; max-width: 36rem; }
+.attachments { margin: 0.4rem 0; }
+.attempt-title { font-size: 0.85rem; font-weight: 600; color: var(--muted); margin: 0.5rem 0 0.2rem; }
+figure.file { margin: 0.3rem 0 0.6rem; }
+figure.file img { display: block; max-width: min(100%, 32rem); max-height: 20rem; height: auto; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
+figure.file video { display: block; max-width: min(100%, 40rem); border-radius: 4px; }
+figcaption, p.file { font-size: 0.85rem; }
+details.log { margin: 0.3rem 0; }
+details.log > summary { cursor: pointer; font-size: 0.85rem; }
+details.log pre { max-height: 24rem; overflow: auto; font-size: 0.8rem; }
 `;
 
 export function layout(title: string, content: SafeHtml): string {

@@ -1,8 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AttachmentLedger } from '../attachments/attachment-ledger.js';
+import { sendFile } from '../attachments/serve-file.js';
 import { testKey } from '../ledger/quarantines.js';
 import type { SqlStore } from '../ledger/sql-store.js';
+import type { StoredResult } from '../ledger/store.js';
 import { paths } from '../paths.js';
 import { shardTimes } from '../plans/shard-times.js';
+import { isInlineText, type RunFiles } from './attachments-block.js';
 import { FLAKY_WINDOW, flakyOrFailing } from './flaky-or-failing.js';
 import { type ProjectFlakes, renderFlakyPage } from './flaky-page.js';
 import { HISTORY_RUNS, testHistory } from './history.js';
@@ -12,6 +16,7 @@ import { RESULTS_PER_PAGE, renderRunNotFoundPage, renderRunPage, SLOWEST_TESTS }
 import { RUNS_PER_PAGE, renderRunsPage, runsPageNumber } from './runs-page.js';
 import { streamPage } from './stream.js';
 import { renderTestPage } from './test-page.js';
+import { registerTraceViewer } from './trace-viewer.js';
 
 const htmlType = 'text/html; charset=utf-8';
 
@@ -20,6 +25,8 @@ const MAX_CHOICES = 200;
 const TAGS_FROM_RUNS = 500;
 /** A test's quarantine changes its page lists, newest first. */
 const TEST_CHANGES_SHOWN = 20;
+/** The logs' text a run page shows at most, in all: past it, a log is a link. */
+const INLINE_TEXT_PER_PAGE = 2 * 1024 * 1024;
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -29,7 +36,12 @@ type Query = Record<string, string | string[] | undefined>;
  * costs the same with ten runs or a hundred thousand, and rendering never holds the
  * database: the queries finish before the HTML is built.
  */
-export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAfterMs: number): void {
+export function registerPages(
+  app: FastifyInstance,
+  store: SqlStore,
+  abandonedAfterMs: number,
+  files?: AttachmentLedger,
+): void {
   /** A page rendered whole (a string) goes as it is; one in parts is streamed as it renders (stream.ts). */
   const send = (reply: FastifyReply, page: string | Iterable<SafeHtml>, status = 200) =>
     reply
@@ -105,6 +117,7 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
       run,
       shards,
       results,
+      files: files && (await runFiles(files, runId, failed)),
       paged: { matching, failed, failedCount, slowest, page, pageCount },
       search,
       status,
@@ -113,6 +126,29 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
     });
     return send(reply, pageHtml);
   });
+
+  if (files) {
+    // A run's file for the pages: under their key or cookie, served so it can run no script.
+    app.get<{ Params: { id: string; sha256: string; name: string }; Querystring: Query }>(
+      paths.runFile,
+      async (request, reply) => {
+        const { id: runId, sha256, name } = request.params;
+        const notFound = () =>
+          send(
+            reply,
+            layout(
+              'No such file',
+              html`<h1>No such file</h1><p>Run <code>${runId}</code> has no such file.</p>`,
+            ),
+            404,
+          );
+        if (!/^[0-9a-f]{64}$/.test(sha256)) return notFound();
+        const contentType = first(request.query.type);
+        return sendFile(request, reply, files, { runId, sha256, name, contentType }, notFound);
+      },
+    );
+    registerTraceViewer(app);
+  }
 
   app.get<{ Querystring: Query }>(paths.testPage, async (request, reply) => {
     const [project, testSuite, testCase] = ['project', 'suite', 'test'].map((name) =>
@@ -147,6 +183,28 @@ export function registerPages(app: FastifyInstance, store: SqlStore, abandonedAf
     }
     return send(reply, renderFlakyPage(projects, allProjects, selected));
   });
+}
+
+/** Which of the run's files arrived, and the text of the failed tests' logs the page shows, within its budget. */
+async function runFiles(
+  files: AttachmentLedger,
+  runId: string,
+  failed: readonly StoredResult[],
+): Promise<RunFiles> {
+  const received = await files.receivedHashes(runId);
+  const texts = new Map<string, string>();
+  let budget = INLINE_TEXT_PER_PAGE;
+  for (const result of failed) {
+    for (const file of result.attachments ?? []) {
+      if (!received.has(file.sha256) || texts.has(file.sha256) || !isInlineText(file) || file.size > budget)
+        continue;
+      budget -= file.size;
+      const chunks: Buffer[] = [];
+      for await (const chunk of files.read(file.sha256, file.size)) chunks.push(chunk as Buffer);
+      texts.set(file.sha256, Buffer.concat(chunks).toString('utf8'));
+    }
+  }
+  return { received, texts };
 }
 
 /** The first value of a query parameter given once or more. */

@@ -2,6 +2,7 @@ import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredResult } from '../ledger/store.js';
 import { flakyPagePath, quarantinePagePath, runPagePath, runsPagePath } from '../paths.js';
 import type { ShardTime } from '../plans/shard-times.js';
+import { attachmentsBlock, type RunFiles } from './attachments-block.js';
 import { statusBar } from './charts.js';
 import { failureDetailsBlock, failuresByMessage } from './failure-details.js';
 import { formatCount, formatDuration } from './format.js';
@@ -52,6 +53,8 @@ export interface RunPageInput {
   run: RunWithCounts;
   /** The run's results, or with `paged` one page of them. */
   results: readonly StoredResult[];
+  /** The run's files, where the server keeps them: shown under the failed tests. */
+  files?: RunFiles | undefined;
   paged?: PagedResults | undefined;
   /** Only results whose suite or test name contains this, ignoring case. */
   search: string | undefined;
@@ -76,6 +79,7 @@ export function renderRunPage(input: RunPageInput): Iterable<SafeHtml> {
 function* runPageContent({
   run,
   results,
+  files,
   paged,
   search,
   status,
@@ -122,13 +126,13 @@ ${narrowed ? html`<p class="muted" id="shown-summary">${shownSummary(shownCount,
 `;
   if (failed.length > 0) {
     yield html`<h2 id="failed">Failed (${formatCount(failedCount)})</h2>\n`;
-    yield* namedTable('failed-tests', run.project, failed, true);
+    yield* namedTable('failed-tests', run, failed, files ?? NO_FILES);
     yield html`\n${failuresByMessage(failed)}`;
   }
   yield html`\n`;
   if (slowest.length > 0) {
     yield html`<h2 id="slowest">Slowest tests</h2>\n`;
-    yield* namedTable('slowest-tests', run.project, slowest);
+    yield* namedTable('slowest-tests', run, slowest);
   }
   yield shardTable(shards);
   yield html`
@@ -290,13 +294,16 @@ function* suiteDetails(
 `;
 }
 
-/** Tests with their suite: the failed ones, the slowest ones. */
+const NO_FILES: RunFiles = { received: new Set(), texts: new Map() };
+
+/** Tests with their suite: the failed ones (with why they failed and their files), the slowest ones. */
 function* namedTable(
   id: string,
-  project: string,
+  run: RunWithCounts,
   results: readonly StoredResult[],
-  withDetails = false,
+  files?: RunFiles,
 ): Generator<SafeHtml> {
+  const { project } = run;
   yield html`<div class="table-wrap"><table id="${id}"><thead><tr><th>Test · suite</th><th class="num">Duration</th></tr></thead><tbody>
 `;
   // Failed tests' rows are what a CI summary links to (test-anchor.ts): one id per row.
@@ -305,10 +312,11 @@ function* namedTable(
     const key = `${result.testSuite}\n${result.testCase}`;
     const occurrence = (seen.get(key) ?? 0) + 1;
     seen.set(key, occurrence);
-    const anchor = withDetails
-      ? html` id="${testAnchor(result.testSuite, result.testCase, occurrence)}"`
+    const anchor = files ? html` id="${testAnchor(result.testSuite, result.testCase, occurrence)}"` : '';
+    const why = files
+      ? html`${failureDetailsBlock(result.details)}${attachmentsBlock(run.id, result, files)}`
       : '';
-    yield html`<tr class="test"${anchor} data-status="${result.status}"${result.quarantined ? html` data-quarantined` : ''}><td>${testLink({ project, ...result })}${result.quarantined ? html` ${QUARANTINED_MARK}` : ''}<br><span class="muted name">${result.testSuite}</span>${withDetails && failureDetailsBlock(result.details)}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
+    yield html`<tr class="test"${anchor} data-status="${result.status}"${result.quarantined ? html` data-quarantined` : ''}><td>${testLink({ project, ...result })}${result.quarantined ? html` ${QUARANTINED_MARK}` : ''}<br><span class="muted name">${result.testSuite}</span>${why}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
 `;
   }
   yield html`</tbody></table></div>`;

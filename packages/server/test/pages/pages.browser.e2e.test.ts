@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -227,6 +228,28 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
     expect(shown.sort()).toEqual(matching.map((r) => r.testCase).sort());
     for (const row of await page.locator('#suites ~ details.suite').all())
       expect(await row.isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it('shows what Vitest annotated on the failing test under it, folded, the passing run’s left home', async () => {
+    const [passingRun, failingRun] = await runsOf('example-vitest');
+    const flipping = (await store().results(failingRun!.id)).find((r) => r.testCase === FLIPPING);
+    const note = JSON.stringify({ itemCount: 0, total: 0 });
+    expect(flipping?.attachments).toEqual([
+      {
+        name: 'the cart after the reload',
+        contentType: 'application/json',
+        size: note.length,
+        sha256: createHash('sha256').update(note).digest('hex'),
+      },
+    ]);
+    const passed = (await store().results(passingRun!.id)).find((r) => r.testCase === FLIPPING);
+    expect(passed?.attachments).toBeUndefined();
+    const page = await openPage(`/runs/${failingRun!.id}`);
+    const log = page.locator('#failed-tests details.file.log');
+    expect(await log.locator('summary').textContent()).toBe(`the cart after the reload · ${note.length} B`);
+    await log.locator('summary').click();
+    expect(await log.locator('pre').textContent()).toBe(note);
     await page.close();
   });
 

@@ -281,6 +281,7 @@ describe('the plan route, on one engine: its checks come before the store', () =
       'failure-details',
       'complete-run',
       'read-runs',
+      'attachments',
       'quarantine',
     ]);
     const planning = await startServer();
@@ -290,6 +291,7 @@ describe('the plan route, on one engine: its checks come before the store', () =
       'complete-run',
       'read-runs',
       'shard-plans',
+      'attachments',
       'quarantine',
     ]);
   });

@@ -41,6 +41,7 @@ describe('testrun create-run', () => {
         completeRun: failureDetails,
         readRuns: failureDetails,
         attachments: failureDetails,
+        quarantine: failureDetails,
       });
       const { code, stdout } = await runCli(['create-run', '--framework', 'vitest', '--env'], {
         env: envFor(started),

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   type CollectionServer,
+  closedPortUrl,
   npmEnv as consumerEnv,
   FIXTURES_DIR,
   jsonFile as json,
@@ -96,12 +97,14 @@ describe('the packed tarballs', () => {
     if (dir === 'core') {
       // Bundles apart from the reporters' core, each loaded only by what uses it: the CI summary
       // (when a summary is written), shard plans (`@testrun/core/plan`: `testrun plan`, the
-      // sequencers), and the attachments' stage (when a run has files) with what it shares with index.js.
+      // sequencers), quarantine (once a test failed in a run whose service announced it), and the
+      // attachments' stage (when a run has files) with what it shares with index.js.
       const code = [...files].filter((file) => /\.c?js$/.test(file)).sort();
       expect(code).toEqual([
         'package/dist/attachments.js',
         'package/dist/index.js',
         'package/dist/plan.js',
+        'package/dist/quarantine/index.js',
         expect.stringMatching(/^package\/dist\/shared-[A-Z0-9]+\.js$/),
         'package/dist/summary/index.js',
       ]);
@@ -179,6 +182,7 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     async (documentedRun) => {
       const attempt = async () => {
         const server = await startTestServer();
+        if (documentedRun.quarantined) await quarantine(server, documentedRun);
         const env = envFor(
           server,
           documentedRun.underTestrunRun ? { GITHUB_STEP_SUMMARY: summaryFile() } : {},
@@ -215,26 +219,83 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
       ).toEqual(mathResults(documentedRun));
       for (const result of results) expect(result.duration).toBeGreaterThanOrEqual(0);
       expect(output).toContain(`testrun: 5 results → run ${stored[0]!.id}`);
-      // One test fails on purpose: the framework's exit code, unchanged by the reporter.
-      expect(outcome.code, output).toBe(documentedRun.failedExitCode ?? 1);
       expect(readSpoolLines(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
-      if (documentedRun.underTestrunRun) {
-        // testrun run created the run, the reporter sent into it, and testrun run ended it failed.
-        const runId = stored[0]!.id;
-        expect(server.server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(1);
-        expect(await server.server.store.endOf(runId)).toMatchObject({ status: 'failed' });
-        expect(output).toMatch(
-          new RegExp(`^testrun run: run ${runId} marked failed \\(the command exited 1\\)`, 'm'),
-        );
-        // Its summary counts what the service stored, and names the failed test with why.
-        const summary = readSummary(fs.readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'));
-        const failed = results.find((result) => result.status === 'failed')!;
-        expect(summary.heading).toBe(`❌ ${documentedRun.project} · ${documentedRun.framework}: failed`);
-        expect(summary.counts).toMatchObject({ ...countsOf(results), tests: results.length });
-        expect(summary.tables['Why it failed']?.map((row) => row.cells)).toEqual([
-          [failed.testCase, failed.testSuite, firstLine(failed.details?.message)],
-        ]);
+      const runId = stored[0]!.id;
+      const failed = results.find((result) => result.status === 'failed')!;
+      if (!documentedRun.quarantined) {
+        // One test fails on purpose: the framework's exit code, unchanged by the reporter.
+        expect(outcome.code, output).toBe(documentedRun.failedExitCode ?? 1);
+        return;
       }
+      // That test is quarantined: it ran, failed, and is stored failed, marked, with why; the
+      // build passes (docs/quarantine.md), under testrun run or in Playwright's or Mocha's own process.
+      expect(outcome.code, output).toBe(0);
+      expect(failed).toMatchObject({ quarantined: true, details: { message: expect.any(String) } });
+      expect(await server.server.store.endOf(runId)).toMatchObject({ status: 'completed' });
+      const passedLine = `passed: 1 quarantined test failed (${failed.testSuite} › ${failed.testCase})`;
+      if (!documentedRun.underTestrunRun) {
+        expect(output).toContain(`testrun: ${passedLine}\n`);
+        return;
+      }
+      // testrun run created the run, the reporter sent into it, and testrun run ended it.
+      expect(server.server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(1);
+      expect(output).toContain(`testrun run: ${passedLine}\n`);
+      expect(output).toMatch(
+        new RegExp(`^testrun run: run ${runId} marked completed \\(the command exited`, 'm'),
+      );
+      // Its summary counts what the service stored, and still names the failed test with why.
+      const summary = readSummary(fs.readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'));
+      expect(summary.heading).toBe(
+        `✅ ${documentedRun.project} · ${documentedRun.framework}: passed — 1 quarantined failure`,
+      );
+      expect(summary.counts).toMatchObject({ ...countsOf(results), quarantined: 1, tests: results.length });
+      expect(summary.tables['Why it failed']?.map((row) => row.cells)).toEqual([
+        [`${failed.testCase} (quarantined)`, failed.testSuite, firstLine(failed.details?.message)],
+      ]);
+    },
+  );
+
+  // The same fixtures where quarantine must not pass the build: each exits as its runner does
+  // without testrun, and the line says why (the decision's every variation is a unit test,
+  // packages/core/test/quarantine/command-verdict.test.ts).
+  it.each(QUARANTINE_VARIATIONS)(
+    '$documentedRun.framework under testrun run, $what: exits as without testrun, saying why',
+    async ({ documentedRun, extraFiles, prepare, why, ended }) => {
+      const server = await startTestServer();
+      await quarantine(server, documentedRun);
+      const extra = (await prepare?.(server)) ?? {};
+      const env = envFor(server, { GITHUB_STEP_SUMMARY: summaryFile(), ...extra });
+      const dir = path.join(project, documentedRun.dir);
+      // A folder of its own beside the documented one: the tests run side by side.
+      const variant = fs.mkdtempSync(`${dir}-`);
+      fs.cpSync(dir, variant, { recursive: true });
+      writeFiles(variant, extraFiles ?? {});
+      const outcome = await run(
+        bin('testrun'),
+        ['run', '--project', documentedRun.project, '--', ...documentedRun.command()],
+        { cwd: variant, env },
+      );
+      const output = outcome.stdout + outcome.stderr;
+      expect(outcome.code, output).toBe(1);
+      expect(output).toMatch(why);
+      const [stored] = await server.server.store.runs();
+      if (ended === 'not created') {
+        expect(stored, output).toBeUndefined();
+        return;
+      }
+      expect(await server.server.store.endOf(stored!.id)).toMatchObject({ status: 'failed' });
+      expect(output).toMatch(
+        new RegExp(`^testrun run: run ${stored!.id} marked failed \\(the command exited 1\\)`, 'm'),
+      );
+      // Its summary names every failed test with why; a quarantined one is marked, not hidden.
+      const results = await server.server.store.results(stored!.id);
+      const summary = readSummary(fs.readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'));
+      expect(summary.heading).toBe(`❌ ${documentedRun.project} · ${documentedRun.framework}: failed`);
+      expect(summary.tables['Why it failed']?.map((row) => row.cells[0])).toEqual(
+        results
+          .filter((result) => result.status === 'failed')
+          .map((result) => `${result.testCase}${result.quarantined ? ' (quarantined)' : ''}`),
+      );
     },
   );
 
@@ -313,7 +374,7 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     expect(created.code, created.stderr).toBe(0);
     // The run as shards need it: its id, then what the service announced.
     const [id = '', announced] = created.stdout.trim().split(';');
-    expect(announced).toBe('extensions=failure-details,complete-run,read-runs,attachments');
+    expect(announced).toBe('extensions=failure-details,complete-run,read-runs,attachments,quarantine');
     expect(await server.server.store.run(id)).toMatchObject({ id, project: 'p', framework: 'vitest' });
 
     // The form every spool line prints resolves to the installed CLI (`--no`: never the registry).
@@ -817,6 +878,13 @@ interface DocumentedRun {
   browser?: boolean;
   /** Run under `testrun run`, as the README's CI section says, with a CI summary to read back. */
   underTestrunRun?: boolean;
+  /**
+   * The server quarantines `Math > fails on purpose` in the run's project before the run
+   * (docs/quarantine.md): the build passes, under `testrun run` (every runner), or in the
+   * process (Playwright, whose onEnd decides its status; Mocha, whose exit code is what its
+   * reporter's done hands it).
+   */
+  quarantined?: boolean;
 }
 
 const MOCHA_CJS_TESTS = { 'test/math.test.js': mathTest('mocha-cjs') };
@@ -941,6 +1009,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     project: 'web',
     suite: 'math.test.mjs',
     underTestrunRun: true,
+    quarantined: true,
   },
   {
     dir: 'vitest-readme-config',
@@ -961,6 +1030,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     project: 'api',
     suite: 'math.test.js',
     underTestrunRun: true,
+    quarantined: true,
   },
   {
     dir: 'readme-jest-config-mjs',
@@ -1012,6 +1082,8 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
       // Playwright names files from its testDir, the config's folder.
       suite: 'math.spec.ts',
       underTestrunRun: block === 'readme-playwright-config',
+      // Under testrun run, and alone, where Playwright takes its status from the reporter.
+      quarantined: true,
     }),
   ),
   ...(['readme-mocharc', 'mocha-readme-mocharc'] as const).map(
@@ -1023,6 +1095,8 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
       project: 'api',
       suite: 'test/math.test.js',
       underTestrunRun: block === 'readme-mocharc',
+      // Under testrun run, and alone, where Mocha takes its exit code from the reporter's done.
+      quarantined: true,
     }),
   ),
   {
@@ -1054,6 +1128,7 @@ const DOCUMENTED_RUNS: DocumentedRun[] = [
     project: CONSUMER_NAME,
     suite: 'math.test.js',
     underTestrunRun: true,
+    quarantined: true,
   },
   {
     dir: 'node-test-readme-scripts',
@@ -1140,6 +1215,80 @@ const browserMissing = testcafeBrowserMissing();
 if (browserMissing) console.warn(`skipping the packed TestCafe runs: ${browserMissing}`);
 /** The documented runs this machine can run: those that drive a browser need Chromium. */
 const RUNNABLE_RUNS = DOCUMENTED_RUNS.filter((documentedRun) => !(documentedRun.browser && browserMissing));
+
+/** The documented run written in `dir`. */
+function documented(dir: string): DocumentedRun {
+  return DOCUMENTED_RUNS.find((documentedRun) => documentedRun.dir === dir)!;
+}
+
+/** Quarantines `Math > fails on purpose` of the run's file in `project` (default: the run's), as `testrun quarantine add` does. */
+async function quarantine(server: TestServer, documentedRun: DocumentedRun, project = documentedRun.project) {
+  const answer = await fetch(`${server.url}/api/v1/quarantines`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      project,
+      testSuite: documentedRun.suite,
+      testCase: 'Math > fails on purpose',
+      reason: 'fails on purpose',
+      by: 'packed-install',
+    }),
+  });
+  expect(answer.status, await answer.text()).toBe(201);
+}
+
+interface QuarantineVariation {
+  documentedRun: DocumentedRun;
+  what: string;
+  /** Written beside the documented files, in the variant's folder. */
+  extraFiles?: Record<string, string>;
+  /** Done to the server after the quarantine; what it answers is added to the environment. */
+  prepare?: (server: TestServer) => Promise<Record<string, string> | undefined>;
+  /** The line that says why the build fails. */
+  why: RegExp;
+  ended?: 'not created';
+}
+
+/**
+ * One way for each of four runners that quarantine must not pass a build: together, every way
+ * the issue names. A failure quarantined in another project only is the run's list's and the
+ * line's (packages/server/test/quarantine.test.ts, packages/core/test/quarantine/watch.test.ts).
+ */
+const QUARANTINE_VARIATIONS: QuarantineVariation[] = [
+  {
+    documentedRun: documented('readme-vitest-config'),
+    what: 'one more failing test that is not quarantined',
+    extraFiles: {
+      'also-fails.test.mjs':
+        "import { expect, it } from 'vitest';\nit('also fails', () => expect(1).toBe(2));\n",
+    },
+    why: /^testrun run: failed: 1 failure is not a quarantined test's: also-fails\.test\.mjs › also fails \(not quarantined in project "web"\); 1 quarantined test failed too/m,
+  },
+  {
+    documentedRun: documented('readme-jest-config'),
+    what: 'a file that fails to load',
+    extraFiles: { 'broken.test.js': "throw new Error('this file cannot load');\n" },
+    why: /^testrun run: failed: 1 failure is not a quarantined test's: broken\.test\.js › \(file failed to run\) \(a file that failed to run is never quarantined\); 1 quarantined test failed too/m,
+  },
+  {
+    documentedRun: documented('readme-playwright-config'),
+    what: 'the quarantine expired',
+    prepare: async (server) => {
+      await server.server.store.write((tx) =>
+        tx.tx.query("UPDATE quarantines SET expires_at = '2026-01-02T00:00:00.000Z'"),
+      );
+      return undefined;
+    },
+    why: /^testrun run: failed: 1 failure is not a quarantined test's: math\.spec\.ts › Math > fails on purpose \(its quarantine expired on 2026-01-02\)/m,
+  },
+  {
+    documentedRun: documented('readme-node-test-command'),
+    what: 'the service down at run start',
+    prepare: async () => ({ TESTRUN_BASE_URL: await closedPortUrl() }),
+    why: /^testrun run: the run could not be created \(.*\): the command runs as it would without testrun run \(nothing is quarantined\)/m,
+    ended: 'not created',
+  },
+];
 
 /**
  * The math tests as a Postman collection named `math`, its requests in a folder `Math`, sent to

@@ -45,7 +45,7 @@ it.each(FRAMEWORKS)('$name: three shards fill the one run testrun create-run mad
   const handle = created.stdout.trim();
   const runId = handle.split(';')[0]!;
   expect(handle).toBe(
-    `${runId};extensions=failure-details,complete-run,read-runs,attachments;attachment-limits=104857600/1073741824`,
+    `${runId};extensions=failure-details,complete-run,read-runs,attachments,quarantine;attachment-limits=104857600/1073741824`,
   );
 
   const env = () =>

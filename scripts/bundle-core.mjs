@@ -56,10 +56,28 @@ const summaryApart = {
 };
 
 /**
+ * Quarantine (src/quarantine/) is a bundle of its own too, dist/quarantine/index.js, imported
+ * only once a test failed in a run whose service announced quarantine
+ * (run-end/quarantine-hand-off.ts), or by `testrun run` when its command's reporters had
+ * failures. It too imports only types from the rest of core.
+ */
+const quarantineApart = {
+  name: 'quarantine-apart',
+  setup(build) {
+    build.onResolve({ filter: /\/quarantine\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}src${path.sep}quarantine${path.sep}`)
+        ? undefined
+        : { path: './quarantine/index.js', external: true },
+    );
+  },
+};
+
+/**
  * Writes packages/core/dist/index.js, beside the bundles only some processes load: every
  * kilobyte of index.js is parsed by every run (13 KB more cost ~6 ms of CPU at load, measured).
- * dist/summary/index.js is the CI summary (above). dist/attachments.js is the attachments'
- * stage, which a run imports only when it has a file to send (docs/design/attachments.md):
+ * dist/summary/index.js is the CI summary and dist/quarantine/index.js quarantine (above).
+ * dist/attachments.js is the attachments' stage, which a run imports only when it has a file
+ * to send (docs/design/attachments.md):
  * what it shares with index.js is in one shared file (dist/shared-<hash>.js) that index.js
  * imports, so there is one copy of every module: one set of timers taken at load (clock.ts),
  * one p-queue. dist/plan.js (`@testrun/core/plan`, shard plans) holds what only `testrun plan`
@@ -70,15 +88,17 @@ export async function bundleCore() {
   for (const name of fs.existsSync(dist) ? fs.readdirSync(dist) : []) {
     if (/^shared-.*\.js$/.test(name)) fs.rmSync(path.join(dist, name));
   }
-  await build({
-    entryPoints: [path.join(repo, 'packages/core/src/summary/index.ts')],
-    outfile: path.join(dist, 'summary/index.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.19',
-    logLevel: 'warning',
-  });
+  for (const apart of ['summary', 'quarantine']) {
+    await build({
+      entryPoints: [path.join(repo, `packages/core/src/${apart}/index.ts`)],
+      outfile: path.join(dist, `${apart}/index.js`),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20.19',
+      logLevel: 'warning',
+    });
+  }
   await bundle(
     {
       entryPoints: {
@@ -104,7 +124,7 @@ export async function bundleCore() {
 async function bundle(where, withPQueue) {
   await build({
     ...where,
-    plugins: [summaryApart],
+    plugins: [summaryApart, quarantineApart],
     bundle: true,
     format: 'esm',
     platform: 'node',

@@ -101,6 +101,7 @@ const CORE_LAYERS: string[][] = [
     'extensions.ts',
     'exit-guard.ts',
     'summary',
+    'quarantine',
   ],
   ['errors.ts', 'runner-version.ts'],
   ['options'],

@@ -42,7 +42,7 @@ describe('testrun complete-run', () => {
     const told = await createRun(server);
     const bare = told.split(';')[0]!;
     expect(told).toBe(
-      formatRunHandle(bare, ['failure-details', 'read-runs', 'attachments'], {
+      formatRunHandle(bare, ['failure-details', 'read-runs', 'attachments', 'quarantine'], {
         maxFileBytes: 100 * 1024 * 1024,
         maxRunBytes: 1024 * 1024 * 1024,
       }),

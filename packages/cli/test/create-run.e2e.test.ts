@@ -28,7 +28,7 @@ describe('testrun create-run', () => {
     expect(code).toBe(0);
     const [run] = await started.server.store.runs();
     expect(stdout).toBe(
-      `${run!.id};extensions=failure-details,complete-run,read-runs,attachments;attachment-limits=104857600/1073741824\n`,
+      `${run!.id};extensions=failure-details,complete-run,read-runs,attachments,quarantine;attachment-limits=104857600/1073741824\n`,
     );
     expect(run).toMatchObject({ project: 'web', framework: 'vitest', tags: ['nightly', 'e2e'] });
   });
@@ -41,6 +41,7 @@ describe('testrun create-run', () => {
         completeRun: failureDetails,
         readRuns: failureDetails,
         attachments: failureDetails,
+        quarantine: failureDetails,
       });
       const { code, stdout } = await runCli(['create-run', '--framework', 'vitest', '--env'], {
         env: envFor(started),
@@ -50,7 +51,7 @@ describe('testrun create-run', () => {
       printed.push(stdout.replace(run!.id, '<id>'));
     }
     expect(printed).toEqual([
-      'TESTRUN_RUN_ID=<id>;extensions=failure-details,complete-run,read-runs,attachments;attachment-limits=104857600/1073741824\n',
+      'TESTRUN_RUN_ID=<id>;extensions=failure-details,complete-run,read-runs,attachments,quarantine;attachment-limits=104857600/1073741824\n',
       'TESTRUN_RUN_ID=<id>\n',
     ]);
   });

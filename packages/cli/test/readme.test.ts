@@ -20,6 +20,7 @@ function section(name: string): string {
 const SYNOPSIS_BLOCKS: Record<string, string> = {
   run: 'cli-readme-run-synopsis',
   summary: 'cli-readme-summary-synopsis',
+  quarantine: 'cli-readme-quarantine-synopsis',
   serve: 'cli-readme-serve-synopsis',
   'create-run': 'cli-readme-create-run-synopsis',
   'complete-run': 'cli-readme-complete-run-synopsis',

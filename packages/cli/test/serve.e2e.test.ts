@@ -230,7 +230,14 @@ describe('testrun serve', () => {
     for (const flags of [
       ['--max-attachment-size', '25MB', '--max-run-attachments', '500MB'],
       ['--no-failure-details'],
-      ['--no-failure-details', '--no-complete-run', '--no-read-runs', '--no-shard-plans', '--no-attachments'],
+      [
+        '--no-failure-details',
+        '--no-complete-run',
+        '--no-read-runs',
+        '--no-shard-plans',
+        '--no-attachments',
+        '--no-quarantine',
+      ],
     ]) {
       const cli = startCli(['serve', '--api-key', 'k', '--memory', ...flags], { cwd: await tempDir() });
       const [, url = ''] = await cli.waitForStdout(listening);
@@ -248,12 +255,19 @@ describe('testrun serve', () => {
     const MB = 1024 * 1024;
     expect(answers).toEqual([
       {
-        extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'attachments'],
+        extensions: [
+          'failure-details',
+          'complete-run',
+          'read-runs',
+          'shard-plans',
+          'attachments',
+          'quarantine',
+        ],
         attachments: { maxFileBytes: 25 * MB, maxRunBytes: 500 * MB },
         resultsStatus: 201,
       },
       {
-        extensions: ['complete-run', 'read-runs', 'shard-plans', 'attachments'],
+        extensions: ['complete-run', 'read-runs', 'shard-plans', 'attachments', 'quarantine'],
         attachments: { maxFileBytes: 100 * MB, maxRunBytes: 1024 * MB },
         resultsStatus: 400,
       },

@@ -49,7 +49,7 @@ describe.skipIf(!hasOpenssl())('the TLS flags of create-run and replay', () => {
     });
     expect(made.stderr).toBe('');
     expect(made.stdout).toBe(
-      `${(await server.server.store.runs())[0]!.id};extensions=failure-details,complete-run,read-runs,attachments;attachment-limits=104857600/1073741824\n`,
+      `${(await server.server.store.runs())[0]!.id};extensions=failure-details,complete-run,read-runs,attachments,quarantine;attachment-limits=104857600/1073741824\n`,
     );
 
     const refused = await runCli(['create-run', '--framework', 'vitest', '--ca', certs.caCert], {

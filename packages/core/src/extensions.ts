@@ -16,12 +16,19 @@ export const ATTACHMENTS_EXTENSION = 'attachments';
  */
 export const READ_RUNS_EXTENSION = 'read-runs';
 
+/**
+ * The run's project quarantines tests (`GET /api/v1/runs/{runId}/quarantine`), and a failed
+ * result may say it was a quarantined test's (`quarantined: true`): docs/design/quarantine.md.
+ */
+export const QUARANTINE_EXTENSION = 'quarantine';
+
 /** The extensions this client knows, in the order it writes them. */
 export const KNOWN_EXTENSIONS = [
   FAILURE_DETAILS_EXTENSION,
   COMPLETE_RUN_EXTENSION,
   READ_RUNS_EXTENSION,
   ATTACHMENTS_EXTENSION,
+  QUARANTINE_EXTENSION,
 ] as const;
 export type Extension = (typeof KNOWN_EXTENSIONS)[number];
 

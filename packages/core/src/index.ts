@@ -2,7 +2,9 @@
 
 export type { CreateRunOutcome } from './delivery/create-run.js';
 export type { Deadline } from './delivery/deadline.js';
+export type { SendOutcome } from './delivery/send-with-retries.js';
 export { openService, type Service, type ServiceInit } from './delivery/service.js';
+export { requestService, type ServiceRequest } from './delivery/service-request.js';
 export {
   ConfigError,
   type ErrorCode,
@@ -23,6 +25,7 @@ export {
   formatRunHandle,
   KNOWN_EXTENSIONS,
   parseRunHandle,
+  QUARANTINE_EXTENSION,
   READ_RUNS_EXTENSION,
   type RunHandle,
 } from './extensions.js';
@@ -72,10 +75,12 @@ export {
   runVerdict,
   sendRunEnd,
 } from './run-end/end-run.js';
+export { loadQuarantine } from './run-end/quarantine-hand-off.js';
 export {
   type GatheredRun,
   type GatherInit,
   gatherRun,
+  loadSummary,
   SUMMARY_PARTS_VAR,
   type SummaryRun,
   writeRunSummary,

@@ -1,5 +1,5 @@
 import { AttachedFiles } from './attachments/attached-files.js';
-import { withRealTaskQueues } from './clock.js';
+import { clearTimeout, setTimeout, withRealTaskQueues } from './clock.js';
 import { Batcher } from './delivery/batcher.js';
 import { openService } from './delivery/service.js';
 import { TestrunError } from './errors.js';
@@ -10,15 +10,17 @@ import { type ConfigResolution, type ResolvedConfig, resolveConfig } from './opt
 import { defaultPlanKey } from './options/plan-key.js';
 import { Logger } from './output/logger.js';
 import { type SecretPattern, secretPattern } from './output/redact.js';
-import { countOf, formatCount, formatSummary, replayCommand } from './output/summary.js';
+import { countOf, formatCount, formatMs, formatSummary, replayCommand } from './output/summary.js';
 import { configuredShard, shardHeaders } from './plan/shard-headers.js';
+import type { QuarantineOutcome } from './quarantine/index.js';
 import { filesOf } from './results/attached-files.js';
 import { createResultMapper, type ResultMapper, type ResultSource } from './results/map-result.js';
 import { runErrorResult } from './results/result-name.js';
 import { RunResults } from './results/run-results.js';
 import { verdictFails } from './results/runner-verdict.js';
 import { endsItsRun } from './run-end/end-run.js';
-import { SummaryFeed } from './run-end/summary-hand-off.js';
+import { leaveVerdictPart, loadQuarantine, QuarantineHandOff } from './run-end/quarantine-hand-off.js';
+import { SummaryFeed, summaryPartsDir } from './run-end/summary-hand-off.js';
 import { RunSession } from './run-session.js';
 import type { DeliverySummary, FileReport, RawResult, RunnerVerdict, TestResult } from './types.js';
 import { userAgent } from './version.js';
@@ -51,6 +53,30 @@ export interface RunReporterInit {
    * of a file that was still running (Playwright reports files once all their tests ended).
    */
   flushOnExit?: () => void;
+  /**
+   * The runner takes its verdict from this reporter (Playwright's `onEnd` may return a status,
+   * Mocha's exit code is what its reporter's `done` hands back):
+   * a run whose every failure is a quarantined test's, and whose runner failed it for those
+   * alone (`RunnerVerdict.failedByTestsAlone`), then passes in the process, and its run ends
+   * completed (`DeliverySummary.quarantine.passes`; docs/design/quarantine.md).
+   */
+  decidesVerdict?: boolean;
+  /**
+   * The results come from a report of a run that has ended (`testrun upload`): quarantine marks
+   * them, and its line says which failures were quarantined, not what the build does.
+   */
+  fromReport?: boolean;
+}
+
+/** What quarantine made of a run's failures in this process, for its verdict part and its line. */
+interface QuarantineJudgement {
+  outcome: QuarantineOutcome;
+  /** Every failure a quarantined test's, and the runner vouched for nothing else. */
+  clears: boolean;
+  /** …and the runner takes its verdict from this reporter: the run passes here. */
+  passes: boolean;
+  testsAlone: boolean;
+  doubt: string | undefined;
 }
 
 /** Said once, where files were attached to a run whose id came alone. */
@@ -68,6 +94,14 @@ interface ActiveRun {
   /** What it sends, tallied for the CI summary, when one is written (run-end/summary-hand-off.ts). */
   feed: SummaryFeed | undefined;
   stopExitGuard: () => void;
+  /** Failed results handed on. */
+  failures: number;
+  /** Made at the first failed result (run-end/quarantine-hand-off.ts). */
+  quarantine: QuarantineHandOff | undefined;
+  /** What quarantine made of the failures, once the run's end judged them. */
+  judged: QuarantineJudgement | undefined;
+  /** The run's end hook finished. */
+  ended: boolean;
   /**
    * Set once `endRun` began, to its outcome: results that still arrive go to the session
    * directly, never to a new run, and a second `endRun` waits for the same end.
@@ -102,6 +136,8 @@ export class RunReporter {
   private readonly failOnErrorSet: boolean;
   /** The API key's forms: a test that prints it in an assertion never sends it as why it failed. */
   private readonly secrets: SecretPattern | undefined;
+  /** A verdict part is left as the process exits (inside `testrun run`): the listener, once. */
+  private leavesVerdict = false;
 
   constructor(init: RunReporterInit) {
     this.init = init;
@@ -171,9 +207,14 @@ export class RunReporter {
         feed,
         ending: undefined,
         stopExitGuard: () => {},
+        failures: 0,
+        quarantine: undefined,
+        judged: undefined,
+        ended: false,
       };
       run.stopExitGuard = onProcessExit((end) => this.spoolOnExit(run, end));
       this.run = run;
+      this.leaveVerdictOnExit();
       session.start();
     });
   }
@@ -215,6 +256,7 @@ export class RunReporter {
     this.added += results.length;
     // Tallied as they come, those whose files are still being hashed too: the summary counts every result.
     run.feed?.add(results);
+    this.watchFailures(run, results);
     this.send(run, this.withoutHeldFiles(run, results));
   }
 
@@ -309,10 +351,114 @@ export class RunReporter {
     // have without the reporter, not after flushTimeout.
     if (receivedSignal()) this.guard(() => run.session.spoolNow(run.batcher.take()));
     else this.guard(() => run.batcher.flush());
+    run.judged = await this.judgeQuarantine(run, config, verdict);
     const summary = await this.finish(run.session, config, notes);
-    if (summary && run.feed) await this.handOffSummary(run.feed, summary, config);
+    if (summary && run.judged) {
+      const { outcome, passes } = run.judged;
+      summary.quarantine = { passes, quarantined: outcome.quarantinedCount, failures: outcome.failures };
+    }
+    if (summary && run.judged) await this.sayQuarantine(run.judged);
+    if (summary && run.feed) await this.handOffSummary(run.feed, summary, config, run);
     run.stopExitGuard();
+    run.ended = true;
     return summary;
+  }
+
+  /** A run's first failed result starts its quarantine (run-end/quarantine-hand-off.ts): nothing loads before. */
+  private watchFailures(run: ActiveRun, results: readonly TestResult[]): void {
+    const failed = this.config!.statusMap.failed;
+    let failures = 0;
+    for (const result of results) if (result.status === failed) failures += 1;
+    if (failures === 0 && !run.quarantine) return;
+    run.failures += failures;
+    run.quarantine ??= new QuarantineHandOff(run.session, failed);
+    run.quarantine.add(results);
+  }
+
+  /**
+   * What the run's failures were against its quarantine list, waiting for the list at most
+   * flushTimeout; and whether that clears the run (every failure quarantined, the runner
+   * vouching for nothing else) and passes it here (the runner takes its verdict from us).
+   */
+  private async judgeQuarantine(
+    run: ActiveRun,
+    config: ResolvedConfig,
+    verdict: RunnerVerdict,
+  ): Promise<QuarantineJudgement | undefined> {
+    if (!run.quarantine) return undefined;
+    try {
+      let timer: NodeJS.Timeout | undefined;
+      const giveUp = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, config.flushTimeout);
+      });
+      const late = `the quarantine list did not come within ${formatMs(config.flushTimeout)}`;
+      const outcome = await run.quarantine.outcome(giveUp, late).finally(() => clearTimeout(timer));
+      if (!outcome) return undefined;
+      const { everyFailureQuarantined } = await loadQuarantine();
+      const runner = this.init.framework.name;
+      const testsAlone = verdict.failedByTestsAlone === true && verdict.interrupted !== true;
+      const doubt = testsAlone
+        ? undefined
+        : (verdict.notTestsAlone ??
+          (verdict.interrupted
+            ? `${runner} was interrupted`
+            : `testrun cannot tell that ${runner} fails the run for its failed tests alone`));
+      const clears = everyFailureQuarantined(outcome) && testsAlone;
+      const passes = clears && this.init.decidesVerdict === true;
+      this.guard(() => run.session.quarantineSaid({ clears: passes }));
+      return { outcome, clears, passes, testsAlone, doubt };
+    } catch (error) {
+      this.logger.line(
+        `internal error while judging quarantined tests; nothing is quarantined: ${(error as Error).message}`,
+      );
+      return undefined;
+    }
+  }
+
+  /**
+   * The quarantine line of a run this process reports alone; inside `testrun run` its line is
+   * testrun run's, from every process's part.
+   */
+  private async sayQuarantine(judged: QuarantineJudgement): Promise<void> {
+    if (summaryPartsDir(this.env)) return;
+    try {
+      const { reporterLine } = await loadQuarantine();
+      const said = reporterLine(judged.outcome, {
+        passes: judged.passes,
+        decides: this.init.decidesVerdict === true,
+        doubt: judged.doubt,
+        runner: this.init.fromReport ? undefined : this.init.framework.name,
+      });
+      if (said) this.logger.line(said);
+    } catch {
+      // A line not said changes nothing.
+    }
+  }
+
+  /**
+   * Inside `testrun run`, this process leaves a verdict part as it exits: how it ended and
+   * what its failures were against the quarantine list (run-end/quarantine-hand-off.ts).
+   * `testrun run` passes its command only on what every such part says.
+   */
+  private leaveVerdictOnExit(): void {
+    const dir = summaryPartsDir(this.env);
+    if (!dir || this.leavesVerdict) return;
+    this.leavesVerdict = true;
+    process.once('exit', (code) => {
+      const run = this.run;
+      if (!run) return;
+      const judged = run.judged;
+      leaveVerdictPart(dir, {
+        pid: process.pid,
+        exitCode: typeof code === 'number' ? code : Number(process.exitCode ?? 0),
+        runner: this.init.framework.name,
+        ended: run.ended,
+        failures: run.failures,
+        outcome: judged?.outcome,
+        testsAlone: judged?.testsAlone ?? false,
+        doubt: judged?.doubt,
+      });
+    });
   }
 
   private async finish(session: RunSession, config: ResolvedConfig, notes: readonly string[]) {
@@ -336,8 +482,20 @@ export class RunReporter {
   }
 
   /** The CI summary of the run this reporter ended, or its part for the process that ends it. */
-  private async handOffSummary(feed: SummaryFeed, summary: DeliverySummary, config: ResolvedConfig) {
+  private async handOffSummary(
+    feed: SummaryFeed,
+    summary: DeliverySummary,
+    config: ResolvedConfig,
+    run: ActiveRun,
+  ) {
     const { runId, pageUrl, delivered, spooled, spoolFile } = summary;
+    const { judged, quarantine } = run;
+    if (judged && quarantine && judged.outcome.quarantinedCount > 0) {
+      feed.markQuarantined(
+        (testSuite, testCase) => quarantine.isQuarantined(testSuite, testCase),
+        judged.outcome.quarantinedCount,
+      );
+    }
     await feed.finish(
       {
         project: config.project,

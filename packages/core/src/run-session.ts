@@ -6,12 +6,13 @@ import { type BatchDelivery, deliverBatch, makeBatch } from './delivery/deliver-
 import type { CreatedRun, OutstandingWork } from './delivery/outstanding-work.js';
 import { Overflow } from './delivery/overflow.js';
 import { RefusedLines, RunRefusals } from './delivery/refusals.js';
-import type { SendFailure } from './delivery/send-with-retries.js';
+import { type SendFailure, sendWithRetries } from './delivery/send-with-retries.js';
 import { type Service, withTags } from './delivery/service.js';
 import {
   ATTACHMENTS_EXTENSION,
   type AttachmentLimits,
   COMPLETE_RUN_EXTENSION,
+  type Extension,
   FAILURE_DETAILS_EXTENSION,
 } from './extensions.js';
 import type { HttpClient } from './http/client.js';
@@ -83,9 +84,15 @@ export class RunSession {
    * What this session knows of how the run went, for its verdict (run-end/end-run.ts): a
    * result that went out failed, what the runner said, a process going away before the end.
    */
-  private readonly evidence: Required<Pick<RunEvidence, 'failedResults' | 'cancelled'>> & {
-    runner: RunnerVerdict;
-  } = { failedResults: false, cancelled: false, runner: {} };
+  private readonly evidence: Required<Pick<RunEvidence, 'failedResults' | 'cancelled'>> &
+    Pick<RunEvidence, 'quarantine'> & {
+      runner: RunnerVerdict;
+    } = { failedResults: false, cancelled: false, runner: {} };
+  /** What create-run's answer announced, once it answered. */
+  private extensions: Extension[] | undefined;
+  /** What a batch holding a failed result goes through before its first attempt (quarantine's marks). */
+  private marker: ((body: string) => Promise<string>) | undefined;
+  private readonly withFailures = new WeakSet<Batch>();
   /** How the run's end was handled (`completeRun`): sent, spooled for replay, or refused; unset while it is not. */
   private runEnd: DeliverySummary['runEnd'];
   private run: RunPayload;
@@ -234,6 +241,9 @@ export class RunSession {
     this.start();
     this.evidence.failedResults ||= results.some((result) => result.status === this.config.statusMap.failed);
     const batch = makeBatch(results, randomUUID());
+    if (this.marker && results.some((result) => result.status === this.config.statusMap.failed)) {
+      this.withFailures.add(batch);
+    }
     if (this.closed) {
       this.fail(`${countOf(results.length, 'result')} came after the run ended: spooled`);
       this.spoolBatch(batch);
@@ -253,6 +263,45 @@ export class RunSession {
     const { runner } = this.evidence;
     runner.failed = runner.failed === true || failed;
     runner.interrupted = runner.interrupted === true || interrupted;
+  }
+
+  /**
+   * What the run's service announced, once known (for quarantine, run-end/quarantine-hand-off.ts):
+   * a shared run's handle says it; a run this session creates, create-run's answer; undefined
+   * for a bare id or a run that could not be created.
+   */
+  async announced(): Promise<readonly Extension[] | undefined> {
+    if (this.config.runId !== undefined) return this.config.runExtensions;
+    this.start();
+    return (await this.runIdPromise) === undefined ? undefined : this.extensions;
+  }
+
+  /** `GET {base}/api/v1/runs/{runId}/quarantine`, with the retries and deadline of every request. */
+  async readQuarantineList(): Promise<{ ok: true; body: string } | { ok: false; problem: string }> {
+    const runId = await this.runIdPromise;
+    if (runId === undefined) return { ok: false, problem: 'the run was not created' };
+    const outcome = await sendWithRetries(
+      this.http,
+      `/api/v1/runs/${encodeURIComponent(runId)}/quarantine`,
+      '',
+      randomUUID(),
+      this.config,
+      this.deadline,
+      { method: 'GET' },
+    );
+    return outcome.kind === 'ok'
+      ? { ok: true, body: outcome.response.body }
+      : { ok: false, problem: outcome.error.message };
+  }
+
+  /** Each batch holding a failed result goes through `marker` before its first attempt (quarantine's marks). */
+  markWith(marker: (body: string) => Promise<string>): void {
+    this.marker = marker;
+  }
+
+  /** What quarantine found, for the run's verdict (docs/design/quarantine.md). */
+  quarantineSaid(quarantine: { clears: boolean }): void {
+    this.evidence.quarantine = quarantine;
   }
 
   /** Waits for delivery up to flushTimeout, spools the rest. Resolves once. */
@@ -498,6 +547,17 @@ export class RunSession {
       this.spoolBatch(batch);
       return;
     }
+    if (this.marker && this.withFailures.has(batch)) {
+      // Marked once, before its first attempt: every attempt and the spool carry one body.
+      this.withFailures.delete(batch);
+      const marker = this.marker;
+      const body = await Promise.race([
+        marker(batch.body).catch(() => batch.body),
+        this.deadline.expired().then(() => batch.body),
+      ]);
+      if (!this.pending.has(batch)) return;
+      batch.body = body;
+    }
     const { delivered, left, failure } = await deliverBatch(
       this.http,
       runId,
@@ -552,6 +612,7 @@ export class RunSession {
         this.acceptsDetails = outcome.extensions.includes(FAILURE_DETAILS_EXTENSION);
       }
       this.completionAnnounced = outcome.extensions.includes(COMPLETE_RUN_EXTENSION);
+      this.extensions = outcome.extensions;
       this.acceptsAttachments = outcome.extensions.includes(ATTACHMENTS_EXTENSION);
       this.attachmentLimits = this.acceptsAttachments ? outcome.attachmentLimits : undefined;
       if (outcome.replayed && attempt === 1 && this.config.runKey && !this.init.sharesRunKey) {

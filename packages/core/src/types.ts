@@ -284,6 +284,13 @@ export interface DeliverySummary {
     | undefined;
   /** How the run ended by what this process knows of it (run-end/end-run.ts), told to the service or not. */
   verdict?: 'completed' | 'failed' | 'interrupted' | undefined;
+  /**
+   * What quarantine found of the run's failures (docs/design/quarantine.md), where its service
+   * announced quarantine and a test failed. `passes`: every failure was a quarantined test's,
+   * nothing else failed, and the runner takes its verdict from the reporter
+   * (`RunReporterInit.decidesVerdict`): the adapter passes the run.
+   */
+  quarantine?: { passes: boolean; quarantined: number; failures: number } | undefined;
   /** One line per distinct problem, already printed once. */
   errors: string[];
   /** The files of the run's results (`attachments`), when it had any to send. */
@@ -318,6 +325,15 @@ export interface RunnerVerdict {
    * result; given, the run is failed.
    */
   why?: readonly unknown[];
+  /**
+   * The adapter can tell that the runner fails the run, if it does, for its failed tests
+   * alone: nothing it knows of beside them fails it (a coverage threshold, a focused test,
+   * `--max-failures` reached, a flaky test the runner fails on). Quarantine passes a run only
+   * where this is true (docs/design/quarantine.md); unset is a doubt, and the runner's verdict stands.
+   */
+  failedByTestsAlone?: boolean;
+  /** Why the adapter cannot say `failedByTestsAlone`, when it knows: said in the quarantine line. */
+  notTestsAlone?: string;
 }
 
 /**

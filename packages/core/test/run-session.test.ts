@@ -20,8 +20,9 @@ describe('RunSession against the local server', () => {
 
     const [run] = await server.store.runs();
     expect(run).toMatchObject({ project: 'core-tests', framework: 'vitest', tags: ['nightly'] });
-    // create-run, the batch, and the run's end: the local server announces `complete-run`.
-    expect(summary).toMatchObject({ runId: run!.id, delivered: 3, spooled: 0, failed: 0, requests: 3 });
+    // create-run, the batch, the run's end (the local server announces `complete-run`), and,
+    // since a test failed, the run's quarantine list (it announces `quarantine`).
+    expect(summary).toMatchObject({ runId: run!.id, delivered: 3, spooled: 0, failed: 0, requests: 4 });
     expect(summary!.runEnd).toEqual({ status: 'failed', state: 'sent' });
     expect((await server.store.results(run!.id)).map(({ runId: _, ...result }) => result)).toEqual([
       { testSuite: 'a.test.ts', testCase: 'adds', status: 'passed', duration: 12.5 },

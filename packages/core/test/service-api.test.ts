@@ -18,6 +18,7 @@ import { formatRunHandle } from '../src/extensions.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { DEFAULT_COMPLETE_RUN, type RunEndStatus } from '../src/options/complete-run-request.js';
 import { readPlan, requestPlan } from '../src/plan/plan-request.js';
+import { QuarantineWatch, readQuarantineList, testKey } from '../src/quarantine/index.js';
 import { sendRunEnd } from '../src/run-end/end-run.js';
 import { type Get, readRun } from '../src/summary/read-run.js';
 import { RunTally } from '../src/summary/tally.js';
@@ -282,6 +283,67 @@ describe('docs/service-api.md, each example made by core against the real server
     } finally {
       await planner.close();
     }
+  });
+
+  it('quarantine: set as shown; the run’s list shown is the server’s and read as the page says; a failure marked as shown', async () => {
+    const cli = serviceAs('cli');
+    try {
+      const request = example('service-api-quarantine-add');
+      const set = await sendWithRetries(
+        cli.http,
+        '/api/v1/quarantines',
+        JSON.stringify(JSON.parse(request.body)),
+        randomUUID(),
+        POLICY,
+        new Deadline(),
+      );
+      expect(set.kind).toBe('ok');
+      expectSentAsShown(seen.at(-1), request, { freshKey: true });
+      expectAnswerAsShown(answers.at(-1), example('service-api-quarantine-add-answer'));
+    } finally {
+      await cli.close();
+    }
+
+    const listed = await sendWithRetries(
+      service.http,
+      `/api/v1/runs/${runId}/quarantine`,
+      '',
+      randomUUID(),
+      POLICY,
+      new Deadline(),
+      { method: 'GET' },
+    );
+    expect(listed.kind).toBe('ok');
+    expectAnswerAsShown(answers.at(-1), example('service-api-quarantine-list-answer'));
+    const key = testKey('src/cart.test.ts', 'cart > applies a coupon');
+    const list = readQuarantineList(shown('service-api-quarantine-list-answer').body);
+    expect(list).toMatchObject({ project: 'shop', active: new Map([[key, '2026-12-13T10:14:00.000Z']]) });
+
+    // The marked body is what core makes of the unmarked one with the list shown.
+    const marked = example('service-api-quarantined-result');
+    const results = JSON.parse(marked.body).results.map(
+      ({ quarantined: _, ...result }: TestResult & { quarantined?: boolean }) => result,
+    );
+    const watch = new QuarantineWatch({
+      failedStatus: 'failed',
+      notTests: { fileFailureCase: '(file failed to run)', runSuite: '(run)' },
+      read: async () => ({ ok: true, body: shown('service-api-quarantine-list-answer').body }),
+    });
+    const batch = makeBatch(results, marked.headers.get('idempotency-key')!);
+    const delivery = await deliverBatch(
+      service.http,
+      runId,
+      { ...batch, body: await watch.mark(batch.body) },
+      POLICY,
+      new Deadline(),
+      { acceptsDetails: true },
+    );
+    expect(delivery.delivered).toBe(2);
+    expectSentAsShown(seen.at(-1), marked);
+    const stored = await server.server.store.results(runId);
+    expect(stored.filter((result) => result.quarantined)).toMatchObject([
+      { testCase: 'cart > applies a coupon', status: 'failed', details: { message: 'expected 90 to be 81' } },
+    ]);
   });
 
   it('attachments: a result naming a file and the file’s PUT sent as shown; the answers shown are the server’s, the bytes read back by the url listed', async () => {

@@ -41,6 +41,8 @@ export class TestrunFormatter {
   private readonly console: Promise<ConsoleFormatter | undefined>;
   private end: RunEnd | undefined;
   private readonly dryRun: boolean;
+  /** A scenario was skipped whole: failFast skips every scenario after a failure (quarantine, below). */
+  private skippedScenarios = 0;
 
   constructor(options: CucumberFormatterOptions) {
     const cwd = options.cwd ?? process.cwd();
@@ -66,7 +68,13 @@ export class TestrunFormatter {
     // Scenarios are handed to core one by one: core names each by its file (result-name.ts).
     this.mapping = new CucumberScenarios(
       cwd,
-      { file: (report) => run.addFile(report), runError: (message) => run.addRunErrors([message]) },
+      {
+        file: (report) => {
+          if (report.tests.some((test) => test.status === 'skipped')) this.skippedScenarios += 1;
+          run.addFile(report);
+        },
+        runError: (message) => run.addRunErrors([message]),
+      },
       hints,
     );
     const mapping = this.mapping;
@@ -96,7 +104,19 @@ export class TestrunFormatter {
       // no scenario ran (a --tags that selects none) is still a run, as under every adapter.
       run.startRun();
       // Cucumber's verdict ends the run too: a run it failed where no scenario says so is failed.
-      await run.endRun([], { failed: this.end?.success === false });
+      // Cucumber fails a run for its failed scenarios (an undefined or pending step among them)
+      // and its BeforeAll and AfterAll hooks, each a failed result here; but failFast, which a
+      // formatter cannot see, skips every scenario after the first failure: a run with a
+      // skipped scenario keeps Cucumber's verdict (quarantine, docs/design/quarantine.md).
+      await run.endRun([], {
+        failed: this.end?.success === false,
+        ...(this.skippedScenarios > 0
+          ? {
+              failedByTestsAlone: false,
+              notTestsAlone: 'a scenario was skipped, as failFast skips them after a failure',
+            }
+          : { failedByTestsAlone: true }),
+      });
     });
     // Set only with failOnError; core has printed the reason. Cucumber sets its exit code
     // after its formatters finished: a run that passed is failed on the way out.

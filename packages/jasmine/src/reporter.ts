@@ -92,7 +92,10 @@ export class TestrunJasmineReporter implements JasmineReporter {
     await guardEndHook(async () => {
       // Jasmine's verdict ends the run too: an afterAll that failed at the top fails it, and a
       // run it calls incomplete (a focused spec, no specs) fails, its exit code 2, saying why.
-      await run.endRun([], verdictOf(info));
+      // Jasmine fails a run for its failed specs and suites, each a failed result here; an
+      // incomplete run and stopOnSpecFailure, which leaves specs unrun, fail it for more
+      // (quarantine, docs/design/quarantine.md).
+      await run.endRun([], { ...verdictOf(info), ...testsAlone(info) });
       if (run.error && info?.overallStatus === 'passed') failTheExit();
     });
   }
@@ -130,4 +133,29 @@ function failTheExit(): void {
   process.once('exit', (code) => {
     if (code === 0) process.exitCode = 3;
   });
+}
+
+/** Whether Jasmine failed the run for its failed specs alone, as far as the reporter sees. */
+function testsAlone(info: JasmineDoneInfo | undefined): {
+  failedByTestsAlone: boolean;
+  notTestsAlone?: string;
+} {
+  if (info?.overallStatus === 'incomplete') {
+    return { failedByTestsAlone: false, notTestsAlone: 'Jasmine calls the run incomplete' };
+  }
+  const env = (
+    globalThis as { jasmine?: { getEnv?: () => { configuration?: () => { stopOnSpecFailure?: boolean } } } }
+  ).jasmine;
+  let stops = false;
+  try {
+    stops = env?.getEnv?.().configuration?.().stopOnSpecFailure === true;
+  } catch {
+    stops = true;
+  }
+  return stops
+    ? {
+        failedByTestsAlone: false,
+        notTestsAlone: 'stopOnSpecFailure stops Jasmine at a failure, before every spec ran',
+      }
+    : { failedByTestsAlone: info !== undefined };
 }

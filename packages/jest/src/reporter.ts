@@ -37,8 +37,10 @@ export class TestrunReporter implements Reporter {
    * and 30), so with several projects only this one names the file's project.
    */
   private readonly started = new Map<string, Test>();
+  private readonly globalConfig: Config.GlobalConfig | undefined;
 
   constructor(globalConfig: Config.GlobalConfig, options?: TestrunJestOptions) {
+    this.globalConfig = globalConfig;
     this.rootDir = globalConfig?.rootDir ?? startDir;
     this.run = guardHook(() => {
       const { watch, watchAll, shard } = globalConfig;
@@ -123,6 +125,7 @@ export class TestrunReporter implements Reporter {
         failed: results?.snapshot?.failure === true,
         interrupted: results?.wasInterrupted === true,
         why: snapshotsFailed(results),
+        ...testsAlone(this.globalConfig, results),
       });
     });
   }
@@ -131,6 +134,27 @@ export class TestrunReporter implements Reporter {
   getLastError(): Error | undefined {
     return this.run?.error;
   }
+}
+
+/**
+ * Whether Jest fails a run for its failed tests alone (quarantine, docs/design/quarantine.md): Jest's
+ * `success` is no failed test, no file that failed to run (results both), no snapshot failure
+ * and no reporter error, a coverage threshold's among them; and `bail` stops the run at a
+ * failure, leaving files unrun. Where any of those may be, its verdict stands.
+ */
+export function testsAlone(
+  globalConfig: Pick<Config.GlobalConfig, 'bail' | 'collectCoverage' | 'coverageThreshold'> | undefined,
+  results: Pick<AggregatedResult, 'snapshot' | 'wasInterrupted'> | undefined,
+): { failedByTestsAlone: boolean; notTestsAlone?: string } {
+  const doubt = (why: string) => ({ failedByTestsAlone: false, notTestsAlone: why });
+  if (!globalConfig || !results) return { failedByTestsAlone: false };
+  if (results.snapshot?.failure) return doubt('Jest failed the run on its snapshots');
+  if ((globalConfig.bail ?? 0) > 0) return doubt('bail stops Jest at a failure, before every file ran');
+  const thresholds = Object.keys(globalConfig.coverageThreshold ?? {});
+  if (globalConfig.collectCoverage && thresholds.length > 0) {
+    return doubt('coverage thresholds are set, which Jest checks after its reporters');
+  }
+  return { failedByTestsAlone: !results.wasInterrupted };
 }
 
 /**

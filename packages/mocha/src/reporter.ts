@@ -34,6 +34,8 @@ interface MochaOptions {
   reporterOptions?: unknown;
   watch?: unknown;
   files?: unknown;
+  /** `--bail`: Mocha stops at the first failure, leaving tests unrun. */
+  bail?: unknown;
 }
 
 /**
@@ -50,11 +52,18 @@ export class TestrunReporter {
   private specFiles: string[] = [];
   private parallel = false;
   private willRun: WillRun = () => true;
+  /** Mocha stops at the first failure (--bail). */
+  private readonly bails: boolean;
+  /** Failures Mocha told its reporters of (its `fail` event), each a record and so a failed result. */
+  private failEvents = 0;
+  /** Every failure was a quarantined test's, and nothing else failed: `done` passes the run (docs/design/quarantine.md). */
+  private quarantinePasses = false;
 
   /** Options given in code (createReporter); Mocha's own reporter options win over them. */
   static defaults: TestrunMochaOptions = {};
 
   constructor(runner: MochaRunner, options?: MochaOptions) {
+    this.bails = options?.bail === true;
     const mocha = guardHook(() => runningMocha());
     const given = options?.reporterOption ?? options?.reporterOptions;
     const split = guardHook(() => splitOptions(new.target.defaults, given)) ?? {
@@ -72,6 +81,9 @@ export class TestrunReporter {
         rootDir: startDir,
         watchMode: Boolean(options?.watch),
         flushOnExit: () => this.flush(),
+        // Mocha's exit code is what `done` hands its callback (below): a run whose failures
+        // were quarantined tests' alone passes here, in the process.
+        decidesVerdict: true,
       });
       if (run.active) run.startRun();
       return run;
@@ -101,6 +113,7 @@ export class TestrunReporter {
     runner.on(EVENTS.pass, (test: MochaRunnable) => keep({ kind: 'ended', test, outcome: 'passed' }));
     runner.on(EVENTS.pending, (test: MochaRunnable) => keep({ kind: 'ended', test, outcome: 'pending' }));
     runner.on(EVENTS.fail, (runnable: MochaRunnable, error: unknown) => {
+      this.failEvents += 1;
       try {
         if (runnable?.type === 'test') keep({ kind: 'ended', test: runnable, outcome: 'failed', error });
         else if (runnable?.type === 'hook') {
@@ -146,7 +159,11 @@ export class TestrunReporter {
     });
   }
 
-  /** Mocha awaits this before it sets the exit code (and before it exits, with --exit). */
+  /**
+   * Mocha awaits this before it sets the exit code (and before it exits, with --exit): the
+   * code is what `fn` is given. It is Mocha's count of failures but where every failure was a
+   * quarantined test's (0), or failOnError failed a passing run (1).
+   */
   done(failures: number, fn: (failures: number) => void): void {
     let called = false;
     const finish = () => {
@@ -154,7 +171,8 @@ export class TestrunReporter {
       called = true;
       process.off('beforeExit', finish);
       // Set only with failOnError; core has printed the reason.
-      fn(this.run?.error && !failures ? 1 : failures);
+      if (this.run?.error) fn(failures || 1);
+      else fn(this.quarantinePasses ? 0 : failures);
     };
     // Should delivery stall with nothing left to run (a test's fakes), Mocha still gets its exit code.
     process.once('beforeExit', finish);
@@ -176,11 +194,45 @@ export class TestrunReporter {
       await guardEndHook(async () => {
         // Mocha's verdict (its exit code is the count of failures) ends the run too: a failure
         // no result holds still fails it, with a result saying so (core, "The run's end").
-        await run.endRun([], { failed: failures > 0 });
+        const summary = await run.endRun([], {
+          failed: failures > 0,
+          ...testsAlone({ bails: this.bails, failures, failEvents: this.failEvents }),
+        });
+        this.quarantinePasses = summary?.quarantine?.passes === true;
       });
     };
     end().then(finish, finish);
   }
+}
+
+/**
+ * Whether Mocha failed the run for its failed tests alone (quarantine, docs/design/quarantine.md):
+ * its exit code counts its failures, each a test's or a hook's that it told its reporters of
+ * (a failed result here, an error outside the tests among them); but --bail stops it at the
+ * first, leaving tests unrun, and a failure it counted but never told of is no result here.
+ */
+export function testsAlone({
+  bails,
+  failures,
+  failEvents,
+}: {
+  bails: boolean;
+  failures: number;
+  failEvents: number;
+}): { failedByTestsAlone: boolean; notTestsAlone?: string } {
+  if (bails) {
+    return {
+      failedByTestsAlone: false,
+      notTestsAlone: '--bail stops Mocha at a failure, before every test ran',
+    };
+  }
+  if (failures > failEvents) {
+    return {
+      failedByTestsAlone: false,
+      notTestsAlone: `Mocha counted ${failures} failures and told its reporters of ${failEvents}`,
+    };
+  }
+  return { failedByTestsAlone: true };
 }
 
 /**

@@ -25,6 +25,8 @@ export interface NewmanProperty {
 export interface NewmanRunOptions {
   collection?: { name?: unknown };
   newmanVersion?: unknown;
+  /** `--bail`: Newman stops at the first failure (true, or the kinds it bails on). */
+  bail?: unknown;
 }
 
 /** A postman-collection Request as the `request` event carries it. */

@@ -61,7 +61,20 @@ export class TestrunNewmanReporter {
       // not be delivered fails. Newman's own verdict ends the run too (verdict.ts).
       const verdict = guardHook(() => newmanVerdict(err, summary)) ?? {};
       void guardEndHook(async () => {
-        await run.endRun([], verdict);
+        // Newman fails a run for its failed assertions and requests, each a failed result
+        // here, and for an error that ended it or a failure elsewhere (a failed `(run)` result,
+        // verdict.ts); but --bail stops it at the first, leaving requests unsent (quarantine,
+        // docs/design/quarantine.md).
+        await run.endRun(
+          [],
+          runOptions?.bail
+            ? {
+                ...verdict,
+                failedByTestsAlone: false,
+                notTestsAlone: '--bail stops Newman at a failure, before every request ran',
+              }
+            : { ...verdict, failedByTestsAlone: true },
+        );
         if (run.error) process.exitCode = 1;
       });
     });

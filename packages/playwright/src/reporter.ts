@@ -45,7 +45,10 @@ export class TestrunReporter implements Reporter {
   private files: TestFiles | undefined;
   private readonly runErrors: string[] = [];
   private flakyTests = 0;
+  private failedTests = 0;
   private ending: Promise<void> | undefined;
+  /** Every failure was a quarantined test's, and nothing else failed: onEnd passes the run (docs/design/quarantine.md). */
+  private quarantinePasses = false;
 
   constructor(options?: TestrunPlaywrightOptions) {
     const { own, user } = splitOptions(options);
@@ -92,6 +95,9 @@ export class TestrunReporter implements Reporter {
       // A signal Playwright does not handle (SIGTERM, SIGHUP) ends the process before onEnd:
       // the finished tests of files still running are handed over then, to be spooled.
       flushOnExit: () => this.reportOpenFiles(),
+      // Playwright takes the run's status from onEnd's answer: a run whose only failures are
+      // quarantined tests' passes here, in the process.
+      decidesVerdict: true,
     });
   }
 
@@ -135,7 +141,8 @@ export class TestrunReporter implements Reporter {
     this.ending ??= this.end(result);
     await this.ending;
     // Set only with failOnError; core has printed the reason.
-    return this.run?.error ? { status: 'failed' } : undefined;
+    if (this.run?.error) return { status: 'failed' };
+    return result.status === 'failed' && this.quarantinePasses ? { status: 'passed' } : undefined;
   }
 
   /** Normally the run has ended in onEnd; if Playwright skipped it, the run still ends, and nothing is left open. */
@@ -152,10 +159,25 @@ export class TestrunReporter implements Reporter {
       if (!run) return;
       const notRun = this.reportOpenFiles();
       run.addRunErrors(this.runErrors);
-      await run.endRun(this.notes(notRun), {
+      const summary = await run.endRun(this.notes(notRun), {
         failed: result?.status === 'failed' || result?.status === 'timedout',
         interrupted: result?.status === 'interrupted',
+        ...this.testsAlone(result, notRun),
       });
+      this.quarantinePasses = summary?.quarantine?.passes === true;
+    });
+  }
+
+  /** Whether Playwright failed the run for its failed tests alone (testsAlone, below). */
+  private testsAlone(result: FullResult | undefined, notRun: number) {
+    return testsAlone({
+      status: result?.status,
+      maxFailures: this.config?.maxFailures ?? 0,
+      failedTests: this.failedTests,
+      notRun,
+      failOnFlakyTests:
+        (this.config as { failOnFlakyTests?: boolean } | undefined)?.failOnFlakyTests === true,
+      flakyTests: this.flakyTests,
     });
   }
 
@@ -184,6 +206,7 @@ export class TestrunReporter implements Reporter {
       if (!mapped) continue;
       tests.push(mapped.test);
       if (mapped.flaky) this.flakyTests += 1;
+      if (mapped.test.status === 'failed') this.failedTests += 1;
     }
     if (tests.length === 0 && !file.failedOutsideTests) return;
     this.run.addFile({
@@ -244,4 +267,30 @@ function fileOf(
   project: FullConfig['projects'][number] | undefined,
 ): Omit<FileReport, 'tests'> {
   return { file, project: project ? { name: project.name, root: project.testDir } : undefined };
+}
+
+/**
+ * Whether Playwright failed the run for its failed tests alone (quarantine,
+ * docs/design/quarantine.md): errors outside the tests are results already; but a run cut
+ * short (--max-failures, its globalTimeout, tests that never ran) or failed for a flaky test
+ * (failOnFlakyTests) failed for more, and its verdict stands.
+ */
+export function testsAlone(run: {
+  status: FullResult['status'] | undefined;
+  maxFailures: number;
+  failedTests: number;
+  notRun: number;
+  failOnFlakyTests: boolean;
+  flakyTests: number;
+}): { failedByTestsAlone: boolean; notTestsAlone?: string } {
+  const doubt = (why: string) => ({ failedByTestsAlone: false, notTestsAlone: why });
+  if (run.status === undefined) return doubt('Playwright ended without its verdict');
+  if (run.status === 'timedout') return doubt('Playwright reached its globalTimeout');
+  if (run.maxFailures > 0 && run.failedTests >= run.maxFailures) {
+    return doubt('Playwright stopped at --max-failures, before every test ran');
+  }
+  if (run.notRun > 0) return doubt(`${run.notRun} ${run.notRun === 1 ? 'test' : 'tests'} never ran`);
+  if (run.failOnFlakyTests && run.flakyTests > 0)
+    return doubt('failOnFlakyTests is set, and a test was flaky');
+  return { failedByTestsAlone: run.status !== 'interrupted' };
 }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAttachments } from './api/attachments.js';
 import { InFlightWrites } from './api/idempotent-write.js';
+import { registerQuarantineApi } from './api/quarantine.js';
 import { registerReadApi } from './api/read.js';
 import { registerTextInAddresses } from './api/storable-text.js';
 import {
@@ -27,6 +28,7 @@ import { Retention } from './ledger/retention.js';
 import { SqlStore } from './ledger/sql-store.js';
 import { type HttpsOptions, type ResolvedOptions, resolveOptions, type ServerOptions } from './options.js';
 import { registerPageAccess } from './pages/access.js';
+import { registerQuarantinePages } from './pages/quarantine-routes.js';
 import { registerPages } from './pages/routes.js';
 import { registerSecurityHeaders } from './pages/security-headers.js';
 import { registerPlans } from './plans/plan-route.js';
@@ -219,7 +221,9 @@ function buildApp({ options, store, files, log, faults, closing }: AppParts): Fa
     });
   }
   registerReadApi(app, store, options.abandonedAfterMs, files);
+  registerQuarantineApi(app, writes);
   registerPages(app, store, options.abandonedAfterMs, files);
+  registerQuarantinePages(app, store, keys);
 
   registerErrorAnswers(app, options.maxBodyBytes);
   return app;

@@ -72,6 +72,13 @@ export interface ServerOptions {
    */
   readRuns?: boolean;
   /**
+   * Announce the `quarantine` extension: reporters read the run's quarantined tests (`GET
+   * /api/v1/runs/{id}/quarantine`) and mark a quarantined test's failure `quarantined`, which
+   * the results route then takes. Default: true; false makes a server that announces none and
+   * refuses the field (the quarantine API and pages still answer).
+   */
+  quarantine?: boolean;
+  /**
    * Make shard plans (`POST /api/v1/plans`) and announce the `shard-plans` extension. Default:
    * true; false makes a server without the operation (404), as a spec-only service, so every
    * shard splits its files by size.
@@ -148,6 +155,7 @@ export interface ResolvedOptions {
   failureDetails: boolean;
   completeRun: boolean;
   readRuns: boolean;
+  quarantine: boolean;
   shardPlans: boolean;
   attachments: boolean;
   maxAttachmentBytes: number;
@@ -194,6 +202,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     failureDetails: options.failureDetails ?? true,
     completeRun: options.completeRun ?? true,
     readRuns: options.readRuns ?? true,
+    quarantine: options.quarantine ?? true,
     shardPlans: options.shardPlans ?? true,
     attachments: options.attachments ?? true,
     maxAttachmentBytes: requireInteger(

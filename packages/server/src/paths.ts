@@ -25,6 +25,8 @@ export const paths = {
   runPage: '/runs/:id',
   testPage: '/test',
   flakyPage: '/flaky',
+  quarantinePage: '/quarantine',
+  quarantineChange: '/quarantine/change',
 } as const;
 
 /** A page's query: undefined values are left out of the URL. */
@@ -94,6 +96,24 @@ export function testPagePath(test: { project: string; testSuite: string; testCas
 
 export function flakyPagePath(project?: string): string {
   return withQuery(paths.flakyPage, { project });
+}
+
+/** A project's quarantine page (paths.quarantinePage); every project's without one. */
+export function quarantinePagePath(project?: string): string {
+  return withQuery(paths.quarantinePage, { project });
+}
+
+/** The form that quarantines a test, or lifts its quarantine (paths.quarantineChange). */
+export function quarantineChangePath(
+  action: 'add' | 'lift',
+  test: { project: string; testSuite: string; testCase: string },
+): string {
+  return withQuery(paths.quarantineChange, {
+    action,
+    project: test.project,
+    suite: test.testSuite,
+    test: test.testCase,
+  });
 }
 
 function withQuery(path: string, query: PageQuery): string {

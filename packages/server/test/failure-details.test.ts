@@ -8,11 +8,18 @@ const failed = (details: object, overrides: object = {}) =>
   result({ status: 'failed', testCase: 'cart > adds', details, ...overrides });
 
 describe('create-run', () => {
-  it('announces the extensions in its answer: why a test failed, completing the run, reading it back, shard plans, and files with their limits', async () => {
+  it('announces the extensions in its answer: why a test failed, completing the run, reading it back, shard plans, files with their limits, and quarantine', async () => {
     const server = await startServer();
     const answer = await post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
     expect(answer.body).toMatchObject({
-      extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'attachments'],
+      extensions: [
+        'failure-details',
+        'complete-run',
+        'read-runs',
+        'shard-plans',
+        'attachments',
+        'quarantine',
+      ],
       attachments: { maxFileBytes: 100 * 1024 * 1024, maxRunBytes: 1024 * 1024 * 1024 },
     });
   });
@@ -23,32 +30,37 @@ describe('create-run', () => {
     const withoutReads = await startServer({ readRuns: false });
     const withoutPlans = await startServer({ shardPlans: false });
     const withoutFiles = await startServer({ attachments: false });
+    const withoutQuarantine = await startServer({ quarantine: false });
     const specOnly = await startServer({
       failureDetails: false,
       completeRun: false,
       readRuns: false,
       shardPlans: false,
       attachments: false,
+      quarantine: false,
     });
     const create = (server: typeof specOnly) =>
       post(server, '/api/v1/runs', { project: 'shop', framework: 'vitest' });
     expect((await create(withoutDetails)).body).toMatchObject({
-      extensions: ['complete-run', 'read-runs', 'shard-plans', 'attachments'],
+      extensions: ['complete-run', 'read-runs', 'shard-plans', 'attachments', 'quarantine'],
     });
     expect((await create(withoutEnd)).body).toMatchObject({
-      extensions: ['failure-details', 'read-runs', 'shard-plans', 'attachments'],
+      extensions: ['failure-details', 'read-runs', 'shard-plans', 'attachments', 'quarantine'],
     });
     expect((await create(withoutReads)).body).toMatchObject({
-      extensions: ['failure-details', 'complete-run', 'shard-plans', 'attachments'],
+      extensions: ['failure-details', 'complete-run', 'shard-plans', 'attachments', 'quarantine'],
     });
     expect((await create(withoutPlans)).body).toMatchObject({
-      extensions: ['failure-details', 'complete-run', 'read-runs', 'attachments'],
+      extensions: ['failure-details', 'complete-run', 'read-runs', 'attachments', 'quarantine'],
     });
     const noFiles = (await create(withoutFiles)).body;
     expect(noFiles).toMatchObject({
-      extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans'],
+      extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'quarantine'],
     });
     expect(noFiles).not.toHaveProperty('attachments');
+    expect((await create(withoutQuarantine)).body).toMatchObject({
+      extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'attachments'],
+    });
     expect((await create(specOnly)).body).not.toHaveProperty('extensions');
   });
 });

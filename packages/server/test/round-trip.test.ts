@@ -20,7 +20,14 @@ describe.each(storeEngines())('a run and its results on $name', (engine) => {
       framework: 'vitest',
       tags: ['ci'],
       createdAt: expect.any(String),
-      extensions: ['failure-details', 'complete-run', 'read-runs', 'shard-plans', 'attachments'],
+      extensions: [
+        'failure-details',
+        'complete-run',
+        'read-runs',
+        'shard-plans',
+        'attachments',
+        'quarantine',
+      ],
       attachments: { maxFileBytes: 100 * 1024 * 1024, maxRunBytes: 1024 * 1024 * 1024 },
     });
     expect(created.headers.get('location')).toBe(`/api/v1/runs/${run.id}`);

@@ -75,10 +75,10 @@ export function readSummary(markdown: string): ReadSummary {
   const paragraphs = all.filter((element) => element.tagName === 'p').map(text);
   const counts: Record<string, number> = {};
   for (const part of (paragraphs[0] ?? '').split(' · ')) {
-    const match = /^([\d,]+) (\S+)(?: \(([\d,]+) flaky\))?$/.exec(part);
+    const match = /^([\d,]+) (\S+)(?: \(([\d,]+) (flaky|quarantined)\))?$/.exec(part);
     if (!match || /^(ms|s|min|h)$/.test(match[2]!)) continue;
     counts[match[2]!] = Number(match[1]!.replace(/,/g, ''));
-    if (match[3]) counts.flaky = Number(match[3].replace(/,/g, ''));
+    if (match[3]) counts[match[4]!] = Number(match[3].replace(/,/g, ''));
   }
   if (counts.test !== undefined) counts.tests = counts.test;
   const tables: ReadSummary['tables'] = {};

@@ -96,7 +96,7 @@ export function testrunReporter(options: TestrunTestCafeOptions = {}): TestCafeR
     async reportTaskDone(_endTime, passed, _warnings, result) {
       if (!run?.active) return;
       await guardEndHook(async () => {
-        await run.endRun([], verdictOf(tests, disconnects(), stopsOnFirstFail && failedIn(result)));
+        await run.endRun([], verdictOf(tests, disconnects(), { stopsOnFirstFail, failed: failedIn(result) }));
         if (run.error && typeof passed === 'number') failTheExit();
       });
     },
@@ -108,15 +108,23 @@ export function testrunReporter(options: TestrunTestCafeOptions = {}): TestCafeR
  * never reported (a browser that disconnected for good, a tested app that died) failed, and
  * TestCafe counts those tests failed; the browser's error, when one was heard, says why. A
  * task stopped at its first failed test (`stopOnFirstFail`) is failed by that test already.
+ * Otherwise TestCafe's exit code is its count of failed tests, each a failed result here: it
+ * fails for them alone (quarantine, docs/design/quarantine.md), but where it stopped at the first.
  */
-function verdictOf(
+export function verdictOf(
   tests: { counted: number; reported: number },
   disconnects: string[],
-  stoppedOnFailure: boolean,
+  { stopsOnFirstFail, failed }: { stopsOnFirstFail: boolean; failed: boolean },
 ): RunnerVerdict {
-  if (stoppedOnFailure) return {};
+  const alone: RunnerVerdict = stopsOnFirstFail
+    ? {
+        failedByTestsAlone: false,
+        notTestsAlone: 'stopOnFirstFail stops TestCafe at a failure, before every test ran',
+      }
+    : { failedByTestsAlone: true };
+  if (stopsOnFirstFail && failed) return alone;
   const why = testsNotReported('TestCafe', tests, disconnects.join('\n') || undefined);
-  return why ? { why: [why] } : {};
+  return why ? { why: [why], failedByTestsAlone: false } : alone;
 }
 
 /** Whether reportTaskDone's result (TestCafe 1.10+) counts a failed test. */

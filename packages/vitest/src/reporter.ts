@@ -161,7 +161,11 @@ export class TestrunReporter implements Reporter {
       guardHook(() => notes.push(...this.reportErrorsOutsideTests(testModules, unhandledErrors, reason)));
       // Vitest's own verdict ends the run too: a run it failed for a reason no result holds
       // (a coverage threshold) is failed, a run cut short (Ctrl-C, --bail) interrupted.
-      await run.endRun(notes, { failed: reason === 'failed', interrupted: reason === 'interrupted' });
+      await run.endRun(notes, {
+        failed: reason === 'failed',
+        interrupted: reason === 'interrupted',
+        ...testsAlone(this.vitest),
+      });
       // Set only with failOnError; core has printed the reason.
       if (run.error) process.exitCode = 1;
     });
@@ -222,4 +226,30 @@ export class TestrunReporter implements Reporter {
       mapTestModule(module, unfinished ? { unfinished, output } : { merged: this.merged, output }),
     );
   }
+}
+
+/**
+ * Whether Vitest fails a run for its failed tests alone (quarantine, docs/design/quarantine.md):
+ * every other failure it has is a result already (an error outside the tests, a file that did
+ * not run), but a coverage threshold: Vitest checks them after its reporters end, and only when
+ * no test failed (unless coverage.reportOnFailure), so a run whose failures are quarantined
+ * tests' was never checked against them. With thresholds set, its verdict stands.
+ */
+export function testsAlone(vitest: Pick<Vitest, 'config'> | undefined): {
+  failedByTestsAlone: boolean;
+  notTestsAlone?: string;
+} {
+  const coverage = vitest?.config.coverage as
+    | { enabled?: boolean; thresholds?: Record<string, unknown> }
+    | undefined;
+  const thresholds = Object.keys(coverage?.thresholds ?? {}).filter(
+    (key) => key !== 'perFile' && key !== 'autoUpdate',
+  );
+  if (coverage?.enabled && thresholds.length > 0) {
+    return {
+      failedByTestsAlone: false,
+      notTestsAlone: 'coverage thresholds are set, which Vitest checks only when no test failed',
+    };
+  }
+  return { failedByTestsAlone: vitest !== undefined };
 }

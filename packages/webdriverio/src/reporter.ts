@@ -116,7 +116,14 @@ export class TestrunWebdriverioReporter {
     this.synchronised = false;
     void guardEndHook(async () => {
       try {
-        await run.endRun();
+        // WebdriverIO's exit code holds more than its workers' failed tests: its launcher's
+        // hooks and services (onPrepare, onComplete), which no reporter sees. So quarantine
+        // never passes its build (docs/quarantine.md): this says why, in testrun run's line.
+        await run.endRun([], {
+          failedByTestsAlone: false,
+          notTestsAlone:
+            "WebdriverIO's exit code also holds its launcher's hooks and services (onPrepare, onComplete), which no reporter sees",
+        });
       } finally {
         this.synchronised = true;
       }

@@ -31,6 +31,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'write the CI summary of a run, e.g. one that shards shared, in the job after them',
     load: async () => (await import('./summary.js')).summary,
   },
+  quarantine: {
+    summary: "quarantine a project's flaky test, lift it, or list them: its failures stop failing the build",
+    load: async () => (await import('./quarantine.js')).quarantine,
+  },
   replay: {
     summary: 'send results that a run could not deliver and spooled',
     load: async () => (await import('./replay.js')).replay,

@@ -18,7 +18,8 @@ Runs a test command inside one run: creates the run, runs the command with the r
 TESTRUN_RUN_ID (every reporter and "testrun upload" inside sends into it), passes its
 input, output and signals through, then completes the run by how the command ended and
 writes the CI summary ($GITHUB_STEP_SUMMARY on GitHub Actions, TESTRUN_SUMMARY elsewhere).
-It exits with the command's own exit code (128 + n when signal n ended it):
+It exits with the command's own exit code (128 + n when signal n ended it), but 0 when
+the command is one test runner that failed for quarantined tests alone (docs/quarantine.md):
 
   npx @testrun/cli run -- npx vitest run
   npx @testrun/cli run --project api -- sh -c 'pytest --junitxml=r.xml; npx @testrun/cli upload r.xml'
@@ -50,7 +51,7 @@ Reads TESTRUN_API_KEY and TESTRUN_BASE_URL from the environment.
     // The run's side (core's, loaded after the arguments are read): the command is never
     // kept waiting on more than creating the run.
     const { startRunAround } = await import('../run/run-around.js');
-    const around = await startRunAround({ options, framework, output });
+    const around = await startRunAround({ options, framework, output, command: positionals });
     const partsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-run-'));
     try {
       const end: CommandEnd = await runCommand(program, args, { ...process.env, ...around.env(partsDir) });

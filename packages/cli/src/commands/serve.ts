@@ -100,6 +100,10 @@ the next start.
       default: '1GB',
       help: "a file that would take a run's files past this is refused (413)",
     },
+    'no-quarantine': {
+      type: 'boolean',
+      help: 'do not announce the quarantine extension: reporters then quarantine nothing, and results may not say they were (the quarantine pages and API still answer)',
+    },
   },
   run: async ({ values, output }) => {
     const apiKey = values['api-key'] ?? generateApiKey();
@@ -130,6 +134,7 @@ the next start.
       attachments: !values['no-attachments'],
       maxAttachmentBytes: parseSize('--max-attachment-size', values['max-attachment-size']),
       maxRunAttachmentBytes: parseSize('--max-run-attachments', values['max-run-attachments']),
+      quarantine: !values['no-quarantine'],
       ...(values['trust-proxy'] === undefined ? {} : { trustProxy: proxiesOf(values['trust-proxy']) }),
     });
     // The API key is printed on purpose: it is this server's own, made up for it. The

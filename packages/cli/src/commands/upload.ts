@@ -170,6 +170,7 @@ async function uploadReports(
       version: formats.size === 1 ? [...formats][0]! : 'junit',
     },
     rootDir: cwd,
+    fromReport: true,
   });
   reporter.startRun();
   const namer = new RepeatNamer(reporter, finder.repeated);

@@ -7,8 +7,12 @@ import {
   type Extension,
   endRun,
   formatRunHandle,
+  type GatheredRun,
   gatherRun,
+  loadQuarantine,
+  loadSummary,
   openService,
+  QUARANTINE_EXTENSION,
   type ResolvedConfig,
   resolveConfig,
   runVerdict,
@@ -18,6 +22,7 @@ import {
   writeRunSummary,
 } from '@testrun/core';
 import type { Output } from '../command.js';
+import { notOneRunner } from './one-runner.js';
 import type { CommandEnd } from './run-command.js';
 
 // The run around `testrun run`'s command: created before it, ended after it by its verdict,
@@ -55,10 +60,13 @@ export async function startRunAround({
   options,
   framework,
   output,
+  command,
 }: {
   options: TestrunOptions;
   framework: string;
   output: Output;
+  /** The command line, program first: whether it is one test runner decides what quarantine may do. */
+  command: readonly string[];
 }): Promise<RunAround> {
   const started = performance.now();
   const resolution = resolveConfig({ options, env: process.env, rootDir: process.cwd() });
@@ -85,6 +93,7 @@ export async function startRunAround({
   }
   const created = await createRun(config, framework, output);
   const log = (line: string) => output.error(line);
+  const commandLine = command;
   return {
     env: (partsDir) => ({
       [SUMMARY_PARTS_VAR]: partsDir,
@@ -102,11 +111,17 @@ export async function startRunAround({
           userAgent: userAgent('cli'),
           unreachable: !created,
         });
+        const cancelled = command.cancelledBy !== undefined || CANCEL_SIGNALS.has(command.signal ?? '');
+        const quarantine = created
+          ? await judgeQuarantine({ created, command, cancelled, gathered, partsDir, commandLine })
+          : undefined;
         const verdict = runVerdict({
           exitCode: command.exitCode,
-          cancelled: command.cancelledBy !== undefined || CANCEL_SIGNALS.has(command.signal ?? ''),
+          cancelled,
           failedResults: gathered.tally.failedCount > 0,
+          quarantine,
         });
+        if (quarantine?.line) output.error(quarantine.line);
         const ended = created
           ? await endRun({
               config,
@@ -129,7 +144,7 @@ export async function startRunAround({
           gathered,
           log,
         );
-        if (created && ended) output.error(endLine(created, ended, command));
+        if (created && ended) output.error(endLine(created, ended, command, quarantine?.clears === true));
         return verdict.exitCode ?? command.exitCode;
       } catch (error) {
         output.error(`internal error while ending the run: ${(error as Error).message}`);
@@ -153,7 +168,7 @@ async function createRun(
     const outcome = await service.createRun(run, config.runKey ?? randomUUID(), { moreTags });
     if (outcome.kind === 'ok') return outcome;
     output.error(
-      `the run could not be created (${outcome.error.message}): the command runs as it would without testrun run, and its reporters spool what they cannot send (npx @testrun/cli replay).`,
+      `the run could not be created (${outcome.error.message}): the command runs as it would without testrun run (nothing is quarantined), and its reporters spool what they cannot send (npx @testrun/cli replay).`,
     );
     return undefined;
   } catch (error) {
@@ -164,11 +179,57 @@ async function createRun(
   }
 }
 
+/**
+ * What quarantine makes of the command's failures (docs/design/quarantine.md): read only where the
+ * service announced quarantine and a test failed, from the verdict parts the command's
+ * reporters left as their processes exited, the command line, and what the service stored.
+ * Never throws: a problem keeps the command's exit code, and says so.
+ */
+async function judgeQuarantine({
+  created,
+  command,
+  cancelled,
+  gathered,
+  partsDir,
+  commandLine,
+}: {
+  created: Created;
+  command: CommandEnd;
+  cancelled: boolean;
+  gathered: GatheredRun;
+  partsDir: string;
+  commandLine: readonly string[];
+}): Promise<{ clears: boolean; line: string | undefined } | undefined> {
+  if (!created.extensions.includes(QUARANTINE_EXTENSION) || gathered.tally.failedCount === 0)
+    return undefined;
+  try {
+    const { commandQuarantine, readVerdictParts } = await loadQuarantine();
+    const { readParts } = await loadSummary();
+    const reporterPids = readParts(partsDir).flatMap((part) => (part.pid === undefined ? [] : [part.pid]));
+    const { tally, covers } = gathered;
+    return commandQuarantine({
+      exitCode: command.exitCode,
+      cancelledOrNotRun: cancelled || command.signal !== undefined || command.notStarted !== undefined,
+      notOneRunner: notOneRunner(commandLine, process.cwd()),
+      verdicts: readVerdictParts(partsDir),
+      reporterPids,
+      stored: covers.whole ? { failed: tally.failedCount, quarantined: tally.quarantinedCount } : undefined,
+    });
+  } catch (error) {
+    return {
+      clears: false,
+      line: `internal error while judging quarantined tests; the command's exit code stands: ${(error as Error).message}`,
+    };
+  }
+}
+
 /** `run 8f3c… marked failed (the command exited 1) http://…/runs/8f3c…` */
-function endLine(created: Created, ended: EndRunOutcome, command: CommandEnd): string {
+function endLine(created: Created, ended: EndRunOutcome, command: CommandEnd, cleared: boolean): string {
   const how = command.signal
     ? `the command ended by ${command.signal}`
-    : `the command exited ${command.exitCode}`;
+    : cleared && command.exitCode !== 0
+      ? `the command exited ${command.exitCode} for quarantined tests alone: testrun run exits 0`
+      : `the command exited ${command.exitCode}`;
   const page = created.pageUrl ? ` ${created.pageUrl}` : '';
   switch (ended.state) {
     case 'sent':

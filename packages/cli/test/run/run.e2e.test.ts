@@ -117,7 +117,7 @@ describe.concurrent('testrun run', () => {
     expect(run).toMatchObject({ project: 'api', framework: 'command' });
     // The run, as every reporter inside reads it: its id and what the service announced.
     expect(stdout).toBe(
-      `got typed in ${run.id};extensions=failure-details,complete-run,read-runs,attachments;attachment-limits=104857600/1073741824\n`,
+      `got typed in ${run.id};extensions=failure-details,complete-run,read-runs,attachments,quarantine;attachment-limits=104857600/1073741824\n`,
     );
     expect(stderr).toContain('to stderr\n');
     // upload sent into the given run and left its end to testrun run: one end, by the command.

@@ -50,28 +50,40 @@ export interface RunEvidence {
    * 128 + n when a signal ended it: anything but 0 fails the run.
    */
   exitCode?: number;
+  /**
+   * What quarantine found (docs/design/quarantine.md): `clears` when every failure was a quarantined
+   * test's and nothing else failed, as the process that knows it decided (a reporter whose
+   * runner takes its verdict from it, or `testrun run` from its reporters' parts). The run is
+   * then completed, and the command's exit code 0.
+   */
+  quarantine?: { clears: boolean };
 }
 
 /** How a run ended, and the exit code of the process that ran its command. */
 export interface RunVerdict {
   status: RunEndStatus;
   /**
-   * What `testrun run` exits with: the command's own code, always, today. Where a rule may
-   * one day change it (a failure every test of which is quarantined), it changes here.
+   * What `testrun run` exits with: the command's own code, but 0 where quarantine clears the
+   * run (every failure a quarantined test's, nothing else failed): the one place it changes.
    */
   exitCode: number | undefined;
 }
 
 /**
- * The run's verdict: `interrupted` when it was cancelled or the runner says so; `failed` when
- * a result failed, the runner failed the run, or the command exited with a failing code;
- * else `completed`. A run is never greener than any of its evidence.
+ * The run's verdict: `interrupted` when it was cancelled or the runner says so; else
+ * `completed` when quarantine clears it (its failures were quarantined tests' alone); else
+ * `failed` when a result failed, the runner failed the run, or the command exited with a
+ * failing code; else `completed`. A run is never greener than any of its evidence, but for
+ * the one rule that weighed it all: quarantine's `clears`.
  */
 export function runVerdict(evidence: RunEvidence): RunVerdict {
-  const { failedResults = false, runner = {}, cancelled = false, exitCode } = evidence;
+  const { failedResults = false, runner = {}, cancelled = false, exitCode, quarantine } = evidence;
+  if (cancelled || runner.interrupted === true) return { status: 'interrupted', exitCode };
+  if (quarantine?.clears === true) {
+    return { status: 'completed', exitCode: exitCode === undefined ? undefined : 0 };
+  }
   const failed = failedResults || verdictFails(runner) || (exitCode !== undefined && exitCode !== 0);
-  const status: RunEndStatus =
-    cancelled || runner.interrupted === true ? 'interrupted' : failed ? 'failed' : 'completed';
+  const status: RunEndStatus = failed ? 'failed' : 'completed';
   return { status, exitCode };
 }
 

@@ -55,6 +55,10 @@ export class SummaryFeed {
   private readonly startedAt = monotonicNow();
   /** The bundle, once loaded: the exit path writes with it synchronously. */
   private summary: SummaryModule | undefined;
+  /** Which failures were quarantined tests', once quarantine judged them (run-reporter.ts). */
+  private quarantined:
+    | { isQuarantined: (testSuite: string, testCase: string) => boolean; count: number }
+    | undefined;
 
   /** A feed when this reporter writes a summary or a part of one; undefined otherwise, and nothing is loaded. */
   static for(config: ResolvedConfig, env: NodeJS.ProcessEnv): SummaryFeed | undefined {
@@ -82,6 +86,11 @@ export class SummaryFeed {
     else this.waiting.push(results);
   }
 
+  /** Marks the quarantined tests' failures, applied to the tally before it is written. */
+  markQuarantined(isQuarantined: (testSuite: string, testCase: string) => boolean, count: number): void {
+    this.quarantined = { isQuarantined, count };
+  }
+
   get durationMs(): number {
     return monotonicNow() - this.startedAt;
   }
@@ -98,6 +107,9 @@ export class SummaryFeed {
   ): Promise<void> {
     try {
       const summary = await loadSummary();
+      if (this.quarantined && this.tally) {
+        this.tally.markQuarantined(this.quarantined.isQuarantined, this.quarantined.count);
+      }
       const tally = this.tally?.toJSON() ?? summary.emptyTally();
       if (this.partsDir) {
         summary.writePart(this.partsDir, { ...part, tally });

@@ -20,13 +20,15 @@ export interface SummaryPart {
   spoolFile: string | undefined;
   /** The run ended before this reporter's (a signal, process.exit): its tally is what had finished. */
   cutShort?: boolean;
+  /** The process that left it: it leaves a verdict part too as it exits (quarantine/verdict-part.ts). */
+  pid?: number;
 }
 
 /** Writes `part` into `dir` as a file of its own; the name is taken only once it is whole (a rename). */
 export function writePart(dir: string, part: SummaryPart): void {
   const name = `${process.pid}-${randomUUID()}`;
   const open = path.join(dir, `${name}.tmp`);
-  fs.writeFileSync(open, JSON.stringify(part));
+  fs.writeFileSync(open, JSON.stringify({ ...part, pid: process.pid }));
   fs.renameSync(open, path.join(dir, `${name}.json`));
 }
 

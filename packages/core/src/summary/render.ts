@@ -59,7 +59,7 @@ export function renderSummary(input: SummaryInput): string {
   const page = input.runId === undefined ? undefined : markdownUrl(input.pageUrl);
   const label = (text: string) => markdownText(text, SHOWN_LABEL);
   const lines: string[] = [
-    `### ${STATE_MARKS[input.state]} ${label(input.project)} · ${label(input.framework)}: ${input.state}`,
+    `### ${STATE_MARKS[input.state]} ${label(input.project)} · ${label(input.framework)}: ${stateWords(input)}`,
     '',
     countsLine(input, page),
   ];
@@ -75,7 +75,8 @@ export function renderSummary(input: SummaryInput): string {
       const name = markdownText(test.testCase, SHOWN_NAME);
       const anchor = testAnchor(test.testSuite, test.testCase, occurrence);
       const linked = page ? `[${name}](${page}#${anchor})` : name;
-      lines.push(`| ${linked} | ${file(test)} | ${markdownText(test.message ?? '', SHOWN_MESSAGE)} |`);
+      const marked = test.quarantined ? `${linked} (quarantined)` : linked;
+      lines.push(`| ${marked} | ${file(test)} | ${markdownText(test.message ?? '', SHOWN_MESSAGE)} |`);
     }
     const more = tally.failedCount - tally.failed.length;
     if (more > 0) {
@@ -129,7 +130,10 @@ function countsLine(input: SummaryInput, page: string | undefined): string {
     const count = tally.counts[status] ?? 0;
     if (count === 0) continue;
     const text = `${formatCount(count)} ${markdownText(status, 40)}`;
-    if (status === statusWords.failed) parts.push(`**${text}**`);
+    const quarantined = tally.quarantinedCount ?? 0;
+    if (status === statusWords.failed && quarantined > 0) {
+      parts.push(`**${text}** (${formatCount(quarantined)} quarantined)`);
+    } else if (status === statusWords.failed) parts.push(`**${text}**`);
     else if (status === statusWords.passed && tally.flakyCount > 0) {
       parts.push(`${text} (${formatCount(tally.flakyCount)} flaky)`);
     } else parts.push(text);
@@ -139,6 +143,16 @@ function countsLine(input: SummaryInput, page: string | undefined): string {
   if (input.durationMs !== undefined) parts.push(formatDuration(input.durationMs));
   if (page) parts.push(`[the run's page](${page})`);
   return parts.join(' · ');
+}
+
+/**
+ * The state as the heading says it: a run completed though tests failed passed because every
+ * failure was a quarantined test's, `completed — passed, 2 quarantined failures`.
+ */
+function stateWords(input: SummaryInput): string {
+  const quarantined = input.tally.quarantinedCount ?? 0;
+  if (input.state !== 'completed' || quarantined === 0) return input.state;
+  return `passed — ${formatCount(quarantined)} quarantined ${quarantined === 1 ? 'failure' : 'failures'}`;
 }
 
 function footer(input: SummaryInput): string {

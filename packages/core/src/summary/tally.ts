@@ -24,6 +24,8 @@ export interface ListedTest {
   message?: string;
   /** How many times it ran, when the runner said (flaky: 2 or more, and passed). */
   attempts?: number;
+  /** A failure of a quarantined test: listed, and it did not fail the build (docs/design/quarantine.md). */
+  quarantined?: true;
 }
 
 /** The tally as data: what a part file holds, and what the summary is rendered from. */
@@ -34,6 +36,8 @@ export interface TallyData {
   /** Results of statuses past MAX_STATUSES. */
   otherStatuses: number;
   failedCount: number;
+  /** Of the failed results, those of quarantined tests. */
+  quarantinedCount: number;
   /** The first LISTED_TESTS failed results, in the order they came. */
   failed: ListedTest[];
   /** Passed on a retry. */
@@ -58,6 +62,8 @@ export interface TalliedResult {
   status: string;
   duration: number;
   details?: { message?: string | undefined; attempts?: number | undefined } | undefined;
+  /** Marked quarantined where the service takes the mark (the `quarantine` extension). */
+  quarantined?: boolean | undefined;
 }
 
 export class RunTally {
@@ -83,6 +89,7 @@ export class RunTally {
     const duration = Number.isFinite(result.duration) ? Math.max(0, result.duration * this.toMs) : 0;
     if (result.status === words.failed) {
       data.failedCount += 1;
+      if (result.quarantined === true) data.quarantinedCount += 1;
       if (data.failed.length < LISTED_TESTS) data.failed.push(listed(result, duration, true));
     } else if (result.status === words.passed && (result.details?.attempts ?? 1) >= 2) {
       data.flakyCount += 1;
@@ -110,10 +117,23 @@ export class RunTally {
       }
     }
     data.failedCount += other.failedCount;
+    // A part left by an older reporter has no count of quarantined failures: none.
+    data.quarantinedCount += other.quarantinedCount ?? 0;
     data.failed.push(...other.failed.slice(0, LISTED_TESTS - data.failed.length));
     data.flakyCount += other.flakyCount;
     data.flaky.push(...other.flaky.slice(0, LISTED_TESTS - data.flaky.length));
     for (const test of other.slowest) keepIfSlowest(data.slowest, test.duration, () => test);
+  }
+
+  /**
+   * Marks the failed tests listed that were quarantined tests', and sets how many failures
+   * were: for a reporter's own tally, whose results were judged after they were counted.
+   */
+  markQuarantined(isQuarantined: (testSuite: string, testCase: string) => boolean, count: number): void {
+    for (const test of this.data.failed) {
+      if (isQuarantined(test.testSuite, test.testCase)) test.quarantined = true;
+    }
+    this.data.quarantinedCount = count;
   }
 
   toJSON(): TallyData {
@@ -127,6 +147,7 @@ export function emptyTally(): TallyData {
     counts: {},
     otherStatuses: 0,
     failedCount: 0,
+    quarantinedCount: 0,
     failed: [],
     flakyCount: 0,
     flaky: [],
@@ -146,6 +167,7 @@ function listed(result: TalliedResult, duration: number, withMessage: boolean): 
   }
   const attempts = result.details?.attempts;
   if (typeof attempts === 'number' && attempts >= 2) test.attempts = attempts;
+  if (withMessage && result.quarantined === true) test.quarantined = true;
   return test;
 }
 

@@ -27,7 +27,11 @@ describe("completeRun 'auto' (the default)", () => {
   });
 
   it('sends a service that announces nothing the spec alone: no completion, byte for byte the requests of before', async () => {
-    const { server, url, apiKey } = await startTestServer({ failureDetails: false, completeRun: false });
+    const { server, url, apiKey } = await startTestServer({
+      failureDetails: false,
+      completeRun: false,
+      quarantine: false,
+    });
     const { reporter, lines, spoolDir } = createReporter(url, apiKey, { batchSize: 2 });
     reporter.addResults([...makeResults(2), failing]);
     const summary = await reporter.endRun();

@@ -29,6 +29,22 @@ describe('the verdict on a run', () => {
     expect(runVerdict({ exitCode: 130, cancelled: true }).exitCode).toBe(130);
     expect(runVerdict({ failedResults: true }).exitCode).toBeUndefined();
   });
+
+  // Quarantine's one rule (docs/design/quarantine.md): whoever weighed every failure decides `clears`;
+  // here it only applies, and a cancel still wins.
+  it.each([
+    [{ exitCode: 1, failedResults: true, quarantine: { clears: true } }, 'completed', 0],
+    [{ failedResults: true, runner: { failed: true }, quarantine: { clears: true } }, 'completed', undefined],
+    [{ exitCode: 1, failedResults: true, quarantine: { clears: false } }, 'failed', 1],
+    [{ exitCode: 130, cancelled: true, quarantine: { clears: true } }, 'interrupted', 130],
+    [
+      { runner: { interrupted: true }, failedResults: true, quarantine: { clears: true } },
+      'interrupted',
+      undefined,
+    ],
+  ] as const)('%j with quarantine ends the run %s, exit code %s', (evidence, status, exitCode) => {
+    expect(runVerdict(evidence)).toEqual({ status, exitCode });
+  });
 });
 
 describe('who ends a run', () => {

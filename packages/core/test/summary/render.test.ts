@@ -237,6 +237,41 @@ describe('markdownText', () => {
 });
 
 /** The rows of the `index`th table (header row left out), each cell's text. */
+
+describe('the CI summary of a run whose failures were quarantined', () => {
+  const failing = (testCase: string, quarantined: boolean) =>
+    result(testCase, 'failed', {
+      details: { message: `${testCase} broke` },
+      ...(quarantined ? { quarantined } : {}),
+    });
+
+  it('reads "passed — 1 quarantined failure", counts it, and still lists the failure with why, marked', () => {
+    const { elements } = rendered(
+      summaryOf([result('Math > adds', 'passed'), failing('Math > flakes', true)], { state: 'completed' }),
+    );
+    const text = (tag: string) =>
+      elements.filter((element) => element.tag === tag).map((element) => element.text);
+    expect(text('h3')).toEqual(['✅ web · vitest: passed — 1 quarantined failure']);
+    expect(text('p')[0]).toMatch(/^1 failed \(1 quarantined\) · 1 passed · 2 tests/);
+    expect(tableRows(elements, 0)).toEqual([
+      ['Math > flakes (quarantined)', 'src/math.test.ts', 'Math > flakes broke'],
+    ]);
+  });
+
+  it('reads failed when another failure is not quarantined, marking only the quarantined one', () => {
+    const { elements } = rendered(
+      summaryOf([failing('Math > flakes', true), failing('Math > breaks', false)]),
+    );
+    expect(elements.filter((element) => element.tag === 'h3').map((element) => element.text)).toEqual([
+      '❌ web · vitest: failed',
+    ]);
+    expect(tableRows(elements, 0).map((row) => row[0])).toEqual([
+      'Math > flakes (quarantined)',
+      'Math > breaks',
+    ]);
+  });
+});
+
 function tableRows(elements: ReturnType<typeof htmlElements>, index: number): string[][] {
   const tables = elements.filter((element) => element.tag === 'table');
   const table = tables[index];

@@ -35,6 +35,8 @@ interface Limits {
   failureDetails: boolean;
   /** Results may name files (the `attachments` extension). */
   attachments: boolean;
+  /** A failed result may say it was a quarantined test's (`quarantined`: the `quarantine` extension). */
+  quarantine: boolean;
 }
 
 /** The extension create-run announces when the server accepts why a test failed. */
@@ -49,6 +51,12 @@ export const READ_RUNS_EXTENSION = 'read-runs';
 /** The extension create-run announces when the server makes shard plans (POST /api/v1/plans, plans/plan-route.ts). */
 export const SHARD_PLANS_EXTENSION = 'shard-plans';
 
+/**
+ * The extension create-run announces so that reporters read the run's quarantined tests
+ * (`GET /api/v1/runs/{id}/quarantine`) and mark a quarantined test's failure (`quarantined`).
+ */
+export const QUARANTINE_EXTENSION = 'quarantine';
+
 /** What create-run's answer says beyond the spec, by the server's options: its extensions, and the attachments' limits. */
 export interface Announcement {
   extensions: string[];
@@ -61,6 +69,7 @@ export function announcement(options: {
   readRuns: boolean;
   shardPlans: boolean;
   attachments: boolean;
+  quarantine?: boolean;
   maxAttachmentBytes: number;
   maxRunAttachmentBytes: number;
 }): Announcement {
@@ -70,6 +79,7 @@ export function announcement(options: {
     ...(options.readRuns ? [READ_RUNS_EXTENSION] : []),
     ...(options.shardPlans ? [SHARD_PLANS_EXTENSION] : []),
     ...(options.attachments ? [ATTACHMENTS_EXTENSION] : []),
+    ...(options.quarantine ? [QUARANTINE_EXTENSION] : []),
   ];
   return options.attachments
     ? {
@@ -162,7 +172,14 @@ export function registerSubmitResults(app: FastifyInstance, writes: Writes, limi
   app.post<{ Params: { id: string }; Body: ResultsBody }>(
     paths.runResults,
     {
-      schema: { body: resultsBodySchema(limits.statuses, limits.failureDetails, limits.attachments) },
+      schema: {
+        body: resultsBodySchema(
+          limits.statuses,
+          limits.failureDetails,
+          limits.attachments,
+          limits.quarantine,
+        ),
+      },
       // Before schema validation: an oversized batch is a 413 whatever its contents.
       preValidation: async (request) => {
         const results = (request.body as Partial<ResultsBody> | null)?.results;
@@ -274,7 +291,12 @@ const attachmentsSchema = {
   },
 } as const;
 
-function resultsBodySchema(statuses: readonly string[], failureDetails: boolean, attachments: boolean) {
+function resultsBodySchema(
+  statuses: readonly string[],
+  failureDetails: boolean,
+  attachments: boolean,
+  quarantine: boolean,
+) {
   return {
     type: 'object',
     required: ['results'],
@@ -294,6 +316,7 @@ function resultsBodySchema(statuses: readonly string[], failureDetails: boolean,
             duration: { type: 'number', minimum: 0, maximum: MAX_DURATION },
             ...(failureDetails ? { details: detailsSchema } : {}),
             ...(attachments ? { attachments: attachmentsSchema } : {}),
+            ...(quarantine ? { quarantined: { type: 'boolean' } } : {}),
           },
         },
       },

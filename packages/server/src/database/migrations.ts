@@ -281,6 +281,53 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 11,
+    name: "quarantine: a project's tests whose failures do not fail the build, every change kept, and the results marked so",
+    statements: [
+      // One row per test a project ever quarantined (docs/design/quarantine.md): in force while
+      // `lifted_at` is null, until `expires_at` (there is no quarantine without one). A test is
+      // named by its two names and found by `test_key`, the hex SHA-256 of the JSON array
+      // [testSuite, testCase]: names may be longer than a PostgreSQL index entry holds, and
+      // the key is what a reporter matches its failures with.
+      `CREATE TABLE quarantines (
+        project TEXT NOT NULL,
+        test_key TEXT NOT NULL,
+        test_suite TEXT NOT NULL,
+        test_case TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        owner TEXT,
+        since TEXT NOT NULL,
+        quarantined_by TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        lifted_at TEXT,
+        PRIMARY KEY (project, test_key)
+      )`,
+      // Every change, never updated or removed: who, when, why, by which way (the API or a page).
+      `CREATE TABLE quarantine_changes (
+        project TEXT NOT NULL,
+        test_key TEXT NOT NULL,
+        number BIGINT NOT NULL,
+        test_suite TEXT NOT NULL,
+        test_case TEXT NOT NULL,
+        action TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        owner TEXT,
+        expires_at TEXT,
+        changed_by TEXT NOT NULL,
+        via TEXT NOT NULL,
+        changed_at TEXT NOT NULL,
+        PRIMARY KEY (project, test_key, number)
+      )`,
+      `CREATE INDEX quarantine_changes_by_time ON quarantine_changes (project, changed_at)`,
+      // A failed result the reporter marked quarantined: 1, else null (every result before
+      // this migration, and every one a service without quarantine gets). The partial index
+      // holds only the marked ones, rare: a run's count of them and a project's last
+      // quarantined failures are read from it, and a result that is not marked costs nothing here.
+      `ALTER TABLE results ADD COLUMN quarantined BIGINT`,
+      `CREATE INDEX results_quarantined ON results (run_seq) WHERE quarantined = 1`,
+    ],
+  },
 ];
 
 /** PostgreSQL advisory lock taken around migrations, so servers starting together take turns. */

@@ -334,16 +334,41 @@ export class PageReads {
       const counts = countsBySeq.get(Number(run_seq));
       if (counts) counts[status] = (counts[status] ?? 0) + Number(count);
     }
+    const quarantined = await this.#quarantinedCounts(rows, countsBySeq, db);
     return rows.map((row) => {
       const end = endOfRow(row);
+      const marked = quarantined.get(Number(row.seq));
       return {
         ...storedRun(row),
         ...(end ? { end } : {}),
         lastReceivedAt: row.last_received_at,
         counts: countsBySeq.get(Number(row.seq)) ?? {},
+        ...(marked ? { quarantined: marked } : {}),
         total: Number(row.total),
         totalDuration: Number(row.total_duration),
       };
     });
+  }
+
+  /**
+   * How many of each run's failures were quarantined (docs/design/quarantine.md), read only for runs
+   * that have failures, from the partial index of marked results (migration 11): a page of
+   * green runs asks nothing more.
+   */
+  async #quarantinedCounts(
+    rows: readonly RunRow[],
+    countsBySeq: ReadonlyMap<number, Record<string, number>>,
+    db: SqlExecutor,
+  ): Promise<Map<number, number>> {
+    const failing = rows
+      .map((row) => Number(row.seq))
+      .filter((seq) => (countsBySeq.get(seq)?.failed ?? 0) > 0);
+    if (failing.length === 0) return new Map();
+    const list = failing.map((_, index) => `$${index + 1}`).join(', ');
+    const counted = await db.query<{ run_seq: number | string; n: number | string }>(
+      `SELECT run_seq, count(*) AS n FROM results WHERE run_seq IN (${list}) AND quarantined = 1 GROUP BY run_seq`,
+      failing,
+    );
+    return new Map(counted.map((row) => [Number(row.run_seq), Number(row.n)]));
   }
 }

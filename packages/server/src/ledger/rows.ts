@@ -26,11 +26,14 @@ export interface ResultRow extends SqlRow {
   duration: number | string;
   details: string | null;
   attachments: string | null;
+  /** 1 when the reporter marked the failure quarantined (migration 11), else null. */
+  quarantined: number | string | null;
 }
 
 export const RUN_COLUMNS =
   'seq, id, project, framework, tags, created_at, last_received_at, end_status, ended_at, total, total_duration';
-export const RESULT_COLUMNS = 'position, test_suite, test_case, status, duration, details, attachments';
+export const RESULT_COLUMNS =
+  'position, test_suite, test_case, status, duration, details, attachments, quarantined';
 
 /** One run's row by its id: the reads and the writer's look-ups share it. */
 export async function runRow(db: SqlExecutor, id: string): Promise<RunRow | undefined> {
@@ -64,6 +67,7 @@ export function storedResult(runId: string, row: ResultRow): StoredResult {
   if (row.details !== null) result.details = JSON.parse(row.details);
   if (row.attachments !== null && row.attachments !== undefined)
     result.attachments = JSON.parse(row.attachments);
+  if (row.quarantined !== null && Number(row.quarantined) === 1) result.quarantined = true;
   return result;
 }
 
@@ -77,5 +81,6 @@ export function resultColumns(result: ResultInput): SqlValue[] {
     result.details === undefined ? null : JSON.stringify(result.details),
     result.details?.attempts ?? null,
     result.attachments === undefined ? null : JSON.stringify(result.attachments),
+    result.quarantined === true ? 1 : null,
   ];
 }

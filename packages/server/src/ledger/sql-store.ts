@@ -1,6 +1,15 @@
 import type { SqlDatabase } from '../database/sql-database.js';
 import { PageReads } from './page-reads.js';
 import {
+  changesOf,
+  type Quarantine,
+  type QuarantineChange,
+  quarantineOf,
+  quarantinesOf,
+  quarantiningProjects,
+  runQuarantineList,
+} from './quarantines.js';
+import {
   endOfRow,
   RESULT_COLUMNS,
   type ResultRow,
@@ -83,6 +92,41 @@ export class SqlStore extends PageReads implements Store {
   async runCount(): Promise<number> {
     const rows = await this.db.query<{ n: number | string }>('SELECT count(*) AS n FROM runs');
     return Number(rows[0]?.n ?? 0);
+  }
+
+  // Quarantine (quarantines.ts): `now` decides what has expired.
+
+  /** The project's quarantines in force, active or expired, oldest first. */
+  quarantines(project: string, now = new Date().toISOString()): Promise<Quarantine[]> {
+    return quarantinesOf(this.db, project, now);
+  }
+
+  /** One test's quarantine in its project, in any state. */
+  quarantineOf(
+    project: string,
+    testSuite: string,
+    testCase: string,
+    now = new Date().toISOString(),
+  ): Promise<Quarantine | undefined> {
+    return quarantineOf(this.db, project, testSuite, testCase, now);
+  }
+
+  /** A project's quarantine changes, newest first (of one test with `key`). */
+  quarantineChanges(
+    project: string,
+    paging: { key?: string | undefined; limit: number; offset?: number },
+  ): Promise<{ changes: QuarantineChange[]; more: boolean }> {
+    return changesOf(this.db, project, paging);
+  }
+
+  /** Projects with tests in force (at most 200), and how many each holds. */
+  quarantiningProjects(): Promise<{ project: string; count: number }[]> {
+    return quarantiningProjects(this.db, 200);
+  }
+
+  /** What a run's reporters match their failures with: its project's tests in force, by key. */
+  quarantineList(project: string, now = new Date().toISOString()) {
+    return runQuarantineList(this.db, project, now);
   }
 
   // Idempotency and retention.

@@ -4,6 +4,7 @@ import {
   type SqlTransaction,
   type SqlValue,
 } from '../database/sql-database.js';
+import { type LiftInput, liftQuarantine, type QuarantineInput, setQuarantine } from './quarantines.js';
 import { endOfRow, resultColumns, runRow, storedRun } from './rows.js';
 import type { IdempotentResponse, ResultInput, RunEnd, StoredRun } from './store.js';
 import {
@@ -150,6 +151,16 @@ export class StoreWriter {
   async endRun(runId: string, end: RunEnd): Promise<boolean> {
     const rows = await this.tx.query<{ seq: number | string }>(END_RUN, [runId, end.status, end.endedAt]);
     return rows.length > 0;
+  }
+
+  /** Quarantines a test, or changes the quarantine in force (quarantines.ts). */
+  quarantine(input: QuarantineInput) {
+    return setQuarantine(this.tx, this.dialect, input);
+  }
+
+  /** Lifts a test's quarantine in force; undefined when it has none (quarantines.ts). */
+  liftQuarantine(input: LiftInput) {
+    return liftQuarantine(this.tx, this.dialect, input);
   }
 
   /**

@@ -18,6 +18,11 @@ export interface ResultInput {
    * the `failure-details` extension, validated by the results route, stored as it came.
    */
   details?: FailureDetails;
+  /**
+   * The failure is a quarantined test's (the `quarantine` extension): it did not fail the
+   * build. Sent only on a failed result, only to a server that announces quarantine.
+   */
+  quarantined?: boolean;
   /** The files the result names (the `attachments` extension), their bytes uploaded apart by hash. */
   attachments?: AttachmentRef[];
 }
@@ -64,6 +69,8 @@ export interface RunWithCounts extends StoredRun {
   lastReceivedAt: string;
   /** Results by status: every allowed status (0 when none), plus any other stored status. */
   counts: Record<string, number>;
+  /** How many of its failed results were quarantined tests' (docs/design/quarantine.md); absent when none. */
+  quarantined?: number;
   total: number;
   totalDuration: number;
 }

@@ -43,7 +43,8 @@ export const CREATE_RUN_POSTGRES = `WITH numbered AS (
  * frees, and the counts by status are upserted, as one statement. The batch is ONE parameter,
  * a JSON array of rows that PostgreSQL takes apart itself, instead of 8 parameters a result
  * (measured: 25 % less of the server process's CPU a result). Each row is `[suite, case,
- * status, duration, details (JSON text) or null, attempts or null, attachments (JSON text) or null]`. SQLite keeps the
+ * status, duration, details (JSON text) or null, attempts or null, attachments (JSON text) or
+ * null, quarantined (1) or null]`. SQLite keeps the
  * multi-row VALUES: its `json_each` took more CPU than binding each value into the WebAssembly
  * engine. No row answered: the run is unknown.
  */
@@ -55,8 +56,8 @@ export const ADD_RESULTS_POSTGRES = `WITH run AS (
     SELECT run.seq, run.first + ordinality - 1 AS position, r
     FROM run, jsonb_array_elements($5::jsonb) WITH ORDINALITY AS t(r, ordinality)
   ), inserted AS (
-    INSERT INTO results (run_seq, position, test_suite, test_case, status, duration, details, attempts, attachments)
-    SELECT seq, position, r ->> 0, r ->> 1, r ->> 2, (r ->> 3)::double precision, r ->> 4, (r ->> 5)::bigint, r ->> 6 FROM batch
+    INSERT INTO results (run_seq, position, test_suite, test_case, status, duration, details, attempts, attachments, quarantined)
+    SELECT seq, position, r ->> 0, r ->> 1, r ->> 2, (r ->> 3)::double precision, r ->> 4, (r ->> 5)::bigint, r ->> 6, (r ->> 7)::bigint FROM batch
   ), counted AS (
     INSERT INTO run_counts (run_seq, status, count, first_position)
     SELECT seq, r ->> 2, count(*), min(position) FROM batch GROUP BY seq, r ->> 2
@@ -95,10 +96,10 @@ export function insertResultRowsSql(rows: number): string {
   let sql = insertResultRowsSqls.get(rows);
   if (sql === undefined) {
     const values = Array.from({ length: rows }, (_, row) => {
-      const at = row * 9;
-      return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7}, $${at + 8}, $${at + 9})`;
+      const at = row * 10;
+      return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7}, $${at + 8}, $${at + 9}, $${at + 10})`;
     });
-    sql = `INSERT INTO results (run_seq, position, test_suite, test_case, status, duration, details, attempts, attachments) VALUES ${values.join(', ')}`;
+    sql = `INSERT INTO results (run_seq, position, test_suite, test_case, status, duration, details, attempts, attachments, quarantined) VALUES ${values.join(', ')}`;
     insertResultRowsSqls.set(rows, sql);
   }
   return sql;

@@ -78,26 +78,28 @@ export interface PageAccessOptions {
 /**
  * With access 'key': every request that is not for the API or the sign-in page needs a
  * session cookie or `Authorization: Bearer <key>`; a GET without either is sent to the
- * sign-in page, anything else is a 401.
+ * sign-in page, anything else is a 401. With either access, the sign-in page is there: a
+ * change made on a page (a quarantine) needs a session made with the API key, on open pages too.
  */
 export function registerPageAccess(app: FastifyInstance, { access, keys, https }: PageAccessOptions): void {
-  if (access === 'open') return;
   const attempts = new SignInAttempts();
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (isApiRequest(request.routeOptions.url, request.url)) return;
-    const path = pathOf(request.url);
-    if (path === LOGIN_PATH || path === LOGOUT_PATH) return;
-    if (hasCredential(request, keys)) {
-      // What a key opened is for this browser only, never for a shared cache on the way.
-      reply.header('cache-control', 'private');
-      return;
-    }
-    if (request.method === 'GET' || request.method === 'HEAD') {
-      return reply.redirect(`${LOGIN_PATH}?next=${encodeURIComponent(request.url)}`, 303);
-    }
-    throw new ApiError(401, 'unauthorized', `these pages need a key: sign in at ${LOGIN_PATH}`);
-  });
+  if (access === 'key') {
+    app.addHook('onRequest', async (request, reply) => {
+      if (isApiRequest(request.routeOptions.url, request.url)) return;
+      const path = pathOf(request.url);
+      if (path === LOGIN_PATH || path === LOGOUT_PATH) return;
+      if (hasCredential(request, keys)) {
+        // What a key opened is for this browser only, never for a shared cache on the way.
+        reply.header('cache-control', 'private');
+        return;
+      }
+      if (request.method === 'GET' || request.method === 'HEAD') {
+        return reply.redirect(`${LOGIN_PATH}?next=${encodeURIComponent(request.url)}`, 303);
+      }
+      throw new ApiError(401, 'unauthorized', `these pages need a key: sign in at ${LOGIN_PATH}`);
+    });
+  }
 
   app.get<{ Querystring: { next?: string } }>(LOGIN_PATH, async (request, reply) =>
     sendLoginPage(reply, 200, safeNext(request.query.next)),
@@ -165,7 +167,20 @@ export function registerPageAccess(app: FastifyInstance, { access, keys, https }
   });
 }
 
-function hasCredential(request: FastifyRequest, keys: KeyRing): boolean {
+/**
+ * Which key the request's credential (a session cookie, or `Authorization: Bearer`) was made
+ * with: the API key (`write`: it may change what the pages change), a read key (`read`), or
+ * none. A session names no key: it is checked against each, the write keys first.
+ */
+export function pageCredential(
+  request: Pick<FastifyRequest, 'headers'>,
+  keys: { write: KeyRing; read: KeyRing },
+): 'write' | 'read' | undefined {
+  if (hasCredential(request, keys.write)) return 'write';
+  return hasCredential(request, keys.read) ? 'read' : undefined;
+}
+
+function hasCredential(request: Pick<FastifyRequest, 'headers'>, keys: KeyRing): boolean {
   const bearer = /^Bearer ([^\s]+)$/i.exec(request.headers.authorization ?? '');
   if (bearer && keys.has(bearer[1] as string)) return true;
   const token = cookieValue(request.headers.cookie, SESSION_COOKIE);
@@ -205,7 +220,7 @@ export function safeNext(next: string | undefined): string {
 
 function sendLoginPage(reply: FastifyReply, status: number, next: string, problem?: string): FastifyReply {
   const content = html`<h1>Sign in</h1>
-<p>This testrun server shows its runs to people with a key: its read key (<code>--read-key</code> or <code>TESTRUN_READ_KEY</code> of <code>testrun serve</code>) or its API key. Ask whoever runs it.</p>
+<p>This testrun server shows its runs to people with a key: its read key (<code>--read-key</code> or <code>TESTRUN_READ_KEY</code> of <code>testrun serve</code>) or its API key. Ask whoever runs it. Changing what the pages change (a quarantine) needs the API key.</p>
 ${problem ? html`<p class="problem" role="alert"><strong>${problem}</strong></p>` : ''}
 <form class="login" method="post" action="${LOGIN_PATH}"><input type="hidden" name="next" value="${next}"><label>Key<input type="password" name="key" autocomplete="current-password" required autofocus></label><button type="submit">Sign in</button></form>
 <p class="muted">Signing in sets a cookie for ${SESSION_SECONDS / 86400} days that holds no key; <a href="${LOGOUT_PATH}">sign out</a> ends it.</p>`;

@@ -1,4 +1,12 @@
-import { flakyPagePath, paths, runPagePath, runsPagePath } from '../paths.js';
+import { type Quarantine, testKey } from '../ledger/quarantines.js';
+import {
+  flakyPagePath,
+  paths,
+  quarantineChangePath,
+  quarantinePagePath,
+  runPagePath,
+  runsPagePath,
+} from '../paths.js';
 import { outcomeStrip } from './charts.js';
 import { FLAKY_WINDOW, type FlakyOrFailing, type FlakyTest, type NewFailure } from './flaky-or-failing.js';
 import { absoluteTime } from './format.js';
@@ -7,6 +15,8 @@ import { pageParts, testLink } from './layout.js';
 
 export interface ProjectFlakes extends FlakyOrFailing {
   project: string;
+  /** The project's quarantines in force, by test key: a card says so, or offers to quarantine it. */
+  quarantined?: ReadonlyMap<string, Quarantine>;
 }
 
 /**
@@ -80,7 +90,14 @@ ${ruleUsed(flakes)}
   } else {
     yield html`<ol class="cards">
 `;
-    for (const test of flaky.slice(0, shown)) yield flakyCard(project, flakes.judgedRuns, test);
+    for (const test of flaky.slice(0, shown)) {
+      yield flakyCard(
+        project,
+        flakes.judgedRuns,
+        test,
+        flakes.quarantined?.get(testKey(test.testSuite, test.testCase)),
+      );
+    }
     yield html`</ol>${more(project, flaky.length - shown, 'flaky')}`;
   }
   yield html`
@@ -104,8 +121,18 @@ function ruleUsed({ rule, runs, judgedRuns }: FlakyOrFailing): SafeHtml {
 }
 
 /** `judged`: the runs the rule looked at, those with a commit under `same-commit`. */
-function flakyCard(project: string, judged: number, test: FlakyTest): SafeHtml {
-  return html`<li class="card flaky" data-flips="${test.flips}"><div class="line">${testLink({ project, ...test })}<span class="muted name">${test.testSuite}</span></div>
+function flakyCard(
+  project: string,
+  judged: number,
+  test: FlakyTest,
+  quarantine: Quarantine | undefined,
+): SafeHtml {
+  const named = { project, testSuite: test.testSuite, testCase: test.testCase };
+  const quarantined =
+    quarantine === undefined
+      ? html`<a class="quarantine-link" href="${quarantineChangePath('add', named)}">Quarantine…</a>`
+      : html`<a class="quarantine-state ${quarantine.state}" href="${quarantinePagePath(project)}">${quarantine.state === 'expired' ? 'quarantine expired' : `quarantined until ${quarantine.expiresAt.slice(0, 10)}`}</a>`;
+  return html`<li class="card flaky" data-flips="${test.flips}"><div class="line">${testLink({ project, ...test })}<span class="muted name">${test.testSuite}</span>${quarantined}</div>
 <div class="line"><span><strong>${test.flips}</strong> ${test.flips === 1 ? 'flip' : 'flips'}</span><span><span class="count failed">failed ${test.failed}</span> · <span class="count passed">passed ${test.passed}</span> of ${judged} runs</span></div>
 ${test.bothOutcomes.map(
   ({ commit, passedIn, failedIn }) =>

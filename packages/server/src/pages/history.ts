@@ -23,6 +23,8 @@ export interface Outcome {
    * result's `details.attempts`, 2 or more; the most of them): it passed on a retry.
    */
   passedOnAttempt?: number;
+  /** A failure in that run was marked quarantined (docs/design/quarantine.md): it did not fail the build. */
+  quarantinedIn?: boolean;
 }
 
 type ResultsOf = (runId: string) => readonly StoredResult[];
@@ -71,7 +73,7 @@ function outcomeIn(run: StoredRun, held: readonly StoredResult[]): Outcome {
  */
 export function addResult(
   outcome: Outcome,
-  result: Pick<StoredResult, 'status' | 'duration' | 'details'>,
+  result: Pick<StoredResult, 'status' | 'duration' | 'details' | 'quarantined'>,
 ): Outcome {
   const status =
     outcome.status === 'failed' || result.status === 'failed'
@@ -85,6 +87,9 @@ export function addResult(
   const attempts = result.status === 'passed' ? retriedAttempts(result.details) : undefined;
   const passedOnAttempt = Math.max(outcome.passedOnAttempt ?? 0, attempts ?? 0);
   if (passedOnAttempt > 1) counted.passedOnAttempt = passedOnAttempt;
+  if (outcome.quarantinedIn || (result.status === 'failed' && result.quarantined === true)) {
+    counted.quarantinedIn = true;
+  }
   return counted;
 }
 

@@ -1,6 +1,6 @@
 import type { RunState } from '../ledger/run-state.js';
 import type { RunWithCounts } from '../ledger/store.js';
-import { flakyPagePath, runsPagePath, testPagePath } from '../paths.js';
+import { flakyPagePath, quarantinePagePath, runsPagePath, testPagePath } from '../paths.js';
 import { tagViews } from './ci-links.js';
 import { absoluteTime, formatCount, formatDuration, relativeTime } from './format.js';
 import { html, SafeHtml } from './html.js';
@@ -82,6 +82,12 @@ details.suite table { border-top: 1px solid var(--line); }
 .state .tip { display: none; position: absolute; left: 0; top: 1.6em; z-index: 2; width: max-content; max-width: min(20rem, 80vw); white-space: normal; background: var(--card); color: var(--text); border: 1px solid var(--line); border-radius: 4px; padding: 0.3rem 0.5rem; font-weight: 400; font-size: 0.85rem; }
 .state:hover .tip, .state:focus .tip { display: block; }
 .pager { display: flex; justify-content: space-between; gap: 1rem; margin: 1rem 0; }
+.quarantined-mark, .quarantine-state { display: inline-block; font-size: 0.8rem; font-weight: 600; border: 1px dashed currentColor; border-radius: 3px; padding: 0 0.35rem; color: var(--interrupted); white-space: nowrap; }
+.quarantine-state.expired { color: var(--muted); }
+.problem { color: var(--ended-failed); }
+.suggestion { font-weight: 600; }
+.actions a { white-space: nowrap; }
+form.quarantine-change { flex-direction: column; align-items: stretch; max-width: 36rem; }
 .attachments { margin: 0.4rem 0; }
 .attempt-title { font-size: 0.85rem; font-weight: 600; color: var(--muted); margin: 0.5rem 0 0.2rem; }
 figure.file { margin: 0.3rem 0 0.6rem; }
@@ -109,7 +115,7 @@ export function* pageParts(title: string, content: Iterable<SafeHtml>): Generato
 </head>
 <body>
 <svg class="defs" aria-hidden="true" focusable="false"><defs><pattern id="failed-hatch" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect class="failed" width="6" height="6"/><rect class="hatch-gap" width="2.5" height="6"/></pattern></defs></svg>
-<header class="top"><a class="brand" href="${runsPagePath()}">testrun</a><a href="${runsPagePath()}">Runs</a><a href="${flakyPagePath()}">Flaky tests</a></header>
+<header class="top"><a class="brand" href="${runsPagePath()}">testrun</a><a href="${runsPagePath()}">Runs</a><a href="${flakyPagePath()}">Flaky tests</a><a href="${quarantinePagePath()}">Quarantine</a></header>
 <main>
 `;
   yield* content;
@@ -135,8 +141,19 @@ export const STATE_MEANINGS: Readonly<Record<RunState, string>> = {
     'Abandoned: never completed, and nothing received for a long time: its job was killed, or nothing completes it (a run shared by shards needs testrun complete-run).',
 };
 
-/** A run's state as a word in a box, coloured too, never by colour alone; it explains itself where it is hovered or tapped. */
-export function stateBadge(state: RunState): SafeHtml {
+/** What a completed run whose only failures were quarantined tests' says of itself. */
+export const PASSED_QUARANTINED_MEANING =
+  'Passed: the run ended, and every test that failed is quarantined: its failures are listed, and did not fail the build.';
+
+/**
+ * A run's state as a word in a box, coloured too, never by colour alone; it explains itself
+ * where it is hovered or tapped. A completed run with quarantined failures
+ * (docs/design/quarantine.md) reads `passed — 2 quarantined failures`.
+ */
+export function stateBadge(state: RunState, quarantined = 0): SafeHtml {
+  if (state === 'completed' && quarantined > 0) {
+    return html`<span class="state state-${state}" tabindex="0">passed — ${formatCount(quarantined)} quarantined ${quarantined === 1 ? 'failure' : 'failures'}<span class="tip" role="tooltip">${PASSED_QUARANTINED_MEANING}</span></span>`;
+  }
   return html`<span class="state state-${state}" tabindex="0">${state}<span class="tip" role="tooltip">${STATE_MEANINGS[state]}</span></span>`;
 }
 
@@ -197,9 +214,21 @@ export function runDurationLine(run: RunWithCounts): SafeHtml {
   return html`${main} <span class="muted">· <span class="tests-duration" title="${duration.tests} ms, ${DURATION_KINDS.tests.title}">${formatDuration(duration.tests)}</span> in tests</span>`;
 }
 
-/** `✗ 3 failed tests`, loud on purpose: one failure in 160 tests is a sliver of a bar. */
-export function failuresBadge(counts: Record<string, number>): SafeHtml {
+/**
+ * `✗ 3 failed tests`, loud on purpose: one failure in 160 tests is a sliver of a bar. Failures
+ * of quarantined tests are counted in it, and said: they never stop being seen.
+ */
+export function failuresBadge(counts: Record<string, number>, quarantined = 0): SafeHtml {
   const failed = counts.failed ?? 0;
   if (failed === 0) return html``;
-  return html`<span class="failures">✗ ${formatCount(failed)} failed ${failed === 1 ? 'test' : 'tests'}</span>`;
+  const of =
+    quarantined === 0
+      ? ''
+      : quarantined === failed
+        ? ', all quarantined'
+        : `, ${formatCount(quarantined)} quarantined`;
+  return html`<span class="failures">✗ ${formatCount(failed)} failed ${failed === 1 ? 'test' : 'tests'}${of}</span>`;
 }
+
+/** The mark beside a quarantined test's failure. */
+export const QUARANTINED_MARK = html`<span class="quarantined-mark" title="A quarantined test: this failure did not fail the build">quarantined</span>`;

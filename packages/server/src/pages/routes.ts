@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AttachmentLedger } from '../attachments/attachment-ledger.js';
 import { sendFile } from '../attachments/serve-file.js';
+import { testKey } from '../ledger/quarantines.js';
 import type { SqlStore } from '../ledger/sql-store.js';
 import type { StoredResult } from '../ledger/store.js';
 import { paths } from '../paths.js';
@@ -22,6 +23,8 @@ const htmlType = 'text/html; charset=utf-8';
 /** How many choices a filter lists at most; the tag filter lists the tags of recent runs. */
 const MAX_CHOICES = 200;
 const TAGS_FROM_RUNS = 500;
+/** A test's quarantine changes its page lists, newest first. */
+const TEST_CHANGES_SHOWN = 20;
 /** The logs' text a run page shows at most, in all: past it, a log is a link. */
 const INLINE_TEXT_PER_PAGE = 2 * 1024 * 1024;
 
@@ -158,7 +161,12 @@ export function registerPages(
     const test = { project, testSuite, testCase };
     const { runs, results: held } = await store.lastRunsWithResults(project, HISTORY_RUNS, { test });
     const outcomes = testHistory(runs, (id) => held.get(id) ?? [], test);
-    return send(reply, renderTestPage(test, outcomes, Date.now()));
+    const quarantine = await store.quarantineOf(project, testSuite, testCase);
+    const { changes } = await store.quarantineChanges(project, {
+      key: testKey(testSuite, testCase),
+      limit: TEST_CHANGES_SHOWN,
+    });
+    return send(reply, renderTestPage(test, outcomes, Date.now(), { quarantine, changes }));
   });
 
   app.get<{ Querystring: Query }>(paths.flakyPage, async (request, reply) => {
@@ -170,7 +178,8 @@ export function registerPages(
       const { runs, results } = await store.lastRunsWithResults(project, FLAKY_WINDOW, {
         onlyTestsThatFailed: true,
       });
-      projects.push({ project, ...flakyOrFailing(runs, [...results.values()].flat()) });
+      const quarantined = new Map((await store.quarantines(project)).map((q) => [q.key, q]));
+      projects.push({ project, ...flakyOrFailing(runs, [...results.values()].flat()), quarantined });
     }
     return send(reply, renderFlakyPage(projects, allProjects, selected));
   });

@@ -1,6 +1,6 @@
 import { type RunState, runState } from '../ledger/run-state.js';
 import type { RunWithCounts, StoredResult } from '../ledger/store.js';
-import { flakyPagePath, runPagePath, runsPagePath } from '../paths.js';
+import { flakyPagePath, quarantinePagePath, runPagePath, runsPagePath } from '../paths.js';
 import type { ShardTime } from '../plans/shard-times.js';
 import { attachmentsBlock, type RunFiles } from './attachments-block.js';
 import { statusBar } from './charts.js';
@@ -13,6 +13,7 @@ import {
   failuresBadge,
   layout,
   pageParts,
+  QUARANTINED_MARK,
   runDurationLine,
   stateBadge,
   statusClass,
@@ -110,10 +111,10 @@ function* runPageContent({
   const suites = failingSuitesFirst(sorted.suites);
 
   yield html`<p><a href="${runsPagePath()}">← Runs</a></p>
-<h1><a class="name" href="${runsPagePath({ project: run.project })}">${run.project}</a> · ${run.framework} ${stateBadge(state)} ${failuresBadge(run.counts)}</h1>
+<h1><a class="name" href="${runsPagePath({ project: run.project })}">${run.project}</a> · ${run.framework} ${stateBadge(state, run.quarantined)} ${failuresBadge(run.counts, run.quarantined)}</h1>
 <p class="muted" id="run-state">${stateSentence(run, state, abandonedAfterMs, now)}</p>
 <p class="line"><span>${createdAt(run.createdAt, now)}</span><span>${formatCount(run.total)} results · ${runDurationLine(run)}</span><span>${tagList(run.tags)}</span></p>
-<p class="muted">Run <code>${run.id}</code> · <a href="${flakyPagePath(run.project)}">flaky tests in ${run.project}</a></p>
+<p class="muted">Run <code>${run.id}</code> · <a href="${flakyPagePath(run.project)}">flaky tests in ${run.project}</a> · <a href="${quarantinePagePath(run.project)}">quarantine in ${run.project}</a></p>
 ${statusBar(run.counts, run.total)}
 <nav class="statuses">${statusLink(run, undefined, `all (${formatCount(run.total)})`, status, search)}${filters.map(
     (s) => statusLink(run, s, `${s} (${formatCount(run.counts[s] ?? 0)})`, status, search),
@@ -315,13 +316,13 @@ function* namedTable(
     const why = files
       ? html`${failureDetailsBlock(result.details)}${attachmentsBlock(run.id, result, files)}`
       : '';
-    yield html`<tr class="test"${anchor} data-status="${result.status}"><td>${testLink({ project, ...result })}<br><span class="muted name">${result.testSuite}</span>${why}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
+    yield html`<tr class="test"${anchor} data-status="${result.status}"${result.quarantined ? html` data-quarantined` : ''}><td>${testLink({ project, ...result })}${result.quarantined ? html` ${QUARANTINED_MARK}` : ''}<br><span class="muted name">${result.testSuite}</span>${why}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
 `;
   }
   yield html`</tbody></table></div>`;
 }
 
 function testRow(project: string, result: StoredResult): SafeHtml {
-  return html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}</td><td class="status ${statusClass(result.status)}">${result.status}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
+  return html`<tr class="test" data-status="${result.status}"><td>${testLink({ project, ...result })}${result.quarantined ? html` ${QUARANTINED_MARK}` : ''}</td><td class="status ${statusClass(result.status)}">${result.status}</td><td class="num" title="${result.duration} ms">${formatDuration(result.duration)}</td></tr>
 `;
 }

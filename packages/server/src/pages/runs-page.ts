@@ -104,7 +104,7 @@ ${pager(filter, current, pageCount)}`;
 function runItem(run: RunWithCounts, state: RunState, now: number): SafeHtml {
   const failing = (run.counts.failed ?? 0) > 0;
   return html`<li class="card run${failing ? ' has-failures' : ''}" data-run-id="${run.id}" data-state="${state}">
-<div class="line"><a class="name" href="${runPagePath(run.id)}"><strong>${run.project}</strong></a>${stateBadge(state)}${failuresBadge(run.counts)}<span>${run.framework}</span><span>${tagList(run.tags)}</span></div>
+<div class="line"><a class="name" href="${runPagePath(run.id)}"><strong>${run.project}</strong></a>${stateBadge(state, run.quarantined)}${failuresBadge(run.counts, run.quarantined)}<span>${run.framework}</span><span>${tagList(run.tags)}</span></div>
 ${statusBar(run.counts, run.total)}
 <div class="line"><span class="counts">${countsLine(run.counts)}</span><span>${runDurationLine(run)}</span><span>${createdAt(run.createdAt, now)}</span></div>
 </li>

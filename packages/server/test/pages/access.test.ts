@@ -311,11 +311,12 @@ describe('pages that ask for a key', () => {
     expect(ownPage.status).toBe(303);
   });
 
-  it('stay open on loopback without read keys, as before', async () => {
+  it('stay open on loopback without read keys, as before; the sign-in page is there for changes (a quarantine)', async () => {
     const server = await startServer();
     expect((await getPage(server, '/')).status).toBe(200);
-    expect((await getPage(server, '/login')).status).toBe(404);
-    expect((await getPage(server, '/logout')).status).toBe(404);
+    expect((await getPage(server, '/flaky')).status).toBe(200);
+    expect((await getPage(server, '/login')).status).toBe(200);
+    expect((await getPage(server, '/logout')).status).toBe(200);
   });
 });
 

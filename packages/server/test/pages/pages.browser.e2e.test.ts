@@ -473,6 +473,14 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
         ],
       }),
     }).then((answer) => answer.json() as Promise<{ id: string }>);
+    // A quarantined test, with the change that set it: the quarantine pages have something to show.
+    const quarantined = { project: 'shop', testSuite: 'src/cart.test.ts', testCase: 'cart > rounds' };
+    const set = await fetch(`${ci.url}/api/v1/quarantines`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ci.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...quarantined, reason: 'flaky since #812', owner: 'team-cart', by: 'ana' }),
+    });
+    expect(set.status).toBe(201);
     const [, failingRun] = await runsOf('example-vitest');
     const flipping = (await store().results(failingRun!.id)).find((r) => r.testCase === FLIPPING);
     const visits = {
@@ -488,6 +496,9 @@ describe.skipIf(!haveChromium)('the pages in a real browser, after real reporter
       'flaky-empty': `${empty.url}/flaky`,
       'runs-ci': `${ci.url}/`,
       'run-ci': `${ci.url}/runs/${ciRun.id}`,
+      quarantine: `${ci.url}/quarantine?project=shop`,
+      'quarantine-projects': `${ci.url}/quarantine`,
+      'quarantine-change': `${ci.url}/quarantine/change?${new URLSearchParams({ action: 'lift', project: 'shop', suite: quarantined.testSuite, test: quarantined.testCase })}`,
       'sign-in': `${locked.url}/login`,
       'sign-out': `${locked.url}/logout`,
     };

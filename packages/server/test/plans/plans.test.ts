@@ -282,6 +282,7 @@ describe('the plan route, on one engine: its checks come before the store', () =
       'complete-run',
       'read-runs',
       'attachments',
+      'quarantine',
     ]);
     const planning = await startServer();
     const announced = await post(planning, '/api/v1/runs', { project: 'p', framework: 'f' });
@@ -291,6 +292,7 @@ describe('the plan route, on one engine: its checks come before the store', () =
       'read-runs',
       'shard-plans',
       'attachments',
+      'quarantine',
     ]);
   });
 });

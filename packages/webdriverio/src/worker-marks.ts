@@ -15,10 +15,17 @@ export const STARTED_WORKERS_VAR = 'TESTRUN_WDIO_STARTED_WORKERS';
 /** A worker's mark: absent (its reporter never heard of its spec files), started, or ended with WebdriverIO's count of failures. */
 export type WorkerMark = undefined | { ended: false } | { ended: true; failures: number };
 
+/**
+ * The worker's folder and id as the reporter loaded: a spec may empty process.env
+ * (docs/design/what-tests-do-to-the-process.md#the-environment-and-the-working-directory),
+ * and the end's mark must still be written.
+ */
+const atLoad = { dir: process.env[STARTED_WORKERS_VAR], cid: process.env.WDIO_WORKER_ID };
+
 /** The reporter's side: at `runner:start` (no count) and at `runner:end` (WebdriverIO's failures). */
 export function markWorker(failures?: number): void {
-  const dir = process.env[STARTED_WORKERS_VAR];
-  const cid = process.env.WDIO_WORKER_ID;
+  const dir = process.env[STARTED_WORKERS_VAR] ?? atLoad.dir;
+  const cid = process.env.WDIO_WORKER_ID ?? atLoad.cid;
   if (!dir || !cid) return;
   try {
     const ended = failures === undefined ? '' : JSON.stringify({ failures });

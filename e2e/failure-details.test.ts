@@ -77,6 +77,10 @@ describe('a server that announces nothing beyond the spec', () => {
     server = await startTestServer({
       failureDetails: false,
       completeRun: false,
+      readRuns: false,
+      quarantine: false,
+      shardPlans: false,
+      attachments: false,
       faults: (request) => {
         seen.push(request);
       },

@@ -92,8 +92,9 @@ describe('a Playwright run stopped before its end', () => {
   it('delivers what finished before --global-timeout, and the timeout as a failed result of the run', async () => {
     const server = await startTestServer();
     // Long enough for the files before the endless test to finish and for it to start on a
-    // loaded machine: at 8 s, under a load of 15, the timeout came before it started.
-    const running = runPlaywright({ cwd, args: ['--global-timeout=12000'], env: reporterEnv(server) });
+    // loaded machine: at 8 s, under a load of 15, the timeout came before it started; at 12 s,
+    // under a load of 10 with the suite's other files, too.
+    const running = runPlaywright({ cwd, args: ['--global-timeout=25000'], env: reporterEnv(server) });
     const outcome = await running;
 
     const stored = await storedOnce(server);

@@ -108,7 +108,7 @@ describe('a Playwright run stopped before its end', () => {
     );
     expect(stored.filter((result) => result.testSuite === '(run)')[0]).toEqual({
       testSuite: '(run)',
-      testCase: expect.stringMatching(/^\(unhandled error\) Timed out waiting 12s for the /),
+      testCase: expect.stringMatching(/^\(unhandled error\) Timed out waiting 25s for the /),
       status: 'failed',
     });
     expect(testrunLines(outcome.stderr)).toEqual([

@@ -14,12 +14,36 @@ import { LongestFirstSequencer } from './scripts/longest-first-sequencer.js';
 // Every project's globalSetup checks that no process a test started outlives the run
 // (packages/test-utils/src/leftover-processes.ts).
 const sourceFirst = ['source', 'module', 'node', 'development|production'];
+const EXCLUDED = ['**/node_modules/**', '**/fixtures/**', '**/dist/**'];
+
+// `pnpm test` (projects unit and main) proves each rule once where it lives, and end to end
+// under real Vitest, with Jest's own files. `pnpm test:compat` runs every other runner: compat/
+// (each runner's own suite, the packed install, the demo, the version matrix), the service's
+// pages in Chromium, and the other runners' legs (Jest's among them) of the e2e files that hold
+// a rule for every runner (packages/test-utils/src/legs.ts): those run in both projects.
+const SHARED_MATRICES = [
+  'e2e/api-key-never-leaks.test.ts',
+  'e2e/cancelled-runs.test.ts',
+  'e2e/errors-outside-tests.test.ts',
+  'e2e/failure-details.test.ts',
+  'e2e/identity-across-projects.test.ts',
+  'e2e/merged-reports.test.ts',
+  'e2e/planned-shards.test.ts',
+  'e2e/private-ca-and-mutual-tls.test.ts',
+  'e2e/refused-shards.test.ts',
+  'e2e/reporting-a-project.test.ts',
+  'e2e/service-misbehaving.test.ts',
+  'e2e/shards-into-one-run.test.ts',
+  'e2e/streaming-while-tests-run.test.ts',
+  'e2e/watch-mode.test.ts',
+];
+const BROWSER_PAGES = 'packages/server/test/pages/pages.browser.e2e.test.ts';
 
 export default defineConfig({
   resolve: { conditions: sourceFirst },
   ssr: { resolve: { conditions: sourceFirst } },
   test: {
-    exclude: ['**/node_modules/**', '**/fixtures/**', '**/dist/**'],
+    exclude: EXCLUDED,
     // Longer than test-utils' RUN_TIMEOUT_MS (180 s), so a stuck run fails with its own output.
     testTimeout: 240_000,
     hookTimeout: 60_000,
@@ -44,12 +68,12 @@ export default defineConfig({
           // A worker's files share one process and its loaded modules: importing the packages'
           // source again for each of ~100 files was half of this project's CPU time.
           isolate: false,
-          // Its tests mostly wait (loopback requests, retry backoffs, PostgreSQL), so four at a
-          // time keep two cores busy; it runs before `main` (a group of its own), which has two.
+          // Its tests mostly wait (loopback requests, retry backoffs, PostgreSQL): they run beside
+          // `main`'s (one group, one pool of three), filling the cores its files leave idle.
           maxWorkers: 4,
           sequence: { groupOrder: 0 },
           globalSetup: ['packages/test-utils/src/leftover-processes.ts'],
-          exclude: ['**/node_modules/**', '**/fixtures/**', '**/dist/**', '**/*.e2e.test.ts'],
+          exclude: [...EXCLUDED, '**/*.e2e.test.ts'],
         },
       },
       {
@@ -57,6 +81,8 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/*.e2e.test.ts', 'packages/*/test/**/*.e2e.test.ts', 'e2e/**/*.test.ts'],
+          exclude: [...EXCLUDED, BROWSER_PAGES],
+          provide: { otherRunnersLegs: false },
           // As `unit`: one process a worker (20 of these files: 66 s of CPU → 43 s). What a
           // file starts it ends (test-scope.ts), and the leftover check names what it did not.
           isolate: false,
@@ -72,9 +98,21 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'compat',
-          include: ['compat/*.test.ts'],
-          sequence: { groupOrder: 1 },
-          globalSetup: ['packages/test-utils/src/leftover-processes.ts', 'scripts/build.mjs'],
+          include: [
+            'compat/*.test.ts',
+            'compat/packed/*.test.ts',
+            'compat/playwright/*.test.ts',
+            BROWSER_PAGES,
+            ...SHARED_MATRICES,
+          ],
+          provide: { otherRunnersLegs: true },
+          sequence: { groupOrder: 2 },
+          globalSetup: [
+            'packages/test-utils/src/leftover-processes.ts',
+            'scripts/build.mjs',
+            // compat/packed/'s files share one pack and one npm install (oncePerRun).
+            'packages/test-utils/src/once-per-run-setup.ts',
+          ],
         },
       },
     ],

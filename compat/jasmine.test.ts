@@ -16,7 +16,7 @@ import {
 import { describe, expect, it } from 'vitest';
 
 // Jasmine's supported majors: the mapping fixture, serial and --parallel, under each, held to
-// the same written-down results as e2e/jasmine.test.ts. Jasmine 5 is this repo's own; the
+// the same written-down results as compat/jasmine-reporter.test.ts. Jasmine 5 is this repo's own; the
 // others are installed in compat/<install>/, where a copy of the fixture resolves them.
 
 interface JasmineLeg {

@@ -282,7 +282,7 @@ describe.each(MATRIX.filter((leg) => leg.framework === 'node-test' && leg.nodeMa
 );
 
 // The tests in the reporter's process, each with a double it installs and never undoes
-// (e2e/what-tests-do-to-their-process.test.ts has the other in-process runners). The fixture
+// (compat/what-tests-do-to-their-process.test.ts has the other in-process runners). The fixture
 // runs where it is: its doubles resolve from packages/test-utils; only Node is the leg's.
 describe.each(MATRIX.filter((leg) => leg.framework === 'node-test' && leg.nodeMajor))(
   'node --test with isolation none under $label, with a test double installed and never undone',

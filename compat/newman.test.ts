@@ -13,7 +13,7 @@ import {
 import { describe, expect, it } from 'vitest';
 
 // The shop collection, with its data file, under every supported Newman major, held to the
-// results e2e/newman.test.ts holds Newman 6 to. Newman 6 is this repo's own; 5 is installed in
+// results compat/newman-reporter.test.ts holds Newman 6 to. Newman 6 is this repo's own; 5 is installed in
 // compat/newman-5/, which loads the reporter with the same require() of
 // @testrun/newman-reporter-testrun for `-r @testrun/testrun`.
 

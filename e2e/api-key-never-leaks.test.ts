@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   closedPortUrl,
-  FRAMEWORKS,
   fixtures,
+  frameworksHere,
   REPORTER_OPTIONS_VAR,
   reporterEnv,
   runCli,
@@ -65,7 +65,7 @@ describe('the API key', () => {
     });
     const dead = { url: await closedPortUrl() };
 
-    for (const { name, run, fixtures: own } of FRAMEWORKS) {
+    for (const { name, run, fixtures: own } of frameworksHere()) {
       const runs = [
         // Every adapter's own output: each request logged (TESTRUN_DEBUG), and an error body
         // the service echoed the key in, quoted.

@@ -9,13 +9,16 @@ import {
   FRAMEWORKS,
   type Framework,
   fixtures,
+  frameworksHere,
   identities,
+  legsHere,
   nodeWithoutCoreDumps,
   readSpoolLines,
   reporterEnv,
   runCli,
   runJest,
   runLimiter,
+  runsLegsOf,
   startServerThatHoldsResults,
   startTestServer,
   testrunLines,
@@ -161,7 +164,7 @@ function signalsOf(framework: Framework, neighbour: string): readonly NodeJS.Sig
 
 // Each test waits more than it works (a framework starting, the slow file's test waiting for
 // the signal): they run side by side, each with its own server, spool and waiting file.
-describe.concurrent.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (framework) => {
+describe.concurrent.each(frameworksHere())('$name cancelled by a signal mid-run', (framework) => {
   describe.each(neighboursOf(framework))('beside %s', (neighbour, neighbourEnv) => {
     it.each(signalsOf(framework, neighbour))(
       'ends on %s as it would without the reporter, with every finished test spooled',
@@ -240,104 +243,114 @@ describe.concurrent.each(FRAMEWORKS)('$name cancelled by a signal mid-run', (fra
 // both load orders are core's (packages/core/test/exit-guard.e2e.test.ts); here real runners:
 // Mocha serial, a test of its starting the helper (after the reporter loaded), and Jest, whose
 // main process holds the reporter and signal-exit v3 from a global setup.
-describe('a signal signal-exit listens to, beside signal-exit', () => {
-  const named = (name: Framework['name']) => FRAMEWORKS.find((framework) => framework.name === name)!;
-
-  it.concurrent.each([
+const SIGNAL_EXIT_ROWS = legsHere(
+  [
     ['mocha', 'SIGQUIT', { FIXTURE_HELPER: 'signal-exit' }],
     ['mocha', 'SIGALRM', { FIXTURE_HELPER: 'signal-exit-3' }],
     ['mocha', 'SIGUSR2', { FIXTURE_HELPER: 'signal-exit' }],
     ['jest', 'SIGUSR2', { FIXTURE_SIGNAL_LISTENER: 'signal-exit-3' }],
-  ] as const)(
-    '%s ends on %s beside %j as it would without the reporter, with every finished test spooled',
-    async (name, signal, neighbour) => {
-      // Without the reporter, the signal ends the process (compat/matrix.test.ts compares the two).
-      const { withReporter, spoolDir } = await cancelBeside(named(name), neighbour, signal);
-      expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({ code: null, signal });
-      const [spooled = []] = spooledPerFile(spoolDir);
-      expectFinishedTestsKept(spooled);
+  ] as const,
+  ([name]) => name,
+);
+
+if (SIGNAL_EXIT_ROWS.length > 0)
+  describe('a signal signal-exit listens to, beside signal-exit', () => {
+    const named = (name: Framework['name']) => FRAMEWORKS.find((framework) => framework.name === name)!;
+
+    it.concurrent.each(SIGNAL_EXIT_ROWS)(
+      '%s ends on %s beside %j as it would without the reporter, with every finished test spooled',
+      async (name, signal, neighbour) => {
+        // Without the reporter, the signal ends the process (compat/matrix.test.ts compares the two).
+        const { withReporter, spoolDir } = await cancelBeside(named(name), neighbour, signal);
+        expect({ code: withReporter.code, signal: withReporter.signal }).toEqual({ code: null, signal });
+        const [spooled = []] = spooledPerFile(spoolDir);
+        expectFinishedTestsKept(spooled);
+        expect(testrunLines(withReporter.stderr)).toContainEqual(
+          expect.stringMatching(
+            new RegExp(`^testrun: the process received ${signal} before the run's results`),
+          ),
+        );
+      },
+    );
+  });
+
+if (runsLegsOf('jest'))
+  describe('jest -i with a test that calls process.exit()', () => {
+    it('keeps the results of the files before it, and a failed result of the run for the exit, stored once after replay', async () => {
+      const server = await startTestServer();
+      const env = reporterEnv(server, {
+        FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 60_000 }),
+      });
+      const cacheDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'));
+      const args = ['-i', `--cacheDirectory=${cacheDirectory}`];
+      const [withReporter, without] = await Promise.all([
+        runJest({ cwd: fixtures.exits, args, env }),
+        runJest({
+          cwd: fixtures.exits,
+          args: ['-i', `--cacheDirectory=${cacheDirectory}-alone`],
+          withoutReporter: true,
+        }),
+      ]);
+      expect(withReporter.code).toBe(without.code);
       expect(testrunLines(withReporter.stderr)).toContainEqual(
         expect.stringMatching(
-          new RegExp(`^testrun: the process received ${signal} before the run's results`),
+          /^testrun: the process exited \(code 1\) before the run's results were delivered: 4 results and the run's end \(interrupted\) spooled/,
         ),
       );
-    },
-  );
-});
-
-describe('jest -i with a test that calls process.exit()', () => {
-  it('keeps the results of the files before it, and a failed result of the run for the exit, stored once after replay', async () => {
-    const server = await startTestServer();
-    const env = reporterEnv(server, { FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 60_000 }) });
-    const cacheDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'));
-    const args = ['-i', `--cacheDirectory=${cacheDirectory}`];
-    const [withReporter, without] = await Promise.all([
-      runJest({ cwd: fixtures.exits, args, env }),
-      runJest({
-        cwd: fixtures.exits,
-        args: ['-i', `--cacheDirectory=${cacheDirectory}-alone`],
-        withoutReporter: true,
-      }),
-    ]);
-    expect(withReporter.code).toBe(without.code);
-    expect(testrunLines(withReporter.stderr)).toContainEqual(
-      expect.stringMatching(
-        /^testrun: the process exited \(code 1\) before the run's results were delivered: 4 results and the run's end \(interrupted\) spooled/,
-      ),
-    );
-    const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
-      env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
+        env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+      });
+      expect(replayed.code).toBe(0);
+      expect(identities(await server.server.store.allResults())).toEqual(
+        identities([
+          ...['first', 'second', 'third'].map((t) => ({
+            testSuite: 'passes.test.js',
+            testCase: `passes > ${t}`,
+            status: 'passed',
+          })),
+          {
+            testSuite: '(run)',
+            testCase: '(unhandled error) the process exited (code 1) before the run ended',
+            status: 'failed',
+          },
+        ]),
+      );
     });
-    expect(replayed.code).toBe(0);
-    expect(identities(await server.server.store.allResults())).toEqual(
-      identities([
-        ...['first', 'second', 'third'].map((t) => ({
-          testSuite: 'passes.test.js',
-          testCase: `passes > ${t}`,
-          status: 'passed',
-        })),
-        {
-          testSuite: '(run)',
-          testCase: '(unhandled error) the process exited (code 1) before the run ended',
-          status: 'failed',
-        },
-      ]),
-    );
   });
-});
 
-describe('a cancelled run with completeRun', () => {
-  const vitest = FRAMEWORKS.find((framework) => framework.name === 'vitest')!;
+if (runsLegsOf('vitest'))
+  describe('a cancelled run with completeRun', () => {
+    const vitest = FRAMEWORKS.find((framework) => framework.name === 'vitest')!;
 
-  it('spools its end as interrupted on SIGTERM, and a replay completes it so after its results', async () => {
-    const server = await startTestServer();
-    const env = reporterEnv(server, {
-      TESTRUN_COMPLETE_RUN: '1',
-      FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10 }),
-    });
-    await cancel(vitest, env, 'SIGTERM');
-    // The process cannot wait for an answer on its way out: nothing completed the run yet.
-    expect(server.server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(0);
-    const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!);
-    expect(spooled.filter((line) => line.type === 'complete')).toEqual([
-      expect.objectContaining({
-        status: 'interrupted',
-        request: expect.objectContaining({ method: 'PATCH' }),
-      }),
-    ]);
+    it('spools its end as interrupted on SIGTERM, and a replay completes it so after its results', async () => {
+      const server = await startTestServer();
+      const env = reporterEnv(server, {
+        TESTRUN_COMPLETE_RUN: '1',
+        FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 10 }),
+      });
+      await cancel(vitest, env, 'SIGTERM');
+      // The process cannot wait for an answer on its way out: nothing completed the run yet.
+      expect(server.server.requests.filter((request) => request.route === 'completeRun')).toHaveLength(0);
+      const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!);
+      expect(spooled.filter((line) => line.type === 'complete')).toEqual([
+        expect.objectContaining({
+          status: 'interrupted',
+          request: expect.objectContaining({ method: 'PATCH' }),
+        }),
+      ]);
 
-    const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
-      env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
+        env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+      });
+      expect(replayed.stderr).toBe('');
+      expect(replayed.code).toBe(0);
+      const [run] = await server.server.store.runs();
+      expectFinishedTestsKept(await server.server.store.results(run!.id));
+      // The end went last: after every result of the run.
+      expect(server.server.requests.at(-1)?.route).toBe('completeRun');
+      const answer = await fetch(`${server.url}/api/v1/runs/${run!.id}`, {
+        headers: { authorization: `Bearer ${server.apiKey}` },
+      });
+      expect(await answer.json()).toMatchObject({ state: 'interrupted', end: { status: 'interrupted' } });
     });
-    expect(replayed.stderr).toBe('');
-    expect(replayed.code).toBe(0);
-    const [run] = await server.server.store.runs();
-    expectFinishedTestsKept(await server.server.store.results(run!.id));
-    // The end went last: after every result of the run.
-    expect(server.server.requests.at(-1)?.route).toBe('completeRun');
-    const answer = await fetch(`${server.url}/api/v1/runs/${run!.id}`, {
-      headers: { authorization: `Bearer ${server.apiKey}` },
-    });
-    expect(await answer.json()).toMatchObject({ state: 'interrupted', end: { status: 'interrupted' } });
   });
-});

@@ -6,12 +6,14 @@ import {
   type ExpectedResult,
   fixtures,
   identities,
+  legsHere,
   OUTSIDE_TEST_CASES,
   type OutsideTestCase,
   type RunOutcome,
   reporterEnv,
   resultsIn,
   runCli,
+  runsLegsOf,
   shownState,
   startTestServer,
   type TestServer,
@@ -106,147 +108,154 @@ const jestWorkers = () => [
   `--cacheDirectory=${fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'))}`,
 ];
 
-describe.each(VITEST_AND_JEST)('$name failing outside any test', ({ name, run }) => {
-  let server: TestServer;
-  const outcomes = new Map<Case, RunOutcome>();
+describe.each(legsHere(VITEST_AND_JEST, ({ name }) => name))(
+  '$name failing outside any test',
+  ({ name, run }) => {
+    let server: TestServer;
+    const outcomes = new Map<Case, RunOutcome>();
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    await Promise.all(
-      CASES.map(async (fixtureCase) => {
-        const outcome = await run({
-          cwd: fixtures.outsideTests,
-          args: name === 'jest' ? jestWorkers() : [],
-          env: reporterEnv(server, { FIXTURE_CASE: fixtureCase, TESTRUN_TAGS: fixtureCase }),
-        });
-        outcomes.set(fixtureCase, outcome);
-      }),
-    );
-  }, AWAIT_RUNS_TIMEOUT_MS);
-
-  afterAll(() => server?.close());
-
-  const storedRun = async (fixtureCase: Case) => {
-    const runs = (await server.server.store.runs()).filter((stored) => stored.tags.includes(fixtureCase));
-    expect(runs.length, `runs of ${fixtureCase}`).toBeLessThanOrEqual(1);
-    return runs[0] && (await server.server.store.results(runs[0].id));
-  };
-
-  it.each(CASES)('%s: stores the failure as a failed result', async (fixtureCase) => {
-    const stored = await storedRun(fixtureCase);
-    const expected = EXPECTED[name][fixtureCase];
-    const outcome = outcomes.get(fixtureCase)!;
-    expect(stored && identities(stored), `${outcome.stdout}\n${outcome.stderr}`).toEqual(
-      expected && identities(expected),
-    );
-  });
-
-  it('holds a failed result in every stored run whose framework exited non-zero, and never ends it completed', async () => {
-    const withoutFailure: Case[] = [];
-    const ends: [Case, string][] = [];
-    for (const fixtureCase of CASES) {
-      const stored = await storedRun(fixtureCase);
-      if (stored !== undefined && !stored.some((result) => result.status === 'failed'))
-        withoutFailure.push(fixtureCase);
-      const [run] = (await server.server.store.runs()).filter((r) => r.tags.includes(fixtureCase));
-      if (run && outcomes.get(fixtureCase)!.code !== 0)
-        ends.push([fixtureCase, (await shownState(server, run.id)).api]);
-    }
-    expect(withoutFailure).toEqual([]);
-    expect(ends.filter(([, state]) => state === 'completed')).toEqual([]);
-  });
-
-  it('says why every failed result failed; with no error from the runner, that it gave none', async () => {
-    const unexplained: string[] = [];
-    for (const fixtureCase of CASES) {
-      const stored = await storedRun(fixtureCase);
-      for (const line of unexplainedFailures(stored ?? [])) unexplained.push(`${fixtureCase}: ${line}`);
-    }
-    expect(unexplained).toEqual([]);
-    if (name === 'vitest') {
-      // A global setup that threw: Vitest ends the run with no error in the reporter's hands.
-      const [result] = (await storedRun('global-setup-throws')) ?? [];
-      expect(result?.details?.message).toBe(
-        'the file failed outside its tests; vitest reported no error for it',
+    beforeAll(async () => {
+      server = await startTestServer();
+      await Promise.all(
+        CASES.map(async (fixtureCase) => {
+          const outcome = await run({
+            cwd: fixtures.outsideTests,
+            args: name === 'jest' ? jestWorkers() : [],
+            env: reporterEnv(server, { FIXTURE_CASE: fixtureCase, TESTRUN_TAGS: fixtureCase }),
+          });
+          outcomes.set(fixtureCase, outcome);
+        }),
       );
-      // The file a crashed worker never finished: the crash, which names no file.
-      const crashed = (await storedRun('worker-crash'))?.find((r) => r.testCase === '(file failed to run)');
-      expect(crashed?.details?.message).toMatch(/Worker forks emitted error/);
+    }, AWAIT_RUNS_TIMEOUT_MS);
+
+    afterAll(() => server?.close());
+
+    const storedRun = async (fixtureCase: Case) => {
+      const runs = (await server.server.store.runs()).filter((stored) => stored.tags.includes(fixtureCase));
+      expect(runs.length, `runs of ${fixtureCase}`).toBeLessThanOrEqual(1);
+      return runs[0] && (await server.server.store.results(runs[0].id));
+    };
+
+    it.each(CASES)('%s: stores the failure as a failed result', async (fixtureCase) => {
+      const stored = await storedRun(fixtureCase);
+      const expected = EXPECTED[name][fixtureCase];
+      const outcome = outcomes.get(fixtureCase)!;
+      expect(stored && identities(stored), `${outcome.stdout}\n${outcome.stderr}`).toEqual(
+        expected && identities(expected),
+      );
+    });
+
+    it('holds a failed result in every stored run whose framework exited non-zero, and never ends it completed', async () => {
+      const withoutFailure: Case[] = [];
+      const ends: [Case, string][] = [];
+      for (const fixtureCase of CASES) {
+        const stored = await storedRun(fixtureCase);
+        if (stored !== undefined && !stored.some((result) => result.status === 'failed'))
+          withoutFailure.push(fixtureCase);
+        const [run] = (await server.server.store.runs()).filter((r) => r.tags.includes(fixtureCase));
+        if (run && outcomes.get(fixtureCase)!.code !== 0)
+          ends.push([fixtureCase, (await shownState(server, run.id)).api]);
+      }
+      expect(withoutFailure).toEqual([]);
+      expect(ends.filter(([, state]) => state === 'completed')).toEqual([]);
+    });
+
+    it('says why every failed result failed; with no error from the runner, that it gave none', async () => {
+      const unexplained: string[] = [];
+      for (const fixtureCase of CASES) {
+        const stored = await storedRun(fixtureCase);
+        for (const line of unexplainedFailures(stored ?? [])) unexplained.push(`${fixtureCase}: ${line}`);
+      }
+      expect(unexplained).toEqual([]);
+      if (name === 'vitest') {
+        // A global setup that threw: Vitest ends the run with no error in the reporter's hands.
+        const [result] = (await storedRun('global-setup-throws')) ?? [];
+        expect(result?.details?.message).toBe(
+          'the file failed outside its tests; vitest reported no error for it',
+        );
+        // The file a crashed worker never finished: the crash, which names no file.
+        const crashed = (await storedRun('worker-crash'))?.find((r) => r.testCase === '(file failed to run)');
+        expect(crashed?.details?.message).toMatch(/Worker forks emitted error/);
+      }
+    });
+
+    // Each case alone exits 1 under both frameworks (every supported version: compat/matrix.test.ts
+    // runs each case without the reporter and compares); 16 runs more here cost the suite ~8 s.
+    it('keeps the exit code the framework gives without the reporter: 1 for every case', () => {
+      expect(CASES.map((fixtureCase) => [fixtureCase, outcomes.get(fixtureCase)!.code])).toEqual(
+        CASES.map((fixtureCase) => [fixtureCase, FRAMEWORK_EXIT_CODE]),
+      );
+    });
+
+    if (name === 'vitest') {
+      it('says in the summary line that unhandled errors became failed results', () => {
+        expect(testrunLines(outcomes.get('late-error')!.stderr)).toEqual([
+          expect.stringMatching(
+            /^testrun: 3 results → run .*; 1 unhandled error, reported as failed results$/,
+          ),
+        ]);
+      });
     }
-  });
+  },
+);
 
-  // Each case alone exits 1 under both frameworks (every supported version: compat/matrix.test.ts
-  // runs each case without the reporter and compares); 16 runs more here cost the suite ~8 s.
-  it('keeps the exit code the framework gives without the reporter: 1 for every case', () => {
-    expect(CASES.map((fixtureCase) => [fixtureCase, outcomes.get(fixtureCase)!.code])).toEqual(
-      CASES.map((fixtureCase) => [fixtureCase, FRAMEWORK_EXIT_CODE]),
-    );
-  });
+if (runsLegsOf('jest'))
+  describe('Jest exiting in the middle of a run', () => {
+    let server: TestServer;
 
-  if (name === 'vitest') {
-    it('says in the summary line that unhandled errors became failed results', () => {
-      expect(testrunLines(outcomes.get('late-error')!.stderr)).toEqual([
-        expect.stringMatching(/^testrun: 3 results → run .*; 1 unhandled error, reported as failed results$/),
+    beforeAll(async () => {
+      server = await startTestServer();
+    });
+
+    afterAll(() => server?.close());
+
+    it('spools what it holds with a failed result of the run when process.exit() ends Jest running in band', async () => {
+      const [jest] = VITEST_AND_JEST.filter((framework) => framework.name === 'jest');
+      const env = reporterEnv(server, { FIXTURE_CASE: 'process-exit' });
+      const outcome = await jest!.run({ cwd: fixtures.outsideTests, args: ['--runInBand'], env });
+      expect(outcome.code).toBe(3);
+      expect(testrunLines(outcome.stderr)).toEqual([
+        expect.stringMatching(
+          /^testrun: the process exited \(code 3\) before the run's results were delivered: \d+ results and the run's end \(interrupted\) spooled to /,
+        ),
       ]);
+      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
+        env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+      });
+      expect(replayed.code, replayed.stderr).toBe(0);
+      expect(await server.server.store.allResults()).toContainEqual(
+        expect.objectContaining({
+          testSuite: '(run)',
+          testCase: '(unhandled error) the process exited (code 3) before the run ended',
+          status: 'failed',
+        }),
+      );
     });
-  }
-});
-
-describe('Jest exiting in the middle of a run', () => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer();
   });
 
-  afterAll(() => server?.close());
-
-  it('spools what it holds with a failed result of the run when process.exit() ends Jest running in band', async () => {
+if (runsLegsOf('jest'))
+  it('ends a run Jest failed on its snapshots (--ci, an obsolete snapshot file) failed, with a result saying so, though every test passed', async () => {
+    const server = await startTestServer();
     const [jest] = VITEST_AND_JEST.filter((framework) => framework.name === 'jest');
-    const env = reporterEnv(server, { FIXTURE_CASE: 'process-exit' });
-    const outcome = await jest!.run({ cwd: fixtures.outsideTests, args: ['--runInBand'], env });
-    expect(outcome.code).toBe(3);
-    expect(testrunLines(outcome.stderr)).toEqual([
-      expect.stringMatching(
-        /^testrun: the process exited \(code 3\) before the run's results were delivered: \d+ results and the run's end \(interrupted\) spooled to /,
-      ),
-    ]);
-    const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
-      env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+    const outcome = await jest!.run({
+      cwd: fixtures.obsoleteSnapshots,
+      args: ['--ci'],
+      env: reporterEnv(server),
     });
-    expect(replayed.code, replayed.stderr).toBe(0);
-    expect(await server.server.store.allResults()).toContainEqual(
-      expect.objectContaining({
-        testSuite: '(run)',
-        testCase: '(unhandled error) the process exited (code 3) before the run ended',
-        status: 'failed',
-      }),
+    const output = `${outcome.stdout}\n${outcome.stderr}`;
+    // Jest's own verdict, as without the reporter: every test passed, and the run failed.
+    expect(outcome.stderr).toMatch(/1 file obsolete/);
+    expect(outcome.code, output).toBe(1);
+    const [run] = await server.server.store.runs();
+    const stored = await server.server.store.results(run!.id);
+    expect(identities(stored), output).toEqual(
+      identities([
+        ...passes,
+        ...resultsIn('(run)', [['(unhandled error) Jest failed the run on its snapshots', 'failed']]),
+      ]),
     );
+    expect(stored.find((result) => result.testSuite === '(run)')?.details?.message).toBe(
+      'Jest failed the run on its snapshots\n1 obsolete snapshot file',
+    );
+    expect(await shownState(server, run!.id)).toEqual({ api: 'failed', page: 'failed' });
   });
-});
-
-it('ends a run Jest failed on its snapshots (--ci, an obsolete snapshot file) failed, with a result saying so, though every test passed', async () => {
-  const server = await startTestServer();
-  const [jest] = VITEST_AND_JEST.filter((framework) => framework.name === 'jest');
-  const outcome = await jest!.run({
-    cwd: fixtures.obsoleteSnapshots,
-    args: ['--ci'],
-    env: reporterEnv(server),
-  });
-  const output = `${outcome.stdout}\n${outcome.stderr}`;
-  // Jest's own verdict, as without the reporter: every test passed, and the run failed.
-  expect(outcome.stderr).toMatch(/1 file obsolete/);
-  expect(outcome.code, output).toBe(1);
-  const [run] = await server.server.store.runs();
-  const stored = await server.server.store.results(run!.id);
-  expect(identities(stored), output).toEqual(
-    identities([
-      ...passes,
-      ...resultsIn('(run)', [['(unhandled error) Jest failed the run on its snapshots', 'failed']]),
-    ]),
-  );
-  expect(stored.find((result) => result.testSuite === '(run)')?.details?.message).toBe(
-    'Jest failed the run on its snapshots\n1 obsolete snapshot file',
-  );
-  expect(await shownState(server, run!.id)).toEqual({ api: 'failed', page: 'failed' });
-});

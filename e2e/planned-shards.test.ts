@@ -2,12 +2,14 @@ import path from 'node:path';
 import {
   cleanEnv,
   type Framework,
+  inPnpmTest,
   reporterEnv,
   runCli,
   runJest,
   runMocha,
   runNodeTest,
   runPlaywright,
+  runsLegsOf,
   runVitest,
   startTestServer,
   type TestServer,
@@ -147,122 +149,129 @@ const shardOf = (name: string) =>
   plans.findIndex((shard) => shard.files.some((file) => file.file === name)) + 1;
 const filesOf = (shard: number) => plans[shard - 1]!.files.map((file) => file.path);
 
-describe('testrun plan', () => {
-  it("gives every shard the plan the first one made from the service's durations, though a run landed between them", async () => {
-    for (const shard of plans) {
-      expect(shard).toMatchObject({ source: 'service', key: KEY, basis: 'durations' });
-      expect(shard.shards).toEqual(plans[0]!.shards);
-    }
-    expect(planLines[1]).toMatch(
-      new RegExp(
-        `^testrun plan: plan "${KEY}" from the service's durations: shard 2/4 runs \\d files of 8, ~`,
-      ),
-    );
-    // Every file in exactly one shard, and the two carts apart (the printed-path case below).
-    expect(plans.flatMap((shard) => shard.files.map((file) => file.file)).sort()).toEqual([...NAMES].sort());
-    expect(shardOf('cart.test.js')).not.toBe(shardOf('admin/cart.test.js'));
-    // The run that landed did change what a new plan would be: the stored one held.
-    const fresh = await fetch(`${server.url}/api/v1/plans`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        key: 'build-2',
-        project: PROJECT,
-        shardCount: SHARDS,
-        files: NAMES.map((file) => ({ file, size: 1 })),
-      }),
+if (inPnpmTest())
+  describe('testrun plan', () => {
+    it("gives every shard the plan the first one made from the service's durations, though a run landed between them", async () => {
+      for (const shard of plans) {
+        expect(shard).toMatchObject({ source: 'service', key: KEY, basis: 'durations' });
+        expect(shard.shards).toEqual(plans[0]!.shards);
+      }
+      expect(planLines[1]).toMatch(
+        new RegExp(
+          `^testrun plan: plan "${KEY}" from the service's durations: shard 2/4 runs \\d files of 8, ~`,
+        ),
+      );
+      // Every file in exactly one shard, and the two carts apart (the printed-path case below).
+      expect(plans.flatMap((shard) => shard.files.map((file) => file.file)).sort()).toEqual(
+        [...NAMES].sort(),
+      );
+      expect(shardOf('cart.test.js')).not.toBe(shardOf('admin/cart.test.js'));
+      // The run that landed did change what a new plan would be: the stored one held.
+      const fresh = await fetch(`${server.url}/api/v1/plans`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          key: 'build-2',
+          project: PROJECT,
+          shardCount: SHARDS,
+          files: NAMES.map((file) => ({ file, size: 1 })),
+        }),
+      });
+      expect(fresh.status).toBe(201);
+      expect(((await fresh.json()) as PlanJson).shards).not.toEqual(plans[0]!.shards);
     });
-    expect(fresh.status).toBe(201);
-    expect(((await fresh.json()) as PlanJson).shards).not.toEqual(plans[0]!.shards);
-  });
 
-  it('places a file added since the last run, at the median of the others', () => {
-    const placed = plans
-      .flatMap((shard) => shard.files)
-      .filter((file) => file.file === 'added-since.test.js');
-    expect(placed).toEqual([expect.objectContaining({ from: 'unseen' })]);
-    const known = plans.flatMap((shard) => shard.files).filter((file) => file.file !== 'added-since.test.js');
-    expect(new Set(known.map((file) => file.from))).toEqual(new Set(['project']));
-  });
-
-  it('tells a shard given other files than its plan, and prints none', async () => {
-    const { code, stdout, stderr } = await plan(
-      3,
-      ['--plan-key', KEY],
-      cliEnv(),
-      NAMES.filter((name) => name !== 'help.test.js'),
-    );
-    expect(code).toBe(1);
-    expect(stdout).toBe('');
-    expect(stderr).toMatch(
-      /^testrun plan: plan "build-1" of project "shop" for 4 shards was made, at .*, for other files than this shard was given: this shard lacks 1 of the plan's files \("help\.test\.js"\)\. Every shard/,
-    );
-  });
-});
-
-describe('a runner given the files printed for its shard runs exactly those', () => {
-  const shard = () => shardOf('cart.test.js');
-  const env = () =>
-    reporterEnv(server, {
-      TESTRUN_PROJECT: PROJECT,
-      TESTRUN_SHARD: `${shard()}/${SHARDS}`,
-      TESTRUN_PLAN_KEY: KEY,
+    it('places a file added since the last run, at the median of the others', () => {
+      const placed = plans
+        .flatMap((shard) => shard.files)
+        .filter((file) => file.file === 'added-since.test.js');
+      expect(placed).toEqual([expect.objectContaining({ from: 'unseen' })]);
+      const known = plans
+        .flatMap((shard) => shard.files)
+        .filter((file) => file.file !== 'added-since.test.js');
+      expect(new Set(known.map((file) => file.from))).toEqual(new Set(['project']));
     });
-  const expected = () => filesOf(shard()).sort();
 
-  it.concurrent.each([
-    ['node --test', runNodeTest, 'node-test'],
-    ['Mocha', runMocha, 'mocha'],
-  ] as const)('%s', async (_name, run, suite) => {
-    const before = (await server.server.store.runs()).map((stored) => stored.id);
-    const outcome = await run({ cwd: suites[suite], args: filesOf(shard()), env: env() });
-    expect(outcome.code, outcome.stderr + outcome.stdout).toBe(0);
-    expect(await filesOfRun(await onlyRunSince(before, suite))).toEqual(expected());
-  });
-
-  it('Playwright, given them as exact filters (--format playwright)', async () => {
-    const printed = await runCli(
-      ['plan', '--shard', `${shard()}/${SHARDS}`, '--plan-key', KEY, '--format', 'playwright', ...NAMES],
-      { cwd: suites.playwright, env: cliEnv() },
-    );
-    expect(printed.code, printed.stderr).toBe(0);
-    const filters = printed.stdout.trim().split('\n');
-    expect(filters).toContain(
-      `/^${path.join(suites.playwright, 'cart.test.js').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$/`,
-    );
-    const before = (await server.server.store.runs()).map((stored) => stored.id);
-    const outcome = await runPlaywright({ cwd: suites.playwright, args: filters, env: env() });
-    expect(outcome.code, outcome.stderr + outcome.stdout).toBe(0);
-    const runId = await onlyRunSince(before, 'playwright');
-    expect(await filesOfRun(runId)).toEqual(expected());
-    // The run's page shows the shard beside its plan: what it was planned, what it took.
-    const page = await (await fetch(`${server.url}/runs/${runId}`)).text();
-    expect(page).toMatch(
-      new RegExp(
-        `<tr><td>${shard()}/4</td><td class="num">${expected().length}</td><td class="num">[\\d.]+ ms</td>`,
-      ),
-    );
-    expect(page).toContain(`plan <code>${KEY}</code>`);
-  });
-});
-
-describe("Vitest's and Jest's own --shard, balanced by their sequencers", () => {
-  // The configs as docs/sharding.md has them; the run in one process (one worker, no
-  // isolation), as the lean fixtures run: the files are two, and workers are what a run costs.
-  it.concurrent.each([
-    ['Vitest', runVitest, 'vitest', ['--no-isolate', '--maxWorkers=1']],
-    ['Jest', runJest, 'jest', ['--runInBand']],
-  ] as const)('%s runs the files the plan gives shard 2', async (_name, run, suite, lean) => {
-    const before = (await server.server.store.runs()).map((stored) => stored.id);
-    const outcome = await run({
-      cwd: suites[suite],
-      args: ['--shard=2/4', ...lean],
-      env: reporterEnv(server, { TESTRUN_PROJECT: PROJECT, TESTRUN_PLAN_KEY: KEY }),
+    it('tells a shard given other files than its plan, and prints none', async () => {
+      const { code, stdout, stderr } = await plan(
+        3,
+        ['--plan-key', KEY],
+        cliEnv(),
+        NAMES.filter((name) => name !== 'help.test.js'),
+      );
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(
+        /^testrun plan: plan "build-1" of project "shop" for 4 shards was made, at .*, for other files than this shard was given: this shard lacks 1 of the plan's files \("help\.test\.js"\)\. Every shard/,
+      );
     });
-    expect(outcome.code, outcome.stderr + outcome.stdout).toBe(0);
-    expect(outcome.stderr + outcome.stdout).toContain(
-      `testrun: plan "${KEY}" from the service's durations: shard 2/4 runs`,
-    );
-    expect(await filesOfRun(await onlyRunSince(before, suite))).toEqual(filesOf(2).sort());
   });
-});
+
+if (runsLegsOf('playwright'))
+  describe('a runner given the files printed for its shard runs exactly those', () => {
+    const shard = () => shardOf('cart.test.js');
+    const env = () =>
+      reporterEnv(server, {
+        TESTRUN_PROJECT: PROJECT,
+        TESTRUN_SHARD: `${shard()}/${SHARDS}`,
+        TESTRUN_PLAN_KEY: KEY,
+      });
+    const expected = () => filesOf(shard()).sort();
+
+    it.concurrent.each([
+      ['node --test', runNodeTest, 'node-test'],
+      ['Mocha', runMocha, 'mocha'],
+    ] as const)('%s', async (_name, run, suite) => {
+      const before = (await server.server.store.runs()).map((stored) => stored.id);
+      const outcome = await run({ cwd: suites[suite], args: filesOf(shard()), env: env() });
+      expect(outcome.code, outcome.stderr + outcome.stdout).toBe(0);
+      expect(await filesOfRun(await onlyRunSince(before, suite))).toEqual(expected());
+    });
+
+    it('Playwright, given them as exact filters (--format playwright)', async () => {
+      const printed = await runCli(
+        ['plan', '--shard', `${shard()}/${SHARDS}`, '--plan-key', KEY, '--format', 'playwright', ...NAMES],
+        { cwd: suites.playwright, env: cliEnv() },
+      );
+      expect(printed.code, printed.stderr).toBe(0);
+      const filters = printed.stdout.trim().split('\n');
+      expect(filters).toContain(
+        `/^${path.join(suites.playwright, 'cart.test.js').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$/`,
+      );
+      const before = (await server.server.store.runs()).map((stored) => stored.id);
+      const outcome = await runPlaywright({ cwd: suites.playwright, args: filters, env: env() });
+      expect(outcome.code, outcome.stderr + outcome.stdout).toBe(0);
+      const runId = await onlyRunSince(before, 'playwright');
+      expect(await filesOfRun(runId)).toEqual(expected());
+      // The run's page shows the shard beside its plan: what it was planned, what it took.
+      const page = await (await fetch(`${server.url}/runs/${runId}`)).text();
+      expect(page).toMatch(
+        new RegExp(
+          `<tr><td>${shard()}/4</td><td class="num">${expected().length}</td><td class="num">[\\d.]+ ms</td>`,
+        ),
+      );
+      expect(page).toContain(`plan <code>${KEY}</code>`);
+    });
+  });
+
+if (runsLegsOf('vitest'))
+  describe("Vitest's and Jest's own --shard, balanced by their sequencers", () => {
+    // The configs as docs/sharding.md has them; the run in one process (one worker, no
+    // isolation), as the lean fixtures run: the files are two, and workers are what a run costs.
+    it.concurrent.each([
+      ['Vitest', runVitest, 'vitest', ['--no-isolate', '--maxWorkers=1']],
+      ['Jest', runJest, 'jest', ['--runInBand']],
+    ] as const)('%s runs the files the plan gives shard 2', async (_name, run, suite, lean) => {
+      const before = (await server.server.store.runs()).map((stored) => stored.id);
+      const outcome = await run({
+        cwd: suites[suite],
+        args: ['--shard=2/4', ...lean],
+        env: reporterEnv(server, { TESTRUN_PROJECT: PROJECT, TESTRUN_PLAN_KEY: KEY }),
+      });
+      expect(outcome.code, outcome.stderr + outcome.stdout).toBe(0);
+      expect(outcome.stderr + outcome.stdout).toContain(
+        `testrun: plan "${KEY}" from the service's durations: shard 2/4 runs`,
+      );
+      expect(await filesOfRun(await onlyRunSince(before, suite))).toEqual(filesOf(2).sort());
+    });
+  });

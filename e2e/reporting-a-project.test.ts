@@ -1,7 +1,7 @@
 import {
   AWAIT_RUNS_TIMEOUT_MS,
-  FRAMEWORKS,
   type Framework,
+  frameworksHere,
   identities,
   PASSING_RESULTS,
   REPORTER_OPTIONS_VAR,
@@ -33,7 +33,7 @@ function useServer(): () => TestServer {
 const limited = runLimiter();
 
 // Every block has a server of its own: the frameworks, and each one's blocks, run side by side.
-describe.concurrent.each(FRAMEWORKS)('$name reporting a project', (framework) => {
+describe.concurrent.each(frameworksHere())('$name reporting a project', (framework) => {
   const { name, fixtures } = framework;
   const run: Framework['run'] = (options) => limited(() => framework.run(options));
   describe('a passing project reported to the service', () => {

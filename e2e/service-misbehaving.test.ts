@@ -3,12 +3,14 @@ import type { FaultHook } from '@testrun/server';
 import {
   FRAMEWORKS,
   type Framework,
+  frameworksHere,
   identities,
   PASSING_RESULTS,
   REPORTER_OPTIONS_VAR,
   readSpoolLines,
   reporterEnv,
   runLimiter,
+  runsLegsOf,
   seededFaults,
   startTestServer,
   type TestServer,
@@ -47,7 +49,7 @@ function flushSeconds(stderr: string): number {
 /** The framework runs of the tests that run side by side, a few at a time. */
 const limited = runLimiter();
 
-describe.concurrent.each(FRAMEWORKS)('$name when the service misbehaves', (framework) => {
+describe.concurrent.each(frameworksHere())('$name when the service misbehaves', (framework) => {
   const { name, fixtures, retries } = framework;
   const run: Framework['run'] = (options) => limited(() => framework.run(options));
   it('stores every result once through 5xx, dropped connections, a 429 Retry-After, 413 and slow answers, exit code unchanged', async () => {
@@ -158,16 +160,19 @@ describe.concurrent.each(FRAMEWORKS)('$name when the service misbehaves', (frame
   });
 });
 
-describe('jest --forceExit', () => {
-  it('delivers every result before Jest exits', async () => {
-    const server = await serverWith((req) => (req.route === 'submitResults' ? { delayMs: 500 } : undefined));
-    const jest = FRAMEWORKS.find((framework) => framework.name === 'jest')!;
-    const outcome = await jest.run({
-      cwd: jest.fixtures.passing,
-      args: ['--forceExit'],
-      env: envFor(server),
+if (runsLegsOf('jest'))
+  describe('jest --forceExit', () => {
+    it('delivers every result before Jest exits', async () => {
+      const server = await serverWith((req) =>
+        req.route === 'submitResults' ? { delayMs: 500 } : undefined,
+      );
+      const jest = FRAMEWORKS.find((framework) => framework.name === 'jest')!;
+      const outcome = await jest.run({
+        cwd: jest.fixtures.passing,
+        args: ['--forceExit'],
+        env: envFor(server),
+      });
+      expect(outcome.code).toBe(0);
+      expect(await storedOnce(server)).toEqual(identities(PASSING_RESULTS));
     });
-    expect(outcome.code).toBe(0);
-    expect(await storedOnce(server)).toEqual(identities(PASSING_RESULTS));
   });
-});

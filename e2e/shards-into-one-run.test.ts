@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  FRAMEWORKS,
+  frameworksHere,
   identities,
   PARITY_REPORTER_OPTIONS,
   REPORTER_OPTIONS_VAR,
@@ -37,74 +37,77 @@ beforeEach(async () => {
   server = await startTestServer({ abandonedAfterMs: 1 });
 });
 
-it.each(FRAMEWORKS)('$name: three shards fill the one run testrun create-run made', async (framework) => {
-  const { name, run, fixtures, parityResults } = framework;
-  const created = await runCli(['create-run', '--project', 'P', '--framework', name], { env: cliEnv() });
-  expect(created.code, created.stderr).toBe(0);
-  // The run as create-run prints it: its id, and what the service announced, for the shards.
-  const handle = created.stdout.trim();
-  const runId = handle.split(';')[0]!;
-  expect(handle).toBe(
-    `${runId};extensions=failure-details,complete-run,read-runs,attachments,quarantine;attachment-limits=104857600/1073741824`,
-  );
+it.each(frameworksHere())(
+  '$name: three shards fill the one run testrun create-run made',
+  async (framework) => {
+    const { name, run, fixtures, parityResults } = framework;
+    const created = await runCli(['create-run', '--project', 'P', '--framework', name], { env: cliEnv() });
+    expect(created.code, created.stderr).toBe(0);
+    // The run as create-run prints it: its id, and what the service announced, for the shards.
+    const handle = created.stdout.trim();
+    const runId = handle.split(';')[0]!;
+    expect(handle).toBe(
+      `${runId};extensions=failure-details,complete-run,read-runs,attachments,quarantine;attachment-limits=104857600/1073741824`,
+    );
 
-  const env = () =>
-    reporterEnv(server, { TESTRUN_RUN_ID: handle, [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS });
-  const shards = await Promise.all(
-    Array.from({ length: SHARDS }, (_, i) =>
-      run({ cwd: fixtures.parity, args: framework.shardArgs(i + 1, SHARDS, fixtures.parity), env: env() }),
-    ),
-  );
+    const env = () =>
+      reporterEnv(server, { TESTRUN_RUN_ID: handle, [REPORTER_OPTIONS_VAR]: PARITY_REPORTER_OPTIONS });
+    const shards = await Promise.all(
+      Array.from({ length: SHARDS }, (_, i) =>
+        run({ cwd: fixtures.parity, args: framework.shardArgs(i + 1, SHARDS, fixtures.parity), env: env() }),
+      ),
+    );
 
-  // One run, created by the CLI alone: no shard asked for a run of its own.
-  expect((await server.server.store.runs()).map((stored) => stored.id)).toEqual([runId]);
-  expect(server.server.requests.filter((request) => request.route === 'createRun')).toHaveLength(1);
-  // Each shard delivered its share into that run...
-  for (const shard of shards) {
-    expect(testrunLines(shard.stderr), shard.stdout).toEqual([
-      expect.stringMatching(new RegExp(`^testrun: \\d+ results? → run ${runId} `)),
-    ]);
-  }
-  // ...and the shares add up to the unsharded results, none twice.
-  const stored = identities(await server.server.store.results(runId));
-  const keys = stored.map((result) => `${result.testSuite}\n${result.testCase}`);
-  expect(new Set(keys).size).toBe(keys.length);
-  expect(stored).toEqual(identities(parityResults));
-  // Why each failed test failed, though no shard saw the answer that announced it.
-  const all = await server.server.store.results(runId);
-  expect(all.filter((result) => result.status === 'failed').length).toBeGreaterThan(0);
-  expect(unexplainedFailures(all)).toEqual([]);
-
-  // No shard completed the shared run; the job after them does.
-  expect(server.server.requests.filter((request) => request.route === 'completeRun')).toEqual([]);
-  expect((await shownState(server, runId)).api).toBe('abandoned');
-  const summaries = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-shard-summary-'));
-  const stepSummary = path.join(summaries, 'complete-run.md');
-  const completed = await runCli(['complete-run', '--status', 'failed'], {
-    env: { ...cliEnv(), TESTRUN_RUN_ID: handle, GITHUB_STEP_SUMMARY: stepSummary },
-  });
-  expect(completed.stdout, completed.stderr).toBe(`testrun complete-run: run ${runId} completed: failed\n`);
-  expect(await shownState(server, runId)).toEqual({ api: 'failed', page: 'failed' });
-
-  // The job that completed the run summarized all of it, read from the service.
-  const expected = await summaryOfStored(runId);
-  expect(readSummary(fs.readFileSync(stepSummary, 'utf8'))).toMatchObject(expected);
-  if (name === 'vitest') {
-    // The recipe's other way: `testrun summary` in the job after the shards, the same summary.
-    const alone = path.join(summaries, 'summary.md');
-    const summarized = await runCli(['summary', '--run', handle], {
-      env: { ...cliEnv(), GITHUB_STEP_SUMMARY: alone },
-    });
-    expect(summarized.code, summarized.stderr).toBe(0);
-    expect(readSummary(fs.readFileSync(alone, 'utf8'))).toMatchObject(expected);
-    expect(fs.readFileSync(alone, 'utf8').match(/^### /gm)).toHaveLength(1);
-    // Each failed test's link lands on its row of the run's page.
-    const page = await (await fetch(`${server.url}/runs/${runId}`)).text();
-    for (const { href } of readSummary(fs.readFileSync(alone, 'utf8')).tables['Why it failed']!) {
-      expect(page).toContain(`<tr class="test" id="${href!.split('#')[1]}"`);
+    // One run, created by the CLI alone: no shard asked for a run of its own.
+    expect((await server.server.store.runs()).map((stored) => stored.id)).toEqual([runId]);
+    expect(server.server.requests.filter((request) => request.route === 'createRun')).toHaveLength(1);
+    // Each shard delivered its share into that run...
+    for (const shard of shards) {
+      expect(testrunLines(shard.stderr), shard.stdout).toEqual([
+        expect.stringMatching(new RegExp(`^testrun: \\d+ results? → run ${runId} `)),
+      ]);
     }
-  }
-});
+    // ...and the shares add up to the unsharded results, none twice.
+    const stored = identities(await server.server.store.results(runId));
+    const keys = stored.map((result) => `${result.testSuite}\n${result.testCase}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(stored).toEqual(identities(parityResults));
+    // Why each failed test failed, though no shard saw the answer that announced it.
+    const all = await server.server.store.results(runId);
+    expect(all.filter((result) => result.status === 'failed').length).toBeGreaterThan(0);
+    expect(unexplainedFailures(all)).toEqual([]);
+
+    // No shard completed the shared run; the job after them does.
+    expect(server.server.requests.filter((request) => request.route === 'completeRun')).toEqual([]);
+    expect((await shownState(server, runId)).api).toBe('abandoned');
+    const summaries = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-shard-summary-'));
+    const stepSummary = path.join(summaries, 'complete-run.md');
+    const completed = await runCli(['complete-run', '--status', 'failed'], {
+      env: { ...cliEnv(), TESTRUN_RUN_ID: handle, GITHUB_STEP_SUMMARY: stepSummary },
+    });
+    expect(completed.stdout, completed.stderr).toBe(`testrun complete-run: run ${runId} completed: failed\n`);
+    expect(await shownState(server, runId)).toEqual({ api: 'failed', page: 'failed' });
+
+    // The job that completed the run summarized all of it, read from the service.
+    const expected = await summaryOfStored(runId);
+    expect(readSummary(fs.readFileSync(stepSummary, 'utf8'))).toMatchObject(expected);
+    if (name === 'vitest') {
+      // The recipe's other way: `testrun summary` in the job after the shards, the same summary.
+      const alone = path.join(summaries, 'summary.md');
+      const summarized = await runCli(['summary', '--run', handle], {
+        env: { ...cliEnv(), GITHUB_STEP_SUMMARY: alone },
+      });
+      expect(summarized.code, summarized.stderr).toBe(0);
+      expect(readSummary(fs.readFileSync(alone, 'utf8'))).toMatchObject(expected);
+      expect(fs.readFileSync(alone, 'utf8').match(/^### /gm)).toHaveLength(1);
+      // Each failed test's link lands on its row of the run's page.
+      const page = await (await fetch(`${server.url}/runs/${runId}`)).text();
+      for (const { href } of readSummary(fs.readFileSync(alone, 'utf8')).tables['Why it failed']!) {
+        expect(page).toContain(`<tr class="test" id="${href!.split('#')[1]}"`);
+      }
+    }
+  },
+);
 
 /** What the summary of the stored run shows: its state, its counts, and each failed test's first line of why. */
 async function summaryOfStored(runId: string) {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // process and its workers die of it: 143): testrun forwards every signal alike, and a command
 // that ends itself on one (130) keeps its code (packages/cli/test/run/run.e2e.test.ts);
 // compat/testrun-run.test.ts runs every runner on both SIGINT and SIGTERM (~3.5 CPU-s each).
-// What testrun run does around a runner that ends normally: e2e/packed-install.test.ts.
+// What testrun run does around a runner that ends normally: compat/packed/documented-runs.test.ts.
 
 /** The runs here; compat/testrun-run.test.ts runs all ten. */
 const IN_SUITE = [['jest', 'SIGTERM']] as const;

@@ -4,6 +4,7 @@ import {
   copyFixture,
   fixtures,
   identities,
+  legsHere,
   mochaFixtures,
   nodeTestFixtures,
   PASSING_RESULTS,
@@ -72,36 +73,39 @@ afterEach(() => {
 
 const editMathTests = () => fs.appendFileSync(path.join(cwd, 'math.test.js'), '\n// edited by the test\n');
 
-describe.each(WATCHERS)('$name in watch mode', ({ fixture, watch, idle, rerunResults }) => {
-  beforeEach(() => {
-    cwd = copyFixture(fixture);
-  });
+describe.each(legsHere(WATCHERS, (watcher) => watcher.name))(
+  '$name in watch mode',
+  ({ fixture, watch, idle, rerunResults }) => {
+    beforeEach(() => {
+      cwd = copyFixture(fixture);
+    });
 
-  it('reports nothing, and says so once across reruns', async () => {
-    const watcher = watch({ cwd, env: reporterEnv(server) });
-    onTestFinished(() => watcher.stop());
+    it('reports nothing, and says so once across reruns', async () => {
+      const watcher = watch({ cwd, env: reporterEnv(server) });
+      onTestFinished(() => watcher.stop());
 
-    await watcher.waitForOutput(idle);
-    await watcher.rerunAfter(editMathTests, idle, 2);
+      await watcher.waitForOutput(idle);
+      await watcher.rerunAfter(editMathTests, idle, 2);
 
-    expect(testrunLines(watcher.output())).toEqual([
-      'testrun: watch mode: results are not reported. Set the watch option to true to report a run per rerun.',
-    ]);
-    expect(server.server.requests).toEqual([]);
-  });
+      expect(testrunLines(watcher.output())).toEqual([
+        'testrun: watch mode: results are not reported. Set the watch option to true to report a run per rerun.',
+      ]);
+      expect(server.server.requests).toEqual([]);
+    });
 
-  it('reports a run per rerun with watch: true', async () => {
-    const env = reporterEnv(server, { [REPORTER_OPTIONS_VAR]: JSON.stringify({ watch: true }) });
-    const watcher = watch({ cwd, env });
-    onTestFinished(() => watcher.stop());
+    it('reports a run per rerun with watch: true', async () => {
+      const env = reporterEnv(server, { [REPORTER_OPTIONS_VAR]: JSON.stringify({ watch: true }) });
+      const watcher = watch({ cwd, env });
+      onTestFinished(() => watcher.stop());
 
-    await watcher.waitForOutput(SUMMARY);
-    await watcher.waitForOutput(idle);
-    await watcher.rerunAfter(editMathTests, SUMMARY, 2);
+      await watcher.waitForOutput(SUMMARY);
+      await watcher.waitForOutput(idle);
+      await watcher.rerunAfter(editMathTests, SUMMARY, 2);
 
-    const runs = (await server.server.store.runs()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    expect(
-      await Promise.all(runs.map(async (run) => identities(await server.server.store.results(run.id)))),
-    ).toEqual([identities(PASSING_RESULTS), identities(rerunResults)]);
-  });
-});
+      const runs = (await server.server.store.runs()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      expect(
+        await Promise.all(runs.map(async (run) => identities(await server.server.store.results(run.id)))),
+      ).toEqual([identities(PASSING_RESULTS), identities(rerunResults)]);
+    });
+  },
+);

@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { documentationBlocks, REPO } from './doc-blocks.js';
 
 // A code block in the docs either runs in a test or says it is only an illustration, so that
-// none rots unseen: a config a user copies is loaded by a real runner (e2e/packed-install.test.ts),
+// none rots unseen: a config a user copies is loaded by a real runner (compat/packed/documented-runs.test.ts),
 // a usage block is compared with the command. The convention is in CONTRIBUTING.md.
 const blocks = documentationBlocks();
 const where = (block: { page: string; line: number }) => `${block.page}:${block.line}`;
 
-/** Every test file of the repository but this one, where a block's name must be taken. */
+/** Every test file of the repository but this one, and the tables of compat/packed/ its files run: where a block's name must be taken. */
 function testSources(): string {
   const dirs = [
     'test',
@@ -22,7 +22,11 @@ function testSources(): string {
     .filter((dir) => fs.existsSync(path.join(REPO, dir)))
     .flatMap((dir) =>
       (fs.readdirSync(path.join(REPO, dir), { recursive: true }) as string[])
-        .filter((file) => file.endsWith('.test.ts') && !file.includes('node_modules'))
+        .filter(
+          (file) =>
+            (file.endsWith('.test.ts') || (dir === 'compat' && /^packed\/[\w-]+\.ts$/.test(file))) &&
+            !file.includes('node_modules'),
+        )
         .map((file) => path.join(REPO, dir, file)),
     )
     .filter((file) => file !== import.meta.filename)

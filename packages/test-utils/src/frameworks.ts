@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { fixtures, mochaFixtures, nodeTestFixtures } from './fixtures.js';
+import { legsHere } from './legs.js';
 import {
   type ExpectedResult,
   MOCHA_PARITY_RESULTS,
@@ -169,3 +170,8 @@ export const VITEST_AND_JEST = FRAMEWORKS.filter(
   (framework): framework is Framework & { name: 'vitest' | 'jest' } =>
     framework.name === 'vitest' || framework.name === 'jest',
 );
+
+/** The frameworks whose legs of a shared e2e matrix this Vitest project runs (legs.ts). */
+export function frameworksHere(): Framework[] {
+  return legsHere(FRAMEWORKS, (framework) => framework.name);
+}

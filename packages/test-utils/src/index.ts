@@ -14,6 +14,7 @@ export {
   FRAMEWORKS,
   type Framework,
   type FrameworkFixtures,
+  frameworksHere,
   identities,
   OUTSIDE_TEST_CASES,
   type OutsideTestCase,
@@ -22,8 +23,10 @@ export {
 } from './frameworks.js';
 export * from './jasmine.js';
 export { PYTEST_RESULTS, SUREFIRE_RESULTS } from './junit-expected.js';
+export * from './legs.js';
 export * from './newman.js';
 export * from './node-script.js';
+export * from './once-per-run.js';
 export * from './packed.js';
 export {
   type ExpectedResult,

@@ -6,7 +6,7 @@ import { cleanEnv } from './environment.js';
 import { type RunOutcome, runProcess } from './process.js';
 
 // What a user gets from the registry: each package packed the way `pnpm release` publishes it,
-// for npm to install into a project outside the workspace (e2e/packed-install.test.ts, and
+// for npm to install into a project outside the workspace (compat/packed/, and
 // compat/installing-into-projects.test.ts, which installs them into real-shaped projects).
 
 /** Every published package, by its folder under packages/. */

@@ -98,7 +98,7 @@ const BROWSER_INIT_TIMEOUT_MS = 30_000;
  * suite) Chromium's debugging port sometimes reset TestCafe's first connection (ECONNRESET)
  * before any test ran, and in one CI run a Chromium never connected at all. The reporter's
  * part then, a failed result of the run spooled on the way out, is proven by its own test
- * (e2e/testcafe.test.ts, "a browser does not start"). The last attempt is answered whatever
+ * (compat/testcafe.test.ts, "a browser does not start"). The last attempt is answered whatever
  * happened.
  */
 export async function untilTestCafeOpensItsBrowsers<

@@ -78,7 +78,7 @@ const wdioCli = () => createRequire(import.meta.url).resolve('@wdio/cli');
  * the Mocha fixture's four workers, 11.6 CPU-s with tsx and 8.0 without). The fixtures are
  * JavaScript: a flag that does nothing (`--disable-warning` of a warning no one raises) names
  * the loader, and WebdriverIO leaves NODE_OPTIONS alone. The README's configuration keeps
- * WebdriverIO's default (`runWdio`'s `withTsx`, in e2e/webdriverio.test.ts).
+ * WebdriverIO's default (`runWdio`'s `withTsx`, in compat/webdriverio.test.ts).
  */
 function withoutTsx(nodeOptions: string | undefined): string {
   const tsxPackage = createRequire(wdioCli()).resolve('tsx/package.json');

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // the command a small Node program named vitest.mjs that reports through core's RunReporter as
 // an adapter does and exits as a runner would: what testrun run reads (the parts, the command
 // line, the service) and decides. The decision's every variation is a unit test
-// (core/test/quarantine/command-verdict.test.ts); real runners, e2e/packed-install.test.ts.
+// (core/test/quarantine/command-verdict.test.ts); real runners, compat/packed/quarantine.test.ts and documented-runs.test.ts.
 
 const CORE = fileURLToPath(new URL('../../../core/dist/index.js', import.meta.url));
 const SUITE = 'src/cart.test.ts';

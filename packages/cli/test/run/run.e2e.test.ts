@@ -18,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 
 // `testrun run -- <command…>` with commands that are small Node programs and `testrun upload`:
 // what testrun itself does around a command (docs/design/testrun-run.md). Real runners inside it are
-// e2e/packed-install.test.ts's (each framework's quick start) and e2e/testrun-run.test.ts's
+// compat/packed/documented-runs.test.ts's (each framework's quick start) and e2e/testrun-run.test.ts's
 // (a runner cancelled: SIGTERM reaching the whole group, 143, the run interrupted). SIGHUP and
 // SIGQUIT take the same path as SIGINT and SIGTERM (run-command.ts).
 
@@ -229,7 +229,10 @@ describe.concurrent('testrun run and signals', () => {
     const started = startRun(family('ignore-term'), runEnv(server));
     await started.printed('child ready');
     process.kill(started.pid, 'SIGTERM');
+    // Both must have taken the first before the second is sent: two of one signal pending in a
+    // process are delivered once, and the child would wait for a second forever.
     await started.printed('parent got SIGTERM 1');
+    await started.printed('child got SIGTERM 1');
     process.kill(started.pid, 'SIGTERM');
     expect((await started.exited).code).toBe(0);
     expect(started.stdout()).toContain('parent got SIGTERM 2');

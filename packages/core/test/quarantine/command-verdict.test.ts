@@ -6,7 +6,7 @@ import type { VerdictPart } from '../../src/quarantine/verdict-part.js';
 
 // Whether `testrun run` may pass a command that failed (docs/design/quarantine.md): every failure a
 // quarantined test's, and nothing else failed. Every variation of the evidence is decided here;
-// e2e runs real runners once each way (e2e/packed-install.test.ts).
+// e2e runs real runners once each way (compat/packed/quarantine.test.ts).
 
 const FLAKY = { testSuite: 'math.test.mjs', testCase: 'Math > fails on purpose' };
 

@@ -20,7 +20,8 @@ const EXCLUDED = ['**/node_modules/**', '**/fixtures/**', '**/dist/**'];
 // under real Vitest, with Jest's own files. `pnpm test:compat` runs every other runner: compat/
 // (each runner's own suite, the packed install, the demo, the version matrix), the service's
 // pages in Chromium, and the other runners' legs (Jest's among them) of the e2e files that hold
-// a rule for every runner (packages/test-utils/src/legs.ts): those run in both projects.
+// a rule for every runner (packages/test-utils/src/legs.ts): those run in both projects
+// (docs/design/testing.md#shared-e2e-files).
 const SHARED_MATRICES = [
   'e2e/api-key-never-leaks.test.ts',
   'e2e/cancelled-runs.test.ts',

@@ -37,6 +37,7 @@ const SHARED_MATRICES = [
   'e2e/shards-into-one-run.test.ts',
   'e2e/streaming-while-tests-run.test.ts',
   'e2e/watch-mode.test.ts',
+  'packages/cli/test/upload-tap.e2e.test.ts',
 ];
 const BROWSER_PAGES = 'packages/server/test/pages/pages.browser.e2e.test.ts';
 

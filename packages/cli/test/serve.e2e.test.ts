@@ -22,8 +22,11 @@ async function tempDir(): Promise<string> {
 }
 
 describe('testrun serve', () => {
-  it('serves the API with the given key and exits 0 on SIGTERM', async () => {
-    const cli = startCli(['serve', '--port', '0', '--api-key', 'serve-test-key'], { cwd: await tempDir() });
+  it('serves the API with the given key, the pages open on loopback without a read key, and exits 0 on SIGTERM', async () => {
+    const cli = startCli(['serve', '--port', '0', '--api-key', 'serve-test-key'], {
+      env: { ...process.env, TESTRUN_READ_KEY: '' },
+      cwd: await tempDir(),
+    });
     const [, url = '', key] = await cli.waitForStdout(listening);
     expect(key).toBe('serve-test-key');
     expect(cli.stdout()).toContain(`Try: export TESTRUN_BASE_URL=${url} TESTRUN_API_KEY=serve-test-key`);
@@ -40,18 +43,22 @@ describe('testrun serve', () => {
       project: 'shop',
       framework: 'vitest',
     });
+    const page = await fetch(`${url}/`, { redirect: 'manual' });
 
     expect(created.status).toBe(201);
+    expect(page.status).toBe(200);
     expect(submitted.status).toBe(201);
     expect(withOtherKey.status).toBe(401);
 
     cli.child.kill('SIGTERM');
     expect(await cli.exited()).toBe(0);
     expect(cli.stdout()).toContain('testrun server stopped');
+    expect(cli.stdout()).not.toContain('Pages ask');
   });
 
-  it('generates and prints a key when none is given, and exits 0 on SIGINT', async () => {
-    const cli = startCli(['serve'], { cwd: await tempDir() });
+  it('generates and prints a key when none is given, keeps nothing with --memory and says so, and exits 0 on SIGINT', async () => {
+    const cwd = await tempDir();
+    const cli = startCli(['serve', '--memory'], { cwd });
     const [, url, key = ''] = await cli.waitForStdout(listening);
     expect(key).toMatch(/^trk_[0-9a-f]{24}$/);
 
@@ -59,7 +66,9 @@ describe('testrun serve', () => {
     expect(listed.status).toBe(200);
 
     cli.child.kill('SIGINT');
-    expect(await cli.exited()).toBe(0);
+    expect(await cli.exited(), cli.stderr()).toBe(0);
+    expect(cli.stdout()).toContain('Data: in memory only (--memory): gone when the server stops.');
+    expect(await readdir(cwd)).toEqual([]);
   });
 
   it('keeps runs in .testrun/server where it starts, or in the --data folder, across restarts', async () => {
@@ -119,16 +128,6 @@ describe('testrun serve', () => {
     expect(await second.exited()).toBe(0);
   });
 
-  it('keeps nothing with --memory, and says so', async () => {
-    const cwd = await tempDir();
-    const cli = startCli(['serve', '--memory'], { cwd });
-    await cli.waitForStdout(listening);
-    cli.child.kill('SIGTERM');
-    expect(await cli.exited(), cli.stderr()).toBe(0);
-    expect(cli.stdout()).toContain('Data: in memory only (--memory): gone when the server stops.');
-    expect(await readdir(cwd)).toEqual([]);
-  });
-
   it('refuses a second server on the same data folder, naming the fix', async () => {
     const cwd = await tempDir();
     const first = startCli(['serve'], { cwd });
@@ -185,20 +184,6 @@ describe('testrun serve', () => {
     expect(without.status).toBe(303);
     expect(await cli.exited()).toBe(0);
     expect(cli.stdout()).not.toContain(readKey);
-  });
-
-  it('keeps the pages open on loopback without a read key, and says nothing about them', async () => {
-    const cli = startCli(['serve', '--api-key', 'k'], {
-      env: { ...process.env, TESTRUN_READ_KEY: '' },
-      cwd: await tempDir(),
-    });
-    const [, url] = await cli.waitForStdout(listening);
-    const page = await fetch(`${url}/`, { redirect: 'manual' });
-    cli.child.kill('SIGTERM');
-
-    expect(page.status).toBe(200);
-    expect(await cli.exited()).toBe(0);
-    expect(cli.stdout()).not.toContain('Pages ask');
   });
 
   it('exits 2 with the serve usage for an invalid port', async () => {

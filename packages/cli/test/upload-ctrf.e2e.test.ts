@@ -1,49 +1,24 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
-  cleanEnv,
   fixtures,
   identities,
+  onlyRun,
   PYTEST_RESULTS,
   runCli,
   startTestServer,
-  type TestServer,
+  uploadCheckout,
+  uploadEnv,
 } from '@testrun/test-utils';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 // CTRF JSON reports (https://ctrf.io) through the real CLI into a real server, from a
 // checkout folder named `shop`, as a CI step uploads them: docs/ctrf.md says what each
 // test must become.
 
-/** The environment of a CI step that uploads to `server`, spooling into a fresh directory. */
-function uploadEnv(server: { url: string; apiKey: string }) {
-  return cleanEnv({
-    TESTRUN_API_KEY: server.apiKey,
-    TESTRUN_BASE_URL: server.url,
-    TESTRUN_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-spool-')),
-  });
-}
-
-/** A fresh checkout named `shop` (its root holds .git), with `files` (name → content) in `reports/`. */
-function checkout(files: Record<string, string | Buffer> = {}): string {
-  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-ctrf-')), 'shop');
-  fs.mkdirSync(path.join(dir, '.git'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'reports'));
-  for (const [name, content] of Object.entries(files))
-    fs.writeFileSync(path.join(dir, 'reports', name), content);
-  return dir;
-}
-
 function fixture(name: string): string {
   return fs.readFileSync(path.join(fixtures.ctrf, name), 'utf8');
-}
-
-async function onlyRun(server: TestServer) {
-  const runs = await server.server.store.runs();
-  expect(runs).toHaveLength(1);
-  return { run: runs[0]!, results: await server.server.store.results(runs[0]!.id) };
 }
 
 const JEST_RESULTS = [
@@ -72,7 +47,7 @@ const PLAYWRIGHT_RESULTS = [
 
 describe('testrun upload with CTRF reports', () => {
   it("stores jest-ctrf's tests named as @testrun/jest names them, with their file from another machine, in a jest run", async () => {
-    const dir = checkout({ 'ctrf-report.json': fixture('jest-ctrf.json') });
+    const dir = uploadCheckout({ 'ctrf-report.json': fixture('jest-ctrf.json') });
     const server = await startTestServer();
     const { code, stderr } = await runCli(['upload', 'reports/ctrf-report.json', '--project', 'shop'], {
       env: uploadEnv(server),
@@ -94,7 +69,7 @@ describe('testrun upload with CTRF reports', () => {
   });
 
   it('reads JUnit and CTRF reports of one glob by their content, whatever their names, gzip included, into one run', async () => {
-    const dir = checkout({
+    const dir = uploadCheckout({
       'pytest.xml': fs.readFileSync(path.join(fixtures.junit, 'pytest.xml')),
       // A JSON report named .xml, and one gzip'd: the content says what each is.
       'jest.xml': fixture('jest-ctrf.json'),
@@ -113,7 +88,7 @@ describe('testrun upload with CTRF reports', () => {
   });
 
   it("names the run after results.tool, and maps Playwright's flaky and timed-out tests by their final status", async () => {
-    const dir = checkout({ 'ctrf.json': fixture('playwright-ctrf.json') });
+    const dir = uploadCheckout({ 'ctrf.json': fixture('playwright-ctrf.json') });
     const server = await startTestServer();
     const { code } = await runCli(['upload', 'reports/ctrf.json'], { env: uploadEnv(server), cwd: dir });
 
@@ -140,7 +115,7 @@ describe('testrun upload with CTRF reports', () => {
         ],
       },
     };
-    const dir = checkout({ 'cucumber.json': JSON.stringify(report, null, 2) });
+    const dir = uploadCheckout({ 'cucumber.json': JSON.stringify(report, null, 2) });
     const server = await startTestServer();
     const { code, stderr } = await runCli(['upload', 'reports/cucumber.json'], {
       env: uploadEnv(server),
@@ -177,7 +152,7 @@ describe('testrun upload with CTRF reports', () => {
 describe('testrun upload with CTRF reports it cannot read', () => {
   it('sends nothing of a malformed or foreign JSON report, sends the others, names each with the reason in one line, and exits 1', async () => {
     const good = fixture('jest-ctrf.json');
-    const dir = checkout({
+    const dir = uploadCheckout({
       'good.json': good,
       // Cut short, as when the test process is killed while writing it.
       'cut.json': good.slice(0, good.indexOf('"Cart applies a coupon"')),
@@ -214,75 +189,5 @@ describe('testrun upload with CTRF reports it cannot read', () => {
     ]);
     expect(stderr).toMatch(/testrun: 7 results → run .+; 5 reports not sent \(see above\)\n/);
     expect(identities((await onlyRun(server)).results)).toEqual(identities(JEST_RESULTS));
-  });
-});
-
-describe('testrun upload with a CTRF report of 100,000 tests', () => {
-  /**
-   * A report as jest-ctrf writes a long run, larger than the heap the upload gets: files of
-   * 50 tests, every 20th failed with a message and trace, every 10th with captured output.
-   */
-  async function writeLargeReport(file: string, tests: number): Promise<void> {
-    const out = fs.createWriteStream(file);
-    const write = (text: string) =>
-      out.write(text) ? undefined : new Promise<void>((resolve) => out.once('drain', () => resolve()));
-    await write(
-      '{\n  "reportFormat": "CTRF",\n  "results": {\n    "tool": { "name": "jest" },\n    "tests": [\n',
-    );
-    for (let i = 0; i < tests; i++) {
-      const feature = `Feature${Math.floor(i / 50)}`;
-      const failed = i % 20 === 0;
-      const test = {
-        name: `${feature} handles case ${i} when the input is valid`,
-        status: failed ? 'failed' : 'passed',
-        duration: i % 997,
-        suite: `${feature.toLowerCase()}.test.ts > ${feature}`,
-        filePath: `/home/runner/work/shop/shop/src/${feature.toLowerCase()}.test.ts`,
-        retries: 0,
-        flaky: false,
-        message: failed ? `expect(received).toBe(expected)\n\nExpected: ${i + 1}\nReceived: ${i}` : undefined,
-        trace: failed ? `at Object.<anonymous> (src/${feature}.test.ts:12:5)\n`.repeat(8) : undefined,
-        stdout: i % 10 === 5 ? [`processing case ${i} `.padEnd(1000, '.')] : undefined,
-      };
-      await write(`      ${JSON.stringify(test)}${i < tests - 1 ? ',' : ''}\n`);
-    }
-    await write('    ]\n  }\n}\n');
-    await new Promise<void>((resolve, reject) =>
-      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-  }
-
-  // The bound: V8's old space at 32 MB. The report alone is larger, so a reader that held it
-  // (or its tests) whole would run out of memory and crash; the JUnit path of the same
-  // size fits in less.
-  const HEAP_MB = 32;
-
-  it(`streams it in a heap of ${HEAP_MB} MB and stores every test`, { timeout: 300_000 }, async () => {
-    const dir = checkout();
-    onTestFinished(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
-    const report = path.join(dir, 'reports', 'ctrf-report.json');
-    await writeLargeReport(report, 100_000);
-    expect(fs.statSync(report).size).toBeGreaterThan(HEAP_MB * 1024 * 1024);
-    const server = await startTestServer();
-
-    const { code, stderr } = await runCli(['upload', 'reports/ctrf-report.json'], {
-      env: uploadEnv(server),
-      cwd: dir,
-      nodeArgs: [`--max-old-space-size=${HEAP_MB}`],
-    });
-
-    expect(code, stderr.slice(-2000)).toBe(0);
-    const { run, results } = await onlyRun(server);
-    expect(run.framework).toBe('jest');
-    expect(results).toHaveLength(100_000);
-    expect(results.filter((result) => result.status === 'failed')).toHaveLength(5_000);
-    expect(
-      results.find(
-        (result) => result.testCase === 'Feature1999 > handles case 99999 when the input is valid',
-      ),
-    ).toMatchObject({
-      testSuite: 'src/feature1999.test.ts',
-      status: 'passed',
-    });
   });
 });

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   CLI_BIN,
-  cleanEnv,
   identities,
+  inPnpmTest,
   type RunOutcome,
   recordedTap,
   refusingResults,
@@ -15,6 +14,8 @@ import {
   type TestServer,
   tapWriterCommand,
   tapWriterResults,
+  uploadCheckout,
+  uploadEnv,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -22,21 +23,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // into the real CLI, as a CI step runs them: `<writer> | npx @testrun/cli upload --format tap -`,
 // in a checkout named `shop`, into a real server. What each run stores is what the recorded
 // streams map to (packages/cli/test/reports/read-tap.test.ts holds every mapping rule).
-
-/** A fresh checkout named `shop` (its root holds .git), where the upload runs. */
-function checkout(): string {
-  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-tap-')), 'shop');
-  fs.mkdirSync(path.join(dir, '.git'), { recursive: true });
-  return dir;
-}
-
-function uploadEnv(server: { url: string; apiKey: string } | undefined) {
-  return cleanEnv({
-    TESTRUN_API_KEY: server?.apiKey,
-    TESTRUN_BASE_URL: server?.url,
-    TESTRUN_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-spool-')),
-  });
-}
 
 const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
@@ -55,7 +41,10 @@ function exitCodes(outcome: RunOutcome): number[] {
   return [Number(codes[1]), Number(codes[2])];
 }
 
-const PIPED: TapWriter[] = ['node-tap', 'ava', 'node-test'];
+// pnpm test pipes the writer built into Node; pnpm test:compat the two installed from npm
+// (node-tap alone costs 9 s of CPU), as a shared file's other runners' legs run there
+// (docs/design/testing.md#shared-e2e-files).
+const PIPED: TapWriter[] = inPnpmTest() ? ['node-test'] : ['node-tap', 'ava'];
 
 describe('a real writer piped into testrun upload -', () => {
   let server: TestServer;
@@ -69,7 +58,7 @@ describe('a real writer piped into testrun upload -', () => {
         outcomes[writer] = await pipeline(
           tapWriterCommand(writer),
           ['--format', 'tap', '--project', writer, '-'],
-          checkout(),
+          uploadCheckout(),
           { ...env, NO_COLOR: '1' },
         );
       }),
@@ -101,100 +90,101 @@ describe('a real writer piped into testrun upload -', () => {
   );
 });
 
-it('reads a TAP file by its content, naming its results by --suite, and says what repeats', async () => {
-  const server = await startTestServer();
-  const dir = checkout();
-  fs.mkdirSync(path.join(dir, 'reports'));
-  fs.copyFileSync(recordedTap('tape'), path.join(dir, 'reports', 'tape.tap'));
-  fs.writeFileSync(
-    path.join(dir, 'reports', 'again.tap'),
-    'TAP version 13\nok 1 - same\nok 2 - same\n1..2\n',
-  );
-  const outcome = await runProcess(
-    process.execPath,
-    [CLI_BIN, 'upload', 'reports/*.tap', '--suite', 'unit', '--project', 'shop'],
-    { cwd: dir, env: uploadEnv(server) },
-  );
-  const [run] = await server.server.store.runs();
-  expect(run?.framework, outcome.stderr).toBe('tap');
-  const expected = [
-    ...tapWriterResults('tape', 'unit'),
-    { testSuite: 'unit', testCase: 'same', status: 'passed' },
-    { testSuite: 'unit', testCase: 'same (2)', status: 'passed' },
-  ].map((result) => (result.status === 'todo' ? { ...result, status: 'skipped' } : result));
-  expect(identities(await server.server.store.results(run!.id))).toEqual(identities(expected));
-  expect(outcome.stderr).toContain(
-    'testrun upload: reports/again.tap: 1 result repeats the name of an earlier one; each is sent as a result of its own, with (2), (3)… after its name.',
-  );
-  expect(outcome.code).toBe(0);
-  await server.close();
-});
+if (inPnpmTest())
+  describe('testrun upload of TAP files and streams', () => {
+    it('reads a TAP file by its content, naming its results by --suite, and says what repeats', async () => {
+      const server = await startTestServer();
+      const dir = uploadCheckout();
+      fs.copyFileSync(recordedTap('tape'), path.join(dir, 'reports', 'tape.tap'));
+      fs.writeFileSync(
+        path.join(dir, 'reports', 'again.tap'),
+        'TAP version 13\nok 1 - same\nok 2 - same\n1..2\n',
+      );
+      const outcome = await runProcess(
+        process.execPath,
+        [CLI_BIN, 'upload', 'reports/*.tap', '--suite', 'unit', '--project', 'shop'],
+        { cwd: dir, env: uploadEnv(server) },
+      );
+      const [run] = await server.server.store.runs();
+      expect(run?.framework, outcome.stderr).toBe('tap');
+      const expected = [
+        ...tapWriterResults('tape', 'unit'),
+        { testSuite: 'unit', testCase: 'same', status: 'passed' },
+        { testSuite: 'unit', testCase: 'same (2)', status: 'passed' },
+      ].map((result) => (result.status === 'todo' ? { ...result, status: 'skipped' } : result));
+      expect(identities(await server.server.store.results(run!.id))).toEqual(identities(expected));
+      expect(outcome.stderr).toContain(
+        'testrun upload: reports/again.tap: 1 result repeats the name of an earlier one; each is sent as a result of its own, with (2), (3)… after its name.',
+      );
+      expect(outcome.code).toBe(0);
+      await server.close();
+    });
 
-it('reads a writer’s whole stream without TESTRUN_API_KEY, so the writer never finds its pipe closed', async () => {
-  // 2 MB of TAP, far more than a pipe holds: a writer whose reader left would fail writing it.
-  const writer = [
-    process.execPath,
-    '-e',
-    "const line = 'ok 1 - '.padEnd(1000, 'x') + '\\n'; for (let i = 0; i < 2000; i++) process.stdout.write(line); process.stdout.write('1..2000\\n');",
-  ];
-  const outcome = await pipeline(writer, ['-'], checkout(), uploadEnv(undefined));
-  expect(outcome.stderr).toContain('TESTRUN_API_KEY is not set');
-  expect(exitCodes(outcome)).toEqual([0, 1]);
-});
+    it('reads a writer’s whole stream without TESTRUN_API_KEY, so the writer never finds its pipe closed', async () => {
+      // 2 MB of TAP, far more than a pipe holds: a writer whose reader left would fail writing it.
+      const writer = [
+        process.execPath,
+        '-e',
+        "const line = 'ok 1 - '.padEnd(1000, 'x') + '\\n'; for (let i = 0; i < 2000; i++) process.stdout.write(line); process.stdout.write('1..2000\\n');",
+      ];
+      const outcome = await pipeline(writer, ['-'], uploadCheckout(), uploadEnv(undefined));
+      expect(outcome.stderr).toContain('TESTRUN_API_KEY is not set');
+      expect(exitCodes(outcome)).toEqual([0, 1]);
+    });
 
-// A result the service refuses never holds back the others (docs/reliability.md), a duration no
-// test has is sent as 0, and a report nested past the bound is refused at once, alone
-// (read-tap.test.ts reads 10,000 levels; docs/tap.md#limits).
-it('stores every other result when the service refuses one and a point lasts 1e308 ms, spools nothing, and refuses a report nested too deep', async () => {
-  const server = await startTestServer({
-    faults: refusingResults(
-      (result) => result.testCase === 'refused',
-      'results/0/testCase: not on this service',
-    ),
+    // A result the service refuses never holds back the others (docs/reliability.md), a duration no
+    // test has is sent as 0, and a report nested past the bound is refused at once, alone
+    // (read-tap.test.ts reads 10,000 levels; docs/tap.md#limits).
+    it('stores every other result when the service refuses one and a point lasts 1e308 ms, spools nothing, and refuses a report nested too deep', async () => {
+      const server = await startTestServer({
+        faults: refusingResults(
+          (result) => result.testCase === 'refused',
+          'results/0/testCase: not on this service',
+        ),
+      });
+      const dir = uploadCheckout();
+      const point = (n: number, name: string, durationMs: string) =>
+        `ok ${n} - ${name}\n  ---\n  duration_ms: ${durationMs}\n  ...\n`;
+      fs.writeFileSync(
+        path.join(dir, 'reports', 'timed.tap'),
+        `TAP version 13\n${point(1, 'adds an item', '12.5')}${point(2, 'takes forever', '1e308')}${point(3, 'refused', '3')}ok 4 - after\n1..4\n`,
+      );
+      const levels = Array.from({ length: 150 }, (_, d) => `${'    '.repeat(d)}# Subtest: level ${d}\n`);
+      fs.writeFileSync(path.join(dir, 'reports', 'deep.tap'), `TAP version 14\n${levels.join('')}`);
+      const env = uploadEnv(server);
+      const outcome = await runProcess(
+        process.execPath,
+        [CLI_BIN, 'upload', 'reports/*.tap', '--suite', 'unit', '--project', 'shop'],
+        { cwd: dir, env },
+      );
+      const [run] = await server.server.store.runs();
+      const stored = await server.server.store.results(run!.id);
+      expect(
+        stored
+          .map(({ testCase, duration }) => ({ testCase, duration }))
+          .sort((a, b) => a.testCase.localeCompare(b.testCase)),
+        outcome.stderr,
+      ).toEqual([
+        { testCase: 'adds an item', duration: 12.5 },
+        { testCase: 'after', duration: 0 },
+        { testCase: 'takes forever', duration: 0 },
+      ]);
+      expect(fs.readdirSync(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
+      const lines = outcome.stderr.split('\n');
+      expect(lines).toContain(
+        'testrun upload: reports/deep.tap:103: its subtests nest more than 100 levels deep; testrun upload reads TAP nested up to 100 levels (a level per test file, describe or t.test). Write the report with fewer levels, or split it. Nothing from it is sent.',
+      );
+      expect(lines).toContain(
+        'testrun upload: reports/timed.tap: test point 2: 1 test point has a duration that is not a number of milliseconds from 0 to 24.8 days (1e+308); sent with duration 0.',
+      );
+      expect(lines.filter((line) => line.includes('the service refused'))).toEqual([
+        expect.stringMatching(
+          /^testrun: the service refused a result, which is not sent again: testSuite "unit", testCase "refused" \(status "passed", duration 3\): POST .* answered 400: .*not on this service/,
+        ),
+      ]);
+      expect(lines).toContainEqual(expect.stringMatching(/; 1 refused by the service \(see above\)/));
+      // A report not sent, and a result refused: not everything arrived.
+      expect(outcome.code).toBe(1);
+      await server.close();
+    });
   });
-  const dir = checkout();
-  fs.mkdirSync(path.join(dir, 'reports'));
-  const point = (n: number, name: string, durationMs: string) =>
-    `ok ${n} - ${name}\n  ---\n  duration_ms: ${durationMs}\n  ...\n`;
-  fs.writeFileSync(
-    path.join(dir, 'reports', 'timed.tap'),
-    `TAP version 13\n${point(1, 'adds an item', '12.5')}${point(2, 'takes forever', '1e308')}${point(3, 'refused', '3')}ok 4 - after\n1..4\n`,
-  );
-  const levels = Array.from({ length: 150 }, (_, d) => `${'    '.repeat(d)}# Subtest: level ${d}\n`);
-  fs.writeFileSync(path.join(dir, 'reports', 'deep.tap'), `TAP version 14\n${levels.join('')}`);
-  const env = uploadEnv(server);
-  const outcome = await runProcess(
-    process.execPath,
-    [CLI_BIN, 'upload', 'reports/*.tap', '--suite', 'unit', '--project', 'shop'],
-    { cwd: dir, env },
-  );
-  const [run] = await server.server.store.runs();
-  const stored = await server.server.store.results(run!.id);
-  expect(
-    stored
-      .map(({ testCase, duration }) => ({ testCase, duration }))
-      .sort((a, b) => a.testCase.localeCompare(b.testCase)),
-    outcome.stderr,
-  ).toEqual([
-    { testCase: 'adds an item', duration: 12.5 },
-    { testCase: 'after', duration: 0 },
-    { testCase: 'takes forever', duration: 0 },
-  ]);
-  expect(fs.readdirSync(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
-  const lines = outcome.stderr.split('\n');
-  expect(lines).toContain(
-    'testrun upload: reports/deep.tap:103: its subtests nest more than 100 levels deep; testrun upload reads TAP nested up to 100 levels (a level per test file, describe or t.test). Write the report with fewer levels, or split it. Nothing from it is sent.',
-  );
-  expect(lines).toContain(
-    'testrun upload: reports/timed.tap: test point 2: 1 test point has a duration that is not a number of milliseconds from 0 to 24.8 days (1e+308); sent with duration 0.',
-  );
-  expect(lines.filter((line) => line.includes('the service refused'))).toEqual([
-    expect.stringMatching(
-      /^testrun: the service refused a result, which is not sent again: testSuite "unit", testCase "refused" \(status "passed", duration 3\): POST .* answered 400: .*not on this service/,
-    ),
-  ]);
-  expect(lines).toContainEqual(expect.stringMatching(/; 1 refused by the service \(see above\)/));
-  // A report not sent, and a result refused: not everything arrived.
-  expect(outcome.code).toBe(1);
-  await server.close();
-});

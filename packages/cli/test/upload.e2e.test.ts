@@ -6,34 +6,19 @@ import {
   cleanEnv,
   fixtures,
   identities,
+  onlyRun,
   PYTEST_RESULTS,
   runCli,
   SUREFIRE_RESULTS,
   startTestServer,
-  type TestServer,
+  uploadEnv,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
 const pytestReport = path.join(fixtures.junit, 'pytest.xml');
 
-/** The environment of a CI step that uploads to `server`, spooling into a fresh directory. */
-function uploadEnv(server: { url: string; apiKey: string }, extra: Record<string, string> = {}) {
-  return cleanEnv({
-    TESTRUN_API_KEY: server.apiKey,
-    TESTRUN_BASE_URL: server.url,
-    TESTRUN_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-spool-')),
-    ...extra,
-  });
-}
-
 function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-'));
-}
-
-async function onlyRun(server: TestServer) {
-  const runs = await server.server.store.runs();
-  expect(runs).toHaveLength(1);
-  return { run: runs[0]!, results: await server.server.store.results(runs[0]!.id) };
 }
 
 describe('testrun upload', () => {

@@ -58,5 +58,6 @@ export * from './tap.js';
 export * from './testcafe.js';
 export * from './timed-suite.js';
 export * from './transports.js';
+export * from './upload.js';
 export * from './watch.js';
 export * from './webdriverio.js';

@@ -84,7 +84,11 @@ describe('newman run -r cli,@testrun/testrun with a data file', () => {
 });
 
 it('stores every result once through 5xx, dropped connections, a 429 and 413, options given on the command line, exit code unchanged', async () => {
-  const server = await startTestServer({ faults: misbehavingFaults(), maxResultsPerRequest: 5 });
+  const server = await startTestServer({
+    faults: misbehavingFaults(),
+    maxResultsPerRequest: 5,
+    announceResultLimits: false,
+  });
   const api = await startCollectionServer();
   // Given as --reporter-@testrun/testrun-max-retries=12 and so on (runNewman).
   const options = { maxRetries: 12, requestTimeout: 400, batchSize: 8, project: 'from-the-command-line' };

@@ -62,7 +62,7 @@ describe.concurrent.each(frameworksHere())('$name when the service misbehaves', 
         if (request.route === 'submitResults' && request.n === 1) return { delayMs: 1500 };
         return flaky(request);
       },
-      { maxResultsPerRequest: 2 },
+      { maxResultsPerRequest: 2, announceResultLimits: false },
     );
     const outcome = await run({
       cwd: fixtures.passing,

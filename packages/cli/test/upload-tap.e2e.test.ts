@@ -135,7 +135,7 @@ if (inPnpmTest())
     // A result the service refuses never holds back the others (docs/reliability.md), a duration no
     // test has is sent as 0, and a report nested past the bound is refused at once, alone
     // (read-tap.test.ts reads 10,000 levels; docs/tap.md#limits).
-    it('stores every other result when the service refuses one and a point lasts 1e308 ms, spools nothing, and refuses a report nested too deep', async () => {
+    it('stores every other result when the service refuses one, one lasts 1e308 ms and one writes 4 MB of diagnostics, spools nothing, and refuses a report nested too deep', async () => {
       const server = await startTestServer({
         faults: refusingResults(
           (result) => result.testCase === 'refused',
@@ -145,9 +145,12 @@ if (inPnpmTest())
       const dir = uploadCheckout();
       const point = (n: number, name: string, durationMs: string) =>
         `ok ${n} - ${name}\n  ---\n  duration_ms: ${durationMs}\n  ...\n`;
+      // 4.2 MB of diagnostics: past the bound, sent without them.
+      const output = `    ${'o'.repeat(995)}\n`.repeat(4_200);
+      const overlong = `not ok 5 - says too much\n  ---\n  duration_ms: 7\n  output: |-\n${output}  ...\n`;
       fs.writeFileSync(
         path.join(dir, 'reports', 'timed.tap'),
-        `TAP version 13\n${point(1, 'adds an item', '12.5')}${point(2, 'takes forever', '1e308')}${point(3, 'refused', '3')}ok 4 - after\n1..4\n`,
+        `TAP version 13\n${point(1, 'adds an item', '12.5')}${point(2, 'takes forever', '1e308')}${point(3, 'refused', '3')}ok 4 - after\n${overlong}1..5\n`,
       );
       const levels = Array.from({ length: 150 }, (_, d) => `${'    '.repeat(d)}# Subtest: level ${d}\n`);
       fs.writeFileSync(path.join(dir, 'reports', 'deep.tap'), `TAP version 14\n${levels.join('')}`);
@@ -167,12 +170,16 @@ if (inPnpmTest())
       ).toEqual([
         { testCase: 'adds an item', duration: 12.5 },
         { testCase: 'after', duration: 0 },
+        { testCase: 'says too much', duration: 7 },
         { testCase: 'takes forever', duration: 0 },
       ]);
       expect(fs.readdirSync(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
       const lines = outcome.stderr.split('\n');
       expect(lines).toContain(
         'testrun upload: reports/deep.tap:103: its subtests nest more than 100 levels deep; testrun upload reads TAP nested up to 100 levels (a level per test file, describe or t.test). Write the report with fewer levels, or split it. Nothing from it is sent.',
+      );
+      expect(lines).toContain(
+        'testrun upload: reports/timed.tap:16: 1 YAML diagnostics block is longer than 4,194,304 characters; its test point is sent without them (its duration kept).',
       );
       expect(lines).toContain(
         'testrun upload: reports/timed.tap: test point 2: 1 test point has a duration that is not a number of milliseconds from 0 to 24.8 days (1e+308); sent with duration 0.',

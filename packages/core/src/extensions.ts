@@ -42,6 +42,19 @@ export interface AttachmentLimits {
 }
 
 /**
+ * What a service says one results request may hold, in create-run's answer, whatever else it
+ * announces: a batch past either is split before it is sent, as a 413 would split it
+ * (docs/service-api.md#413-too-large). Either may be unsaid; a service that says neither is
+ * learned from by its 413s.
+ */
+export interface ResultLimits {
+  /** Results in one request. */
+  maxResults?: number | undefined;
+  /** Bytes of one request's body. */
+  maxBytes?: number | undefined;
+}
+
+/**
  * A run as one process hands it to others in TESTRUN_RUN_ID (`testrun create-run`, the
  * WebdriverIO launcher): its id, then what the service announced when it was created,
  * `8f3c…;extensions=failure-details,complete-run,read-runs,attachments;attachment-limits=104857600/1073741824`.

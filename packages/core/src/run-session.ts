@@ -14,6 +14,7 @@ import {
   COMPLETE_RUN_EXTENSION,
   type Extension,
   FAILURE_DETAILS_EXTENSION,
+  type ResultLimits,
 } from './extensions.js';
 import type { HttpClient } from './http/client.js';
 import type { CompleteRunRequest, RunEndStatus } from './options/complete-run-request.js';
@@ -109,6 +110,8 @@ export class RunSession {
   /** Results may name files (`attachments` announced); the limits it said. */
   private acceptsAttachments = false;
   private attachmentLimits: AttachmentLimits | undefined;
+  /** What create-run's answer said one results request may hold; unknown to a run given by TESTRUN_RUN_ID (its 413s say it). */
+  private resultLimits: ResultLimits | undefined;
   /** Work the run's end waits for beside the batches (holdEndFor). */
   private readonly outstanding = new Set<OutstandingWork>();
   /** Set when the key was refused or TLS failed: nothing more is sent. */
@@ -568,6 +571,7 @@ export class RunSession {
         acceptsDetails: this.acceptsDetails,
         acceptsAttachments: this.acceptsAttachments,
         refusals: this.refusals,
+        limits: this.resultLimits,
       },
     );
     // Spooled whole while in flight (the process is exiting, or the grace ran out).
@@ -615,6 +619,7 @@ export class RunSession {
       this.extensions = outcome.extensions;
       this.acceptsAttachments = outcome.extensions.includes(ATTACHMENTS_EXTENSION);
       this.attachmentLimits = this.acceptsAttachments ? outcome.attachmentLimits : undefined;
+      this.resultLimits = outcome.resultLimits;
       if (outcome.replayed && attempt === 1 && this.config.runKey && !this.init.sharesRunKey) {
         this.fail(reusedRunKeyLine(outcome.runId));
       }

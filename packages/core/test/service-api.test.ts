@@ -7,6 +7,7 @@ import { uploadFile } from '../src/attachments/upload.js';
 import {
   announcedAttachmentLimits,
   announcedExtensions,
+  announcedResultLimits,
   extractRunId,
   runPageUrl,
 } from '../src/delivery/create-run.js';
@@ -177,6 +178,10 @@ describe('docs/service-api.md, each example made by core against the real server
     expect(announcedAttachmentLimits('{}', 'max-file-bytes=104857600, max-run-bytes=1073741824')).toEqual(
       limits,
     );
+    const resultLimits = announcedResultLimits(answer.body, undefined);
+    expect(resultLimits).toEqual({ maxResults: 1000, maxBytes: 5_242_880 });
+    expect(created.resultLimits).toEqual(resultLimits);
+    expect(announcedResultLimits('{}', 'max-results=1000, max-bytes=5242880')).toEqual(resultLimits);
     expect(docBlock('service-api-handle')).toBe(
       `TESTRUN_RUN_ID='${formatRunHandle(SHOWN_RUN_ID, announced, limits)}'\n`,
     );

@@ -32,6 +32,12 @@ export interface ServerOptions {
   maxResultsPerRequest?: number;
   /** A larger request body is answered with 413. Default: 5 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Say both limits in create-run's answer (`results: { maxResults, maxBytes }`), so reporters
+   * split a batch before sending rather than after a 413. Default true; false makes a server
+   * that, as the spec shows, leaves them to its 413s.
+   */
+  announceResultLimits?: boolean;
   /** Allowed result statuses. Default: DEFAULT_STATUSES. */
   statuses?: string[];
   /** Test hook that can answer, delay or drop any request; see FaultHook. */
@@ -145,6 +151,7 @@ export interface ResolvedOptions {
   keepDays: number | undefined;
   maxResultsPerRequest: number;
   maxBodyBytes: number;
+  announceResultLimits: boolean;
   statuses: readonly string[];
   faults: FaultHook | undefined;
   https: HttpsOptions | undefined;
@@ -187,6 +194,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     dataFile: options.dataFile,
     keepDays: options.keepDays === undefined ? undefined : requirePositive('keepDays', options.keepDays),
     maxResultsPerRequest: requireInteger('maxResultsPerRequest', options.maxResultsPerRequest ?? 1000, 1),
+    announceResultLimits: options.announceResultLimits ?? true,
     maxBodyBytes: requireInteger('maxBodyBytes', options.maxBodyBytes ?? 5 * 1024 * 1024, 1),
     statuses: [...statuses],
     faults: options.faults,

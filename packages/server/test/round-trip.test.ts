@@ -29,6 +29,7 @@ describe.each(storeEngines())('a run and its results on $name', (engine) => {
         'quarantine',
       ],
       attachments: { maxFileBytes: 100 * 1024 * 1024, maxRunBytes: 1024 * 1024 * 1024 },
+      results: { maxResults: 1000, maxBytes: 5 * 1024 * 1024 },
     });
     expect(created.headers.get('location')).toBe(`/api/v1/runs/${run.id}`);
 
@@ -43,8 +44,9 @@ describe.each(storeEngines())('a run and its results on $name', (engine) => {
     const {
       extensions: _,
       attachments: __,
+      results: ___,
       ...stored
-    } = run as { extensions?: string[]; attachments?: object };
+    } = run as { extensions?: string[]; attachments?: object; results?: object };
     expect(readRun.body).toMatchObject({ ...stored, total: 2, totalDuration: 24 });
     // Linked as create-run links it: a CI summary written from this read links the page.
     expect(readRun.headers.get('link')).toBe(created.headers.get('link'));

@@ -55,7 +55,9 @@ export type TapEvent =
   | { kind: 'point'; point: TapPoint }
   | { kind: 'incomplete'; incomplete: TapIncomplete }
   /** Lines longer than MAX_TAP_LINE, read as their start: how many, and the first one's number. Sent once, at the end. */
-  | { kind: 'long-lines'; count: number; firstLine: number };
+  | { kind: 'long-lines'; count: number; firstLine: number }
+  /** YAML diagnostics blocks longer than MAX_TAP_DIAGNOSTICS, dropped: how many, and the first one's line. Sent once, at the end. */
+  | { kind: 'long-diagnostics'; count: number; firstLine: number };
 
 /**
  * Subtests nested deeper than this make the report unreadable. A level is four spaces on every
@@ -72,6 +74,21 @@ export const MAX_TAP_DEPTH = 100;
  * name (core keeps 1,024 characters of it) and nearly any diagnostic line whole.
  */
 export const MAX_TAP_LINE = 1_048_576;
+
+/**
+ * A YAML diagnostics block (`---` … `...` under a test point) longer than this many characters
+ * is dropped, its `duration_ms` kept: tap-parser holds a block whole until its end and then
+ * parses it, so a block that never ends (a writer stopped mid-block, output mistaken for YAML)
+ * would hold the rest of the stream. 4 Mi characters keeps any failure's message, stack and
+ * captured output (core keeps far less of each).
+ */
+export const MAX_TAP_DIAGNOSTICS = 4 * 1_048_576;
+
+/** The line that opens a YAML diagnostics block; tap-parser reads one only indented, right after a test point. */
+const YAML_START = /^([ \t]+)---\n$/;
+const TEST_POINT = /^[ \t]*(?:not )?ok\b/;
+/** A block's line that tap-parser takes from it: the test point's duration (node --test writes it there). */
+const YAML_DURATION = /^duration_ms: \S+\n$/;
 
 /** A first-level subtest name that is a JavaScript or TypeScript test file's path. */
 const TEST_FILE = /^[^\s]+\.(?:[cm]?[jt]sx?)$/;
@@ -97,6 +114,18 @@ interface Level {
   child: Level | undefined;
   /** Results waiting for this level's name (it has none yet), to be named when it gets one. */
   held: Pending[];
+}
+
+interface YamlBlock {
+  /** Its `---` line's indentation, which every line of it starts with. */
+  indent: string;
+  /** Its lines so far, the `---` first; once dropped, only that, its duration and its end. */
+  lines: string[];
+  /** Characters of its lines after the `---`. */
+  size: number;
+  /** The number of its `---` line. */
+  firstLine: number;
+  dropped: boolean;
 }
 
 interface Pending {
@@ -146,6 +175,11 @@ class TapEventReader {
   /** Lines handed to the parser: the number of the one it reads. */
   private line = 0;
   private readonly longLines = { count: 0, firstLine: 0 };
+  /** The YAML block being read, held until its end so that one too long is dropped whole. */
+  private yaml: YamlBlock | undefined;
+  private readonly longDiagnostics = { count: 0, firstLine: 0 };
+  /** The last line given to the parser outside a YAML block: a block starts right after a test point. */
+  private lastLine = '';
   private readonly root: Level = newLevel(undefined, '', undefined);
   private events: TapEvent[] = [];
   private points = 0;
@@ -202,7 +236,11 @@ class TapEventReader {
   end(text: string): void {
     this.write(text);
     if (this.partial !== '') this.feedLine();
+    this.endYaml();
     if (this.longLines.count > 0) this.events.push({ kind: 'long-lines', ...this.longLines });
+    if (this.longDiagnostics.count > 0) {
+      this.events.push({ kind: 'long-diagnostics', ...this.longDiagnostics });
+    }
     this.ending = true;
     this.parser.end();
   }
@@ -230,7 +268,50 @@ class TapEventReader {
     this.partial = '';
     this.skipping = false;
     this.line += 1;
+    this.toParser(line);
+  }
+
+  /** A line to the parser, or to the YAML block it is in, which goes to the parser at its end. */
+  private toParser(line: string): void {
+    const yaml = this.yaml;
+    if (yaml && line !== `${yaml.indent}...\n` && line.startsWith(yaml.indent)) {
+      this.addYamlLine(yaml, line);
+      return;
+    }
+    if (yaml) {
+      const closing = line === `${yaml.indent}...\n`;
+      if (closing) yaml.lines.push(line);
+      this.endYaml();
+      if (closing) return;
+    }
+    const start = TEST_POINT.test(this.lastLine) ? YAML_START.exec(line) : null;
+    this.lastLine = line;
+    if (start) {
+      this.yaml = { indent: start[1]!, lines: [line], size: 0, firstLine: this.line, dropped: false };
+      return;
+    }
     this.parser.write(line);
+  }
+
+  private addYamlLine(yaml: YamlBlock, line: string): void {
+    yaml.size += line.length;
+    if (!yaml.dropped && yaml.size > MAX_TAP_DIAGNOSTICS) {
+      yaml.dropped = true;
+      yaml.lines = yaml.lines.filter(
+        (kept, at) => at === 0 || YAML_DURATION.test(kept.slice(yaml.indent.length)),
+      );
+      this.longDiagnostics.count += 1;
+      if (this.longDiagnostics.count === 1) this.longDiagnostics.firstLine = yaml.firstLine;
+    }
+    if (!yaml.dropped || YAML_DURATION.test(line.slice(yaml.indent.length))) yaml.lines.push(line);
+  }
+
+  /** The block held, to the parser: whole, or (dropped) its opening, its duration and its end. */
+  private endYaml(): void {
+    const yaml = this.yaml;
+    if (!yaml) return;
+    this.yaml = undefined;
+    for (const line of yaml.lines) this.parser.write(line);
   }
 
   take(): TapEvent[] {

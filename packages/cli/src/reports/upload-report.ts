@@ -6,7 +6,7 @@ import { mapTapIncomplete, mapTapPoint } from './map-tap.js';
 import { openReport, type ReportFormat } from './open-report.js';
 import { readCtrf } from './read-ctrf.js';
 import { readJunit } from './read-junit.js';
-import { MAX_TAP_LINE, readTap } from './read-tap.js';
+import { MAX_TAP_DIAGNOSTICS, MAX_TAP_LINE, readTap } from './read-tap.js';
 import type { ReportPaths } from './report-paths.js';
 import type { ResultFeeder } from './result-feeder.js';
 import { writerRules } from './writer-rules.js';
@@ -42,6 +42,8 @@ export interface ReportNotes {
   incomplete: string | undefined;
   /** TAP: lines longer than MAX_TAP_LINE, read as their start: how many, and the first one's number. */
   longLines: { count: number; firstLine: number } | undefined;
+  /** TAP: YAML diagnostics blocks longer than MAX_TAP_DIAGNOSTICS, dropped: how many, and the first one's line. */
+  longDiagnostics: { count: number; firstLine: number } | undefined;
 }
 
 /** How a report is read: the upload's settings, and the report's name in messages. */
@@ -96,6 +98,7 @@ export async function readReport(
     replacedCharacters: 0,
     incomplete: undefined,
     longLines: undefined,
+    longDiagnostics: undefined,
   };
   try {
     await READERS[report.format].read(report.chunks, context, feeder, notes);
@@ -238,6 +241,10 @@ const tapReader: FormatReader = {
           notes.longLines = { count: event.count, firstLine: event.firstLine };
           continue;
         }
+        if (event.kind === 'long-diagnostics') {
+          notes.longDiagnostics = { count: event.count, firstLine: event.firstLine };
+          continue;
+        }
         const { point } = event;
         if (point.titles.length > 0 && point.titles.at(-1)!.trim() === '') {
           notes.unnamed.count++;
@@ -255,7 +262,7 @@ const tapReader: FormatReader = {
   },
 
   // Where a test is, is its number among the stream's test points.
-  noteLines(shownAs, { unnamed, unreadableTimes, incomplete, longLines }, { renamed }) {
+  noteLines(shownAs, { unnamed, unreadableTimes, incomplete, longLines, longDiagnostics }, { renamed }) {
     const lines: string[] = [];
     if (incomplete !== undefined) {
       lines.push(
@@ -265,6 +272,11 @@ const tapReader: FormatReader = {
     if (longLines !== undefined) {
       lines.push(
         `${shownAs}:${longLines.firstLine}: ${countOf(longLines.count, 'line is', 'lines are')} longer than ${formatCount(MAX_TAP_LINE)} characters; each is read as its first ${formatCount(MAX_TAP_LINE)} (a test point's name, a diagnostic or output that long is cut there).`,
+      );
+    }
+    if (longDiagnostics !== undefined) {
+      lines.push(
+        `${shownAs}:${longDiagnostics.firstLine}: ${countOf(longDiagnostics.count, 'YAML diagnostics block is', 'YAML diagnostics blocks are')} longer than ${formatCount(MAX_TAP_DIAGNOSTICS)} characters; its test point is sent without them (its duration kept).`,
       );
     }
     if (unnamed.count > 0) {

@@ -6,7 +6,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { MappedCase } from '../../src/reports/map-junit.js';
 import { mapTapIncomplete, mapTapPoint } from '../../src/reports/map-tap.js';
 import { ReportReadError } from '../../src/reports/open-report.js';
-import { MAX_TAP_DEPTH, MAX_TAP_LINE, readTap, type TapEvent } from '../../src/reports/read-tap.js';
+import {
+  MAX_TAP_DEPTH,
+  MAX_TAP_DIAGNOSTICS,
+  MAX_TAP_LINE,
+  readTap,
+  type TapEvent,
+} from '../../src/reports/read-tap.js';
 import { eventsOfReport } from './report-events.js';
 
 // The mapping of TAP, on what real writers wrote (recorded/ in the TAP fixture: node-tap,
@@ -29,7 +35,7 @@ function eventsOf(file: string): Promise<TapEvent[]> {
 
 async function mappedOf(file: string, suite = 'suite'): Promise<MappedCase[]> {
   return (await eventsOf(file)).flatMap((event) => {
-    if (event.kind === 'long-lines') return [];
+    if (event.kind === 'long-lines' || event.kind === 'long-diagnostics') return [];
     const mapped =
       event.kind === 'point' ? mapTapPoint(event.point, suite) : mapTapIncomplete(event.incomplete, suite);
     return mapped ? [mapped] : [];
@@ -389,5 +395,49 @@ describe('limits', () => {
     const events = await eventsOfChunks(endless());
     expect(events.filter((event) => event.kind === 'point')).toHaveLength(1);
     expect(events).toContainEqual({ kind: 'long-lines', count: 1, firstLine: 2 });
+  });
+
+  it('drops a YAML diagnostics block longer than 4 Mi characters, keeping its point, its duration and every other block', async () => {
+    const output = Array.from(
+      { length: MAX_TAP_DIAGNOSTICS / 1000 + 1 },
+      () => `    ${'o'.repeat(995)}\n`,
+    ).join('');
+    const events = await eventsOf(
+      tapFile(
+        `TAP version 13\nnot ok 1 - huge\n  ---\n  duration_ms: 12.5\n  stdout: |-\n${output}  ...\nnot ok 2 - small\n  ---\n  message: expected 1\n  ...\n1..2\n`,
+      ),
+    );
+    const points = events.flatMap((event) => (event.kind === 'point' ? [event.point] : []));
+    expect(points.map(({ titles, time, diag, ok }) => ({ titles, time, diag, ok }))).toEqual([
+      { titles: ['huge'], time: 12.5, diag: {}, ok: false },
+      { titles: ['small'], time: null, diag: { message: 'expected 1' }, ok: false },
+    ]);
+    expect(events.at(-1)).toEqual({ kind: 'long-diagnostics', count: 1, firstLine: 3 });
+  });
+
+  it('answers a YAML block that never ends (a writer stopped mid-block) without holding it', {
+    timeout: 60_000,
+  }, async () => {
+    async function* neverEnding() {
+      yield Buffer.from('TAP version 13\nnot ok 1 - stopped\n  ---\n  stack: |-\n');
+      const line = `    ${'x'.repeat(65_530)}\n`;
+      for (let i = 0; i < 800; i++) yield Buffer.from(line);
+    }
+    const events = await eventsOfChunks(neverEnding());
+    expect(events.filter((event) => event.kind === 'point')).toHaveLength(1);
+    expect(events).toContainEqual({ kind: 'long-diagnostics', count: 1, firstLine: 3 });
+  });
+
+  it('reads a YAML block just under the bound whole', async () => {
+    const line = 'x'.repeat(995);
+    const lines = Math.floor(MAX_TAP_DIAGNOSTICS / 1000) - 2;
+    const block = Array.from({ length: lines }, () => `    ${line}\n`).join('');
+    const events = await eventsOf(
+      tapFile(`TAP version 13\nnot ok 1 - big\n  ---\n  stack: |-\n${block}  ...\n1..1\n`),
+    );
+    const [point] = events.flatMap((event) => (event.kind === 'point' ? [event.point] : []));
+    // Compared by length: a failure would print 4 MB.
+    expect(events).toHaveLength(1);
+    expect((point?.diag as { stack?: string } | undefined)?.stack?.length).toBe(lines * 996 - 1);
   });
 });

@@ -1,5 +1,5 @@
 import { RunIdError } from '../errors.js';
-import { type AttachmentLimits, type Extension, KNOWN_EXTENSIONS } from '../extensions.js';
+import { type AttachmentLimits, type Extension, KNOWN_EXTENSIONS, type ResultLimits } from '../extensions.js';
 import type { HttpClient } from '../http/client.js';
 import { toRunPayload } from '../results/result-name.js';
 import type { RunPayload } from '../types.js';
@@ -20,6 +20,8 @@ export type CreateRunOutcome =
       extensions: Extension[];
       /** What the answer says a file and the run's files may weigh (with the `attachments` extension). */
       attachmentLimits: AttachmentLimits | undefined;
+      /** What the answer says one results request may hold. */
+      resultLimits: ResultLimits | undefined;
       replayed: boolean;
     }
   | Exclude<SendOutcome, { kind: 'ok' }>
@@ -55,6 +57,7 @@ export async function createRun(
     pageUrl: runPageUrl(response.headers.link, http.baseUrl),
     extensions: announcedExtensions(response.body, response.headers['testrun-extensions']),
     attachmentLimits: announcedAttachmentLimits(response.body, response.headers['testrun-attachment-limits']),
+    resultLimits: announcedResultLimits(response.body, response.headers['testrun-result-limits']),
     replayed: response.headers['idempotent-replayed']?.trim().toLowerCase() === 'true',
   };
 }
@@ -85,14 +88,54 @@ export function announcedAttachmentLimits(
   bodyText: string,
   header: string | undefined,
 ): AttachmentLimits | undefined {
+  const said = announcedLimits(bodyText, header, 'attachments', {
+    maxFileBytes: 'max-file-bytes',
+    maxRunBytes: 'max-run-bytes',
+  });
+  return said && { maxFileBytes: said.maxFileBytes, maxRunBytes: said.maxRunBytes };
+}
+
+/**
+ * What one results request may hold, as create-run's answer says it: a `results` object,
+ * `{ "maxResults": 1000, "maxBytes": 5242880 }` (where `extensions` may be), or a
+ * `Testrun-Result-Limits: max-results=…, max-bytes=…` header. Undefined when it says neither:
+ * the service's 413 then says it, batch by batch.
+ */
+export function announcedResultLimits(
+  bodyText: string,
+  header: string | undefined,
+): ResultLimits | undefined {
+  const said = announcedLimits(bodyText, header, 'results', {
+    maxResults: 'max-results',
+    maxBytes: 'max-bytes',
+  });
+  return said && { maxResults: said.maxResults, maxBytes: said.maxBytes };
+}
+
+/**
+ * Positive whole numbers an answer says under `holder` in its body (at the top, or under
+ * `data` or `run`), or else in its header as `name=value, …`; undefined when it says none.
+ */
+function announcedLimits<Key extends string>(
+  bodyText: string,
+  header: string | undefined,
+  holder: string,
+  headerNames: Record<Key, string>,
+): Record<Key, number | undefined> | undefined {
+  const keys = Object.keys(headerNames) as Key[];
+  const read = (said: (key: Key) => unknown) => {
+    const limits = Object.fromEntries(keys.map((key) => [key, positiveCount(said(key))])) as Record<
+      Key,
+      number | undefined
+    >;
+    return keys.some((key) => limits[key] !== undefined) ? limits : undefined;
+  };
   const body = readJson(bodyText);
-  for (const holder of [body, field(body, 'data'), field(body, 'run')]) {
-    const limits = field(holder, 'attachments');
-    const maxFileBytes = byteCount(field(limits, 'maxFileBytes'));
-    const maxRunBytes = byteCount(field(limits, 'maxRunBytes'));
-    if (maxFileBytes !== undefined || maxRunBytes !== undefined) return { maxFileBytes, maxRunBytes };
+  for (const at of [body, field(body, 'data'), field(body, 'run')]) {
+    const limits = read((key) => field(field(at, holder), key));
+    if (limits) return limits;
   }
-  const said = Object.fromEntries(
+  const named = Object.fromEntries(
     (header ?? '').split(',').map((part) =>
       part
         .trim()
@@ -101,13 +144,11 @@ export function announcedAttachmentLimits(
         .map((side) => side.trim()),
     ),
   ) as Record<string, string | undefined>;
-  const maxFileBytes = byteCount(said['max-file-bytes']);
-  const maxRunBytes = byteCount(said['max-run-bytes']);
-  return maxFileBytes !== undefined || maxRunBytes !== undefined ? { maxFileBytes, maxRunBytes } : undefined;
+  return read((key) => named[headerNames[key]]);
 }
 
-/** A positive whole number of bytes, as readJson keeps numbers (their text) or a header says them. */
-function byteCount(value: unknown): number | undefined {
+/** A positive whole number (of bytes, of results), as readJson keeps numbers (their text) or a header says them. */
+function positiveCount(value: unknown): number | undefined {
   if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) return undefined;
   const bytes = Number(value);
   return bytes > 0 ? bytes : undefined;

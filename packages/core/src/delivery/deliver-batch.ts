@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestsRefusedError } from '../errors.js';
+import type { ResultLimits } from '../extensions.js';
 import type { HttpClient } from '../http/client.js';
 import type { Batch, TestResult } from '../types.js';
 import type { Deadline } from './deadline.js';
@@ -73,6 +74,8 @@ export interface DeliverOptions {
    * before the service took any of the run's until it does (takeUndecided).
    */
   refusals?: RunRefusals;
+  /** What the run's service said one request may hold (create-run's answer): a larger batch is split unsent. */
+  limits?: ResultLimits | undefined;
 }
 
 /**
@@ -88,13 +91,20 @@ export async function deliverBatch(
   batch: Batch,
   policy: RetryPolicy,
   deadline: Deadline,
-  { acceptsDetails = false, acceptsAttachments = false, refusals = new RunRefusals() }: DeliverOptions = {},
+  {
+    acceptsDetails = false,
+    acceptsAttachments = false,
+    refusals = new RunRefusals(),
+    limits,
+  }: DeliverOptions = {},
 ): Promise<BatchDelivery> {
   const path = resultsPath(runId);
   const deliver = async (part: Batch, refusedBefore: boolean): Promise<BatchDelivery> => {
     // Another part of a refused batch, once the service is found to refuse the run's requests.
     if (refusedBefore && refusals.refusesRequests) return keptWhole(part, refusals);
     const body = bodyFor(part, acceptsDetails, acceptsAttachments);
+    // Past what the service said it takes: split as its 413 would, without asking (same keys).
+    if (part.count > 1 && exceedsLimits(part.count, body, limits)) return deliverHalves(part, refusedBefore);
     const outcome = await sendWithRetries(http, path, body, part.idempotencyKey, policy, deadline);
     if (outcome.kind === 'ok') {
       refusals.accepted();
@@ -109,6 +119,9 @@ export async function deliverBatch(
     if (!refusedContent && (outcome.kind !== 'too-large' || part.count < 2)) {
       return { delivered: 0, left: [part], failure: outcome };
     }
+    return deliverHalves(part, refusedContent);
+  };
+  const deliverHalves = async (part: Batch, refusedContent: boolean): Promise<BatchDelivery> => {
     const total: BatchDelivery = { delivered: 0, left: [], failure: undefined };
     for (const half of splitBatch(part)) {
       // A refused key or a failed handshake stops the other half too: it would fail the same way.
@@ -124,6 +137,15 @@ export async function deliverBatch(
     return total;
   };
   return deliver(batch, false);
+}
+
+function exceedsLimits(count: number, body: string, limits: ResultLimits | undefined): boolean {
+  if (!limits) return false;
+  const { maxResults, maxBytes } = limits;
+  return (
+    (maxResults !== undefined && count > maxResults) ||
+    (maxBytes !== undefined && Buffer.byteLength(body) > maxBytes)
+  );
 }
 
 /** A part kept for the spool: the service refuses this run's requests whatever they hold. */

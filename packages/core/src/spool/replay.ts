@@ -2,7 +2,7 @@ import { wallClockNow } from '../clock.js';
 import { deliverBatch, makeBatch, resultsOf } from '../delivery/deliver-batch.js';
 import { RefusedLines, RunRefusals } from '../delivery/refusals.js';
 import { openService, type Service } from '../delivery/service.js';
-import { ATTACHMENTS_EXTENSION, FAILURE_DETAILS_EXTENSION } from '../extensions.js';
+import { ATTACHMENTS_EXTENSION, FAILURE_DETAILS_EXTENSION, type ResultLimits } from '../extensions.js';
 import { OPTION_SPECS } from '../options/option-specs.js';
 import type { TlsMaterial } from '../options/tls-material.js';
 import { announcesCompletion, sendRunEnd as sendEnd } from '../run-end/end-run.js';
@@ -180,6 +180,8 @@ async function replayFile(
   summary: ReplaySummary,
   refusedLines: RefusedLines,
 ): Promise<void> {
+  // What the service said one request may hold, where this replay created the run; else its 413s say it.
+  let limits: ResultLimits | undefined;
   if (spool.run.runId === null) {
     const runIdPath = init.runIdPath ?? spool.run.runIdPath;
     const outcome = await service.createRun(spool.run.run, spool.run.idempotencyKey, { runIdPath });
@@ -188,6 +190,7 @@ async function replayFile(
       return;
     }
     spool.run.runId = outcome.runId;
+    limits = outcome.resultLimits;
     spool.run.failureDetails ??= outcome.extensions.includes(FAILURE_DETAILS_EXTENSION);
     spool.run.attachments ??= outcome.extensions.includes(ATTACHMENTS_EXTENSION);
     if (spool.run.attachments && outcome.attachmentLimits)
@@ -217,6 +220,7 @@ async function replayFile(
       acceptsDetails,
       acceptsAttachments,
       refusals,
+      limits,
     });
     summary.delivered += delivery.delivered;
     left.push(...delivery.left);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   announcedAttachmentLimits,
   announcedExtensions,
+  announcedResultLimits,
   extractRunId,
 } from '../../src/delivery/create-run.js';
 
@@ -129,6 +130,32 @@ describe('announcedAttachmentLimits', () => {
     ).toBeUndefined();
     expect(
       announcedAttachmentLimits('{"attachments":{"maxFileBytes":1.5}}', 'max-file-bytes=lots'),
+    ).toBeUndefined();
+  });
+});
+
+describe('announcedResultLimits', () => {
+  it('reads what one results request may hold beside the extensions, at the top or under data or run, or from a header', () => {
+    const limits = { maxResults: 1000, maxBytes: 5_242_880 };
+    for (const body of [
+      { id: 'r', extensions: ['failure-details'], results: limits },
+      { data: { id: 'r', results: limits } },
+      { run: { id: 'r', results: limits } },
+    ]) {
+      expect(announcedResultLimits(JSON.stringify(body), undefined)).toEqual(limits);
+    }
+    expect(announcedResultLimits('', 'max-results=1000, MAX-BYTES = 5242880')).toEqual(limits);
+    expect(announcedResultLimits('{"results":{"maxResults":500}}', undefined)).toEqual({
+      maxResults: 500,
+      maxBytes: undefined,
+    });
+  });
+
+  it('reads nothing where the answer says nothing, or nothing that is a positive whole number', () => {
+    expect(announcedResultLimits('{"id":"r"}', undefined)).toBeUndefined();
+    expect(announcedResultLimits('{"results":[{"testCase":"a"}]}', undefined)).toBeUndefined();
+    expect(
+      announcedResultLimits('{"results":{"maxResults":0,"maxBytes":2.5}}', 'max-results=many'),
     ).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/delivery/deadline.js';
 import { bodyFor, deliverBatch, makeBatch, resultsOf, splitBatch } from '../../src/delivery/deliver-batch.js';
 import { MAX_BLIND_REFUSALS, RunRefusals } from '../../src/delivery/refusals.js';
+import type { ResultLimits } from '../../src/extensions.js';
 import { HttpClient } from '../../src/http/client.js';
 import { toResult } from '../../src/results/normalize.js';
 import type { Batch, TestResult } from '../../src/types.js';
@@ -22,11 +23,15 @@ async function deliverTo(
   server: Awaited<ReturnType<typeof startTestServer>>,
   batch: Batch,
   refusals = new RunRefusals(),
+  limits?: ResultLimits,
 ) {
   const http = new HttpClient({ baseUrl: server.url, apiKey: server.apiKey, userAgent: 'test', env: {} });
   const runId = (await server.server.store.runs())[0]?.id ?? (await createRunOn(server));
   try {
-    return { runId, delivery: await deliverBatch(http, runId, batch, POLICY, new Deadline(), { refusals }) };
+    return {
+      runId,
+      delivery: await deliverBatch(http, runId, batch, POLICY, new Deadline(), { refusals, limits }),
+    };
   } finally {
     await http.close();
   }
@@ -80,6 +85,35 @@ describe('deliverBatch against the local server', () => {
     expect(delivery).toEqual({ delivered: 100, left: [], failure: undefined });
     const stored = (await server.server.store.results(runId)).map((result) => result.testCase);
     expect(stored.sort()).toEqual(sent.map((result) => result.testCase).sort());
+  });
+
+  it('splits a batch past the limits the service announced before sending it, into the parts and keys its 413s would give', async () => {
+    const sent = results(100);
+    const key = randomUUID();
+    const storedKeys = (server: Awaited<ReturnType<typeof startTestServer>>) =>
+      submits(server)
+        .filter((request) => request.status === 201)
+        .map((request) => request.idempotencyKey)
+        .sort();
+    const answering = await startTestServer({ maxResultsPerRequest: 30 });
+    await deliverTo(answering, makeBatch(sent, key));
+    for (const limits of [
+      { maxResults: 30 },
+      { maxBytes: 30 * Buffer.byteLength(JSON.stringify(sent[0])) },
+    ]) {
+      const announcing = await startTestServer({ maxResultsPerRequest: 30 });
+      const { runId, delivery } = await deliverTo(
+        announcing,
+        makeBatch(sent, key),
+        new RunRefusals(),
+        limits,
+      );
+      expect(delivery).toEqual({ delivered: 100, left: [], failure: undefined });
+      expect(submits(announcing).map((request) => request.status)).not.toContain(413);
+      expect(storedKeys(announcing)).toEqual(storedKeys(answering));
+      expect(await storedCases(announcing, runId)).toEqual(casesOf(sent));
+    }
+    expect(submits(answering).map((request) => request.status)).toContain(413);
   });
 
   it('leaves a single result the service refuses, with the reason', async () => {

@@ -157,7 +157,10 @@ describe.concurrent.each(TRANSPORTS)('when the service misbehaves, over $name', 
   });
 
   it('splits a batch answered 413 until the server accepts every part', async () => {
-    const { server, url, apiKey } = await startTestServer({ maxResultsPerRequest: 7 });
+    const { server, url, apiKey } = await startTestServer({
+      maxResultsPerRequest: 7,
+      announceResultLimits: false,
+    });
     const { reporter } = await reporterOver(url, apiKey, { batchSize: 50 });
     reporter.startRun();
     reporter.addResults(makeResults(120));
@@ -166,6 +169,19 @@ describe.concurrent.each(TRANSPORTS)('when the service misbehaves, over $name', 
     const submits = server.requests.filter((r) => r.route === 'submitResults');
     expect(submits.some((r) => r.status === 413)).toBe(true);
     expect(submits.filter((r) => r.status === 201).every((r) => (r.resultCount ?? 0) <= 7)).toBe(true);
+    expectStoredOnce(await server.store.results(summary!.runId!), 120);
+  });
+
+  it('splits a batch past the limits create-run announced before sending it: no 413', async () => {
+    const { server, url, apiKey } = await startTestServer({ maxResultsPerRequest: 7 });
+    const { reporter } = await reporterOver(url, apiKey, { batchSize: 50 });
+    reporter.startRun();
+    reporter.addResults(makeResults(120));
+    const summary = await reporter.endRun();
+    expect(summary).toMatchObject({ delivered: 120, spooled: 0 });
+    const submits = server.requests.filter((r) => r.route === 'submitResults');
+    expect(submits.map((r) => r.status).filter((status) => status !== 201)).toEqual([]);
+    expect(submits.every((r) => (r.resultCount ?? 0) <= 7)).toBe(true);
     expectStoredOnce(await server.store.results(summary!.runId!), 120);
   });
 

@@ -57,10 +57,15 @@ export const SHARD_PLANS_EXTENSION = 'shard-plans';
  */
 export const QUARANTINE_EXTENSION = 'quarantine';
 
-/** What create-run's answer says beyond the spec, by the server's options: its extensions, and the attachments' limits. */
+/**
+ * What create-run's answer says beyond the spec, by the server's options: its extensions, the
+ * attachments' limits, and what one results request may hold (a reporter splits a larger batch
+ * before sending it rather than after a 413).
+ */
 export interface Announcement {
   extensions: string[];
   attachments?: { maxFileBytes: number; maxRunBytes: number };
+  results?: { maxResults: number; maxBytes: number };
 }
 
 export function announcement(options: {
@@ -72,6 +77,9 @@ export function announcement(options: {
   quarantine?: boolean;
   maxAttachmentBytes: number;
   maxRunAttachmentBytes: number;
+  maxResultsPerRequest: number;
+  maxBodyBytes: number;
+  announceResultLimits: boolean;
 }): Announcement {
   const extensions = [
     ...(options.failureDetails ? [FAILURE_DETAILS_EXTENSION] : []),
@@ -81,12 +89,20 @@ export function announcement(options: {
     ...(options.attachments ? [ATTACHMENTS_EXTENSION] : []),
     ...(options.quarantine ? [QUARANTINE_EXTENSION] : []),
   ];
-  return options.attachments
-    ? {
-        extensions,
-        attachments: { maxFileBytes: options.maxAttachmentBytes, maxRunBytes: options.maxRunAttachmentBytes },
-      }
-    : { extensions };
+  return {
+    extensions,
+    ...(options.attachments
+      ? {
+          attachments: {
+            maxFileBytes: options.maxAttachmentBytes,
+            maxRunBytes: options.maxRunAttachmentBytes,
+          },
+        }
+      : {}),
+    ...(options.announceResultLimits
+      ? { results: { maxResults: options.maxResultsPerRequest, maxBytes: options.maxBodyBytes } }
+      : {}),
+  };
 }
 
 /**
@@ -139,6 +155,7 @@ export function registerCreateRun(
       ? {
           extensions: announced.extensions,
           ...(announced.attachments ? { attachments: announced.attachments } : {}),
+          ...(announced.results ? { results: announced.results } : {}),
         }
       : {};
   const options = { schema: { body: runBodySchema }, preHandler: refuseUnstorableText };

@@ -18,13 +18,19 @@ describe('jest --bail -w 2 with a slow service', () => {
     const server = await startTestServer({
       faults: (request) => (request.route === 'submitResults' ? { delayMs: 2500 } : undefined),
     });
-    const env = reporterEnv(server, { FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushTimeout: 10_000 }) });
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'));
+    // fails.test.js fails once slow.test.js has started: the bail always finds it running.
+    const started = (run: string) => ({ BAIL_FIXTURE_STARTED: path.join(cache, `${run}.started`) });
+    const env = reporterEnv(server, {
+      FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushTimeout: 10_000 }),
+      ...started('with'),
+    });
     const [withReporter, without] = await Promise.all([
       runJest({ cwd: fixtures.bail, args: ['--bail', '-w', '2', `--cacheDirectory=${cache}`], env }),
       runJest({
         cwd: fixtures.bail,
         args: ['--bail', '-w', '2', `--cacheDirectory=${cache}-alone`],
+        env: started('without'),
         withoutReporter: true,
       }),
     ]);

@@ -71,7 +71,7 @@ describe('testrun serve', () => {
     expect(await readdir(cwd)).toEqual([]);
   });
 
-  it('keeps runs in .testrun/server where it starts, or in the --data folder, across restarts', async () => {
+  it('keeps runs in .testrun/server where it starts, or in the --data folder, across restarts, and refuses a second server on the folder, naming the fix', async () => {
     const cwd = await tempDir();
     for (const args of [
       ['serve', '--api-key', 'k'],
@@ -80,6 +80,12 @@ describe('testrun serve', () => {
       const first = startCli(args, { cwd });
       const [, firstUrl] = await first.waitForStdout(listening);
       await postJson(`${firstUrl}/api/v1/runs`, 'k', { project: 'kept', framework: 'jest' });
+      if (!args.includes('--data')) {
+        const second = await runCli(['serve'], { cwd });
+        expect(second.code).toBe(1);
+        expect(second.stderr).toContain('is in use by another testrun server');
+        expect(second.stderr).toContain('give this one another --data folder');
+      }
       first.child.kill('SIGTERM');
       await first.exited();
 
@@ -126,18 +132,6 @@ describe('testrun serve', () => {
     expect(second.stdout()).toContain(`Data: ${file}.d (1 run).`);
     expect(listedIds).toEqual(['old-run']);
     expect(await second.exited()).toBe(0);
-  });
-
-  it('refuses a second server on the same data folder, naming the fix', async () => {
-    const cwd = await tempDir();
-    const first = startCli(['serve'], { cwd });
-    await first.waitForStdout(listening);
-    const second = await runCli(['serve'], { cwd });
-    first.child.kill('SIGTERM');
-
-    expect(second.code).toBe(1);
-    expect(second.stderr).toContain('is in use by another testrun server');
-    expect(second.stderr).toContain('give this one another --data folder');
   });
 
   it('exits 2 for a --keep-days that is not a number of days', async () => {

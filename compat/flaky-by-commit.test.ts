@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 
 // The commit the flaky page judges by is the one core's CI tags carry: real Vitest runs with
 // GitHub Actions' variables set (the tests' own CI variables are cleared by cleanEnv), and
-// the page read over HTTP. The rule itself is unit-tested in flaky-or-failing.test.ts.
+// the page read over HTTP. The rule itself is unit-tested in flaky-or-failing.test.ts, the CI
+// tags in packages/core/test/options/ci-tags.e2e.test.ts: four real runs join them, in compat.
 
-const examplesDir = path.resolve(import.meta.dirname, '../../../../examples');
+const examplesDir = path.resolve(import.meta.dirname, '../examples');
 const FLIPPING = 'Cart > keeps the cart when the page reloads';
 const sha = (letter: string) => letter.repeat(40);
 

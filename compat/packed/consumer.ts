@@ -9,8 +9,10 @@ import {
   type PackageDir,
   packageName,
   packTarballs,
+  reporterEnv,
   runProcess as run,
   succeeded,
+  type TestServer,
   writeFiles,
 } from '@testrun/test-utils';
 import { docBlock } from '../../test/doc-blocks.js';
@@ -87,6 +89,18 @@ export function removeLater(dir: string): string {
 
 export function removeScratch(): void {
   for (const dir of scratch.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** A reporter's environment for `server`, as the installed project runs it (npm's), its spool removed with the scratch. */
+export function envFor(server: TestServer, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = reporterEnv(server, extra);
+  removeLater(env.TESTRUN_SPOOL_DIR!);
+  return npmEnv(env);
+}
+
+/** Where a run writes its CI summary (TESTRUN_SUMMARY): a fresh file in the scratch. */
+export function summaryFile(): string {
+  return path.join(scratchDir('summary'), 'step-summary.md');
 }
 
 /** The consumer project's files, its dependencies the packed `tarballs`: what `npm install` installs. */

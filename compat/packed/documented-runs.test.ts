@@ -6,24 +6,22 @@ import {
   PUBLISHED_PACKAGES as PACKAGES,
   packageName,
   readSpoolLines,
-  reporterEnv,
   runProcess as run,
   startCollectionServer,
   startTestServer,
-  type TestServer,
   untilTestCafeOpensItsBrowsers,
 } from '@testrun/test-utils';
 import { readSummary } from '@testrun/test-utils/gfm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bin,
+  envFor,
   INSTALL_TIMEOUT_MS,
   type InstalledConsumer,
   installedConsumer,
   README_CODE_DIR,
-  removeLater,
   removeScratch,
-  scratchDir,
+  summaryFile,
 } from './consumer.js';
 import {
   byCase,
@@ -60,13 +58,6 @@ afterAll(async () => {
   await collectionServer?.close();
   removeScratch();
 });
-
-/** The reporter's environment, aimed at the test's `server`, spooling into a folder removed afterwards. */
-function envFor(server: TestServer, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = reporterEnv(server, extra);
-  removeLater(env.TESTRUN_SPOOL_DIR!);
-  return consumerEnv(env);
-}
 
 // Each test has a server of its own and runs in a folder of its own: they run side by side
 // (Vitest's maxConcurrency, five, at a time).
@@ -253,11 +244,6 @@ describe.concurrent('installed from the tarballs with npm, outside the workspace
     expect(replay.stdout + replay.stderr).toMatch(/^testrun replay: nothing to send in /m);
   });
 });
-
-/** A fresh file for a CI summary, as GitHub Actions gives each step. */
-function summaryFile(): string {
-  return path.join(scratchDir('summary'), 'step-summary.md');
-}
 
 function countsOf(results: readonly { status: string }[]): Record<string, number> {
   const counts: Record<string, number> = {};

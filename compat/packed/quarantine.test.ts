@@ -1,23 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  npmEnv as consumerEnv,
-  reporterEnv,
-  runProcess as run,
-  startTestServer,
-  type TestServer,
-  writeFiles,
-} from '@testrun/test-utils';
+import { runProcess as run, startTestServer, writeFiles } from '@testrun/test-utils';
 import { readSummary } from '@testrun/test-utils/gfm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bin,
+  envFor,
   INSTALL_TIMEOUT_MS,
   type InstalledConsumer,
   installedConsumer,
-  removeLater,
   removeScratch,
-  scratchDir,
+  summaryFile,
 } from './consumer.js';
 import { QUARANTINE_VARIATIONS, quarantine, type RunContext, writeDocumentedRun } from './documented-runs.js';
 
@@ -33,13 +26,6 @@ beforeAll(async () => {
 }, INSTALL_TIMEOUT_MS);
 
 afterAll(removeScratch);
-
-/** The reporter's environment, aimed at the test's `server`, spooling into a folder removed afterwards. */
-function envFor(server: TestServer, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = reporterEnv(server, extra);
-  removeLater(env.TESTRUN_SPOOL_DIR!);
-  return consumerEnv(env);
-}
 
 describe.concurrent('quarantine from the packed packages, under testrun run', () => {
   // The same fixtures where quarantine must not pass the build: each exits as its runner does
@@ -90,6 +76,3 @@ describe.concurrent('quarantine from the packed packages, under testrun run', ()
 });
 
 /** A fresh file for a CI summary, as GitHub Actions gives each step. */
-function summaryFile(): string {
-  return path.join(scratchDir('summary'), 'step-summary.md');
-}

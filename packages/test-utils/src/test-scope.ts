@@ -1,5 +1,4 @@
-import { onTestFinished } from 'vitest';
-import { getCurrentTest } from 'vitest/suite';
+import { onTestFinished, TestRunner } from 'vitest';
 
 // What a helper starts in a test (a server, a process, a proxy) ends with the test. Vitest's
 // onTestFinished names the test that started last, which under `describe.concurrent` may be
@@ -11,7 +10,7 @@ const atFileEnd: (() => unknown)[] = [];
 
 /** Whether the running test may run beside another: it, or a describe around it, is concurrent. */
 function besideOthers(): boolean {
-  const test = getCurrentTest();
+  const test = TestRunner.getCurrentTest();
   for (let task: { concurrent?: boolean; suite?: unknown } | undefined = test; task; ) {
     if (task.concurrent) return true;
     task = task.suite as typeof task;

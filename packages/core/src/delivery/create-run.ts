@@ -88,11 +88,10 @@ export function announcedAttachmentLimits(
   bodyText: string,
   header: string | undefined,
 ): AttachmentLimits | undefined {
-  const said = announcedLimits(bodyText, header, 'attachments', {
+  return announcedLimits(bodyText, header, 'attachments', {
     maxFileBytes: 'max-file-bytes',
     maxRunBytes: 'max-run-bytes',
   });
-  return said && { maxFileBytes: said.maxFileBytes, maxRunBytes: said.maxRunBytes };
 }
 
 /**
@@ -105,11 +104,7 @@ export function announcedResultLimits(
   bodyText: string,
   header: string | undefined,
 ): ResultLimits | undefined {
-  const said = announcedLimits(bodyText, header, 'results', {
-    maxResults: 'max-results',
-    maxBytes: 'max-bytes',
-  });
-  return said && { maxResults: said.maxResults, maxBytes: said.maxBytes };
+  return announcedLimits(bodyText, header, 'results', { maxResults: 'max-results', maxBytes: 'max-bytes' });
 }
 
 /**

@@ -156,33 +156,29 @@ describe.concurrent.each(TRANSPORTS)('when the service misbehaves, over $name', 
     expect(lines.some((line) => line.includes('answered 404'))).toBe(true);
   });
 
-  it('splits a batch answered 413 until the server accepts every part', async () => {
-    const { server, url, apiKey } = await startTestServer({
-      maxResultsPerRequest: 7,
-      announceResultLimits: false,
-    });
+  // 120 results in batches of 50 to a server that takes 7 a request: split by its 413s, or
+  // before sending where create-run announced the limit.
+  async function deliverPast7(announceResultLimits: boolean) {
+    const { server, url, apiKey } = await startTestServer({ maxResultsPerRequest: 7, announceResultLimits });
     const { reporter } = await reporterOver(url, apiKey, { batchSize: 50 });
     reporter.startRun();
     reporter.addResults(makeResults(120));
     const summary = await reporter.endRun();
     expect(summary).toMatchObject({ delivered: 120, spooled: 0 });
-    const submits = server.requests.filter((r) => r.route === 'submitResults');
+    expectStoredOnce(await server.store.results(summary!.runId!), 120);
+    return server.requests.filter((r) => r.route === 'submitResults');
+  }
+
+  it('splits a batch answered 413 until the server accepts every part', async () => {
+    const submits = await deliverPast7(false);
     expect(submits.some((r) => r.status === 413)).toBe(true);
     expect(submits.filter((r) => r.status === 201).every((r) => (r.resultCount ?? 0) <= 7)).toBe(true);
-    expectStoredOnce(await server.store.results(summary!.runId!), 120);
   });
 
   it('splits a batch past the limits create-run announced before sending it: no 413', async () => {
-    const { server, url, apiKey } = await startTestServer({ maxResultsPerRequest: 7 });
-    const { reporter } = await reporterOver(url, apiKey, { batchSize: 50 });
-    reporter.startRun();
-    reporter.addResults(makeResults(120));
-    const summary = await reporter.endRun();
-    expect(summary).toMatchObject({ delivered: 120, spooled: 0 });
-    const submits = server.requests.filter((r) => r.route === 'submitResults');
+    const submits = await deliverPast7(true);
     expect(submits.map((r) => r.status).filter((status) => status !== 201)).toEqual([]);
     expect(submits.every((r) => (r.resultCount ?? 0) <= 7)).toBe(true);
-    expectStoredOnce(await server.store.results(summary!.runId!), 120);
   });
 
   it('stores a batch once when the connection drops after the server stored it', async () => {

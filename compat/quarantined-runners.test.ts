@@ -11,6 +11,7 @@ import {
   runProcess,
   startCollectionServer,
   startTestServer,
+  TESTCAFE_ATTEMPT_TIMEOUT_MS,
   TESTCAFE_CHROMIUM,
   TESTCAFE_RUN_TIMEOUT_MS,
   type TestServer,
@@ -118,54 +119,62 @@ function run(runner: Runner, server: TestServer, underTestrunRun: boolean) {
     runProcess(wrap[0] ?? program!, [...wrap.slice(1), ...(underTestrunRun ? [program!] : []), ...args], {
       cwd: path.join(DIR, runner.dir),
       env: cleanEnv(reporterEnv(server, { TESTRUN_PROJECT: 'q', TESTRUN_SUMMARY: '0' })),
-      timeoutMs: TESTCAFE_RUN_TIMEOUT_MS,
+      timeoutMs: TESTCAFE_ATTEMPT_TIMEOUT_MS,
     }),
   );
 }
 
 describe.concurrent('a build whose only failure is a quarantined test', () => {
-  it.each(RUNNABLE)('$name: passes under testrun run, and fails alone, saying why', async (runner) => {
-    // TestCafe's two runs go one after the other, and again with a fresh server when a loaded
-    // machine kept Chromium from opening (untilTestCafeOpensItsBrowsers): each is a run of its own.
-    const attempt = async () => {
-      const server = await startTestServer();
-      await quarantine(server, runner.suite);
-      const [under, alone] = runner.browser
-        ? [await run(runner, server, true), await run(runner, server, false)]
-        : await Promise.all([run(runner, server, true), run(runner, server, false)]);
-      const outcome = { ...alone, stdout: under.stdout + alone.stdout, stderr: under.stderr + alone.stderr };
-      return { server, under, alone, outcome };
-    };
-    const { server, under, alone } = runner.browser
-      ? await untilTestCafeOpensItsBrowsers(attempt)
-      : await attempt();
-    try {
-      const underOutput = under.stdout + under.stderr;
-      const aloneOutput = alone.stdout + alone.stderr;
+  it.each(RUNNABLE)(
+    '$name: passes under testrun run, and fails alone, saying why',
+    async (runner) => {
+      // TestCafe's two runs go one after the other, and again with a fresh server when a loaded
+      // machine kept Chromium from opening (untilTestCafeOpensItsBrowsers): each is a run of its own.
+      const attempt = async () => {
+        const server = await startTestServer();
+        await quarantine(server, runner.suite);
+        const [under, alone] = runner.browser
+          ? [await run(runner, server, true), await run(runner, server, false)]
+          : await Promise.all([run(runner, server, true), run(runner, server, false)]);
+        const outcome = {
+          ...alone,
+          stdout: under.stdout + alone.stdout,
+          stderr: under.stderr + alone.stderr,
+        };
+        return { server, under, alone, outcome };
+      };
+      const { server, under, alone } = runner.browser
+        ? await untilTestCafeOpensItsBrowsers(attempt)
+        : await attempt();
+      try {
+        const underOutput = under.stdout + under.stderr;
+        const aloneOutput = alone.stdout + alone.stderr;
 
-      expect(under.code, underOutput).toBe(0);
-      expect(underOutput).toContain(
-        `testrun run: passed: 1 quarantined test failed (${runner.suite} › ${QUARANTINED})`,
-      );
-      expect(alone.code, aloneOutput).toBe(runner.failedExitCode);
-      expect(aloneOutput).toContain(
-        `testrun: 1 quarantined test failed (${runner.suite} › ${QUARANTINED}); ${runner.name} fails the build for them all the same: run it under testrun run to pass it`,
-      );
-
-      const runs = await server.server.store.runs();
-      expect(runs).toHaveLength(2);
-      for (const stored of runs) {
-        const failed = (await server.server.store.results(stored.id)).filter(
-          (result) => result.status === 'failed',
+        expect(under.code, underOutput).toBe(0);
+        expect(underOutput).toContain(
+          `testrun run: passed: 1 quarantined test failed (${runner.suite} › ${QUARANTINED})`,
         );
-        expect(failed, `${underOutput}\n${aloneOutput}`).toMatchObject([
-          { testSuite: runner.suite, testCase: QUARANTINED, quarantined: true },
-        ]);
+        expect(alone.code, aloneOutput).toBe(runner.failedExitCode);
+        expect(aloneOutput).toContain(
+          `testrun: 1 quarantined test failed (${runner.suite} › ${QUARANTINED}); ${runner.name} fails the build for them all the same: run it under testrun run to pass it`,
+        );
+
+        const runs = await server.server.store.runs();
+        expect(runs).toHaveLength(2);
+        for (const stored of runs) {
+          const failed = (await server.server.store.results(stored.id)).filter(
+            (result) => result.status === 'failed',
+          );
+          expect(failed, `${underOutput}\n${aloneOutput}`).toMatchObject([
+            { testSuite: runner.suite, testCase: QUARANTINED, quarantined: true },
+          ]);
+        }
+        const ends = await Promise.all(runs.map((stored) => server.server.store.endOf(stored.id)));
+        expect(ends.map((end) => end?.status).sort()).toEqual(['completed', 'failed']);
+      } finally {
+        await server.close();
       }
-      const ends = await Promise.all(runs.map((stored) => server.server.store.endOf(stored.id)));
-      expect(ends.map((end) => end?.status).sort()).toEqual(['completed', 'failed']);
-    } finally {
-      await server.close();
-    }
-  });
+    },
+    TESTCAFE_RUN_TIMEOUT_MS,
+  );
 });

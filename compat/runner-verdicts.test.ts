@@ -47,7 +47,7 @@ describe.skipIf(missing)('testcafe whose browser dies mid-task', () => {
       return { server, outcome };
     }));
   }, TESTCAFE_RUN_TIMEOUT_MS);
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   it("ends the run failed, as TestCafe's exit code says, with a failed result saying the browser disconnected", async () => {
     const output = outcome.stdout + outcome.stderr;

@@ -58,7 +58,7 @@ describe.skipIf(missing)('testcafe in two browsers, in quarantine mode, with -r 
       return { server, outcome };
     }));
   }, TESTCAFE_RUN_TIMEOUT_MS);
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   it("stores each test once per browser, labelled by it, with TestCafe's verdicts, in one run", async () => {
     const runs = await server.server.store.runs();

@@ -27,8 +27,18 @@ export function testcafeBrowserMissing(): string | undefined {
   return fs.existsSync(chromium) ? undefined : `${chromium} not found: apt-get install chromium`;
 }
 
-/** A TestCafe run starts a Chromium for each browser, and quarantine mode runs failed tests thrice. */
-export const TESTCAFE_RUN_TIMEOUT_MS = 2 * RUN_TIMEOUT_MS;
+/**
+ * How long one TestCafe run may take before it is ended as hung: a run starts a Chromium for
+ * each browser, and quarantine mode runs failed tests thrice (the two-browser run takes under a
+ * minute on a quiet machine).
+ */
+export const TESTCAFE_ATTEMPT_TIMEOUT_MS = RUN_TIMEOUT_MS;
+
+/** A test's or hook's timeout: three attempts of untilTestCafeOpensItsBrowsers, and their servers. */
+export const TESTCAFE_RUN_TIMEOUT_MS = 3 * TESTCAFE_ATTEMPT_TIMEOUT_MS + 30_000;
+
+/** What runTestCafe's outcome says (on stderr) of a run it ended because it hung. */
+export const TESTCAFE_HUNG = /^testcafe-run: TestCafe was still running after \d+ ms, and was ended$/m;
 
 /**
  * `testcafe <browsers> <args> -r spec,testrun` in `cwd` (the fixture by default), as a real
@@ -45,7 +55,7 @@ export async function runTestCafe({
   env = {},
   bin = frameworkBin('testcafe'),
   nodePath,
-  timeoutMs = TESTCAFE_RUN_TIMEOUT_MS,
+  timeoutMs = TESTCAFE_ATTEMPT_TIMEOUT_MS,
   onSpawn,
 }: Omit<RunOptions, 'cwd'> & {
   browsers?: string;
@@ -61,20 +71,28 @@ export async function runTestCafe({
   // TestCafe that could not connect to a Chromium it started exits without ending it (the
   // suite's leftover check found one): whatever it started and left is ended with the run.
   let started: ReturnType<typeof followDescendants> | undefined;
-  const outcome = await runProcess(
-    nodePath ?? process.execPath,
-    [bin, browsers, ...args, ...initTimeout, ...reporters],
-    {
-      cwd,
-      env: cleanEnv(env),
-      timeoutMs,
-      onSpawn: (child) => {
-        if (child.pid) started = followDescendants(child.pid);
-        onSpawn?.(child);
-      },
+  const startedAt = performance.now();
+  // A hung run is an outcome (untilTestCafeOpensItsBrowsers tries again), not a rejection that
+  // would leave the attempt's server open.
+  return runProcess(nodePath ?? process.execPath, [bin, browsers, ...args, ...initTimeout, ...reporters], {
+    cwd,
+    env: cleanEnv(env),
+    timeoutMs,
+    onSpawn: (child) => {
+      if (child.pid) started = followDescendants(child.pid);
+      onSpawn?.(child);
     },
-  ).finally(() => started?.end());
-  return outcome;
+  })
+    .catch(
+      (error: Error): RunOutcome => ({
+        code: null,
+        signal: 'SIGKILL',
+        stdout: '',
+        stderr: `${error.message}\ntestcafe-run: TestCafe was still running after ${timeoutMs} ms, and was ended\n`,
+        durationMs: Math.round(performance.now() - startedAt),
+      }),
+    )
+    .finally(() => started?.end());
 }
 
 /**
@@ -94,9 +112,10 @@ const BROWSER_INIT_TIMEOUT_MS = 30_000;
 
 /**
  * Runs `attempt` (a server, a spool and a TestCafe run of its own) again, at most twice, while
- * TestCafe says it could not open a browser: on a loaded machine (four busy loops beside the
- * suite) Chromium's debugging port sometimes reset TestCafe's first connection (ECONNRESET)
- * before any test ran, and in one CI run a Chromium never connected at all. The reporter's
+ * TestCafe says it could not open a browser, or hung: on a loaded machine (four busy loops beside
+ * the suite) Chromium's debugging port sometimes reset TestCafe's first connection (ECONNRESET)
+ * before any test ran, in one CI run a Chromium never connected at all, and in another a
+ * two-browser run sat with both Chromiums open until it was ended. The reporter's
  * part then, a failed result of the run spooled on the way out, is proven by its own test
  * (compat/testcafe.test.ts, "a browser does not start"). The last attempt is answered whatever
  * happened.
@@ -107,7 +126,8 @@ export async function untilTestCafeOpensItsBrowsers<
   for (let tries = 1; ; tries++) {
     const done = await attempt();
     const { stdout, stderr } = done.outcome;
-    if (tries === 3 || !TESTCAFE_BROWSER_NOT_OPENED.test(stdout + stderr)) return done;
+    const output = stdout + stderr;
+    if (tries === 3 || !(TESTCAFE_BROWSER_NOT_OPENED.test(output) || TESTCAFE_HUNG.test(output))) return done;
     await done.server?.close();
   }
 }

@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunOutcome } from '../src/process.js';
-import { untilTestCafeOpensItsBrowsers } from '../src/testcafe.js';
+import { runTestCafe, TESTCAFE_HUNG, untilTestCafeOpensItsBrowsers } from '../src/testcafe.js';
 
 const outcome = (stderr: string): RunOutcome => ({
   code: 1,
@@ -50,5 +53,21 @@ describe('untilTestCafeOpensItsBrowsers', () => {
       outcome: outcome('ERROR Cannot prepare tests due to the following error:\n\nSyntaxError'),
     }));
     expect(once.tries).toBe(1);
+  });
+
+  it('runs again when a TestCafe run hung, ended at its timeout with what it printed', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testcafe-hung-'));
+    const bin = path.join(dir, 'hangs.js');
+    fs.writeFileSync(bin, "console.log('Running tests in: Chrome'); setInterval(() => {}, 1000);\n");
+    let tries = 0;
+    const done = await untilTestCafeOpensItsBrowsers(async () => {
+      tries += 1;
+      return { tries, outcome: await runTestCafe({ bin, cwd: dir, timeoutMs: 300 }) };
+    });
+    expect(done.tries).toBe(3);
+    expect(done.outcome).toMatchObject({ code: null, signal: 'SIGKILL' });
+    expect(done.outcome.stderr).toMatch(TESTCAFE_HUNG);
+    expect(done.outcome.stderr).toContain('│ Running tests in: Chrome');
+    fs.rmSync(dir, { recursive: true });
   });
 });

@@ -1,7 +1,7 @@
 // `pnpm bench`: every figure of bench/README.md, a table of them with the targets, written to
 // bench/results.md. Options: --vitest-rounds N, --jest-rounds N (suite runs per configuration,
 // default 9 each), --fixed-rounds N (paired rounds of the fixed cost, default 15),
-// --user-rounds N (rounds of the fixed cost as a user pays it, default 7),
+// --user-rounds N (rounds of the fixed cost as a user pays it, default 16),
 // --only requests,flush,throughput,memory,upload,fixed,user,realworld,suite,profile,pages,scale,summary,shards,
 // --frameworks vitest,jest, --write (write results.md even when --only leaves sections out),
 // --scale F (figure 10 with F × 100,000 runs; results.md records 1), --engines sqlite,postgres,
@@ -48,7 +48,7 @@ const { values } = parseArgs({
     'vitest-rounds': { type: 'string', default: '9' },
     'jest-rounds': { type: 'string', default: '9' },
     'fixed-rounds': { type: 'string', default: '15' },
-    'user-rounds': { type: 'string', default: '7' },
+    'user-rounds': { type: 'string', default: '16' },
     only: { type: 'string' },
     frameworks: { type: 'string', default: 'vitest,jest' },
     write: { type: 'boolean', default: false },
@@ -196,11 +196,19 @@ if (out.user) {
   const figure = ({ value, noise }) => `+${ms(value)} ±${ms(noise)}`;
   for (const row of out.user.rows) {
     const where = row.environment === 'local' ? 'outside CI' : 'GitHub Actions';
-    target(
-      `${row.runner}: fixed cost per run as a user pays it ≤ 30 ms CPU and ≤ 30 ms wall, ${where} (whole process tree, to its end)`,
-      `CPU ${figure(row.testrun.cpu)}, wall ${figure(row.testrun.wall)}; its JUnit reporter: CPU ${figure(row.junit.cpu)}, wall ${figure(row.junit.wall)} (median of ${out.user.rounds} rounds; without either ${ms(row.offCpuMs)} CPU, ${ms(row.offWallMs)} wall)`,
-      row.testrun.cpu.value <= 30 && row.testrun.wall.value <= 30,
-    );
+    // Jest's anchor, jest-junit, costs about 20 ms: ours is to cost no more.
+    const cpuLimit = row.runner === 'jest' ? 20 : 30;
+    for (const [service, label] of [
+      ['bare', 'a service that announces no extension'],
+      ['serve', 'testrun serve (every extension announced)'],
+    ]) {
+      const cost = row[service];
+      target(
+        `${row.runner}: fixed cost per run as a user pays it ≤ ${cpuLimit} ms CPU and ≤ 30 ms wall, ${where}, against ${label} (whole process tree, to its end)`,
+        `CPU ${figure(cost.cpu)}, wall ${figure(cost.wall)}; its JUnit reporter: CPU ${figure(row.junit.cpu)}, wall ${figure(row.junit.wall)} (median of ${out.user.rounds} rounds, ABBA; without either ${ms(row.offCpuMs)} CPU, ${ms(row.offWallMs)} wall)`,
+        cost.cpu.value <= cpuLimit && cost.wall.value <= 30,
+      );
+    }
   }
 }
 if (out.perResult) {

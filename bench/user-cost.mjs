@@ -1,10 +1,13 @@
 // Figure 7c: what a run costs as a user pays it. The packed tarballs, installed by npm into a
 // plain project per runner (no workspace links), a suite of one file with three tests, run
-// three ways in alternating rounds: without a reporter of ours ("off"), with ours ("testrun")
-// and with the runner's usual JUnit reporter ("junit", the anchor users compare us with). The
-// figures are CPU of the whole process tree and wall time, both to the process's very end
-// (bench/lib/rusage.py, as /usr/bin/time counts them), as the median of the per-round
-// differences from "off". Outside CI and with GitHub Actions' variables.
+// four ways each round: without a reporter of ours ("off"), with ours against a service that
+// announces no extension, as the spec shows one ("bare"), with ours against a service that
+// announces them all, as `testrun serve` does ("serve"), and with the runner's usual JUnit
+// reporter ("junit", the anchor users compare us with). The order is reversed every other
+// round (ABBA): the first run of a pair pays for caches the second finds warm, so a fixed order
+// would measure the order. The figures are CPU of the whole process tree and wall time, both to
+// the process's very end (bench/lib/rusage.py, as /usr/bin/time counts them), as the median of
+// the per-round differences from "off". Outside CI and with GitHub Actions' variables.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,11 +20,13 @@ import { median } from './lib/stats.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const rusage = fileURLToPath(new URL('./lib/rusage.py', import.meta.url));
 // Outside the monorepo: a project inside it would find our pnpm-workspace.yaml as its workspace.
-const workDir = path.join(os.tmpdir(), 'testrun-bench-user-cost');
+export const workDir = path.join(os.tmpdir(), 'testrun-bench-user-cost');
 const NPM_CACHE = path.join(os.tmpdir(), 'testrun-npm-cache');
 
 export const RUNNERS = ['vitest', 'jest', 'playwright', 'mocha', 'node-test'];
-const VARIANTS = ['off', 'testrun', 'junit'];
+const VARIANTS = ['off', 'bare', 'serve', 'junit'];
+/** The variants that run our reporter, and the service each reports to. */
+export const OURS = { bare: 'bare', serve: 'serve' };
 
 const THREE_TESTS = (imports, it = 'it') => `${imports}
 describe('math', () => {
@@ -32,7 +37,7 @@ describe('math', () => {
 `;
 
 /** Each runner's project: its files, its extra dependencies, and its command for a variant. */
-const PROJECTS = {
+export const PROJECTS = {
   vitest: {
     dependencies: { vitest: '^4' },
     files: {
@@ -41,7 +46,7 @@ const PROJECTS = {
 export default {
   test: {
     include: ['*.test.mjs'],
-    reporters: variant === 'testrun' ? ['default', '@testrun/vitest'] : variant === 'junit' ? ['default', 'junit'] : ['default'],
+    reporters: ['bare', 'serve'].includes(variant) ? ['default', '@testrun/vitest'] : variant === 'junit' ? ['default', 'junit'] : ['default'],
     outputFile: { junit: 'junit.xml' },
   },
 };
@@ -56,7 +61,7 @@ export default {
       'jest.config.js': `const variant = process.env.BENCH_VARIANT;
 module.exports = {
   testEnvironment: 'node',
-  reporters: variant === 'testrun' ? ['default', '@testrun/jest'] : variant === 'junit' ? ['default', 'jest-junit'] : ['default'],
+  reporters: ['bare', 'serve'].includes(variant) ? ['default', '@testrun/jest'] : variant === 'junit' ? ['default', 'jest-junit'] : ['default'],
 };
 `,
     },
@@ -73,7 +78,7 @@ module.exports = {
 export default {
   testDir: './tests',
   workers: 1,
-  reporter: variant === 'testrun' ? [['list'], ['@testrun/playwright']] : variant === 'junit' ? [['list'], ['junit', { outputFile: 'junit.xml' }]] : [['list']],
+  reporter: ['bare', 'serve'].includes(variant) ? [['list'], ['@testrun/playwright']] : variant === 'junit' ? [['list'], ['junit', { outputFile: 'junit.xml' }]] : [['list']],
 };
 `,
     },
@@ -86,7 +91,9 @@ export default {
     command: (variant) => [
       'node_modules/.bin/mocha',
       '--reporter',
-      { off: 'spec', testrun: '@testrun/mocha', junit: 'mocha-junit-reporter' }[variant],
+      { off: 'spec', bare: '@testrun/mocha', serve: '@testrun/mocha', junit: 'mocha-junit-reporter' }[
+        variant
+      ],
     ],
   },
   'node-test': {
@@ -97,7 +104,7 @@ export default {
       '--test',
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
-      ...(variant === 'testrun'
+      ...(variant in OURS
         ? ['--test-reporter=@testrun/node-test', '--test-reporter-destination=stdout']
         : []),
       ...(variant === 'junit' ? ['--test-reporter=junit', '--test-reporter-destination=junit.xml'] : []),
@@ -107,7 +114,7 @@ export default {
 };
 
 /** Packs the packages as `pnpm release` would and installs them with npm into one project per runner. */
-function prepare(runners, log) {
+export function prepare(runners, log) {
   const tarballs = path.join(workDir, 'tarballs');
   fs.rmSync(tarballs, { recursive: true, force: true });
   fs.mkdirSync(tarballs, { recursive: true });
@@ -177,13 +184,16 @@ function runOnce(runner, dir, variant, env) {
 }
 
 export async function run({
-  rounds = 9,
+  rounds = 16,
   log = console.log,
   runners = RUNNERS,
   environments = ['local', 'github'],
 } = {}) {
   const dirs = prepare(runners, log);
-  const server = await startServer();
+  const servers = {
+    bare: await startServer({ specOnly: true }),
+    serve: await startServer(),
+  };
   const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-bench-user-'));
   const baseEnv = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(CI|GITHUB_.*|TESTRUN_.*|npm_.*|pnpm_.*)$/i.test(name)),
@@ -193,22 +203,24 @@ export async function run({
   try {
     for (const runner of runners) {
       for (const environment of environments) {
-        const env = {
-          ...baseEnv,
-          ...ENVIRONMENTS[environment].env,
-          TESTRUN_API_KEY: server.apiKey,
-          TESTRUN_BASE_URL: server.url,
-          TESTRUN_SPOOL_DIR: spoolDir,
+        const envFor = (variant) => {
+          const server = servers[OURS[variant] ?? 'bare'];
+          return {
+            ...baseEnv,
+            ...ENVIRONMENTS[environment].env,
+            TESTRUN_API_KEY: server.apiKey,
+            TESTRUN_BASE_URL: server.url,
+            TESTRUN_SPOOL_DIR: spoolDir,
+          };
         };
         // Warm-up, not counted: caches of the OS, Jest and Vite.
-        for (const variant of VARIANTS) await runOnce(runner, dirs[runner], variant, env);
+        for (const variant of VARIANTS) await runOnce(runner, dirs[runner], variant, envFor(variant));
         const measured = Object.fromEntries(VARIANTS.map((variant) => [variant, []]));
         for (let round = 0; round < rounds; round += 1) {
-          // The order turns each round, so no variant always runs after the same one.
-          const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length]);
+          const order = round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
           for (const variant of order) {
-            const outcome = await runOnce(runner, dirs[runner], variant, env);
-            const delivered = variant !== 'testrun' || /testrun: 3 results → run /.test(outcome.output);
+            const outcome = await runOnce(runner, dirs[runner], variant, envFor(variant));
+            const delivered = !(variant in OURS) || /testrun: 3 results → run /.test(outcome.output);
             if (outcome.code !== 0 || !Number.isFinite(outcome.cpuMs) || !delivered) {
               problems.push(
                 `user cost ${runner} ${environment} ${variant} round ${round + 1}: exit ${outcome.code}; ${outcome.output.slice(-300).trim()}`,
@@ -229,25 +241,26 @@ export async function run({
           environment,
           offCpuMs: median(measured.off.map((o) => o.cpuMs).filter(Number.isFinite)),
           offWallMs: median(measured.off.map((o) => o.wallMs).filter(Number.isFinite)),
-          testrun: { cpu: difference('testrun', 'cpuMs'), wall: difference('testrun', 'wallMs') },
+          bare: { cpu: difference('bare', 'cpuMs'), wall: difference('bare', 'wallMs') },
+          serve: { cpu: difference('serve', 'cpuMs'), wall: difference('serve', 'wallMs') },
           junit: { cpu: difference('junit', 'cpuMs'), wall: difference('junit', 'wallMs') },
         };
         rows.push(row);
         const figure = ({ value, noise }) => `${Math.round(value)} ±${Math.round(noise)}`;
         log(
-          `  ${runner} ${environment}: off ${Math.round(row.offCpuMs)} ms CPU / ${Math.round(row.offWallMs)} ms wall; testrun +${figure(row.testrun.cpu)} CPU, +${figure(row.testrun.wall)} wall; junit +${figure(row.junit.cpu)} CPU, +${figure(row.junit.wall)} wall`,
+          `  ${runner} ${environment}: off ${Math.round(row.offCpuMs)} ms CPU / ${Math.round(row.offWallMs)} ms wall; testrun +${figure(row.bare.cpu)} CPU, +${figure(row.bare.wall)} wall (bare service), +${figure(row.serve.cpu)} CPU, +${figure(row.serve.wall)} wall (testrun serve); junit +${figure(row.junit.cpu)} CPU, +${figure(row.junit.wall)} wall`,
         );
       }
     }
     return { rows, problems, rounds };
   } finally {
-    await server.close();
+    await Promise.all(Object.values(servers).map((server) => server.close()));
     fs.rmSync(spoolDir, { recursive: true, force: true });
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const rounds = Number(process.argv[2] ?? 9);
+  const rounds = Number(process.argv[2] ?? 16);
   const runners = process.argv[3] ? process.argv[3].split(',') : RUNNERS;
   const { problems } = await run({ rounds, runners });
   for (const problem of problems) console.log(problem);

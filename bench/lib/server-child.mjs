@@ -11,7 +11,18 @@ const recordSuites = ({ route, headers, body }) => {
   suitesByKey.set(headers['idempotency-key'], new Set(body.results.map((r) => r.testSuite)));
 };
 // Every request of a figure is counted, however many: the default log keeps the latest 10,000.
+// A service of the spec alone: no extension announced (the server's defaults announce them all).
+const specOnly = process.env.BENCH_SPEC_ONLY === '1' && {
+  failureDetails: false,
+  completeRun: false,
+  readRuns: false,
+  quarantine: false,
+  shardPlans: false,
+  attachments: false,
+  announceResultLimits: false,
+};
 const server = await createServer({
+  ...specOnly,
   apiKeys: [apiKey],
   port: 0,
   faults: recordSuites,

@@ -5,13 +5,14 @@ import { fileURLToPath } from 'node:url';
 const childScript = fileURLToPath(new URL('./server-child.mjs', import.meta.url));
 
 /**
- * Starts a local @testrun/server in a child process (`execArgv`: its node flags). Returns its url and key, `stats()`
- * (what the server stored and answered) and `close()`.
+ * Starts a local @testrun/server in a child process (`execArgv`: its node flags; `specOnly`: it
+ * announces no extension, as a service that has only the spec's two operations). Returns its url
+ * and key, `stats()` (what the server stored and answered) and `close()`.
  */
-export async function startServer({ execArgv = [] } = {}) {
+export async function startServer({ execArgv = [], specOnly = false } = {}) {
   const apiKey = `bench-${randomBytes(12).toString('hex')}`;
   const child = fork(childScript, [], {
-    env: { ...process.env, BENCH_API_KEY: apiKey },
+    env: { ...process.env, BENCH_API_KEY: apiKey, ...(specOnly && { BENCH_SPEC_ONLY: '1' }) },
     // Not the parent's flags: a --cpu-prof or --expose-gc meant for the measured process stays there.
     execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -1,9 +1,16 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { havePostgres, type PostgresServer, postgresBinDir, startPostgres } from '../src/postgres.js';
+import {
+  havePostgres,
+  type PostgresServer,
+  postgresBinDir,
+  removeAbandonedClusters,
+  startPostgres,
+} from '../src/postgres.js';
 import { storeEngines } from '../src/store-engines.js';
 
 function fakeBinDir(root: string, dir: string, names = ['initdb', 'pg_ctl', 'postgres']): string {
@@ -33,6 +40,32 @@ describe('postgresBinDir', () => {
 
   it('answers undefined when PostgreSQL is not installed', () => {
     expect(postgresBinDir(path.join(root, 'empty'), path.join(root, 'none'))).toBeUndefined();
+  });
+});
+
+describe('removeAbandonedClusters', () => {
+  it('removes the clusters whose test process is gone, and those without an owner over an hour old; keeps the rest', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-pgsweep-'));
+    const cluster = (name: string, owner?: number) => {
+      const root = path.join(dir, `testrun-pg-${name}`);
+      fs.mkdirSync(path.join(root, 'data'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'data', 'PG_VERSION'), '15\n');
+      if (owner !== undefined) fs.writeFileSync(path.join(root, 'owner.pid'), String(owner));
+      return root;
+    };
+    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+    cluster('gone', Number(gone.stdout));
+    cluster('live', process.pid);
+    const old = cluster('old');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    fs.utimesSync(old, twoHoursAgo, twoHoursAgo);
+    cluster('new');
+    fs.mkdirSync(path.join(dir, 'testrun-spool-other'));
+
+    removeAbandonedClusters(dir);
+
+    expect(fs.readdirSync(dir).sort()).toEqual(['testrun-pg-live', 'testrun-pg-new', 'testrun-spool-other']);
+    fs.rmSync(dir, { recursive: true });
   });
 });
 

@@ -1,5 +1,6 @@
 // Builds every package: `tsc -b` (each package's dist, one module per file, with its
-// declarations), then core's bundle and @testrun/webdriverio's Cucumber formatter's. `pnpm build` runs it, and so does every test run
+// declarations), then core's bundles, each reporter's (its entry modules, one file each) and
+// @testrun/webdriverio's Cucumber formatter's. `pnpm build` runs it, and so does every test run
 // before its first test (vitest.config.ts, globalSetup): tests that spawn a framework or
 // the CLI run the build, and it must be the source under test. Up to date, it takes well
 // under a second (tsc -b is incremental).
@@ -8,6 +9,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { bundleAdapters } from './bundle-adapters.mjs';
 import { bundleCore } from './bundle-core.mjs';
 import { bundleWebdriverioCucumber } from './bundle-webdriverio.mjs';
 
@@ -36,7 +38,7 @@ export async function build() {
   const distMissing = projects.some((dir) => !fs.existsSync(path.join(repo, dir, 'dist', 'index.d.ts')));
   const args = [tsc, '-b', ...(distMissing ? ['--force'] : []), ...projects];
   execFileSync(process.execPath, args, { cwd: repo, stdio: 'inherit' });
-  await Promise.all([bundleCore(), bundleWebdriverioCucumber()]);
+  await Promise.all([bundleCore(), bundleAdapters(), bundleWebdriverioCucumber()]);
 }
 
 /** Vitest's globalSetup. */

@@ -10,8 +10,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { builtinsTaken } from './builtins-taken.mjs';
 
 const repo = new URL('../', import.meta.url).pathname;
+const coreSources = path.join(repo, 'packages/core/src');
 
 // The licences of what is bundled in, as their MIT licences ask, at the end of the file.
 const requireFromCore = createRequire(new URL('../packages/core/package.json', import.meta.url));
@@ -92,6 +94,7 @@ export async function bundleCore() {
     await build({
       entryPoints: [path.join(repo, `packages/core/src/${apart}/index.ts`)],
       outfile: path.join(dist, `${apart}/index.js`),
+      plugins: [builtinsTaken(coreSources)],
       bundle: true,
       format: 'esm',
       platform: 'node',
@@ -124,7 +127,7 @@ export async function bundleCore() {
 async function bundle(where, withPQueue) {
   await build({
     ...where,
-    plugins: [summaryApart, quarantineApart],
+    plugins: [summaryApart, quarantineApart, builtinsTaken(coreSources)],
     bundle: true,
     format: 'esm',
     platform: 'node',

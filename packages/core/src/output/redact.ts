@@ -13,8 +13,14 @@ export function secretPattern(secrets: readonly string[]): SecretPattern | undef
     // Longest first, so a secret that contains another is replaced whole.
     .sort((a, b) => b.length - a.length);
   if (kept.length === 0) return undefined;
+  let every: RegExp | undefined;
   return {
-    every: new RegExp(kept.map((secret) => Array.from(secret, anyEscapeOf).join('')).join('|'), 'gi'),
+    // Built when first needed: most runs never print or log a text with an escape marker in
+    // it, and building it took 1–2 ms of every run (docs/performance.md).
+    get every() {
+      every ??= new RegExp(kept.map((secret) => Array.from(secret, anyEscapeOf).join('')).join('|'), 'gi');
+      return every;
+    },
     plain: kept.every((secret) => /^[\x20-\x7e]*$/.test(secret))
       ? kept.map((secret) => secret.toLowerCase())
       : undefined,
@@ -23,9 +29,9 @@ export function secretPattern(secrets: readonly string[]): SecretPattern | undef
 
 export interface SecretPattern {
   /** Every form of every secret. */
-  every: RegExp;
+  readonly every: RegExp;
   /** The secrets lower-cased, when all are printable ASCII: the quick test below. */
-  plain: readonly string[] | undefined;
+  readonly plain: readonly string[] | undefined;
 }
 
 /** What starts every escaped form of a character above. */

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { asciiOnly } from './ascii-only.mjs';
 import { builtinsTaken } from './builtins-taken.mjs';
 
 const repo = new URL('../', import.meta.url).pathname;
@@ -47,6 +48,7 @@ async function bundleAdapter(name) {
     plugins: [
       entriesApart(sources, [...entries, ...(BUNDLED_ELSEWHERE[name] ?? [])]),
       builtinsTaken(sources),
+      asciiOnly,
     ],
     logLevel: 'warning',
   });

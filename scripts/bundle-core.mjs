@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { asciiOnly } from './ascii-only.mjs';
 import { builtinsTaken } from './builtins-taken.mjs';
 
 const repo = new URL('../', import.meta.url).pathname;
@@ -28,6 +29,10 @@ const licences = bundled.map(([name, require]) => {
   const file = fs.readdirSync(dir).find((entry) => /^licen[cs]e/i.test(entry));
   return `${name}:\n${fs.readFileSync(path.join(dir, file), 'utf8').trim()}`;
 });
+
+function coreVersion() {
+  return JSON.parse(fs.readFileSync(path.join(repo, 'packages/core/package.json'), 'utf8')).version;
+}
 
 /** The folder of the package a resolved file belongs to (their exports maps hide package.json). */
 function packageDir(file) {
@@ -94,7 +99,7 @@ export async function bundleCore() {
     await build({
       entryPoints: [path.join(repo, `packages/core/src/${apart}/index.ts`)],
       outfile: path.join(dist, `${apart}/index.js`),
-      plugins: [builtinsTaken(coreSources)],
+      plugins: [builtinsTaken(coreSources), asciiOnly],
       bundle: true,
       format: 'esm',
       platform: 'node',
@@ -126,8 +131,9 @@ export async function bundleCore() {
 /** Core's sources bundled as `where` says; `withPQueue`: the bundle holds p-queue (whose licence goes in). */
 async function bundle(where, withPQueue) {
   await build({
+    define: { TESTRUN_CORE_VERSION: JSON.stringify(coreVersion()) },
     ...where,
-    plugins: [summaryApart, quarantineApart, builtinsTaken(coreSources)],
+    plugins: [summaryApart, quarantineApart, builtinsTaken(coreSources), asciiOnly],
     bundle: true,
     format: 'esm',
     platform: 'node',

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 
-/** This package's version, for the User-Agent header. */
-export const CORE_VERSION: string = readVersion();
+/** The version, written into the bundle by scripts/bundle-core.mjs; absent when the sources run. */
+declare const TESTRUN_CORE_VERSION: string | undefined;
+
+/**
+ * This package's version, for the User-Agent header. The bundle has it written in: reading
+ * `import.meta` for the package.json beside it loads a module of Node's ES loader that a
+ * Jest run otherwise never needs.
+ */
+export const CORE_VERSION: string =
+  typeof TESTRUN_CORE_VERSION === 'string' ? TESTRUN_CORE_VERSION : readVersion();
 
 function readVersion(): string {
   try {

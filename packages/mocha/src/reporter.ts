@@ -26,7 +26,8 @@ import { runningMocha } from './running-mocha.js';
 export type TestrunMochaOptions = TestrunOptions & { reporter?: string };
 
 /** The reporter Mocha's workers use in --parallel mode: Mocha's own, plus the tests a failed hook prevented. */
-const WORKER_REPORTER = fileURLToPath(new URL('./worker-reporter.cjs', import.meta.url));
+// A function, as only --parallel needs it: reading import.meta loads a module of Node's ES loader.
+const workerReporter = () => fileURLToPath(new URL('./worker-reporter.cjs', import.meta.url));
 
 /** What Mocha passes a reporter: its options, with ours under `reporterOption`. */
 interface MochaOptions {
@@ -96,7 +97,7 @@ export class TestrunReporter {
       this.parallel = runner.isParallelMode?.() === true;
       // Where the worker reporter is missing (this package's sources, run unbuilt), Mocha's
       // own runs and a failed hook fails its file instead.
-      if (this.parallel && fs.existsSync(WORKER_REPORTER)) runner.workerReporter?.(WORKER_REPORTER);
+      if (this.parallel && fs.existsSync(workerReporter())) runner.workerReporter?.(workerReporter());
       else this.willRun = grepOf(runner);
       this.listen(runner);
     });

@@ -9,8 +9,6 @@ export interface RunningMocha {
   loadReporter(name: string): MochaReporterClass;
 }
 
-const require = createRequire(import.meta.url);
-
 /**
  * The Mocha this process runs: the one already loaded (Mocha requires its reporter, so its
  * lib/mocha.js is in the module cache), else the one the project resolves. Reporters get no
@@ -21,12 +19,13 @@ export function runningMocha(cwd: string = process.cwd()): RunningMocha | undefi
   const suffixes = ['mocha.js', 'mocha.cjs'].map(
     (file) => `${path.sep}mocha${path.sep}lib${path.sep}${file}`,
   );
+  // Any require() sees the one module cache: one made for the project's folder, as import.meta
+  // (which loads a module of Node's ES loader) is not needed for it.
+  const require = createRequire(path.join(cwd, 'package.json'));
   const loaded = Object.keys(require.cache).find((file) => suffixes.some((suffix) => file.endsWith(suffix)));
   let Mocha: MochaClass | undefined;
   try {
-    const module = (loaded ? require(loaded) : createRequire(path.join(cwd, 'package.json'))('mocha')) as
-      | MochaClass
-      | { default: MochaClass };
+    const module = (loaded ? require(loaded) : require('mocha')) as MochaClass | { default: MochaClass };
     // require() of Mocha 12's ES module entry gives its namespace; the class is its default.
     Mocha =
       'default' in module && typeof module.default === 'function' ? module.default : (module as MochaClass);

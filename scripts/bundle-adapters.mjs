@@ -3,8 +3,11 @@
 // file each, so a test framework's process reads, resolves and compiles one module of ours
 // where tsc's output had up to seven (2–3 ms of every Mocha run, measured), and takes Node's
 // built-ins without their ES facades (builtins-taken.mjs). Its dependencies, @testrun/core
-// among them, stay imports; an entry another entry imports stays a module of its own, so no
-// code of the package is loaded twice. tsc's other modules and the declarations stay in dist.
+// among them, stay imports. No code of the package is loaded twice: an entry another entry
+// imports stays a module of its own, and what two entries share goes into a chunk beside them
+// (`<name>-<HASH>.js`), one copy, whose state both see (Jasmine's register.js asks index.js's
+// reporter whether the configuration made one). tsc's other modules and the declarations stay
+// in dist.
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -26,6 +29,9 @@ export const ADAPTERS = [
   'newman',
 ];
 
+/** A chunk esbuild wrote: what two entries share. */
+export const CHUNK = /-[A-Z0-9]{8}\.js$/;
+
 /** Modules bundled by a script of their own (bundle-webdriverio.mjs), imported as they are. */
 const BUNDLED_ELSEWHERE = { webdriverio: ['cucumber-formatter'] };
 
@@ -37,9 +43,13 @@ async function bundleAdapter(name) {
   const dir = path.join(repo, 'packages', name);
   const entries = entryModules(dir);
   const sources = path.join(dir, 'src');
+  const dist = path.join(dir, 'dist');
+  for (const file of fs.readdirSync(dist)) if (CHUNK.test(file)) fs.rmSync(path.join(dist, file));
   await build({
     entryPoints: Object.fromEntries(entries.map((entry) => [entry, path.join(sources, `${entry}.ts`)])),
-    outdir: path.join(dir, 'dist'),
+    outdir: dist,
+    splitting: true,
+    chunkNames: '[name]-[hash]',
     bundle: true,
     format: 'esm',
     platform: 'node',

@@ -9,26 +9,13 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleAdapters } from './bundle-adapters.mjs';
+import { ADAPTERS, bundleAdapters } from './bundle-adapters.mjs';
 import { bundleCore } from './bundle-core.mjs';
 import { bundleWebdriverioCucumber } from './bundle-webdriverio.mjs';
 
 const repo = new URL('../', import.meta.url).pathname;
-const PACKAGES = [
-  'core',
-  'server',
-  'vitest',
-  'jest',
-  'playwright',
-  'mocha',
-  'node-test',
-  'cucumber',
-  'jasmine',
-  'webdriverio',
-  'newman',
-  'testcafe',
-  'cli',
-];
+// Core first, the CLI last: tsc -b builds what each references first either way.
+const PACKAGES = ['core', 'server', ...ADAPTERS, 'cli'];
 
 export async function build() {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { PUBLISHED_PACKAGES } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
 // What a test framework's process loads of ours (docs/design/costs.md): one module per entry of
@@ -7,18 +8,7 @@ import { describe, expect, it } from 'vitest';
 // taking Node's built-ins with process.getBuiltinModule. An ES import of a built-in builds its
 // facade, which loads what every getter stands for (fs.promises, module's source maps, …).
 const repo = path.resolve(import.meta.dirname, '..');
-const REPORTERS = [
-  'vitest',
-  'jest',
-  'playwright',
-  'mocha',
-  'node-test',
-  'cucumber',
-  'jasmine',
-  'webdriverio',
-  'testcafe',
-  'newman',
-];
+const REPORTERS = PUBLISHED_PACKAGES.filter((name) => !['core', 'server', 'cli'].includes(name));
 const CORE_BUNDLES = ['index.js', 'attachments.js', 'summary/index.js', 'quarantine/index.js'];
 
 /** The `./dist/<name>.js` targets of a package's exports map, and what its CommonJS files require. */

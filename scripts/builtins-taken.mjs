@@ -10,6 +10,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
+/** builtinNames' answer per folder: core's five bundles are built from one. */
+const namesByDir = new Map();
 
 /**
  * The plugin for a bundle of the sources under `sourceDir`: a module stands in for each
@@ -24,7 +26,8 @@ export function builtinsTaken(sourceDir) {
         ...build.initialOptions.logOverride,
         'import-is-undefined': 'error',
       };
-      const names = builtinNames(sourceDir);
+      if (!namesByDir.has(sourceDir)) namesByDir.set(sourceDir, builtinNames(sourceDir));
+      const names = namesByDir.get(sourceDir);
       build.onResolve({ filter: /^node:/ }, (args) =>
         args.kind === 'import-statement' ? { path: args.path, namespace: 'node-builtin' } : undefined,
       );

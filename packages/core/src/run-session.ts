@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
 import { clearTimeout, monotonicNow, setTimeout, wallClockIso } from './clock.js';
 import type { Deadline } from './delivery/deadline.js';
@@ -20,6 +19,7 @@ import type { HttpClient } from './http/client.js';
 import type { CompleteRunRequest, RunEndStatus } from './options/complete-run-request.js';
 import type { ResolvedConfig } from './options/config.js';
 import { countOf } from './output/summary.js';
+import { randomUUID } from './random-uuid.js';
 import {
   endRequest,
   endsItsRun,

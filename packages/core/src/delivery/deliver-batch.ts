@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { RequestsRefusedError } from '../errors.js';
 import type { ResultLimits } from '../extensions.js';
 import type { HttpClient } from '../http/client.js';
+import { sha256Hex } from '../sha256.js';
 import type { Batch, TestResult } from '../types.js';
 import type { Deadline } from './deadline.js';
 import { REFUSES_CONTENT, RunRefusals } from './refusals.js';
@@ -169,6 +169,6 @@ export function splitBatch(batch: Batch): [Batch, Batch] {
 }
 
 function deriveKey(parentKey: string, half: number): string {
-  const hex = createHash('sha256').update(`${parentKey}/${half}`).digest('hex');
+  const hex = sha256Hex(`${parentKey}/${half}`);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

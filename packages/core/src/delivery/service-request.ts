@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { ResolvedConfig } from '../options/config.js';
+import { randomUUID } from '../random-uuid.js';
 import { type SendOutcome, sendWithRetries } from './send-with-retries.js';
 import { openService } from './service.js';
 

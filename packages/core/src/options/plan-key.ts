@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256.js';
 import { knownProvider } from './ci-providers.js';
 
 type Env = NodeJS.ProcessEnv;
@@ -28,7 +28,7 @@ export function defaultPlanKey(env: Env, runId?: string): string | undefined {
 function headerSafe(key: string): string {
   const safe = key.replace(/[^\x21-\x7e]/gu, (character) => encodeURIComponent(character));
   if (safe.length <= 200) return safe;
-  return `${safe.slice(0, 183)}~${createHash('sha256').update(safe).digest('hex').slice(0, 16)}`;
+  return `${safe.slice(0, 183)}~${sha256Hex(safe).slice(0, 16)}`;
 }
 
 /** `a:b:c` of the parts that are set; undefined when the first (the build) is not. */

@@ -1,4 +1,3 @@
-import { createPrivateKey, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
@@ -94,7 +93,7 @@ function readPem(
 
 function isCertificate(option: string, env: string, pem: string, errors: ConfigError[]): boolean {
   try {
-    new X509Certificate(pem);
+    new (crypto().X509Certificate)(pem);
     return true;
   } catch {
     errors.push(
@@ -109,6 +108,7 @@ function isCertificate(option: string, env: string, pem: string, errors: ConfigE
 
 function matchesKey(cert: string, key: string, keyPath: string, errors: ConfigError[]): boolean {
   try {
+    const { X509Certificate, createPrivateKey } = crypto();
     if (new X509Certificate(cert).checkPrivateKey(createPrivateKey(key))) return true;
     errors.push(
       new ConfigError(
@@ -135,4 +135,9 @@ function extraCaCertificates(env: NodeJS.ProcessEnv): string[] {
   } catch {
     return []; // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS.
   }
+}
+
+/** node:crypto, loaded only when a certificate is checked (random-uuid.ts says why). */
+function crypto() {
+  return process.getBuiltinModule('node:crypto');
 }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { sha256Hex } from '../sha256.js';
 import type { RawResult, RunPayload } from '../types.js';
 import { workspaceRootOf } from './workspace-root.js';
 
@@ -128,7 +128,7 @@ export function cutWithMark(text: string, max: number): string {
   const keep = max - CUT_MARKER.length - MARK_HEX_DIGITS;
   const keptEnd = afterCodePoints(text, keep);
   if (afterCodePoints(text, max - keep, keptEnd) === text.length) return text;
-  const mark = createHash('sha256').update(text, 'utf8').digest('hex').slice(0, MARK_HEX_DIGITS);
+  const mark = sha256Hex(text).slice(0, MARK_HEX_DIGITS);
   return `${text.slice(0, keptEnd)}${CUT_MARKER}${mark}`;
 }
 

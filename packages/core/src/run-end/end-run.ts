@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Deadline } from '../delivery/deadline.js';
 import { type RetryPolicy, sendWithRetries } from '../delivery/send-with-retries.js';
 import { openService } from '../delivery/service.js';
@@ -13,6 +12,7 @@ import {
   type RunEndStatus,
 } from '../options/complete-run-request.js';
 import type { ResolvedConfig } from '../options/config.js';
+import { randomUUID } from '../random-uuid.js';
 import { verdictFails } from '../results/runner-verdict.js';
 import type { RunnerVerdict } from '../types.js';
 

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { QUARANTINE_EXTENSION } from '../extensions.js';
 import type { QuarantineOutcome, QuarantineWatch, VerdictPart } from '../quarantine/index.js';
+import { randomUUID } from '../random-uuid.js';
 import { FILE_FAILURE_CASE, RUN_SUITE } from '../results/result-name.js';
 import type { TestResult } from '../types.js';
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { monotonicNow } from '../clock.js';
 import { runPageUrl } from '../delivery/create-run.js';
 import { sendWithRetries } from '../delivery/send-with-retries.js';
@@ -6,6 +5,7 @@ import { openService } from '../delivery/service.js';
 import { READ_RUNS_EXTENSION } from '../extensions.js';
 import type { ResolvedConfig } from '../options/config.js';
 import { redact, secretPattern } from '../output/redact.js';
+import { randomUUID } from '../random-uuid.js';
 import type { Get, SummaryPart, SummaryState, TallyData } from '../summary/index.js';
 import type { TestResult } from '../types.js';
 

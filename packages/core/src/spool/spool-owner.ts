@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import { sha256Hex } from '../sha256.js';
 
 // Whether the process that holds a spool file (the reporter writing it, the replay that
 // claimed it) is still running. A pid alone cannot say: containers reuse pids (every
@@ -92,7 +92,7 @@ function machineId(): string {
     read(() => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()),
   ];
   parts.push(read(() => fs.readlinkSync('/proc/self/ns/pid')));
-  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 12);
+  return sha256Hex(parts.join('\n')).slice(0, 12);
 }
 
 function read(get: () => string): string {

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { wallClockIso, wallClockNow } from '../clock.js';
 import { TestrunError } from '../errors.js';
+import { randomUUID } from '../random-uuid.js';
 import type { Batch } from '../types.js';
 import { type OwnerState, ownerState, pidOnlyOwnerState, thisProcess } from './spool-owner.js';
 import {

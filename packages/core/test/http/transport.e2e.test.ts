@@ -25,28 +25,39 @@ const reporter = new RunReporter({
 reporter.startRun();
 reporter.addResults([{ testSuite: 'a.test.ts', testCase: 'x', status: 'passed', duration: 1 }]);
 const summary = await reporter.endRun();
-console.log(JSON.stringify({ delivered: summary.delivered }));`;
+// Node's own record of the built-ins this process loaded.
+const loaded = (name) => process.moduleLoadList.includes(\`NativeModule \${name}\`);
+console.log(JSON.stringify({ delivered: summary.delivered, loaded: ['_http_client', 'crypto', 'tls'].filter(loaded) }));`;
 
 describe('which transport a run uses', () => {
   it('connects directly over node:http and loads no undici at all when no proxy applies', async () => {
     const { url, apiKey, server } = await startTestServer();
-    const { result, resolved } = await runNodeScript<{ delivered: number }>(reportOneResult, {
-      env: { KEY: apiKey, URL: url, PROXY: '' },
-    });
-    expect(result).toEqual({ delivered: 1 });
+    const { result, resolved } = await runNodeScript<{ delivered: number; loaded: string[] }>(
+      reportOneResult,
+      {
+        env: { KEY: apiKey, URL: url, PROXY: '' },
+      },
+    );
+    expect(result.delivered).toBe(1);
     expect(await server.store.allResults()).toHaveLength(1);
     expect(resolved).toContain('@testrun/core');
     expect(resolved.filter((specifier) => specifier.includes('undici'))).toEqual([]);
+    // Nor node:crypto (ids come from random-uuid.ts) nor node:tls; the HTTP client shows that the
+    // record is read.
+    expect(result.loaded).toEqual(['_http_client']);
   });
 
   it('goes through the proxy HTTP_PROXY names, over undici', async () => {
     const { url, apiKey, server } = await startTestServer();
     const proxy = await startForwardProxy();
     const local = url.replace('127.0.0.1', 'localhost');
-    const { result, resolved } = await runNodeScript<{ delivered: number }>(reportOneResult, {
-      env: { KEY: apiKey, URL: local, PROXY: proxy.url },
-    });
-    expect(result).toEqual({ delivered: 1 });
+    const { result, resolved } = await runNodeScript<{ delivered: number; loaded: string[] }>(
+      reportOneResult,
+      {
+        env: { KEY: apiKey, URL: local, PROXY: proxy.url },
+      },
+    );
+    expect(result.delivered).toBe(1);
     expect(await server.store.allResults()).toHaveLength(1);
     expect(proxy.forwarded).toContain(`CONNECT ${new URL(local).host}`);
     expect(resolved).toContain('undici');

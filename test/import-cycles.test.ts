@@ -96,6 +96,8 @@ const CORE_LAYERS: string[][] = [
     'types.ts',
     'clock.ts',
     'inert.ts',
+    'random-uuid.ts',
+    'sha256.ts',
     'version.ts',
     'start-dir.ts',
     'extensions.ts',

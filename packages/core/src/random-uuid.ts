@@ -7,12 +7,17 @@ import fs from 'node:fs';
 // from Math.random: a test may replace it (a seeded generator, a stub returning 0.5) in the
 // process a reporter shares with it, and equal idempotency keys would merge runs or batches.
 
+// Taken when core loads, as the clock is (clock.ts): a test sharing the process that stubs
+// fs.readSync and never restores it must not hand every id the same bytes.
+const { openSync, readSync, closeSync } = fs;
+
 /** Random bytes read at once, as node:crypto's randomUUID keeps them: 32 ids per read. */
 const POOL_BYTES = 16 * 32;
 
 /**
  * A maker of random (version 4) UUIDs, as `crypto.randomUUID()` makes them, from the bytes of
- * `device`; from node:crypto's once the device cannot be read (Windows has none, a mocked fs).
+ * `device`; from node:crypto's once the device cannot be read (Windows has none) or gives
+ * bytes all alike.
  */
 export function randomUUIDs(device = '/dev/urandom'): () => string {
   let pool: Buffer | undefined;
@@ -23,7 +28,8 @@ export function randomUUIDs(device = '/dev/urandom'): () => string {
     if (pool === undefined || offset === POOL_BYTES) {
       pool = readDevice(device, POOL_BYTES);
       offset = 0;
-      if (pool === undefined) {
+      // Bytes all alike are no random device's (a file in its place, a mocked fs).
+      if (pool === undefined || pool.every((byte) => byte === pool![0])) {
         deviceMissing = true;
         return undefined;
       }
@@ -48,11 +54,11 @@ export const randomUUID: () => string = randomUUIDs();
 export function readDevice(device: string, count: number): Buffer | undefined {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(device, 'r');
+    fd = openSync(device, 'r');
     const bytes = Buffer.alloc(count);
     let filled = 0;
     while (filled < count) {
-      const read = fs.readSync(fd, bytes, filled, count - filled, null);
+      const read = readSync(fd, bytes, filled, count - filled, null);
       if (read === 0) return undefined;
       filled += read;
     }
@@ -66,7 +72,7 @@ export function readDevice(device: string, count: number): Buffer | undefined {
 
 function closeQuietly(fd: number): void {
   try {
-    fs.closeSync(fd);
+    closeSync(fd);
   } catch {
     // Nothing to do: the bytes, if any, were read.
   }

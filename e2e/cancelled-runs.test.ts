@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {
   CANCELLED_REPORTER_OPTIONS,
   cancelledRun,
@@ -21,6 +19,7 @@ import {
   runsLegsOf,
   startServerThatHoldsResults,
   startTestServer,
+  tempDir,
   testrunLines,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -281,7 +280,7 @@ if (runsLegsOf('jest'))
       const env = reporterEnv(server, {
         FIXTURE_REPORTER_OPTIONS: JSON.stringify({ flushInterval: 60_000 }),
       });
-      const cacheDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'));
+      const cacheDirectory = tempDir('testrun-jest-cache-');
       const args = ['-i', `--cacheDirectory=${cacheDirectory}`];
       const [withReporter, without] = await Promise.all([
         runJest({ cwd: fixtures.exits, args, env }),

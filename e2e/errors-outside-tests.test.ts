@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
   type ExpectedResult,
@@ -17,6 +14,7 @@ import {
   shownState,
   startTestServer,
   type TestServer,
+  tempDir,
   testrunLines,
   unexplainedFailures,
   VITEST_AND_JEST,
@@ -102,11 +100,7 @@ const FRAMEWORK_EXIT_CODE = 1;
  * Jest runs in band when it has one worker (a 2-core machine) or knows the tests are fast;
  * a fresh cache and two workers make it use workers, as a bigger suite on a bigger machine does.
  */
-const jestWorkers = () => [
-  '-w',
-  '2',
-  `--cacheDirectory=${fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'))}`,
-];
+const jestWorkers = () => ['-w', '2', `--cacheDirectory=${tempDir('testrun-jest-cache-')}`];
 
 describe.each(legsHere(VITEST_AND_JEST, ({ name }) => name))(
   '$name failing outside any test',

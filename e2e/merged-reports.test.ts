@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
@@ -16,6 +15,7 @@ import {
   runVitest,
   startTestServer,
   type TestServer,
+  tempDir,
   testrunLines,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ if (runsLegsOf('vitest'))
       server = await startTestServer();
       // The parity fixture: every mapping case, beforeAll failures and files that fail to load among them.
       project = copyFixture(fixtures.parity);
-      elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-merge-elsewhere-'));
+      elsewhere = tempDir('testrun-merge-elsewhere-');
       linkFrameworks(elsewhere);
       const env = () => reporterEnv(server);
       // The direct run beside the shards; the three merges once both shards are done, side by side.
@@ -121,7 +121,7 @@ if (runsLegsOf('playwright'))
      * gathered in, as the merging job downloads them.
      */
     async function blobsOf(shards: { args: string[]; env?: Record<string, string> }[], cwd = project) {
-      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-blobs-'));
+      const root = tempDir('testrun-blobs-');
       temporary.push(root);
       const gathered = path.join(root, 'all');
       fs.mkdirSync(gathered);

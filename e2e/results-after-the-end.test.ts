@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   fixtures,
@@ -9,6 +7,7 @@ import {
   runCli,
   runJest,
   startTestServer,
+  tempDir,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
@@ -18,7 +17,7 @@ describe('jest --bail -w 2 with a slow service', () => {
     const server = await startTestServer({
       faults: (request) => (request.route === 'submitResults' ? { delayMs: 2500 } : undefined),
     });
-    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-cache-'));
+    const cache = tempDir('testrun-jest-cache-');
     // fails.test.js fails once slow.test.js has started: the bail always finds it running.
     const started = (run: string) => ({ BAIL_FIXTURE_STARTED: path.join(cache, `${run}.started`) });
     const env = reporterEnv(server, {

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   frameworksHere,
@@ -11,6 +10,7 @@ import {
   shownState,
   startTestServer,
   type TestServer,
+  tempDir,
   testrunLines,
   unexplainedFailures,
 } from '@testrun/test-utils';
@@ -80,7 +80,7 @@ it.each(frameworksHere())(
     // No shard completed the shared run; the job after them does.
     expect(server.server.requests.filter((request) => request.route === 'completeRun')).toEqual([]);
     expect((await shownState(server, runId)).api).toBe('abandoned');
-    const summaries = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-shard-summary-'));
+    const summaries = tempDir('testrun-shard-summary-');
     const stepSummary = path.join(summaries, 'complete-run.md');
     const completed = await runCli(['complete-run', '--status', 'failed'], {
       env: { ...cliEnv(), TESTRUN_RUN_ID: handle, GITHUB_STEP_SUMMARY: stepSummary },

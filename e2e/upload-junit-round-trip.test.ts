@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
@@ -15,6 +14,7 @@ import {
   runVitest,
   startTestServer,
   type TestServer,
+  tempDir,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docBlock } from '../test/doc-blocks.js';
@@ -74,7 +74,7 @@ const FROM_JEST_JUNIT = changed(PARITY_RESULTS, (result) =>
 
 describe('JUnit XML of the parity fixture, uploaded', () => {
   let server: TestServer;
-  const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-junit-round-trip-'));
+  const reports = tempDir('testrun-junit-round-trip-');
   const vitestReport = path.join(reports, 'vitest-junit.xml');
   const jestReport = path.join(reports, 'jest-junit.xml');
 

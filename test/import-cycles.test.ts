@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '@testrun/test-utils';
 import ts from 'typescript';
 import { expect, it } from 'vitest';
 
@@ -70,7 +70,7 @@ it('no module imports itself back, directly or through others', () => {
 });
 
 it('the check sees a circle through a type-only import and a lazy import()', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cycles-'));
+  const dir = tempDir('cycles-');
   try {
     fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b.js';\nexport type A = B;\n");
     fs.writeFileSync(
@@ -146,7 +146,7 @@ it("core's parts import only the layers below them", () => {
 });
 
 it('the layer check sees an import of a part beside or above', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+  const dir = tempDir('layers-');
   try {
     fs.mkdirSync(path.join(dir, 'low'));
     fs.mkdirSync(path.join(dir, 'high'));

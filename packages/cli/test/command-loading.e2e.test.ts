@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   cleanEnv,
@@ -9,6 +7,7 @@ import {
   makeResults,
   runCli,
   startTestServer,
+  tempDir,
   traceModules,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -76,7 +75,7 @@ describe('loading of the commands', () => {
 
   it('uploads a report without loading the server or Fastify', async () => {
     const server = await startTestServer();
-    const spool = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-loading-'));
+    const spool = tempDir('testrun-loading-');
     const env = cleanEnv({
       TESTRUN_API_KEY: server.apiKey,
       TESTRUN_BASE_URL: server.url,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '@testrun/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exactPlaywrightFilter, plan } from '../src/commands/plan.js';
 
@@ -8,7 +8,7 @@ import { exactPlaywrightFilter, plan } from '../src/commands/plan.js';
 // service. Against a real server, with real runners: e2e/planned-shards.test.ts.
 
 function suite(files: Record<string, number>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-plan-cli-'));
+  const dir = tempDir('testrun-plan-cli-');
   for (const [name, size] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     fs.writeFileSync(path.join(dir, name), 'x'.repeat(size));

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import {
   startCli,
   startTestServer,
   type TestServer,
+  tempDir,
 } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
@@ -303,7 +303,7 @@ describe('testrun replay and the files of processes that died', () => {
 
   it('takes over the open spool file of a killed reporter whose pid now belongs to another running process', async () => {
     started = await startTestServer();
-    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-killed-reporter-'));
+    const spoolDir = tempDir('testrun-killed-reporter-');
     const reporter = spawn(process.execPath, ['--input-type=module', '-e', SPOOLING_REPORTER], {
       cwd: REPO_ROOT,
       env: { ...process.env, KEY: started.apiKey, URL: await closedPortUrl(), SPOOL: spoolDir },
@@ -352,7 +352,7 @@ describe('testrun replay and a spool file that is not what a reporter writes', (
   it('sets it aside as .bad, names it and its line, sends every other file, and leaves nothing claimed', async () => {
     started = await startTestServer();
     const deadUrl = await closedPortUrl();
-    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-bad-spool-'));
+    const spoolDir = tempDir('testrun-bad-spool-');
     for (const suite of ['a.test.ts', 'b.test.ts']) {
       const { reporter } = createReporter(deadUrl, started.apiKey, {
         spoolDir,

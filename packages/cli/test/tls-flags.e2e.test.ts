@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   createReporter,
@@ -11,6 +9,7 @@ import {
   runCli,
   startTestServer,
   type TestCertificates,
+  tempDir,
 } from '@testrun/test-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -71,7 +70,7 @@ describe.skipIf(!hasOpenssl())('the TLS flags of create-run and replay', () => {
     expect(stored).toBeGreaterThan(0);
 
     const refused = await runCli(['upload', report], {
-      env: { ...envFor(server), TESTRUN_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-spool-')) },
+      env: { ...envFor(server), TESTRUN_SPOOL_DIR: tempDir('testrun-spool-') },
     });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/certificate is not trusted \(\w+\)/);

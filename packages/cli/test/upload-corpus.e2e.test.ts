@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   AWAIT_RUNS_TIMEOUT_MS,
@@ -10,6 +9,7 @@ import {
   runProcess,
   startTestServer,
   type TestServer,
+  tempDir,
 } from '@testrun/test-utils';
 import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,7 +120,7 @@ function readIndependently(xml: string): { holdsFailure: boolean; triples: numbe
 
 describe('the JUnit corpus, uploaded', () => {
   let server: TestServer;
-  const checkout = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-corpus-')), 'shop');
+  const checkout = path.join(tempDir('testrun-corpus-'), 'shop');
   const uploads = new Map<string, RunOutcome>();
 
   beforeAll(async () => {

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   cleanEnv,
@@ -9,6 +8,7 @@ import {
   PYTEST_RESULTS,
   runCli,
   startTestServer,
+  tempDir,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 const pytestReport = path.join(fixtures.junit, 'pytest.xml');
 
 function spoolDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-spool-'));
+  return tempDir('testrun-upload-spool-');
 }
 
 function env(url: string, apiKey: string, spool: string) {

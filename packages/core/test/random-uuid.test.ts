@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '@testrun/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID, randomUUIDs, readDevice } from '../src/random-uuid.js';
 
 const VERSION_4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-random-uuid-'));
+const dir = tempDir('testrun-random-uuid-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('randomUUID', () => {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { runnerVersion } from '../src/runner-version.js';
 
@@ -29,7 +29,7 @@ describe('runnerVersion', () => {
   });
 
   it('resolves from a module path as from its folder, and takes the first place that resolves', () => {
-    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-runner-version-'));
+    const empty = tempDir('testrun-runner-version-');
     try {
       expect(runnerVersion('jest', [empty])).toBe('unknown');
       expect(runnerVersion('jest', [empty, path.join(ROOT, 'package.json')])).toBe(installedVersion('jest'));

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '@jest/reporters';
+import { tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { configuredProjectCount } from '../src/project-count.js';
 
@@ -18,12 +18,12 @@ describe('configuredProjectCount', () => {
   });
 
   it('counts inline projects and project folders', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-projects-'));
+    const dir = tempDir('testrun-projects-');
     expect(count([{ displayName: 'node' }, dir])).toBe(2);
   });
 
   it('leaves out a file a glob matched that is not a config, as Jest does', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-projects-'));
+    const dir = tempDir('testrun-projects-');
     const readme = path.join(dir, 'README.md');
     const config = path.join(dir, 'jest.config.cjs');
     fs.writeFileSync(readme, '');

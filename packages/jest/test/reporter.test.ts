@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Config, Test } from '@jest/reporters';
-import { startTestServer } from '@testrun/test-utils';
+import { startTestServer, tempDir } from '@testrun/test-utils';
 import { expect, it, onTestFinished } from 'vitest';
 import { TestrunReporter } from '../src/reporter.js';
 import { fileNamed, RECORDED_PROJECT, recording } from './recorded-results.js';
@@ -13,7 +12,7 @@ const { files, caseResultTests, unfinished } = recording();
 
 it('names the project of a file still running when the process goes by the Test Jest started it with', async () => {
   const { server, url, apiKey } = await startTestServer();
-  const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-reporter-'));
+  const spoolDir = tempDir('testrun-jest-reporter-');
   onTestFinished(() => fs.rmSync(spoolDir, { recursive: true, force: true }));
   const started = fileNamed(files, 'unfinished.test.js').test;
   // What Jest hands onTestCaseResult for that file: a Test with another project's config.

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Config, Test } from '@jest/reporters';
-import { startTestServer } from '@testrun/test-utils';
+import { startTestServer, tempDir } from '@testrun/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import TestrunSequencer from '../src/sequencer.js';
 
@@ -11,7 +10,7 @@ import TestrunSequencer from '../src/sequencer.js';
 // `jest --shard` with it: e2e/planned-shards.test.ts.
 
 function suite(names: readonly string[]): { rootDir: string; tests: Test[] } {
-  const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-jest-sequencer-'));
+  const rootDir = tempDir('testrun-jest-sequencer-');
   const tests = names.map((name, index) => {
     fs.writeFileSync(path.join(rootDir, name), 'x'.repeat(100 * (index + 1)));
     return {

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import type { TestrunServer } from '@testrun/server';
-import { type StoreEngine, storeEngines } from '@testrun/test-utils';
+import { type StoreEngine, storeEngines, tempDir } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { AttachmentLedger } from '../src/attachments/attachment-ledger.js';
 import { type BlobStore, DatabaseBlobs, FolderBlobs } from '../src/attachments/blob-store.js';
@@ -22,7 +21,7 @@ const engines: (StoreEngine | { name: 'data folder'; target: () => Promise<{ dat
   {
     name: 'data folder',
     target: async () => {
-      const data = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-attachments-'));
+      const data = tempDir('testrun-attachments-');
       onTestFinished(() => fs.rmSync(data, { recursive: true, force: true }));
       return { data };
     },

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { storeEngines } from '@testrun/test-utils';
+import { storeEngines, tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createRun, get, patch, post, result, serverOn } from './client.js';
 
@@ -87,7 +86,7 @@ describe.each(storeEngines())('PATCH /api/v1/runs/{id} on $name', (engine) => {
   });
 
   it('keeps the end in the data file: a restarted server knows it', async () => {
-    const dataFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-states-')), 'data.ndjson');
+    const dataFile = path.join(tempDir('testrun-states-'), 'data.ndjson');
     const server = await startServer({ dataFile });
     const runId = await createRun(server);
     await patch(server, `/api/v1/runs/${runId}`, { status: 'interrupted' });
@@ -119,7 +118,7 @@ describe.each(storeEngines())('run states on the pages on $name', (engine) => {
       // Written before runs had states: no receivedAt, so the run's creation is its last sign of life.
       { type: 'results', runId: ids.abandoned, results: [result()] },
     ];
-    const dataFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-states-')), 'data.ndjson');
+    const dataFile = path.join(tempDir('testrun-states-'), 'data.ndjson');
     fs.writeFileSync(dataFile, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
     return { dataFile, ids };
   }

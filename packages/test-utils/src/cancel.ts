@@ -9,6 +9,7 @@ import type { RunOutcome } from './process.js';
 import { readSpoolLines } from './reporter.js';
 import type { RunOptions } from './run-framework.js';
 import { startTestServer, type TestServer } from './server.js';
+import { tempDir } from './temp-dir.js';
 
 /** Vitest and Jest print a line per file; Playwright one per test, in order; Mocha's and node:test's spec reporters one per test. */
 const fastFileDone = (output: string) =>
@@ -69,7 +70,7 @@ export function cancelledRun(
   env: Record<string, string | undefined>,
   signal: NodeJS.Signals,
 ): Pick<RunOptions, 'env' | 'onSpawn'> {
-  const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
+  const waitingFile = path.join(tempDir('testrun-waiting-'), 'waiting');
   return {
     env: { ...env, FIXTURE_WAITING_FILE: waitingFile },
     onSpawn: cancelWhenWaiting(waitingFile, signal),

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { REPORTER_OPTIONS_VAR } from './fixtures.js';
+import { tempDir } from './temp-dir.js';
 
 /** What a reporter needs to talk to `server`, spooling into a fresh temp dir. */
 export function reporterEnv(
@@ -11,7 +9,7 @@ export function reporterEnv(
   return {
     TESTRUN_API_KEY: server.apiKey,
     TESTRUN_BASE_URL: server.url,
-    TESTRUN_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-spool-')),
+    TESTRUN_SPOOL_DIR: tempDir('testrun-spool-'),
     ...extra,
   };
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { StoredRun } from '@testrun/server';
 import { expect } from 'vitest';
 import type { TestServer } from './server.js';
+import { tempDir } from './temp-dir.js';
 
 // The frameworks' own JSON reports (`vitest --reporter=json`, `jest --json`), to hold
 // what the service stored against what the framework itself says ran.
@@ -30,7 +30,7 @@ export interface JsonReport {
 
 /** How to have `framework` write its JSON report into a fresh temp file. */
 export function jsonReport(framework: 'vitest' | 'jest'): JsonReport {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-json-')), 'report.json');
+  const file = path.join(tempDir('testrun-json-'), 'report.json');
   return framework === 'jest'
     ? { file, args: ['--json', `--outputFile=${file}`], env: {} }
     : { file, args: [], env: { [JSON_REPORT_VAR]: file } };

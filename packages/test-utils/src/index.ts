@@ -55,6 +55,7 @@ export * from './server.js';
 export * from './small-disk.js';
 export * from './store-engines.js';
 export * from './tap.js';
+export * from './temp-dir.js';
 export * from './testcafe.js';
 export * from './timed-suite.js';
 export * from './transports.js';

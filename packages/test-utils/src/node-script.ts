@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runProcess } from './process.js';
+import { tempDir } from './temp-dir.js';
 
 /**
  * Runs `source` as an ES module in a fresh Node process (from the repo root, so
@@ -45,7 +45,7 @@ export interface ModuleTrace {
 
 /** A loader hook that writes every specifier a process resolves, and where to, to files read back here. */
 export function traceModules(): ModuleTrace {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-resolved-'));
+  const dir = tempDir('testrun-resolved-');
   const specifiers = path.join(dir, 'specifiers.txt');
   const urls = path.join(dir, 'urls.txt');
   const hooks = path.join(dir, 'hooks.mjs');

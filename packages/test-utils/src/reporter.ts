@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { type RawResult, RunReporter, type TestrunOptions } from '@testrun/core';
+import { tempDir } from './temp-dir.js';
 
 export interface ReporterUnderTest {
   reporter: RunReporter;
@@ -18,7 +18,7 @@ export function createReporter(
   env: NodeJS.ProcessEnv = {},
 ): ReporterUnderTest {
   const lines: string[] = [];
-  const spoolDir = options.spoolDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-spool-'));
+  const spoolDir = options.spoolDir ?? tempDir('testrun-spool-');
   const reporter = new RunReporter({
     options: { apiKey, baseUrl: url, project: 'core-tests', ciTags: false, spoolDir, ...options },
     framework: { name: 'vitest', version: '4.0.0' },

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { cleanEnv } from './environment.js';
 import type { TestServer } from './server.js';
+import { tempDir } from './temp-dir.js';
 
 /** The environment of a CI step that uploads to `server` (none: no service), spooling into a fresh directory. */
 export function uploadEnv(
@@ -13,14 +13,14 @@ export function uploadEnv(
   return cleanEnv({
     TESTRUN_API_KEY: server?.apiKey,
     TESTRUN_BASE_URL: server?.url,
-    TESTRUN_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-spool-')),
+    TESTRUN_SPOOL_DIR: tempDir('testrun-upload-spool-'),
     ...extra,
   });
 }
 
 /** A fresh checkout named `shop` (its root holds .git), with `files` (name → content) in `reports/`. */
 export function uploadCheckout(files: Record<string, string | Buffer> = {}): string {
-  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-')), 'shop');
+  const dir = path.join(tempDir('testrun-upload-'), 'shop');
   fs.mkdirSync(path.join(dir, '.git'), { recursive: true });
   fs.mkdirSync(path.join(dir, 'reports'));
   for (const [name, content] of Object.entries(files))

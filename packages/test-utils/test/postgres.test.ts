@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import {
   startPostgres,
 } from '../src/postgres.js';
 import { storeEngines } from '../src/store-engines.js';
+import { tempDir } from '../src/temp-dir.js';
 
 function fakeBinDir(root: string, dir: string, names = ['initdb', 'pg_ctl', 'postgres']): string {
   const bin = path.join(root, dir);
@@ -21,7 +21,7 @@ function fakeBinDir(root: string, dir: string, names = ['initdb', 'pg_ctl', 'pos
 }
 
 describe('postgresBinDir', () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-pgbin-'));
+  const root = tempDir('testrun-pgbin-');
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('finds the binaries in Debian’s versioned folder, which is not on PATH, newest version first', () => {
@@ -45,7 +45,7 @@ describe('postgresBinDir', () => {
 
 describe('removeAbandonedClusters', () => {
   it('removes the clusters whose test process is gone, and those without an owner over an hour old; keeps the rest', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-pgsweep-'));
+    const dir = tempDir('testrun-pgsweep-');
     const cluster = (name: string, owner?: number) => {
       const root = path.join(dir, `testrun-pg-${name}`);
       fs.mkdirSync(path.join(root, 'data'), { recursive: true });

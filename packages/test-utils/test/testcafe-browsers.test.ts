@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunOutcome } from '../src/process.js';
+import { tempDir } from '../src/temp-dir.js';
 import { runTestCafe, TESTCAFE_HUNG, untilTestCafeOpensItsBrowsers } from '../src/testcafe.js';
 
 const outcome = (stderr: string): RunOutcome => ({
@@ -56,7 +56,7 @@ describe('untilTestCafeOpensItsBrowsers', () => {
   });
 
   it('runs again when a TestCafe run hung, ended at its timeout with what it printed', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testcafe-hung-'));
+    const dir = tempDir('testcafe-hung-');
     const bin = path.join(dir, 'hangs.js');
     fs.writeFileSync(bin, "console.log('Running tests in: Chrome'); setInterval(() => {}, 1000);\n");
     let tries = 0;

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { startTestServer } from '@testrun/test-utils';
+import { startTestServer, tempDir } from '@testrun/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import type { TestSpecification, Vitest } from 'vitest/node';
 import { TestrunSequencer, testrunSequencer } from '../src/sequencer.js';
@@ -11,7 +10,7 @@ import { TestrunSequencer, testrunSequencer } from '../src/sequencer.js';
 // e2e/planned-shards.test.ts.
 
 function suite(names: readonly string[]): { root: string; specs: TestSpecification[] } {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-sequencer-'));
+  const root = tempDir('testrun-sequencer-');
   const specs = names.map((name, index) => {
     fs.writeFileSync(path.join(root, name), 'x'.repeat(100 * (index + 1)));
     return { moduleId: path.join(root, name), project: { config: { root } } } as unknown as TestSpecification;

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { tempDir } from '@testrun/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   clearMark,
@@ -34,7 +33,7 @@ describe('the marks', () => {
   let dir: string;
 
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-marks-'));
+    dir = tempDir('wdio-marks-');
     process.env[STARTED_WORKERS_VAR] = dir;
   });
   afterEach(() => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '@testrun/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { attachmentFile } from '../../src/reports/attachment-paths.js';
 import { mapCtrfTest } from '../../src/reports/map-ctrf.js';
@@ -10,7 +10,7 @@ import { readJunit } from '../../src/reports/read-junit.js';
 // The files a report names for a test: JUnit's `[[ATTACHMENT|path]]` in a testcase's output
 // (Jenkins' JUnit Attachments plugin, Azure Pipelines), CTRF's `attachments`.
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-report-files-'));
+const dir = tempDir('testrun-report-files-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 async function attachmentsOf(xml: string, chunk = 7): Promise<(string[] | undefined)[]> {

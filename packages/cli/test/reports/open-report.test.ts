@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { tempDir } from '@testrun/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openReport } from '../../src/reports/open-report.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-open-report-'));
+const dir = tempDir('testrun-open-report-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 let written = 0;

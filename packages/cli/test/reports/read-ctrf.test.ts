@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { tempDir } from '@testrun/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ReportReadError } from '../../src/reports/open-report.js';
 import { type CtrfEvent, MAX_CTRF_DEPTH, readCtrf } from '../../src/reports/read-ctrf.js';
 import { eventsOfReport } from './report-events.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-read-ctrf-'));
+const dir = tempDir('testrun-read-ctrf-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 let written = 0;

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { recordedTap, TAP_WRITERS, tapWriterResults } from '@testrun/test-utils';
+import { recordedTap, TAP_WRITERS, tapWriterResults, tempDir } from '@testrun/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MappedCase } from '../../src/reports/map-junit.js';
 import { mapTapIncomplete, mapTapPoint } from '../../src/reports/map-tap.js';
@@ -19,7 +18,7 @@ import { eventsOfReport } from './report-events.js';
 // AVA, node --test and tape running the same tests) and on the shapes of TAP 13 and 14
 // the writers here do not write.
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-read-tap-'));
+const dir = tempDir('testrun-read-tap-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 let written = 0;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { belowForeignRoot, findRepositoryRoot, ReportPaths } from '../../src/reports/report-paths.js';
 
@@ -61,7 +61,7 @@ describe('a path written in a report', () => {
 
 describe("the checkout's root", () => {
   it('is the nearest folder holding .git, else the current directory', () => {
-    const top = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-paths-'));
+    const top = tempDir('testrun-paths-');
     fs.mkdirSync(path.join(top, 'shop', '.git'), { recursive: true });
     fs.mkdirSync(path.join(top, 'shop', 'api', 'tests'), { recursive: true });
     fs.mkdirSync(path.join(top, 'loose'));

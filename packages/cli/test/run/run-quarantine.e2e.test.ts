@@ -1,8 +1,14 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI_BIN, cleanEnv, runProcess, startTestServer, type TestServer } from '@testrun/test-utils';
+import {
+  CLI_BIN,
+  cleanEnv,
+  runProcess,
+  startTestServer,
+  type TestServer,
+  tempDir,
+} from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
 // `testrun run` around a command whose failures are quarantined tests' (docs/design/quarantine.md),
@@ -26,7 +32,7 @@ process.exitCode = Number(process.env.FAKE_EXIT ?? 1);
 `;
 
 function setUp() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-run-quarantine-'));
+  const dir = tempDir('testrun-run-quarantine-');
   fs.writeFileSync(path.join(dir, 'vitest.mjs'), FAKE_RUNNER);
   return dir;
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FaultRequest } from '@testrun/server';
-import { createReporter, readSpoolLines, startTestServer } from '@testrun/test-utils';
+import { createReporter, readSpoolLines, startTestServer, tempDir } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { AttachmentStage } from '../../src/attachments/stage.js';
 import { openService } from '../../src/delivery/service.js';
@@ -22,7 +22,7 @@ function sha256(bytes: Buffer | string): string {
 
 /** A folder of files for the tests to attach, removed when the test ends. */
 function filesDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-attached-'));
+  const dir = tempDir('testrun-attached-');
   onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
@@ -389,7 +389,7 @@ describe('files the service could not take', () => {
   it('are spooled by a process on its way out with the results still being hashed, and replay sends both', async () => {
     const shot = writeFile(filesDir(), 'shot.png', PNG);
     const { server, url, apiKey } = await startTestServer();
-    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-spool-'));
+    const spoolDir = tempDir('testrun-spool-');
     const resolution = resolveConfig({
       options: { apiKey, baseUrl: url, spoolDir, ciTags: false },
       env: {},

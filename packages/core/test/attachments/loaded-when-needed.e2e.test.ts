@@ -1,7 +1,5 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { runNodeScript, startTestServer } from '@testrun/test-utils';
+import { runNodeScript, startTestServer, tempDir } from '@testrun/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 // The attachments' code (dist/attachments.js) is loaded by a run that has a file to send to a
@@ -27,7 +25,7 @@ console.log(JSON.stringify({ delivered: summary.delivered, files: summary.files 
 
 describe('the attachments’ code', () => {
   it('is loaded by a run that sends a file, and by no run without one', async () => {
-    const spool = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-spool-'));
+    const spool = tempDir('testrun-spool-');
     onTestFinished(() => fs.rmSync(spool, { recursive: true, force: true }));
     const takes = await startTestServer();
     const env = (server: typeof takes) => ({ KEY: server.apiKey, URL: server.url, SPOOL: spool });

@@ -1,9 +1,6 @@
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import { startTestServer, type TestServer } from '@testrun/test-utils';
+import { startTestServer, type TestServer, tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -36,14 +33,7 @@ describe('after endRun', () => {
     server = await startTestServer({ faults });
     const { stdout } = await run(
       process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        script.replace(
-          'process.env.SPOOL',
-          JSON.stringify(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-'))),
-        ),
-      ],
+      ['--input-type=module', '-e', script.replace('process.env.SPOOL', JSON.stringify(tempDir('testrun-')))],
       { env: { ...process.env, KEY: server.apiKey, URL: server.url } },
     );
     const { left } = JSON.parse(stdout) as { left: string[] };

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { RunReporter, replaySpool } from '@testrun/core';
 import {
   closedPortUrl,
@@ -8,6 +6,7 @@ import {
   makeResults,
   readSpoolLines,
   startTestServer,
+  tempDir,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
@@ -43,7 +42,7 @@ const expectedCases = [
 describe('a run key shared by several reporters', () => {
   it('spools the same create-run, key and body, from each reporter while the service is down', async () => {
     const deadUrl = await closedPortUrl();
-    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-run-key-'));
+    const spoolDir = tempDir('testrun-run-key-');
     await reportWithKey(deadUrl, 'some-key', spoolDir, 'a.spec.ts', 3);
     await reportWithKey(deadUrl, 'some-key', spoolDir, 'b.spec.ts', 4);
 
@@ -58,7 +57,7 @@ describe('a run key shared by several reporters', () => {
 
   it('makes exactly one run of both spool files at replay, every result once', async () => {
     const deadUrl = await closedPortUrl();
-    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-run-key-'));
+    const spoolDir = tempDir('testrun-run-key-');
     const first = await reportWithKey(deadUrl, 'some-key', spoolDir, 'a.spec.ts', 3);
     const second = await reportWithKey(deadUrl, 'some-key', spoolDir, 'b.spec.ts', 4);
     expect([first.spooled, second.spooled]).toEqual([3, 4]);
@@ -92,7 +91,7 @@ describe('a run key shared by several reporters', () => {
 
   it('names one run live too, when the reporters create it at the same time', async () => {
     const { server, url, apiKey } = await startTestServer();
-    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-run-key-'));
+    const spoolDir = tempDir('testrun-run-key-');
     const [first, second] = await Promise.all([
       reportWithKey(url, apiKey, spoolDir, 'a.spec.ts', 3),
       reportWithKey(url, apiKey, spoolDir, 'b.spec.ts', 4),
@@ -144,7 +143,7 @@ describe('a run key used twice (a constant in a CI config, an id a re-run keeps)
           runKey: 'wdio-run-key',
           ciTags: false,
           project: 'p',
-          spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-spool-')),
+          spoolDir: tempDir('testrun-spool-'),
         },
         framework: { name: 'webdriverio', version: '9.0.0' },
         rootDir: process.cwd(),

@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { runNodeScript, startTestServer, TRANSPORTS } from '@testrun/test-utils';
+import { runNodeScript, startTestServer, TRANSPORTS, tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
 // Node 20 can collect an AbortSignal.timeout() before it fires, so a hung attempt was
@@ -35,7 +32,7 @@ describe.each(TRANSPORTS)('requestTimeout, over $name', (transport) => {
       faults: (request) =>
         request.route === 'submitResults' && request.n === 0 ? { delayMs: 60_000 } : undefined,
     });
-    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-gc-'));
+    const spoolDir = tempDir('testrun-gc-');
     const route = await transport.reach(url);
     const { result } = await runNodeScript<{ delivered: number; spooled: number; ms: number }>(script, {
       env: { KEY: apiKey, URL: route.url, SPOOL: spoolDir, PROXY: route.env.HTTP_PROXY ?? '' },

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { type ConfigResolution, resolveConfig } from '../../src/options/config.js';
 import { OPTION_SPECS } from '../../src/options/option-specs.js';
 import { defaultProject } from '../../src/options/project-name.js';
 
-const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-config-'));
+const rootDir = tempDir('testrun-config-');
 fs.writeFileSync(path.join(rootDir, 'package.json'), JSON.stringify({ name: 'shop-web' }));
 const keyEnv = { TESTRUN_API_KEY: 'k-123456', TESTRUN_BASE_URL: 'https://svc.example.com' };
 

@@ -1,6 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/options/config.js';
 import { nearestName, unknownOptionMessage } from '../../src/options/option-names.js';
@@ -10,7 +8,7 @@ import { optionFromText } from '../../src/options/option-text.js';
 // Every option written as text (environment, Mocha's reporter options, the CLI's flags) is
 // read by optionFromText; what it cannot read is named by the option's check in resolveConfig.
 
-const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-option-text-'));
+const rootDir = tempDir('testrun-option-text-');
 const keyEnv = { TESTRUN_API_KEY: 'k-123456', TESTRUN_BASE_URL: 'https://svc.example.com' };
 
 /** The messages resolveConfig gives for these variables. */

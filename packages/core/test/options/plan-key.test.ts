@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { defaultPlanKey, planKeyProblem } from '../../src/options/plan-key.js';
 import { buildBranches } from '../../src/plan/build-branches.js';
@@ -109,7 +109,7 @@ describe('buildBranches', () => {
   });
 
   it("reads GitHub's default branch from its event file, and does without one it cannot read", () => {
-    const event = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-event-')), 'event.json');
+    const event = path.join(tempDir('testrun-event-'), 'event.json');
     fs.writeFileSync(event, JSON.stringify({ repository: { default_branch: 'develop' } }));
     const github = { GITHUB_ACTIONS: 'true', GITHUB_HEAD_REF: 'feat' };
     expect(buildBranches({ ...github, GITHUB_EVENT_PATH: event })).toEqual({

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fixtures } from '@testrun/test-utils';
+import { fixtures, tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { filesToPlan } from '../../src/plan/files-to-plan.js';
 import { toTestSuite } from '../../src/results/result-name.js';
@@ -11,7 +10,7 @@ import { toTestSuite } from '../../src/results/result-name.js';
 
 describe('filesToPlan', () => {
   it('names files from the root, each once, sorted, with its size', () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-plan-files-'));
+    const root = tempDir('testrun-plan-files-');
     fs.mkdirSync(path.join(root, 'test'));
     fs.writeFileSync(path.join(root, 'test', 'b.test.js'), 'x'.repeat(30));
     fs.writeFileSync(path.join(root, 'a.test.js'), '');
@@ -47,7 +46,7 @@ describe('filesToPlan', () => {
   });
 
   it('weighs a file it cannot read as empty, and still names it', () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-plan-files-'));
+    const root = tempDir('testrun-plan-files-');
     expect(filesToPlan([path.join(root, 'gone.test.js')], root)).toEqual([
       { file: 'gone.test.js', size: 0, path: path.join(root, 'gone.test.js') },
     ]);

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { toTestSuite } from '../../src/results/result-name.js';
 import { workspaceRootOf } from '../../src/results/workspace-root.js';
 
 /** A folder tree from `files` (path → content), in a fresh temp dir. */
 function tree(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-workspace-'));
+  const root = tempDir('testrun-workspace-');
   for (const [file, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     fs.writeFileSync(path.join(root, file), content);

@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { ServerOptions } from '@testrun/server';
-import { startTestServer, type TestServer } from '@testrun/test-utils';
+import { startTestServer, type TestServer, tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { formatRunHandle } from '../../src/extensions.js';
 import { RunReporter } from '../../src/run-reporter.js';
@@ -56,7 +53,7 @@ function reporterFor(
       baseUrl: server.url,
       project: 'core-tests',
       ciTags: false,
-      spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-quarantine-')),
+      spoolDir: tempDir('testrun-quarantine-'),
       ...options,
     },
     framework: { name: 'vitest', version: '4.0.0' },

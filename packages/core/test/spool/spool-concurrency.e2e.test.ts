@@ -1,7 +1,5 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { runCli, runNodeScript, startTestServer, type TestServer } from '@testrun/test-utils';
+import { runCli, runNodeScript, startTestServer, type TestServer, tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
 let server: TestServer | undefined;
@@ -37,7 +35,7 @@ describe('reporters and replays sharing one spool directory', () => {
         return String(request.headers['user-agent']).includes('(cli;') ? { delayMs: 20 } : { status: 422 };
       },
     });
-    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-shared-spool-'));
+    const spoolDir = tempDir('testrun-shared-spool-');
     const env = { KEY: server.apiKey, URL: server.url, SPOOL: spoolDir };
     const cliEnv = { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url };
     const replay = () => runCli(['replay', '--dir', spoolDir], { env: cliEnv });

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
@@ -11,15 +10,12 @@ import {
   runCli,
   SUREFIRE_RESULTS,
   startTestServer,
+  tempDir,
   uploadEnv,
 } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 
 const pytestReport = path.join(fixtures.junit, 'pytest.xml');
-
-function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-upload-'));
-}
 
 describe('testrun upload', () => {
   it('stores every testcase of a pytest report as the mapping says, in a pytest run', async () => {
@@ -68,7 +64,7 @@ describe('testrun upload', () => {
   });
 
   it('reads gzip-compressed reports as they are', async () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-upload-');
     fs.writeFileSync(path.join(dir, 'pytest.xml.gz'), gzipSync(fs.readFileSync(pytestReport)));
     const server = await startTestServer();
     const { code } = await runCli(['upload', 'pytest.xml.gz'], { env: uploadEnv(server), cwd: dir });
@@ -134,7 +130,7 @@ describe('testrun upload', () => {
 
   it('keeps each repeat of a writer not known to write reruns that way, and names nameless testcases, with the file and line', async () => {
     // Before, the repeat was merged with its last outcome and the failure was lost (issue 22).
-    const dir = tempDir();
+    const dir = tempDir('testrun-upload-');
     fs.writeFileSync(
       path.join(dir, 'odd.xml'),
       `<testsuites>
@@ -173,7 +169,7 @@ describe('testrun upload', () => {
   });
 
   it('names test files from the file attribute, relative to where it runs', async () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-upload-');
     fs.mkdirSync(path.join(dir, 'reports'));
     fs.writeFileSync(
       path.join(dir, 'reports', 'phpunit.xml'),
@@ -205,7 +201,7 @@ describe('testrun upload', () => {
 
 describe('testrun upload with reports it cannot read', () => {
   it('sends nothing of a malformed report, sends the others, names file and line, and exits 1', async () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-upload-');
     fs.copyFileSync(pytestReport, path.join(dir, 'pytest.xml'));
     fs.writeFileSync(
       path.join(dir, 'cut-short.xml'),
@@ -223,7 +219,7 @@ describe('testrun upload with reports it cannot read', () => {
   });
 
   it('creates no run and sends nothing when no report can be read', async () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-upload-');
     fs.writeFileSync(path.join(dir, 'coverage.xml'), '<?xml version="1.0"?>\n<coverage line-rate="0.8"/>\n');
     const server = await startTestServer();
     const { code, stderr } = await runCli(['upload', 'coverage.xml', 'missing.xml'], {

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   CLI_BIN,
@@ -12,6 +11,7 @@ import {
   PYTEST_RESULTS,
   startTestServer,
   type TestServer,
+  tempDir,
 } from '@testrun/test-utils';
 import { htmlElements, renderGfm } from '@testrun/test-utils/gfm';
 import { describe, expect, it } from 'vitest';
@@ -23,14 +23,13 @@ import { describe, expect, it } from 'vitest';
 // SIGQUIT take the same path as SIGINT and SIGTERM (run-command.ts).
 
 const pytestReport = path.join(fixtures.junit, 'pytest.xml');
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-run-'));
 
 function runEnv(server: { url: string; apiKey: string }, extra: Record<string, string> = {}) {
   return cleanEnv({
     TESTRUN_API_KEY: server.apiKey,
     TESTRUN_BASE_URL: server.url,
-    TESTRUN_SPOOL_DIR: tempDir(),
-    TESTRUN_SUMMARY: path.join(tempDir(), 'summary.md'),
+    TESTRUN_SPOOL_DIR: tempDir('testrun-run-'),
+    TESTRUN_SUMMARY: path.join(tempDir('testrun-run-'), 'summary.md'),
     ...extra,
   });
 }
@@ -163,7 +162,7 @@ describe.concurrent('testrun run', () => {
   });
 
   it('without an API key, runs the command alone and says so once', async () => {
-    const env = cleanEnv({ TESTRUN_SUMMARY: path.join(tempDir(), 'summary.md') });
+    const env = cleanEnv({ TESTRUN_SUMMARY: path.join(tempDir('testrun-run-'), 'summary.md') });
     const { code, stdout, stderr } = await runToEnd(
       node("console.log(process.env.TESTRUN_RUN_ID ?? 'no run')"),
       env,

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { closedPortUrl, createReporter, startTestServer, type TestServer } from '@testrun/test-utils';
+import {
+  closedPortUrl,
+  createReporter,
+  startTestServer,
+  type TestServer,
+  tempDir,
+} from '@testrun/test-utils';
 import { htmlElements, renderGfm } from '@testrun/test-utils/gfm';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/options/config.js';
@@ -40,8 +45,6 @@ function shown(markdown: string): { blocks: string[]; links: Map<string, string>
   return { blocks, links };
 }
 
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-summary-'));
-
 async function storedCounts(server: TestServer, runId: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const result of await server.server.store.results(runId)) {
@@ -53,7 +56,7 @@ async function storedCounts(server: TestServer, runId: string): Promise<Record<s
 describe('a reporter that created its run', () => {
   it('appends the summary of what it sent, its counts those the service stored', async () => {
     const server = await startTestServer();
-    const file = path.join(tempDir(), 'step-summary.md');
+    const file = path.join(tempDir('testrun-summary-'), 'step-summary.md');
     fs.writeFileSync(file, '# Earlier step\n');
     const { reporter } = createReporter(server.url, server.apiKey, {}, { GITHUB_STEP_SUMMARY: file });
     reporter.addResults(RESULTS);
@@ -79,7 +82,7 @@ describe('a reporter that created its run', () => {
 
   it('writes where the summary option says, and nothing with summary false', async () => {
     const server = await startTestServer();
-    const dir = tempDir();
+    const dir = tempDir('testrun-summary-');
     const own = createReporter(server.url, server.apiKey, { summary: path.join(dir, 'own.md') });
     own.reporter.addResults(RESULTS.slice(0, 1));
     await own.reporter.endRun();
@@ -101,7 +104,9 @@ describe('a reporter that created its run', () => {
 
   it('says in one line when the summary cannot be written, and the run is delivered as ever', async () => {
     const server = await startTestServer();
-    const { reporter, lines } = createReporter(server.url, server.apiKey, { summary: tempDir() });
+    const { reporter, lines } = createReporter(server.url, server.apiKey, {
+      summary: tempDir('testrun-summary-'),
+    });
     reporter.addResults(RESULTS);
     const delivery = await reporter.endRun();
     expect(delivery!.delivered).toBe(4);
@@ -112,7 +117,7 @@ describe('a reporter that created its run', () => {
 
   it('with the service down, says the run was not created and where its results wait', async () => {
     const url = await closedPortUrl();
-    const file = path.join(tempDir(), 'summary.md');
+    const file = path.join(tempDir('testrun-summary-'), 'summary.md');
     const { reporter } = createReporter(url, 'k', { summary: file, maxRetries: 0 });
     reporter.addResults(RESULTS);
     await reporter.endRun();
@@ -129,8 +134,8 @@ describe('a reporter that created its run', () => {
 describe('a reporter inside a command that hands its run on', () => {
   it('leaves a part for the process that ends the run, and writes no summary itself', async () => {
     const server = await startTestServer();
-    const parts = tempDir();
-    const file = path.join(tempDir(), 'summary.md');
+    const parts = tempDir('testrun-summary-');
+    const file = path.join(tempDir('testrun-summary-'), 'summary.md');
     const { reporter } = createReporter(
       server.url,
       server.apiKey,
@@ -150,7 +155,7 @@ describe('a reporter inside a command that hands its run on', () => {
 
   it('given a run, writes nothing: the process that created it ends it', async () => {
     const server = await startTestServer();
-    const file = path.join(tempDir(), 'summary.md');
+    const file = path.join(tempDir('testrun-summary-'), 'summary.md');
     const { reporter } = createReporter(server.url, server.apiKey, { runId: 'given', summary: file });
     reporter.addResults(RESULTS);
     await reporter.endRun();
@@ -193,7 +198,7 @@ describe('gathering a run that others reported into', () => {
 
   it('reads the whole run from a service that offers reads, paging through its results', async () => {
     const server = await startTestServer();
-    const runId = await reportInto(server, tempDir());
+    const runId = await reportInto(server, tempDir('testrun-summary-'));
     const gathered = await gatherRun({
       config: configFor(server),
       runId,
@@ -213,7 +218,7 @@ describe('gathering a run that others reported into', () => {
 
   it("from a service that offers none, adds up the reporters' parts and says so", async () => {
     const server = await startTestServer({ readRuns: false });
-    const parts = tempDir();
+    const parts = tempDir('testrun-summary-');
     const runId = await reportInto(server, parts);
     const gathered = await gatherRun({
       config: configFor(server),

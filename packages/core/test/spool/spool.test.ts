@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { closedPortUrl, createReporter, makeResults } from '@testrun/test-utils';
+import { closedPortUrl, createReporter, makeResults, tempDir } from '@testrun/test-utils';
 import { describe, expect, it } from 'vitest';
 import { makeBatch } from '../../src/delivery/deliver-batch.js';
 import { claimSpool, releaseSpool, SpoolWriter } from '../../src/spool/spool.js';
@@ -9,7 +9,6 @@ import { thisProcess } from '../../src/spool/spool-owner.js';
 
 /** When a replay's --timeout would end: what its claims record. */
 const until = () => Date.now() + 60_000;
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-spool-test-'));
 const runRecord = () => ({
   type: 'run' as const,
   runId: 'r1',
@@ -29,7 +28,7 @@ const batch = (n: number) => makeBatch(record(n).results, record(n).idempotencyK
 
 describe('SpoolWriter', () => {
   it('writes under a name replay leaves alone, and hands the file over when closed', () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-spool-test-');
     const writer = new SpoolWriter(dir, runRecord);
     writer.writeBatch(batch(1));
     expect(fs.readdirSync(dir)).toEqual([expect.stringMatching(/\.ndjson\.open$/)]);
@@ -40,7 +39,7 @@ describe('SpoolWriter', () => {
   });
 
   it('creates the directory private to the user whatever the umask', () => {
-    const parent = tempDir();
+    const parent = tempDir('testrun-spool-test-');
     const previous = process.umask(0);
     try {
       const dir = path.join(parent, 'a', 'b');
@@ -76,7 +75,7 @@ describe('SpoolWriter', () => {
 
 describe('claimSpool', () => {
   it('gives each closed file to one replay only', () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-spool-test-');
     const writer = new SpoolWriter(dir, runRecord);
     writer.writeBatch(batch(1));
     writer.close();
@@ -88,7 +87,7 @@ describe('claimSpool', () => {
   });
 
   it('takes over the open file of a writer that died, keeping the batches before a cut last line', () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-spool-test-');
     const runLine = { ...runRecord(), pid: 2 ** 22 + 12_345, host: os.hostname() };
     const file = path.join(dir, '2026-01-01T00-00-00-000Z-dead.ndjson.open');
     fs.writeFileSync(file, `${JSON.stringify(runLine)}\n${JSON.stringify(record(1))}\n{"type":"batch","idem`);
@@ -100,7 +99,7 @@ describe('claimSpool', () => {
   });
 
   it('gives a file back with what is left, under its closed name', () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-spool-test-');
     const writer = new SpoolWriter(dir, runRecord);
     writer.writeBatch(batch(1));
     writer.writeBatch(batch(2));
@@ -113,7 +112,7 @@ describe('claimSpool', () => {
     expect(claimSpool(dir, until()).claimed[0]!.batches).toEqual([record(2)]);
   });
   it('gives a file back as it was read when what is left cannot be written, never leaving it claimed', () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-spool-test-');
     const writer = new SpoolWriter(dir, runRecord);
     writer.writeBatch(batch(1));
     writer.writeBatch(batch(2));
@@ -134,7 +133,7 @@ describe('claimSpool and the process that holds a file', () => {
     fs.writeFileSync(path.join(dir, name), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
 
   it("takes over an open file whose writer's pid now belongs to another process", () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-spool-test-');
     const { machine } = thisProcess();
     // Our own pid, with a start time that is not ours: the writer died and the pid came back.
     const writer = { pid: process.pid, host: os.hostname(), processStart: '1', machine };
@@ -145,7 +144,7 @@ describe('claimSpool and the process that holds a file', () => {
   });
 
   it('leaves the open file of a writer that is still running alone, saying who holds it', () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-spool-test-');
     const writer = new SpoolWriter(dir, runRecord);
     writer.writeBatch(batch(1));
     const scan = claimSpool(dir, until());
@@ -154,7 +153,7 @@ describe('claimSpool and the process that holds a file', () => {
   });
 
   it("does not take an earlier version's open file or claim for ours because it names our pid", () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-spool-test-');
     writeFile(dir, 'a.ndjson.open', [{ ...runRecord(), pid: process.pid, host: os.hostname() }, record(1)]);
     writeFile(dir, `b.ndjson.${process.pid}.replaying`, [runRecord(), record(2)]);
     const scan = claimSpool(dir, until());
@@ -162,7 +161,7 @@ describe('claimSpool and the process that holds a file', () => {
   });
 
   it("leaves another machine's claim alone until a minute after that replay's --timeout ended", () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-spool-test-');
     const inTenMinutes = Date.now() + 10 * 60_000;
     const twoMinutesAgo = Date.now() - 2 * 60_000;
     writeFile(dir, `a.ndjson.1-100-ffffffffffff-${inTenMinutes}.replaying`, [runRecord(), record(1)]);
@@ -252,7 +251,7 @@ describe('claimSpool and files whose lines are not what a reporter writes', () =
   ])(
     'sets aside %s as .bad, unchanged, naming the line, and claims the files after it',
     (_what, text, reason) => {
-      const dir = tempDir();
+      const dir = tempDir('testrun-spool-test-');
       const bad = path.join(dir, '1999-01-01T00-00-00-000Z-bad00001.ndjson');
       fs.writeFileSync(bad, text);
       const writer = new SpoolWriter(dir, runRecord);
@@ -268,7 +267,7 @@ describe('claimSpool and files whose lines are not what a reporter writes', () =
   );
 
   it("keeps the run's end after the batches, and the file while only the end is left", () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-spool-test-');
     const writer = new SpoolWriter(dir, runRecord);
     writer.writeBatch(batch(1));
     const end = {
@@ -291,7 +290,7 @@ describe('claimSpool and files whose lines are not what a reporter writes', () =
   });
 
   it('reads fields it does not know, from an earlier or a later version, and keeps them', () => {
-    const dir = tempDir();
+    const dir = tempDir('testrun-spool-test-');
     const later = { ...runRecord(), runId: null, addedLater: { x: 1 } };
     const laterBatch = { ...record(1), note: 'kept', results: [{ ...result, error: 'kept too' }] };
     fs.writeFileSync(path.join(dir, 'a.ndjson'), `${line(later)}\n${line(laterBatch)}\n`);
@@ -305,7 +304,7 @@ describe('claimSpool and files whose lines are not what a reporter writes', () =
 
 describe('a session whose spool cannot be written', () => {
   const notADirectory = () => {
-    const file = path.join(tempDir(), 'file');
+    const file = path.join(tempDir('testrun-spool-test-'), 'file');
     fs.writeFileSync(file, '');
     return path.join(file, 'spool');
   };

@@ -193,7 +193,8 @@ if (out.fixed) {
 }
 if (out.user) {
   problems.push(...out.user.problems);
-  const figure = ({ value, noise }) => `+${ms(value)} ±${ms(noise)}`;
+  const figure = ({ value, noise }) => `${value < 0 ? '' : '+'}${ms(value)} ±${ms(noise)}`;
+  const { floor } = out.user;
   for (const row of out.user.rows) {
     const where = row.environment === 'local' ? 'outside CI' : 'GitHub Actions';
     // Jest's anchor, jest-junit, costs about 20 ms: ours is to cost no more.
@@ -205,7 +206,7 @@ if (out.user) {
       const cost = row[service];
       target(
         `${row.runner}: fixed cost per run as a user pays it ≤ ${cpuLimit} ms CPU and ≤ 30 ms wall, ${where}, against ${label} (whole process tree, to its end)`,
-        `CPU ${figure(cost.cpu)}, wall ${figure(cost.wall)}; its JUnit reporter: CPU ${figure(row.junit.cpu)}, wall ${figure(row.junit.wall)} (median of ${out.user.rounds} rounds, ABBA; without either ${ms(row.offCpuMs)} CPU, ${ms(row.offWallMs)} wall)`,
+        `CPU ${figure(cost.cpu)}, wall ${figure(cost.wall)}; its JUnit reporter: CPU ${figure(row.junit.cpu)}, wall ${figure(row.junit.wall)}; Node's HTTP client alone sending the same requests (the floor, over \`node -e 0\`): CPU ${figure(floor[service].cpu)}, wall ${figure(floor[service].wall)} (median of ${out.user.rounds} rounds, ABBA; without either ${ms(row.offCpuMs)} CPU, ${ms(row.offWallMs)} wall)`,
         cost.cpu.value <= cpuLimit && cost.wall.value <= 30,
       );
     }

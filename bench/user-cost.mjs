@@ -19,6 +19,7 @@ import { median } from './lib/stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const rusage = fileURLToPath(new URL('./lib/rusage.py', import.meta.url));
+const floorScript = fileURLToPath(new URL('./lib/http-floor.cjs', import.meta.url));
 // Outside the monorepo: a project inside it would find our pnpm-workspace.yaml as its workspace.
 export const workDir = path.join(os.tmpdir(), 'testrun-bench-user-cost');
 const NPM_CACHE = path.join(os.tmpdir(), 'testrun-npm-cache');
@@ -158,11 +159,10 @@ export function prepare(runners, log) {
   return dirs;
 }
 
-/** One run of `runner` as `variant`: its process tree's CPU ms and wall ms, exit code and output. */
-function runOnce(runner, dir, variant, env) {
+/** One run of `[command, ...args]` as `variant`: its process tree's CPU ms and wall ms, exit code and output. */
+function runOnce([command, ...args], dir, variant, env) {
   const out = path.join(os.tmpdir(), `testrun-bench-rusage-${process.pid}.json`);
   fs.rmSync(out, { force: true });
-  const [command, ...args] = PROJECTS[runner].command(variant);
   return new Promise((resolve) => {
     const child = spawn('python3', [rusage, command, ...args], {
       cwd: dir,
@@ -183,6 +183,53 @@ function runOnce(runner, dir, variant, env) {
   });
 }
 
+/**
+ * `rounds` ABBA rounds of `variants` (the first is the one the others are measured against):
+ * per variant, the median of the per-round differences from the first, ± their median absolute
+ * deviation, and the first's own medians. A run that fails or, for ours, delivers nothing is
+ * left out and named in `problems`.
+ */
+async function measurePairs({ label, variants, command, dir, envFor, delivered, rounds, problems }) {
+  // Warm-up, not counted: caches of the OS, Jest and Vite.
+  for (const variant of variants) await runOnce(command(variant), dir, variant, envFor(variant));
+  const measured = Object.fromEntries(variants.map((variant) => [variant, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? variants : [...variants].reverse();
+    for (const variant of order) {
+      const outcome = await runOnce(command(variant), dir, variant, envFor(variant));
+      if (outcome.code !== 0 || !Number.isFinite(outcome.cpuMs) || !delivered(variant, outcome.output)) {
+        problems.push(
+          `user cost ${label} ${variant} round ${round + 1}: exit ${outcome.code}; ${outcome.output.slice(-300).trim()}`,
+        );
+        measured[variant][round] = { cpuMs: NaN, wallMs: NaN };
+      } else measured[variant][round] = outcome;
+    }
+  }
+  const [base] = variants;
+  const difference = (variant, key) => {
+    const deltas = measured[variant]
+      .map((outcome, i) => outcome[key] - measured[base][i][key])
+      .filter(Number.isFinite);
+    const value = median(deltas);
+    return { value, noise: median(deltas.map((d) => Math.abs(d - value))) };
+  };
+  return {
+    baseCpuMs: median(measured[base].map((o) => o.cpuMs).filter(Number.isFinite)),
+    baseWallMs: median(measured[base].map((o) => o.wallMs).filter(Number.isFinite)),
+    ...Object.fromEntries(
+      variants
+        .slice(1)
+        .map((variant) => [
+          variant,
+          { cpu: difference(variant, 'cpuMs'), wall: difference(variant, 'wallMs') },
+        ]),
+    ),
+  };
+}
+
+/** A difference with its sign, as `+12 ±3` or `-6 ±40`. */
+const figure = ({ value, noise }) => `${value < 0 ? '' : '+'}${Math.round(value)} ±${Math.round(noise)}`;
+
 export async function run({
   rounds = 16,
   log = console.log,
@@ -198,61 +245,63 @@ export async function run({
   const baseEnv = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(CI|GITHUB_.*|TESTRUN_.*|npm_.*|pnpm_.*)$/i.test(name)),
   );
+  const envFor = (environment) => (variant) => {
+    const server = servers[OURS[variant] ?? 'bare'];
+    return {
+      ...baseEnv,
+      ...ENVIRONMENTS[environment].env,
+      TESTRUN_API_KEY: server.apiKey,
+      TESTRUN_BASE_URL: server.url,
+      TESTRUN_SPOOL_DIR: spoolDir,
+    };
+  };
   const rows = [];
   const problems = [];
   try {
+    // The floor: Node's HTTP client alone sending a run's requests, over `node -e 0`.
+    const floorPairs = await measurePairs({
+      label: 'floor',
+      variants: ['off', 'bare', 'serve'],
+      command: (variant) =>
+        variant === 'off' ? [process.execPath, '-e', '0'] : [process.execPath, floorScript],
+      dir: workDir,
+      envFor: envFor('local'),
+      delivered: (variant, output) => variant === 'off' || /floor: 3 results → run /.test(output),
+      rounds,
+      problems,
+    });
+    const floor = { offCpuMs: floorPairs.baseCpuMs, bare: floorPairs.bare, serve: floorPairs.serve };
+    log(
+      `  floor (node:http alone, the same requests): node -e 0 ${Math.round(floor.offCpuMs)} ms CPU; ${figure(floor.bare.cpu)} CPU, ${figure(floor.bare.wall)} wall (bare service), ${figure(floor.serve.cpu)} CPU, ${figure(floor.serve.wall)} wall (testrun serve)`,
+    );
     for (const runner of runners) {
       for (const environment of environments) {
-        const envFor = (variant) => {
-          const server = servers[OURS[variant] ?? 'bare'];
-          return {
-            ...baseEnv,
-            ...ENVIRONMENTS[environment].env,
-            TESTRUN_API_KEY: server.apiKey,
-            TESTRUN_BASE_URL: server.url,
-            TESTRUN_SPOOL_DIR: spoolDir,
-          };
-        };
-        // Warm-up, not counted: caches of the OS, Jest and Vite.
-        for (const variant of VARIANTS) await runOnce(runner, dirs[runner], variant, envFor(variant));
-        const measured = Object.fromEntries(VARIANTS.map((variant) => [variant, []]));
-        for (let round = 0; round < rounds; round += 1) {
-          const order = round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
-          for (const variant of order) {
-            const outcome = await runOnce(runner, dirs[runner], variant, envFor(variant));
-            const delivered = !(variant in OURS) || /testrun: 3 results → run /.test(outcome.output);
-            if (outcome.code !== 0 || !Number.isFinite(outcome.cpuMs) || !delivered) {
-              problems.push(
-                `user cost ${runner} ${environment} ${variant} round ${round + 1}: exit ${outcome.code}; ${outcome.output.slice(-300).trim()}`,
-              );
-              measured[variant][round] = { cpuMs: NaN, wallMs: NaN };
-            } else measured[variant][round] = outcome;
-          }
-        }
-        const difference = (variant, key) => {
-          const deltas = measured[variant]
-            .map((outcome, i) => outcome[key] - measured.off[i][key])
-            .filter(Number.isFinite);
-          const value = median(deltas);
-          return { value, noise: median(deltas.map((d) => Math.abs(d - value))) };
-        };
+        const pairs = await measurePairs({
+          label: `${runner} ${environment}`,
+          variants: VARIANTS,
+          command: (variant) => PROJECTS[runner].command(variant),
+          dir: dirs[runner],
+          envFor: envFor(environment),
+          delivered: (variant, output) => !(variant in OURS) || /testrun: 3 results → run /.test(output),
+          rounds,
+          problems,
+        });
         const row = {
           runner,
           environment,
-          offCpuMs: median(measured.off.map((o) => o.cpuMs).filter(Number.isFinite)),
-          offWallMs: median(measured.off.map((o) => o.wallMs).filter(Number.isFinite)),
-          bare: { cpu: difference('bare', 'cpuMs'), wall: difference('bare', 'wallMs') },
-          serve: { cpu: difference('serve', 'cpuMs'), wall: difference('serve', 'wallMs') },
-          junit: { cpu: difference('junit', 'cpuMs'), wall: difference('junit', 'wallMs') },
+          offCpuMs: pairs.baseCpuMs,
+          offWallMs: pairs.baseWallMs,
+          bare: pairs.bare,
+          serve: pairs.serve,
+          junit: pairs.junit,
         };
         rows.push(row);
-        const figure = ({ value, noise }) => `${Math.round(value)} ±${Math.round(noise)}`;
         log(
-          `  ${runner} ${environment}: off ${Math.round(row.offCpuMs)} ms CPU / ${Math.round(row.offWallMs)} ms wall; testrun +${figure(row.bare.cpu)} CPU, +${figure(row.bare.wall)} wall (bare service), +${figure(row.serve.cpu)} CPU, +${figure(row.serve.wall)} wall (testrun serve); junit +${figure(row.junit.cpu)} CPU, +${figure(row.junit.wall)} wall`,
+          `  ${runner} ${environment}: off ${Math.round(row.offCpuMs)} ms CPU / ${Math.round(row.offWallMs)} ms wall; testrun ${figure(row.bare.cpu)} CPU, ${figure(row.bare.wall)} wall (bare service), ${figure(row.serve.cpu)} CPU, ${figure(row.serve.wall)} wall (testrun serve); junit ${figure(row.junit.cpu)} CPU, ${figure(row.junit.wall)} wall`,
         );
       }
     }
-    return { rows, problems, rounds };
+    return { rows, floor, problems, rounds };
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.close()));
     fs.rmSync(spoolDir, { recursive: true, force: true });

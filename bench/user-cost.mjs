@@ -8,6 +8,8 @@
 // would measure the order. The figures are CPU of the whole process tree and wall time, both to
 // the process's very end (bench/lib/rusage.py, as /usr/bin/time counts them), as the median of
 // the per-round differences from "off". Outside CI and with GitHub Actions' variables.
+// Before the runners, the floor: Node's HTTP client alone sending the same requests
+// (lib/http-floor.cjs) over `node -e 0`, measured the same way.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -19,13 +19,16 @@ const CASES = FRAMEWORKS.flatMap((framework) =>
 describe.concurrent('testrun run around every runner, cancelled', () => {
   it.each(CASES)('%s on %s', async (name, signal) => {
     const framework = FRAMEWORKS.find((candidate) => candidate.name === name)!;
-    const { outcome, alone, runs, end, kept } = await limited(() => cancelUnderTestrunRun(framework, signal));
+    const { outcome, alone, replayed, runs, end, kept } = await limited(() =>
+      cancelUnderTestrunRun(framework, signal),
+    );
     expect({ code: outcome.code, signal: outcome.signal }, outcome.stderr).toEqual({
       code: alone,
       signal: null,
     });
     expect(runs.map((run) => run.framework)).toEqual([name]);
     expect(end).toMatchObject({ status: 'interrupted' });
+    expect({ code: replayed?.code ?? 0, stderr: replayed?.stderr ?? '' }).toEqual({ code: 0, stderr: '' });
     expect(identities(kept)).toEqual(identities(CANCELLED_FINISHED));
   });
 });

@@ -2,11 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CLI_BIN } from './cli.js';
+import { CLI_BIN, runCli } from './cli.js';
 import { reporterEnv as reporterEnvOf } from './environment.js';
 import { captureDescendants } from './proc-stat.js';
 import type { RunOutcome } from './process.js';
-import { readSpoolLines } from './reporter.js';
 import type { RunOptions } from './run-framework.js';
 import { startTestServer, type TestServer } from './server.js';
 import { tempDir } from './temp-dir.js';
@@ -97,11 +96,13 @@ export interface CancelledUnderTestrunRun {
   alone: number;
   runs: { id: string; framework: string }[];
   end: { status: string } | undefined;
-  /** Stored and spooled results, without the test still waiting and the `(run)` result of an exit. */
+  /** `testrun replay` of what the reporter spooled, when it spooled anything. */
+  replayed: Awaited<ReturnType<typeof runCli>> | undefined;
+  /** What the service stored once the spool was replayed, without the test still waiting and the `(run)` result of an exit. */
   kept: { testSuite: string; testCase: string; status: string }[];
 }
 
-/** The finished tests of the `cancelled` fixtures: each must be kept, stored or spooled. */
+/** The finished tests of the `cancelled` fixtures: each must be stored once, live or by the replay of the spool. */
 export const CANCELLED_FINISHED = [
   ...['fast > adds', 'fast > subtracts', 'fast > multiplies'].map((testCase) => ({
     testSuite: 'fast.test.js',
@@ -130,14 +131,16 @@ export async function cancelUnderTestrunRun(
     ...cancelledRun(env, signal),
     wrap: [process.execPath, CLI_BIN, 'run', '--'],
   });
+  // What the reporter spooled on its way out goes where a CI step would send it: a batch that
+  // was in flight may have been stored already, and its idempotency key keeps it stored once.
+  const replayed = fs.existsSync(env.TESTRUN_SPOOL_DIR!)
+    ? await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
+        env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+      })
+    : undefined;
   const runs = await server.server.store.runs();
-  const spooled = fs.existsSync(env.TESTRUN_SPOOL_DIR!)
-    ? readSpoolLines(env.TESTRUN_SPOOL_DIR!)
-        .filter((line) => line.type === 'batch')
-        .flatMap((line) => line.results as CancelledUnderTestrunRun['kept'])
-    : [];
   const stored = runs[0] ? await server.server.store.results(runs[0].id) : [];
-  const kept = [...stored, ...spooled].filter(
+  const kept = stored.filter(
     (result) =>
       result.testCase !== 'slow > waits for the job to be cancelled' &&
       !/^\(unhandled error\) the process exited/.test(result.testCase),
@@ -145,6 +148,7 @@ export async function cancelUnderTestrunRun(
   return {
     outcome,
     alone: ENDS_ITSELF_ON[framework.name]?.[signal] ?? 128 + os.constants.signals[signal],
+    replayed,
     runs,
     end: runs[0] ? await server.server.store.endOf(runs[0].id) : undefined,
     kept,

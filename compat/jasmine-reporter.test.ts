@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   closedPortUrl,
@@ -23,6 +22,7 @@ import {
   shownState,
   startTestServer,
   type TestServer,
+  tempDir,
   testrunLines,
   unexplainedFailures,
 } from '@testrun/test-utils';
@@ -205,7 +205,7 @@ describe('jasmine cancelled by SIGTERM mid-run', () => {
     };
   }
   const cancel = (env: Record<string, string | undefined>, withoutReporter = false) => {
-    const waitingFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-waiting-')), 'waiting');
+    const waitingFile = path.join(tempDir('testrun-waiting-'), 'waiting');
     return runJasmine({
       cwd: jasmineFixtures.cancelled,
       withoutReporter,

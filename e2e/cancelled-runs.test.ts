@@ -353,3 +353,39 @@ if (runsLegsOf('vitest'))
       expect(await answer.json()).toMatchObject({ state: 'interrupted', end: { status: 'interrupted' } });
     });
   });
+
+// What CI once saw by chance (compat/testrun-run.test.ts, Playwright on SIGTERM): a batch the
+// service had stored, whose answer had not come when the signal did, is both on the service
+// and in the spool. Made certain here: the first batch is stored and its answer lost, and its
+// retry, like every later batch, is held until the signal. The replay sends it with its key.
+if (runsLegsOf('vitest'))
+  describe('a batch the service stored but had not answered when the job was cancelled', () => {
+    const vitest = FRAMEWORKS.find((framework) => framework.name === 'vitest')!;
+
+    it('is spooled with the rest, and the replay stores it once', async () => {
+      let holding = true;
+      const server = await startTestServer({
+        faults: (request) => {
+          if (!holding || request.route !== 'submitResults') return undefined;
+          return request.n === 0 ? { drop: 'after' } : { delayMs: 60_000 };
+        },
+      });
+      const env = reporterEnv(server, { FIXTURE_REPORTER_OPTIONS: CANCELLED_REPORTER_OPTIONS });
+      const outcome = await cancel(vitest, env, 'SIGTERM');
+      expect(outcome.code, outcome.stderr).toBe(ENDS_ITSELF_ON.vitest!.SIGTERM);
+
+      const storedLive = await server.server.store.allResults();
+      const spooled = readSpoolLines(env.TESTRUN_SPOOL_DIR!)
+        .filter((line) => line.type === 'batch')
+        .flatMap((line) => line.results as SpooledResult[]);
+      expect(storedLive.length, outcome.stderr).toBeGreaterThan(0);
+      expect(identities(spooled)).toEqual(expect.arrayContaining(identities(storedLive)));
+
+      holding = false;
+      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
+        env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+      });
+      expect({ code: replayed.code, stderr: replayed.stderr }).toEqual({ code: 0, stderr: '' });
+      expectFinishedTestsKept(await server.server.store.allResults());
+    });
+  });

@@ -37,7 +37,7 @@ export const TESTCAFE_ATTEMPT_TIMEOUT_MS = RUN_TIMEOUT_MS;
 /** A test's or hook's timeout: three attempts of untilTestCafeOpensItsBrowsers, and their servers. */
 export const TESTCAFE_RUN_TIMEOUT_MS = 3 * TESTCAFE_ATTEMPT_TIMEOUT_MS + 30_000;
 
-/** What runTestCafe's outcome says (on stderr) of a run it ended because it hung. */
+/** What runTestCafeCommand's outcome says (on stderr) of a run it ended because it hung. */
 export const TESTCAFE_HUNG = /^testcafe-run: TestCafe was still running after \d+ ms, and was ended$/m;
 
 /**
@@ -68,15 +68,40 @@ export async function runTestCafe({
   const reporters = inConfigFile
     ? ['--config-file', 'testrun.testcaferc.cjs']
     : ['-r', withoutReporter ? 'spec' : 'spec,testrun'];
-  // TestCafe that could not connect to a Chromium it started exits without ending it (the
-  // suite's leftover check found one): whatever it started and left is ended with the run.
+  return runTestCafeCommand(
+    nodePath ?? process.execPath,
+    [bin, browsers, ...args, ...initTimeout, ...reporters],
+    {
+      cwd,
+      env: cleanEnv(env),
+      timeoutMs,
+      onSpawn,
+    },
+  );
+}
+
+/**
+ * Runs a command that runs TestCafe (TestCafe itself, `sh -c "npx testcafe …"`, `testrun run --
+ * testcafe …`) to its end. A hung run is an outcome (TESTCAFE_HUNG on stderr, for
+ * untilTestCafeOpensItsBrowsers to try again), not a rejection that would leave the attempt's
+ * server open; what the run started and left (TestCafe that could not connect to a Chromium it
+ * started exits without ending it: the suite's leftover check found one) is ended with it.
+ */
+export async function runTestCafeCommand(
+  program: string,
+  args: readonly string[],
+  {
+    cwd,
+    env,
+    timeoutMs = TESTCAFE_ATTEMPT_TIMEOUT_MS,
+    onSpawn,
+  }: Pick<RunOptions, 'env' | 'onSpawn' | 'timeoutMs'> & { cwd: string },
+): Promise<RunOutcome> {
   let started: ReturnType<typeof followDescendants> | undefined;
   const startedAt = performance.now();
-  // A hung run is an outcome (untilTestCafeOpensItsBrowsers tries again), not a rejection that
-  // would leave the attempt's server open.
-  return runProcess(nodePath ?? process.execPath, [bin, browsers, ...args, ...initTimeout, ...reporters], {
+  return runProcess(program, args, {
     cwd,
-    env: cleanEnv(env),
+    env,
     timeoutMs,
     onSpawn: (child) => {
       if (child.pid) started = followDescendants(child.pid);

@@ -9,6 +9,7 @@ import {
   reporterEnv,
   runLimiter,
   runProcess,
+  runTestCafeCommand,
   startCollectionServer,
   startTestServer,
   TESTCAFE_ATTEMPT_TIMEOUT_MS,
@@ -115,8 +116,10 @@ async function quarantine(server: TestServer, suite: string): Promise<void> {
 function run(runner: Runner, server: TestServer, underTestrunRun: boolean) {
   const [program, ...args] = runner.command();
   const wrap = underTestrunRun ? [process.execPath, CLI_BIN, 'run', '--project', 'q', '--'] : [];
+  // A hung TestCafe run is an outcome, for untilTestCafeOpensItsBrowsers to try again.
+  const runCommand = runner.browser ? runTestCafeCommand : runProcess;
   return limited(() =>
-    runProcess(wrap[0] ?? program!, [...wrap.slice(1), ...(underTestrunRun ? [program!] : []), ...args], {
+    runCommand(wrap[0] ?? program!, [...wrap.slice(1), ...(underTestrunRun ? [program!] : []), ...args], {
       cwd: path.join(DIR, runner.dir),
       env: cleanEnv(reporterEnv(server, { TESTRUN_PROJECT: 'q', TESTRUN_SUMMARY: '0' })),
       timeoutMs: TESTCAFE_ATTEMPT_TIMEOUT_MS,

@@ -8,6 +8,7 @@ import {
   readSpoolLines,
   reporterEnv,
   runProcess as run,
+  runTestCafeCommand,
   testcafeBrowserMissing,
   untilTestCafeOpensItsBrowsers,
 } from '@testrun/test-utils';
@@ -149,7 +150,7 @@ async function attachmentRuns(url: string): Promise<AttachmentRun[]> {
       },
     ),
     untilTestCafeOpensItsBrowsers(async () => ({
-      outcome: await run(
+      outcome: await runTestCafeCommand(
         bin('testcafe'),
         [
           'chromium:headless --no-sandbox',

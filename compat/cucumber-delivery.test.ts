@@ -6,9 +6,9 @@ import {
   closedPortUrl,
   identities,
   readSpoolLines,
+  replaySpool,
   reporterEnv,
   resultsIn,
-  runCli,
   runCucumber as runCucumberWith,
   startTestServer,
   TEST_API_KEY,
@@ -91,9 +91,7 @@ describe.concurrent('cucumber-js delivering results', () => {
 
     const server = await startTestServer();
     try {
-      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!, '--ignore-recorded-url'], {
-        env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
-      });
+      const replayed = await replaySpool(env.TESTRUN_SPOOL_DIR!, server, ['--ignore-recorded-url']);
       expect(replayed.stderr).toBe('');
       expect(identities(await server.server.store.allResults())).toEqual(identities(EACH));
     } finally {
@@ -135,9 +133,7 @@ describe.concurrent('cucumber-js delivering results', () => {
       // Delivered at once, or spooled on the way out and replayed as a CI step would: either
       // way, exactly once (a batch in flight at the signal is both, and its key stores it once).
       if (fs.existsSync(env.TESTRUN_SPOOL_DIR!)) {
-        const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
-          env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
-        });
+        const replayed = await replaySpool(env.TESTRUN_SPOOL_DIR!, server);
         expect(replayed.stderr).toBe('');
       }
       expect(identities(await server.server.store.allResults()), withReporter.stderr).toEqual(

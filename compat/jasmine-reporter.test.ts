@@ -13,10 +13,10 @@ import {
   jasmineFixtures,
   REPORTER_OPTIONS_VAR,
   type RunOutcome,
+  replaySpool,
   reporterEnv,
   resultsIn,
   resultsTagged,
-  runCli,
   runJasmine,
   seededFaults,
   shownState,
@@ -231,9 +231,7 @@ describe('jasmine cancelled by SIGTERM mid-run', () => {
     expect(withReporter.stdout + withReporter.stderr).not.toContain(apiKey);
 
     const target = await startTestServer({ apiKey });
-    const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!, '--ignore-recorded-url'], {
-      env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: target.url },
-    });
+    const replayed = await replaySpool(env.TESTRUN_SPOOL_DIR!, target, ['--ignore-recorded-url']);
     expect(replayed.stderr).toBe('');
     expect(identities(await target.server.store.allResults())).toEqual(
       identities([

@@ -12,8 +12,8 @@ import {
   legsHere,
   nodeWithoutCoreDumps,
   readSpoolLines,
+  replaySpool,
   reporterEnv,
-  runCli,
   runJest,
   runLimiter,
   runsLegsOf,
@@ -225,9 +225,7 @@ describe.concurrent.each(frameworksHere())('$name cancelled by a signal mid-run'
 
       // It comes back elsewhere: the spool names the old address.
       const target = await startTestServer({ apiKey });
-      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!, '--ignore-recorded-url'], {
-        env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: target.url },
-      });
+      const replayed = await replaySpool(env.TESTRUN_SPOOL_DIR!, target, ['--ignore-recorded-url']);
       expect(replayed.stderr).toBe('');
       expect(identities(await target.server.store.allResults())).toEqual(identities(spooled));
     },
@@ -296,9 +294,7 @@ if (runsLegsOf('jest'))
           /^testrun: the process exited \(code 1\) before the run's results were delivered: 4 results and the run's end \(interrupted\) spooled/,
         ),
       );
-      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
-        env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
-      });
+      const replayed = await replaySpool(env.TESTRUN_SPOOL_DIR!, server);
       expect(replayed.code).toBe(0);
       expect(identities(await server.server.store.allResults())).toEqual(
         identities([
@@ -338,9 +334,7 @@ if (runsLegsOf('vitest'))
         }),
       ]);
 
-      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
-        env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
-      });
+      const replayed = await replaySpool(env.TESTRUN_SPOOL_DIR!, server);
       expect(replayed.stderr).toBe('');
       expect(replayed.code).toBe(0);
       const [run] = await server.server.store.runs();
@@ -382,9 +376,7 @@ if (runsLegsOf('vitest'))
       expect(identities(spooled)).toEqual(expect.arrayContaining(identities(storedLive)));
 
       holding = false;
-      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
-        env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
-      });
+      const replayed = await replaySpool(env.TESTRUN_SPOOL_DIR!, server);
       expect({ code: replayed.code, stderr: replayed.stderr }).toEqual({ code: 0, stderr: '' });
       expectFinishedTestsKept(await server.server.store.allResults());
     });

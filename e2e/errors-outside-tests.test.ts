@@ -7,9 +7,9 @@ import {
   OUTSIDE_TEST_CASES,
   type OutsideTestCase,
   type RunOutcome,
+  replaySpool,
   reporterEnv,
   resultsIn,
-  runCli,
   runsLegsOf,
   shownState,
   startTestServer,
@@ -213,9 +213,7 @@ if (runsLegsOf('jest'))
           /^testrun: the process exited \(code 3\) before the run's results were delivered: \d+ results and the run's end \(interrupted\) spooled to /,
         ),
       ]);
-      const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
-        env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
-      });
+      const replayed = await replaySpool(env.TESTRUN_SPOOL_DIR!, server);
       expect(replayed.code, replayed.stderr).toBe(0);
       expect(await server.server.store.allResults()).toContainEqual(
         expect.objectContaining({

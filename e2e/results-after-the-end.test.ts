@@ -3,8 +3,8 @@ import {
   fixtures,
   identities,
   readSpoolLines,
+  replaySpool,
   reporterEnv,
-  runCli,
   runJest,
   startTestServer,
   tempDir,
@@ -42,9 +42,7 @@ describe('jest --bail -w 2 with a slow service', () => {
       new Set(spooled.length > 0 ? [(await server.server.store.runs())[0]!.id] : []),
     );
     server.server.setFaults(undefined);
-    const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
-      env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
-    });
+    const replayed = await replaySpool(env.TESTRUN_SPOOL_DIR!, server);
     expect(replayed.code).toBe(0);
     const [run] = await server.server.store.runs();
     expect(await server.server.store.runs()).toHaveLength(1);

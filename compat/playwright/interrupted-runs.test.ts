@@ -5,8 +5,8 @@ import {
   playwrightFixtures,
   REPORTER_OPTIONS_VAR,
   readSpoolLines,
+  replaySpool,
   reporterEnv,
-  runCli,
   runPlaywright,
   startTestServer,
   type TestServer,
@@ -60,9 +60,7 @@ describe('a Playwright run stopped before its end', () => {
     expect(outcome.code).toBe(1);
 
     const server = await startTestServer({ apiKey });
-    const replayed = await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!, '--ignore-recorded-url'], {
-      env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: server.url },
-    });
+    const replayed = await replaySpool(env.TESTRUN_SPOOL_DIR!, server, ['--ignore-recorded-url']);
     expect(replayed.code, replayed.stderr).toBe(0);
     expect(fs.readdirSync(env.TESTRUN_SPOOL_DIR!)).toEqual([]);
     expect(await storedOnce(server)).toEqual(identities(FINISHED));

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CLI_BIN, runCli } from './cli.js';
+import { CLI_BIN, replaySpool } from './cli.js';
 import { reporterEnv as reporterEnvOf } from './environment.js';
 import { captureDescendants } from './proc-stat.js';
 import type { RunOutcome } from './process.js';
@@ -97,7 +97,7 @@ export interface CancelledUnderTestrunRun {
   runs: { id: string; framework: string }[];
   end: { status: string } | undefined;
   /** `testrun replay` of what the reporter spooled, when it spooled anything. */
-  replayed: Awaited<ReturnType<typeof runCli>> | undefined;
+  replayed: Awaited<ReturnType<typeof replaySpool>> | undefined;
   /** What the service stored once the spool was replayed, without the test still waiting and the `(run)` result of an exit. */
   kept: { testSuite: string; testCase: string; status: string }[];
 }
@@ -134,9 +134,7 @@ export async function cancelUnderTestrunRun(
   // What the reporter spooled on its way out goes where a CI step would send it: a batch that
   // was in flight may have been stored already, and its idempotency key keeps it stored once.
   const replayed = fs.existsSync(env.TESTRUN_SPOOL_DIR!)
-    ? await runCli(['replay', '--dir', env.TESTRUN_SPOOL_DIR!], {
-        env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
-      })
+    ? await replaySpool(env.TESTRUN_SPOOL_DIR!, server)
     : undefined;
   const runs = await server.server.store.runs();
   const stored = runs[0] ? await server.server.store.results(runs[0].id) : [];

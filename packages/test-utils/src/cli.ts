@@ -72,6 +72,20 @@ export async function runCli(
 }
 
 /**
+ * `testrun replay` of the spool in `dir` into `server`, as a CI step after the job sends it: only
+ * the server's key and URL in its environment; `args`, more flags.
+ */
+export function replaySpool(
+  dir: string,
+  server: Pick<TestServer, 'url' | 'apiKey'>,
+  args: readonly string[] = [],
+): ReturnType<typeof runCli> {
+  return runCli(['replay', '--dir', dir, ...args], {
+    env: { PATH: process.env.PATH, TESTRUN_API_KEY: server.apiKey, TESTRUN_BASE_URL: server.url },
+  });
+}
+
+/**
  * `testrun replay` of the spool in `dir` into a fresh server that takes `apiKey` (the URL the
  * spool recorded is a dead one's, so it is ignored): the server, to read what it stored, and
  * replay's outcome. The server closes when the test ends.
@@ -81,8 +95,6 @@ export async function replayInto(
   apiKey: string,
 ): Promise<{ server: TestServer; replayed: Awaited<ReturnType<typeof runCli>> }> {
   const server = await startTestServer({ apiKey });
-  const replayed = await runCli(['replay', '--dir', dir, '--ignore-recorded-url'], {
-    env: { PATH: process.env.PATH, TESTRUN_API_KEY: apiKey, TESTRUN_BASE_URL: server.url },
-  });
+  const replayed = await replaySpool(dir, server, ['--ignore-recorded-url']);
   return { server, replayed };
 }

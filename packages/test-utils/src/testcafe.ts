@@ -55,7 +55,7 @@ export async function runTestCafe({
   env = {},
   bin = frameworkBin('testcafe'),
   nodePath,
-  timeoutMs = TESTCAFE_ATTEMPT_TIMEOUT_MS,
+  timeoutMs,
   onSpawn,
 }: Omit<RunOptions, 'cwd'> & {
   browsers?: string;

@@ -206,7 +206,7 @@ if (out.user) {
       const cost = row[service];
       target(
         `${row.runner}: fixed cost per run as a user pays it ≤ ${cpuLimit} ms CPU and ≤ 30 ms wall, ${where}, against ${label} (whole process tree, to its end)`,
-        `CPU ${figure(cost.cpu)}, wall ${figure(cost.wall)}; its JUnit reporter: CPU ${figure(row.junit.cpu)}, wall ${figure(row.junit.wall)}; Node's HTTP client alone sending the same requests (the floor, over \`node -e 0\`): CPU ${figure(floor[service].cpu)}, wall ${figure(floor[service].wall)} (median of ${out.user.rounds} rounds, ABBA; without either ${ms(row.offCpuMs)} CPU, ${ms(row.offWallMs)} wall)`,
+        `CPU ${figure(cost.cpu)}, wall ${figure(cost.wall)}; its JUnit reporter: CPU ${figure(row.junit.cpu)}, wall ${figure(row.junit.wall)}; Node's HTTP client alone sending the same requests (the floor, over \`node -e 0\`): CPU ${figure(floor[service].cpu)}, wall ${figure(floor[service].wall)}${service === 'bare' ? `; the same requests written by hand over \`node:net\`: CPU ${figure(floor.net.cpu)}, wall ${figure(floor.net.wall)}` : ''} (median of ${out.user.rounds} rounds, ABBA; without either ${ms(row.offCpuMs)} CPU, ${ms(row.offWallMs)} wall)`,
         cost.cpu.value <= cpuLimit && cost.wall.value <= 30,
       );
     }

@@ -9,7 +9,8 @@
 // the process's very end (bench/lib/rusage.py, as /usr/bin/time counts them), as the median of
 // the per-round differences from "off". Outside CI and with GitHub Actions' variables.
 // Before the runners, the floor: Node's HTTP client alone sending the same requests
-// (lib/http-floor.cjs) over `node -e 0`, measured the same way.
+// (lib/http-floor.cjs) over `node -e 0`, measured the same way; and beside it the same requests
+// written by hand over `node:net` (lib/net-floor.cjs): what not using Node's HTTP client saves.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import { median } from './lib/stats.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const rusage = fileURLToPath(new URL('./lib/rusage.py', import.meta.url));
 const floorScript = fileURLToPath(new URL('./lib/http-floor.cjs', import.meta.url));
+const netFloorScript = fileURLToPath(new URL('./lib/net-floor.cjs', import.meta.url));
 // Outside the monorepo: a project inside it would find our pnpm-workspace.yaml as its workspace.
 export const workDir = path.join(os.tmpdir(), 'testrun-bench-user-cost');
 const NPM_CACHE = path.join(os.tmpdir(), 'testrun-npm-cache');
@@ -263,18 +265,28 @@ export async function run({
     // The floor: Node's HTTP client alone sending a run's requests, over `node -e 0`.
     const floorPairs = await measurePairs({
       label: 'floor',
-      variants: ['off', 'bare', 'serve'],
+      variants: ['off', 'bare', 'serve', 'net'],
       command: (variant) =>
-        variant === 'off' ? [process.execPath, '-e', '0'] : [process.execPath, floorScript],
+        ({
+          off: [process.execPath, '-e', '0'],
+          bare: [process.execPath, floorScript],
+          serve: [process.execPath, floorScript],
+          net: [process.execPath, netFloorScript],
+        })[variant],
       dir: workDir,
       envFor: envFor('local'),
       delivered: (variant, output) => variant === 'off' || /floor: 3 results → run /.test(output),
       rounds,
       problems,
     });
-    const floor = { offCpuMs: floorPairs.baseCpuMs, bare: floorPairs.bare, serve: floorPairs.serve };
+    const floor = {
+      offCpuMs: floorPairs.baseCpuMs,
+      bare: floorPairs.bare,
+      serve: floorPairs.serve,
+      net: floorPairs.net,
+    };
     log(
-      `  floor (node:http alone, the same requests): node -e 0 ${Math.round(floor.offCpuMs)} ms CPU; ${figure(floor.bare.cpu)} CPU, ${figure(floor.bare.wall)} wall (bare service), ${figure(floor.serve.cpu)} CPU, ${figure(floor.serve.wall)} wall (testrun serve)`,
+      `  floor (node:http alone, the same requests): node -e 0 ${Math.round(floor.offCpuMs)} ms CPU; ${figure(floor.bare.cpu)} CPU, ${figure(floor.bare.wall)} wall (bare service), ${figure(floor.serve.cpu)} CPU, ${figure(floor.serve.wall)} wall (testrun serve); by hand over node:net ${figure(floor.net.cpu)} CPU, ${figure(floor.net.wall)} wall (bare service)`,
     );
     for (const runner of runners) {
       for (const environment of environments) {

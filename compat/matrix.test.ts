@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -39,6 +38,7 @@ import {
   startServerThatHoldsResults,
   startTestServer,
   type TestServer,
+  tempDir,
   testrunLines,
 } from '@testrun/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -509,7 +509,7 @@ describe.each(MATRIX)('$label cancelled by a signal mid-run', (leg) => {
 
 /** A cache directory of its own, so Jest knows no timings and uses its workers. */
 function freshDir(leg: Leg, name: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `testrun-${leg.label}-${name}-`.replace(/[^\w-]+/g, '-')));
+  return tempDir(`testrun-${leg.label}-${name}-`.replace(/[^\w-]+/g, '-'));
 }
 
 /** Fixtures copied in this process: runs of one leg share a copy, made once. */

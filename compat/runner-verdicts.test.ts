@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   descendantsOf,
@@ -15,6 +14,7 @@ import {
   startTestServer,
   TESTCAFE_RUN_TIMEOUT_MS,
   type TestServer,
+  tempDir,
   testcafeBrowserMissing,
   testrunLines,
   untilTestCafeOpensItsBrowsers,
@@ -90,7 +90,7 @@ describe.skipIf(wdioMissing)(
       "fails the worker's spec file from the launcher, saying how the worker ended; the run ends failed, as WebdriverIO's exit code says",
       async () => {
         const server = await startTestServer();
-        const state = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-state-'));
+        const state = tempDir('wdio-state-');
         const env = reporterEnv(server, {
           FIXTURE_ONE_CAPABILITY: '1',
           FIXTURE_SPECS: './killed/killed.spec.js',

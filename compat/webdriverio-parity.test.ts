@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   cleanEnv,
@@ -21,6 +20,7 @@ import {
   shownState,
   startTestServer,
   type TestServer,
+  tempDir,
   testrunLines,
   WDIO_AWAIT_RUNS_TIMEOUT_MS,
   WDIO_PARITY_RESULTS,
@@ -192,10 +192,7 @@ describe.skipIf(missing)('WebdriverIO streaming while tests run', () => {
     async () => {
       // A run nobody completed reads abandoned at once: one that reads completed was ended.
       const server = await startTestServer({ abandonedAfterMs: 1 });
-      const summary = path.join(
-        fs.mkdtempSync(path.join(os.tmpdir(), 'testrun-wdio-summary-')),
-        'summary.md',
-      );
+      const summary = path.join(tempDir('testrun-wdio-summary-'), 'summary.md');
       const outcome = await runWdio({
         ...streaming,
         env: reporterEnv(server, { GITHUB_STEP_SUMMARY: summary }),

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   cleanEnv,
@@ -15,6 +14,7 @@ import {
   runWdio,
   startTestServer,
   type TestServer,
+  tempDir,
   testrunLines,
   WDIO_AWAIT_RUNS_TIMEOUT_MS,
   wdioMochaResults,
@@ -52,13 +52,13 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
   const runs: Record<string, RunOutcome> = {};
   let sharedRunId: string;
   /** Where the Mocha fixture's failing test saves its screenshots, one per worker. */
-  const screenshots = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-screenshots-'));
+  const screenshots = tempDir('wdio-screenshots-');
 
   beforeAll(async () => {
     server = await startTestServer();
     const env = (tag: string, extra: Record<string, string> = {}) =>
       reporterEnv(server, { TESTRUN_TAGS: tag, ...extra });
-    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-state-'));
+    const state = tempDir('wdio-state-');
     // A run created before wdio starts, as a CI job's `testrun create-run` does for its shards.
     const created = await fetch(`${server.url}/api/v1/runs`, {
       method: 'POST',
@@ -96,7 +96,6 @@ describe.skipIf(missing)('wdio run with @testrun/webdriverio', () => {
 
   afterAll(async () => {
     await server?.close();
-    fs.rmSync(screenshots, { recursive: true, force: true });
   });
 
   it('stores every worker of a run (two capabilities, two spec files each) in one run, each capability labelled', async () => {
@@ -237,7 +236,7 @@ describe.skipIf(missing)('a worker ended by a signal mid-run (a cancelled job)',
     'spools the finished tests into the run, for testrun replay; the launcher fails the file the worker never ended; WebdriverIO exits as it does',
     async () => {
       const server = await startTestServer();
-      const state = fs.mkdtempSync(path.join(os.tmpdir(), 'wdio-state-'));
+      const state = tempDir('wdio-state-');
       const env = reporterEnv(server, {
         TESTRUN_TAGS: 'cancelled',
         FIXTURE_ONE_CAPABILITY: '1',

@@ -44,6 +44,13 @@ function table(title, samples, top) {
 }
 
 const runner = process.argv[2] ?? 'mocha';
+if (runner === 'node-test') {
+  // Its only profile would be the test file's process, where no code of ours runs.
+  console.error(
+    "node:test runs its reporters in its parent process, whose --cpu-prof profile Node 20 does not write: node bench/node-test-parent.mjs measures that process's CPU instead.",
+  );
+  process.exit(2);
+}
 const rounds = Number(process.argv[3] ?? 6);
 const dir = path.join(workDir, runner);
 if (!fs.existsSync(path.join(dir, 'node_modules'))) prepare([runner], console.log);

@@ -4,6 +4,7 @@
 // announces `complete-run` (as `testrun serve` does). What this costs over `node -e 0` is what
 // any reporter that talks HTTP from the runner's process pays before its own code.
 const http = process.getBuiltinModule('node:http');
+const sendRunRequests = require('./floor-requests.cjs');
 
 const base = process.env.TESTRUN_BASE_URL;
 const headers = {
@@ -35,25 +36,9 @@ function send(method, path, body) {
   });
 }
 
-async function main() {
-  const created = await send('POST', '/api/v1/runs', { project: 'floor', framework: 'node', tags: [] });
-  const runId = created.body.id ?? created.body.runId ?? created.body.data?.id;
-  const results = ['adds', 'subtracts', 'multiplies'].map((testCase) => ({
-    testSuite: 'test/math.test.js',
-    testCase,
-    status: 'passed',
-    duration: 1,
-  }));
-  await send('POST', `/api/v1/runs/${encodeURIComponent(runId)}/results`, { results });
-  const announced = `${created.headers['testrun-extensions'] ?? ''} ${JSON.stringify(created.body.extensions ?? [])}`;
-  if (announced.includes('complete-run')) {
-    await send('PATCH', `/api/v1/runs/${encodeURIComponent(runId)}`, { status: 'completed' });
-  }
-  agent.destroy();
-  console.log(`floor: 3 results → run ${runId}`);
-}
-
-main().catch((error) => {
-  console.error(error.message);
-  process.exitCode = 1;
-});
+sendRunRequests(send)
+  .catch((error) => {
+    console.error(error.message);
+    process.exitCode = 1;
+  })
+  .finally(() => agent.destroy());

@@ -4,6 +4,7 @@
 // (docs/performance.md#what-a-run-loads-and-what-is-left); it is a measuring device, not a
 // client: no chunked answers, no TLS, no redirects.
 const net = process.getBuiltinModule('node:net');
+const sendRunRequests = require('./floor-requests.cjs');
 
 const base = new URL(process.env.TESTRUN_BASE_URL);
 const authorization = `Bearer ${process.env.TESTRUN_API_KEY}`;
@@ -49,25 +50,9 @@ function send(method, path, body) {
   });
 }
 
-async function main() {
-  const created = await send('POST', '/api/v1/runs', { project: 'floor', framework: 'node', tags: [] });
-  const runId = created.body.id ?? created.body.runId ?? created.body.data?.id;
-  const results = ['adds', 'subtracts', 'multiplies'].map((testCase) => ({
-    testSuite: 'test/math.test.js',
-    testCase,
-    status: 'passed',
-    duration: 1,
-  }));
-  await send('POST', `/api/v1/runs/${encodeURIComponent(runId)}/results`, { results });
-  const announced = `${created.headers['testrun-extensions'] ?? ''} ${JSON.stringify(created.body.extensions ?? [])}`;
-  if (announced.includes('complete-run')) {
-    await send('PATCH', `/api/v1/runs/${encodeURIComponent(runId)}`, { status: 'completed' });
-  }
-  socket.end();
-  console.log(`floor: 3 results → run ${runId}`);
-}
-
-main().catch((error) => {
-  console.error(error.message);
-  process.exitCode = 1;
-});
+sendRunRequests(send)
+  .catch((error) => {
+    console.error(error.message);
+    process.exitCode = 1;
+  })
+  .finally(() => socket.end());

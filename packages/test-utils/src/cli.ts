@@ -1,9 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { collectOutput } from './process.js';
 import { startTestServer, type TestServer } from './server.js';
 import { whenTheTestEnds } from './test-scope.js';
+
+/** How long the CLI's output may still arrive after it exited. */
+const OUTPUT_AFTER_EXIT_MS = 10_000;
 
 /** The built `testrun` command, for a hook that runs it with runProcess (runCli works inside a test only). */
 export const CLI_BIN = fileURLToPath(new URL('../../cli/bin/testrun.js', import.meta.url));
@@ -33,7 +37,15 @@ export function startCli(args: string[], options: CliOptions = {}): CliProcess {
     cwd: options.cwd,
   });
   const output = collectOutput(child);
-  const exit = once(child, 'exit').then(([code]) => code as number | null);
+  // 'exit' may come before the last of the output is read (a loaded machine: `testrun plan`'s
+  // line was missing from stderr once in CI); 'close' comes after it. Bounded, for a child the
+  // CLI started that outlives it holding the pipes.
+  // A spawn that fails rejects `exit` below, which the caller awaits: not this too.
+  const closed = once(child, 'close').catch(() => undefined);
+  const exit = once(child, 'exit').then(async ([code]) => {
+    await Promise.race([closed, delay(OUTPUT_AFTER_EXIT_MS, undefined, { ref: false })]);
+    return code as number | null;
+  });
   // Not in a test (a beforeAll): the run is awaited there.
   whenTheTestEnds(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
